@@ -1,0 +1,32 @@
+// Package blocks finds the target nodes of a precleaned HTML document: the
+// text blocks that fiasco classifies as clean or dirty.
+//
+// # The rule
+//
+// FIASCO (Bauer et al., CLEANEVAL 2007) calls a node a target node when at
+// least 10% of the text in its subtree sits in its own child text nodes.
+// Applied literally, every inline element (<a>, <b>, <span>, ...) is a target
+// node, since all its text is its own, and a paragraph with a link in it falls
+// apart into pieces. fiasco therefore treats inline elements as transparent:
+//
+//   - The own text of an element is the text of its child text nodes plus the
+//     text of inline descendants reached through inline elements only.
+//   - Only non-inline elements (div, p, li, td, h1, ...) can be target nodes.
+//   - An element is a target node when its own text holds at least
+//     [MinOwnShare] (10%) of the text of its subtree, counted in non-space
+//     characters, and is not empty.
+//   - Every text node belongs to exactly one block: the nearest target node
+//     among its ancestors. Text with no target ancestor goes to the <body>
+//     element, which then becomes a block too.
+//
+// So blocks partition the visible text of the page: joining the text of all
+// blocks in document order gives back all of it, and dropping a block drops
+// exactly its text. Block.Text is that text with white space collapsed.
+//
+// # Marking
+//
+// [Mark] sets the attribute [Attr] (data-fiasco-block="N") on every block's
+// element so that a browser rendering the document (package render) can find
+// them again: a text node belongs to block N when its closest ancestor
+// carrying Attr has the value N.
+package blocks

@@ -1,0 +1,201 @@
+package features
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/fiasco-project/fiasco/pipeline/blocks"
+)
+
+func TestTokens(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{"Hello, World!", "hello world"},
+		{"It's a well-known fact—really.", "it's a well-known fact really"},
+		{"Don’t stop 2024-05", "don't stop 2024-05"},
+		{"  ", ""},
+		{"Größe über", "größe über"},
+		{"end-", "end"},
+	}
+	for _, tt := range tests {
+		got := strings.Join(Tokens(tt.in), " ")
+		if got != tt.want {
+			t.Errorf("Tokens(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCharStats(t *testing.T) {
+	st := charStats(`He said "Go." Then he left! Why? 42 $`)
+	if st.sentences != 4 {
+		t.Errorf("sentences = %d, want 4", st.sentences)
+	}
+	if st.digits != 2 || st.symbols != 1 {
+		t.Errorf("digits, symbols = %d, %d, want 2, 1", st.digits, st.symbols)
+	}
+	if st.finalPunct {
+		t.Error("final punctuation reported for a text ending in $")
+	}
+	if !charStats("One sentence.").finalPunct {
+		t.Error("final punctuation missed")
+	}
+}
+
+func TestLexicon(t *testing.T) {
+	if n := LexiconSize(); n < 70000 {
+		t.Fatalf("embedded lexicon has %d words, want > 70000", n)
+	}
+	for _, w := range []string{"house", "houses", "walked", "the", "2007", "quickly"} {
+		if !IsKnownWord(w) {
+			t.Errorf("IsKnownWord(%q) = false", w)
+		}
+	}
+	for _, w := range []string{"xqzzt", "haus", "qwerty12"} {
+		if IsKnownWord(w) {
+			t.Errorf("IsKnownWord(%q) = true", w)
+		}
+	}
+	if !IsStopWord("the") || IsStopWord("house") {
+		t.Error("stop word list wrong")
+	}
+}
+
+func TestLang(t *testing.T) {
+	en := Tokens(strings.Repeat("the cat sat on the mat and it was happy with the day ", 10))
+	de := Tokens(strings.Repeat("die Katze saß auf der Matte und sie war glücklich mit dem Tag ", 10))
+	if ok, _ := Lang(en); !ok {
+		t.Error("English text not recognised as English")
+	}
+	if ok, share := Lang(de); ok {
+		t.Errorf("German text taken for English (stop-word share %.2f)", share)
+	}
+}
+
+// TestLogLikelihood checks G² against a hand computation: a word seen 10
+// times in 1000 tokens and 2 times in 1000 tokens.
+func TestLogLikelihood(t *testing.T) {
+	// E1 = E2 = 6; G² = 2 (10 ln(10/6) + 2 ln(2/6))
+	want := 2 * (10*math.Log(10.0/6) + 2*math.Log(2.0/6))
+	if got := logLikelihood(10, 2, 1000, 1000); math.Abs(got-want) > 1e-12 {
+		t.Errorf("G² = %v, want %v", got, want)
+	}
+}
+
+func TestLearnKeywords(t *testing.T) {
+	clean := [][]string{Tokens(strings.Repeat("government minister said parliament vote ", 20))}
+	dirty := [][]string{Tokens(strings.Repeat("home login contact privacy copyright said ", 20))}
+	kw, err := LearnKeywords(clean, dirty, 3, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(kw.Clean) != 3 || len(kw.Dirty) != 3 {
+		t.Fatalf("got %d clean and %d dirty keywords, want 3 and 3", len(kw.Clean), len(kw.Dirty))
+	}
+	if _, ok := kw.Clean["said"]; ok {
+		t.Error("a word equally frequent on both sides became a keyword")
+	}
+	// Ties in G² are broken alphabetically: government, minister, parliament
+	// and contact, copyright, home.
+	for _, w := range []string{"government", "minister", "parliament"} {
+		if kw.Clean[w] <= 0 {
+			t.Errorf("clean keyword %q has log-odds %v", w, kw.Clean[w])
+		}
+	}
+	c, d, o := kw.score([]string{"government", "contact", "x", "y"})
+	if c != 0.25 || d != 0.25 || math.Abs(o) > 1e-12 {
+		t.Errorf("score = %v, %v, %v, want 0.25, 0.25, 0 (symmetric odds)", c, d, o)
+	}
+}
+
+const page = `<html><body>
+<ul id="nav"><li><a href="/">Home</a></li><li><a href="/about">About us</a></li></ul>
+<div class="article"><h1>A title</h1>
+<p>This is the first paragraph of the article. It has two sentences.</p>
+<p>Another paragraph, with <a href="x">a link</a> inside.</p></div>
+<div id="footer">Copyright 2007</div>
+</body></html>`
+
+func TestExtract(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs := blocks.Find(doc)
+	tab := Extract(bs, nil)
+	if len(tab.Values) != len(bs) {
+		t.Fatalf("%d rows for %d blocks", len(tab.Values), len(bs))
+	}
+	col := func(name string) int { c, _ := Select([]string{name}); return c[0] }
+	byText := map[string][]float64{}
+	for i, b := range bs {
+		if len(tab.Values[i]) != len(schema) {
+			t.Fatalf("row %d has %d columns, want %d", i, len(tab.Values[i]), len(schema))
+		}
+		byText[b.Text] = tab.Values[i]
+	}
+	home := byText["Home"]
+	para := byText["This is the first paragraph of the article. It has two sentences."]
+	if home == nil || para == nil {
+		t.Fatalf("blocks not found; got %q", texts(bs))
+	}
+	check := func(what string, got, want float64) {
+		t.Helper()
+		if math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s = %v, want %v", what, got, want)
+		}
+	}
+	check("Home link_ratio", home[col("link_ratio")], 1)
+	check("Home in_list", home[col("in_list")], 1)
+	check("Home attr_boiler", home[col("attr_boiler")], 1)
+	check("Home tag_li", home[col("tag_li")], 1)
+	check("para link_ratio", para[col("link_ratio")], 0)
+	check("para attr_content", para[col("attr_content")], 1)
+	check("para tag_p", para[col("tag_p")], 1)
+	check("para sentences", para[col("sentences")], math.Log1p(2))
+	check("para tokens", para[col("tokens")], math.Log1p(12))
+	check("para final_punct", para[col("final_punct")], 1)
+	check("para vis_found", para[col("vis_found")], 0)
+	kw := &Keywords{Clean: map[string]float64{"paragraph": 2}, Dirty: map[string]float64{"home": -3}}
+	rows := tab.Rows(kw)
+	check("para kw_clean", rows[indexOf(bs, para, tab)][col("kw_clean")], 1.0/12)
+	if tab.Values[0][col("kw_clean")] != 0 {
+		t.Error("Rows modified the table")
+	}
+}
+
+func TestSelect(t *testing.T) {
+	cols, err := Select([]string{"tokens", "vis_lines"})
+	if err != nil || cols[0] != index["tokens"] || cols[1] != len(schema)-1 {
+		t.Errorf("Select = %v, %v", cols, err)
+	}
+	if _, err := Select([]string{"no_such_feature"}); err == nil || !strings.Contains(err.Error(), "no_such_feature") {
+		t.Errorf("Select of an unknown name: err = %v", err)
+	}
+	for _, n := range LanguageIndependent(Names(Linguistic|Keyword|Structural, true)) {
+		if strings.HasPrefix(n, "kw_") || n == "unknown_share" || n == "stopword_share" {
+			t.Errorf("%s in the language-independent set", n)
+		}
+	}
+}
+
+func indexOf(bs []*blocks.Block, row []float64, tab *Table) int {
+	for i := range bs {
+		if &tab.Values[i][0] == &row[0] {
+			return i
+		}
+	}
+	return -1
+}
+
+func texts(bs []*blocks.Block) []string {
+	var out []string
+	for _, b := range bs {
+		out = append(out, b.Text)
+	}
+	return out
+}

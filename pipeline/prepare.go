@@ -1,0 +1,89 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/fiasco-project/fiasco/features"
+	"github.com/fiasco-project/fiasco/pipeline/blocks"
+	"github.com/fiasco-project/fiasco/pipeline/load"
+	"github.com/fiasco-project/fiasco/pipeline/preclean"
+)
+
+// Doc is one page carried through the stages up to the features.
+type Doc struct {
+	Page    *load.Page
+	Blocks  []*blocks.Block
+	Table   *features.Table
+	Visual  []features.VisualInput // nil when the page was not rendered
+	English bool                   // the page's text looks English
+	Timings Timings
+}
+
+// Timings is the time a page spent in each stage.
+type Timings struct {
+	Load, Preclean, Blocks, Render, Vision, Features, Classify time.Duration
+}
+
+// Visualizer measures the visual features of a page's blocks. The
+// implementation in this package drives Chromium (see NewVisualizer).
+type Visualizer interface {
+	Visual(ctx context.Context, d *Doc) ([]features.VisualInput, error)
+}
+
+// PrepareOptions configure the stages before classification.
+type PrepareOptions struct {
+	Load load.Options
+	// Visual, when set, renders the page and measures visual features.
+	Visual Visualizer
+}
+
+// PrepareFile reads the page at path and runs it through Prepare.
+func PrepareFile(ctx context.Context, path string, opt PrepareOptions) (*Doc, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Prepare(ctx, path, data, opt)
+}
+
+// Prepare loads, precleans and segments a page and computes its features.
+// name is used in errors.
+func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) (*Doc, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	d := &Doc{}
+	t0 := time.Now()
+	p, err := load.Bytes(name, data, opt.Load)
+	if err != nil {
+		return nil, err
+	}
+	d.Page = p
+	t1 := time.Now()
+	if err := preclean.Clean(p.Doc); err != nil {
+		return nil, fmt.Errorf("%s: preclean: %w", name, err)
+	}
+	t2 := time.Now()
+	d.Blocks = blocks.Find(p.Doc)
+	t3 := time.Now()
+	d.Timings.Load, d.Timings.Preclean, d.Timings.Blocks = t1.Sub(t0), t2.Sub(t1), t3.Sub(t2)
+	if opt.Visual != nil && len(d.Blocks) > 0 {
+		vis, err := opt.Visual.Visual(ctx, d)
+		if err != nil {
+			return nil, fmt.Errorf("%s: render: %w", name, err)
+		}
+		d.Visual = vis
+	}
+	t4 := time.Now()
+	d.Table = features.Extract(d.Blocks, d.Visual)
+	var all []string
+	for _, toks := range d.Table.Tokens {
+		all = append(all, toks...)
+	}
+	d.English, _ = features.Lang(all)
+	d.Timings.Features = time.Since(t4)
+	return d, nil
+}

@@ -107,8 +107,10 @@ func TestLearnKeywords(t *testing.T) {
 		}
 	}
 	c, d, o := kw.score([]string{"government", "contact", "x", "y"})
-	if c != 0.25 || d != 0.25 || math.Abs(o) > 1e-12 {
-		t.Errorf("score = %v, %v, %v, want 0.25, 0.25, 0 (symmetric odds)", c, d, o)
+	// 100 clean and 120 dirty tokens: the two log-odds (with +0.5
+	// smoothing) add up to 2 ln(120.5/100.5).
+	if want := math.Log(120.5 / 100.5); c != 0.25 || d != 0.25 || math.Abs(o-want) > 1e-12 {
+		t.Errorf("score = %v, %v, %v, want 0.25, 0.25, %v", c, d, o, want)
 	}
 }
 

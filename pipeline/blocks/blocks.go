@@ -63,6 +63,8 @@ func Find(doc *html.Node) []*Block {
 	var out []*Block
 	var walk func(n *html.Node, depth, parent int, inLink bool)
 	var cur *Block
+	var text []*strings.Builder // per block, the raw own text
+	add := func(s string) { text[cur.ID].WriteString(s) }
 	offset := 0
 	walk = func(n *html.Node, depth, parent int, inLink bool) {
 		switch n.Type {
@@ -72,16 +74,14 @@ func Find(doc *html.Node) []*Block {
 			}
 			c := nonSpace(n.Data)
 			if c == 0 {
-				if cur.Text != "" {
-					cur.Text += " "
-				}
+				add(" ")
 				return
 			}
 			if cur.Chars == 0 {
 				cur.Offset = offset
 			}
 			offset += c
-			cur.Text += n.Data
+			add(n.Data)
 			cur.Chars += c
 			if inLink {
 				cur.LinkChars += c
@@ -98,25 +98,27 @@ func Find(doc *html.Node) []*Block {
 		if isBlock {
 			b := &Block{ID: len(out), Node: n, Parent: parent, Depth: depth, SubtreeChars: f.sub[n]}
 			out = append(out, b)
+			text = append(text, &strings.Builder{})
 			parent = b.ID
 			cur = b
 		} else if n.Type == html.ElementNode && !IsInline(n) && cur != nil {
-			cur.Text += " " // a non-inline boundary separates words
+			add(" ") // a non-inline boundary separates words
 		}
 		if n.Type == html.ElementNode && n.DataAtom == atom.A && hasAttr(n, "href") {
 			inLink = true
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.ElementNode && c.DataAtom == atom.Br && cur != nil {
-				cur.Text += "\n"
+				add("\n")
 			}
 			walk(c, depth+1, parent, inLink)
 		}
 		if isBlock {
-			cur.Text = collapse(cur.Text)
+			cur.Text = collapse(text[cur.ID].String())
+			text[cur.ID] = nil
 			cur = saved
 		} else if n.Type == html.ElementNode && !IsInline(n) && cur != nil {
-			cur.Text += " "
+			add(" ")
 		}
 	}
 	walk(doc, 0, -1, false)

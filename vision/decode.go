@@ -1,0 +1,87 @@
+package vision
+
+import (
+	"image"
+	"image/draw"
+)
+
+// run is a horizontal run of pixels of one block in page coordinates:
+// pixels [x0, x1) of row y.
+type run struct {
+	x0, x1, y int32
+	block     int32
+}
+
+// decodeRuns scans the image once, row by row, and returns the runs of
+// decoded pixels whose index is below n, in raster order, in image
+// coordinates.
+func decodeRuns(img image.Image, n int) (runs []run, bounds image.Rectangle) {
+	var pix []uint8
+	var stride int
+	var b image.Rectangle
+	nonPremul := false
+	switch m := img.(type) {
+	case *image.RGBA:
+		pix, stride, b = m.Pix, m.Stride, m.Rect
+	case *image.NRGBA:
+		pix, stride, b = m.Pix, m.Stride, m.Rect
+		nonPremul = true
+	default:
+		b = img.Bounds()
+		rgba := image.NewRGBA(b)
+		draw.Draw(rgba, b, image.White, image.Point{}, draw.Src)
+		draw.Draw(rgba, b, img, b.Min, draw.Over)
+		pix, stride = rgba.Pix, rgba.Stride
+	}
+	w := b.Dx()
+	runs = make([]run, 0, 1024)
+	for y := 0; y < b.Dy(); y++ {
+		row := pix[y*stride : y*stride+4*w]
+		cur := int32(-1) // block of the open run
+		start := 0
+		var prevR, prevG, prevB, prevA uint8 = 255, 255, 255, 255
+		prevIdx := int32(-1)
+		for x := 0; x < w; x++ {
+			p := row[4*x : 4*x+4 : 4*x+4]
+			r, g, bb, a := p[0], p[1], p[2], p[3]
+			var idx int32
+			if r == prevR && g == prevG && bb == prevB && a == prevA {
+				idx = prevIdx
+			} else {
+				idx = decodePixel(r, g, bb, a, nonPremul, n)
+				prevR, prevG, prevB, prevA, prevIdx = r, g, bb, a, idx
+			}
+			if idx != cur {
+				if cur >= 0 {
+					runs = append(runs, run{int32(start + b.Min.X), int32(x + b.Min.X), int32(y + b.Min.Y), cur})
+				}
+				cur, start = idx, x
+			}
+		}
+		if cur >= 0 {
+			runs = append(runs, run{int32(start + b.Min.X), int32(w + b.Min.X), int32(y + b.Min.Y), cur})
+		}
+	}
+	return runs, b
+}
+
+// decodePixel composites a non-opaque pixel over white and decodes it.
+func decodePixel(r, g, b, a uint8, nonPremul bool, n int) int32 {
+	if r == 255 && g == 255 && b == 255 {
+		return -1
+	}
+	if a != 255 {
+		// Over white: premultiplied c + (255-a); non-premultiplied c*a/255 + (255-a).
+		if nonPremul {
+			r = uint8((int(r)*int(a) + 127) / 255)
+			g = uint8((int(g)*int(a) + 127) / 255)
+			b = uint8((int(b)*int(a) + 127) / 255)
+		}
+		r, g, b = r+(255-a), g+(255-a), b+(255-a)
+	}
+	i, ok := decode(r, g, b)
+	if !ok || i >= n {
+		return -1
+	}
+	return int32(i)
+}

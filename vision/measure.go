@@ -1,0 +1,298 @@
+package vision
+
+import (
+	"errors"
+	"fmt"
+	"image"
+	"math"
+	"runtime"
+	"sync"
+)
+
+// Options tune Measure. The zero value is ready to use.
+type Options struct {
+	// LineHeight, if not nil, has one entry per block: its line height in
+	// CSS pixels (e.g. the computed CSS line-height). Entries <= 0, and all
+	// blocks when LineHeight is nil, are estimated from the block's mask.
+	LineHeight []float64
+	// Scale is device pixels per CSS pixel of the screenshot (LineHeight is
+	// multiplied by it). 0 means 1.
+	Scale float64
+	// Workers is the number of goroutines measuring blocks; 0 means
+	// runtime.GOMAXPROCS(0). Results do not depend on it.
+	Workers int
+}
+
+// Features are the visual features of one block. All lengths are in image
+// pixels. See the package documentation for the exact definitions.
+type Features struct {
+	Found  bool            // the block has at least one blob
+	Blobs  int             // number of blobs
+	Box    image.Rectangle // union of the blobs' bounding rectangles
+	Pixels int             // decoded pixels of the block (before blurring)
+
+	LineHeight float64 // line pitch used, px
+	Lines      int     // sum over blobs of max(1, round(blob height / LineHeight))
+	Vertices   int     // sum over blobs of polygon vertices
+
+	SolidityI   float64
+	SolidityII  float64
+	SolidityIII float64
+	RelWidth    float64
+	Headline    float64
+
+	X, Y float64 // centre of Box over the page width and height
+	Area float64 // sum of polygon areas over the page area
+}
+
+// FeatureNames names the values returned by Features.Values, in order.
+var FeatureNames = []string{
+	"vis_found", "vis_solidity1", "vis_solidity2", "vis_solidity3",
+	"vis_relwidth", "vis_headline", "vis_x", "vis_y", "vis_area",
+	"vis_lineheight", "vis_lines", "vis_blobs",
+}
+
+// Values returns the features as numbers in the order of FeatureNames
+// (Found as 0/1). A block not found gives all zeros.
+func (f Features) Values() []float64 {
+	if !f.Found {
+		return make([]float64, len(FeatureNames))
+	}
+	return []float64{1, f.SolidityI, f.SolidityII, f.SolidityIII,
+		f.RelWidth, f.Headline, f.X, f.Y, f.Area,
+		f.LineHeight, float64(f.Lines), float64(f.Blobs)}
+}
+
+// Blob is one connected region of a block after blurring and thresholding.
+type Blob struct {
+	Rect     image.Rectangle // minimal axis-aligned bounding rectangle, page px
+	Polygon  []image.Point   // simplified outer contour, clockwise, pixel corners
+	Area     float64         // polygon (shoelace) area
+	Pixels   int             // pixels of the thresholded region
+	Lines    int             // max(1, round(Rect height / line height))
+	MeanAbsX float64         // mean |x_vertex - x_centre| / (width/2)
+}
+
+// Measure computes the visual features of blocks 0..n-1 from a highlight
+// screenshot (see the package doc). Blocks absent from the image get
+// Found == false and zero features. It returns an error only for invalid
+// arguments.
+func Measure(img image.Image, n int, opt Options) ([]Features, error) {
+	f, _, err := MeasureBlobs(img, n, opt)
+	return f, err
+}
+
+// MeasureBlobs is Measure that also returns every block's blobs.
+func MeasureBlobs(img image.Image, n int, opt Options) ([]Features, [][]Blob, error) {
+	if img == nil {
+		return nil, nil, errors.New("vision: nil image")
+	}
+	if n < 0 || n > MaxColors {
+		return nil, nil, fmt.Errorf("vision: %d blocks, supported 0..%d", n, MaxColors)
+	}
+	if opt.LineHeight != nil && len(opt.LineHeight) != n {
+		return nil, nil, fmt.Errorf("vision: %d line heights for %d blocks", len(opt.LineHeight), n)
+	}
+	scale := opt.Scale
+	if scale == 0 {
+		scale = 1
+	}
+	if scale < 0 || math.IsNaN(scale) || math.IsInf(scale, 0) {
+		return nil, nil, fmt.Errorf("vision: invalid scale %v", opt.Scale)
+	}
+	runs, bounds := decodeRuns(img, n)
+
+	// Bucket runs by block, keeping raster order (counting sort).
+	start := make([]int, n+1)
+	for _, r := range runs {
+		start[r.block+1]++
+	}
+	for i := 0; i < n; i++ {
+		start[i+1] += start[i]
+	}
+	byBlock := make([]run, len(runs))
+	pos := append([]int(nil), start[:n]...)
+	for _, r := range runs {
+		byBlock[pos[r.block]] = r
+		pos[r.block]++
+	}
+
+	feats := make([]Features, n)
+	blobs := make([][]Blob, n)
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	jobs := make(chan int, 64)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var s scratch
+			for i := range jobs {
+				lh := 0.0
+				if opt.LineHeight != nil && opt.LineHeight[i] > 0 && !math.IsInf(opt.LineHeight[i], 0) {
+					lh = opt.LineHeight[i] * scale
+				}
+				feats[i], blobs[i] = measureBlock(byBlock[start[i]:start[i+1]], lh, &s)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		if start[i+1] > start[i] {
+			jobs <- i
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	pageFeatures(feats, bounds)
+	return feats, blobs, nil
+}
+
+// scratch holds per-worker buffers.
+type scratch struct {
+	mask     []uint8
+	blur, bt []float32
+	x0, x1   []int32
+}
+
+// measureBlock computes the per-block geometry from the block's runs (page
+// coordinates, raster order). Page-relative features are filled later.
+func measureBlock(rs []run, lh float64, s *scratch) (Features, []Blob) {
+	var f Features
+	bx0, by0, bx1, by1 := rs[0].x0, rs[0].y, rs[0].x1, rs[len(rs)-1].y+1
+	for _, r := range rs {
+		bx0, bx1 = min(bx0, r.x0), max(bx1, r.x1)
+		f.Pixels += int(r.x1 - r.x0)
+	}
+	w, h := int(bx1-bx0), int(by1-by0)
+	if cap(s.mask) < w*h {
+		s.mask = make([]uint8, w*h)
+	}
+	m := s.mask[:w*h]
+	clear(m)
+	if cap(s.x0) < h {
+		s.x0, s.x1 = make([]int32, h), make([]int32, h)
+	}
+	ex0, ex1 := s.x0[:h], s.x1[:h]
+	clear(ex0)
+	clear(ex1)
+	for _, r := range rs {
+		y := int(r.y - by0)
+		a, b := int(r.x0-bx0), int(r.x1-bx0)
+		row := m[y*w : (y+1)*w]
+		for x := a; x < b; x++ {
+			row[x] = 1
+		}
+		if ex0[y] == ex1[y] {
+			ex0[y], ex1[y] = int32(a), int32(b)
+		} else {
+			ex1[y] = int32(b) // runs of a row arrive left to right
+		}
+	}
+	if lh <= 0 {
+		lh = estimateLineHeight(ex0, ex1)
+	}
+	f.LineHeight = lh
+	rx, ry := blurRadii(lh)
+	s.blur, s.bt = boxBlur3(m, w, h, rx, ry, s.blur, s.bt)
+	bl := s.blur
+	for i, v := range bl {
+		if v >= 0.5 {
+			m[i] = 1
+		}
+	}
+	eps := max(1, lh/8)
+	var out []Blob
+	var areaSum, rectSum, s1Num, s3Num float64
+	for _, c := range components(m, w, h) {
+		cw, ch := c.x1-c.x0, c.y1-c.y0
+		if cw < minBlobSide || ch < minBlobSide {
+			continue
+		}
+		poly := simplify(traceOuter(m, w, h, c.startX, c.startY), eps)
+		b := Blob{
+			Rect:   image.Rect(c.x0, c.y0, c.x1, c.y1).Add(image.Pt(int(bx0), int(by0))),
+			Area:   polyArea(poly),
+			Pixels: c.pixels,
+			Lines:  max(1, int(math.Round(float64(ch)/lh))),
+		}
+		xc := float64(c.x0+c.x1) / 2
+		var dx float64
+		b.Polygon = make([]image.Point, len(poly))
+		for i, p := range poly {
+			b.Polygon[i] = image.Pt(p.x+int(bx0), p.y+int(by0))
+			dx += math.Abs(float64(p.x) - xc)
+		}
+		b.MeanAbsX = dx / float64(len(poly)) / (float64(cw) / 2)
+		ra := float64(cw * ch)
+		areaSum += b.Area
+		rectSum += ra
+		s1Num += math.Min(b.Area, ra)
+		s3Num += ra * b.MeanAbsX
+		f.Vertices += len(poly)
+		f.Lines += b.Lines
+		if len(out) == 0 {
+			f.Box = b.Rect
+		} else {
+			f.Box = f.Box.Union(b.Rect)
+		}
+		out = append(out, b)
+	}
+	if len(out) == 0 {
+		return f, nil
+	}
+	f.Found = true
+	f.Blobs = len(out)
+	f.SolidityI = s1Num / rectSum
+	f.SolidityII = float64(f.Vertices) / float64(f.Lines)
+	f.SolidityIII = s3Num / rectSum
+	f.Area = areaSum // made relative in pageFeatures
+	return f, out
+}
+
+// minBlobSide: blobs narrower or lower than this (px) are dropped; they are
+// stray edge pixels (blends that decode to another block), not text.
+const minBlobSide = 3
+
+// pageFeatures fills the features relative to the page: RelWidth, Headline,
+// X, Y, Area.
+func pageFeatures(fs []Features, page image.Rectangle) {
+	widest := 0
+	var oneSum float64
+	var oneN int
+	var lhSum float64
+	var found int
+	for _, f := range fs {
+		if !f.Found {
+			continue
+		}
+		found++
+		widest = max(widest, f.Box.Dx())
+		lhSum += f.LineHeight
+		if f.Lines == 1 {
+			oneSum += float64(f.Box.Dy())
+			oneN++
+		}
+	}
+	if found == 0 {
+		return
+	}
+	head := lhSum / float64(found)
+	if oneN > 0 {
+		head = oneSum / float64(oneN)
+	}
+	pw, ph := float64(page.Dx()), float64(page.Dy())
+	for i := range fs {
+		f := &fs[i]
+		if !f.Found {
+			continue
+		}
+		f.RelWidth = float64(f.Box.Dx()) / float64(widest)
+		f.Headline = (float64(f.Box.Dy()) - head) / head
+		f.X = (float64(f.Box.Min.X+f.Box.Max.X)/2 - float64(page.Min.X)) / pw
+		f.Y = (float64(f.Box.Min.Y+f.Box.Max.Y)/2 - float64(page.Min.Y)) / ph
+		f.Area /= pw * ph
+	}
+}

@@ -1,0 +1,82 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+)
+
+// PageResult is the classification of one held-out page.
+type PageResult struct {
+	Example *Example
+	Score   []float64
+	Keep    []bool
+}
+
+// CVOptions configure CrossValidate.
+type CVOptions struct {
+	Folds int    // default 10
+	Seed  uint64 // shuffles pages into folds
+	Train TrainOptions
+	// Each is called after every fold with the number of folds done.
+	Each func(done, total int)
+}
+
+// Folds assigns each of n pages to one of k folds: a seeded shuffle dealt
+// round-robin, so fold sizes differ by at most one and the assignment is
+// the same run to run.
+func Folds(n, k int, seed uint64) []int {
+	r := rand.New(rand.NewPCG(seed, 0x666f6c6473))
+	perm := r.Perm(n)
+	fold := make([]int, n)
+	for i, p := range perm {
+		fold[p] = i % k
+	}
+	return fold
+}
+
+// CrossValidate trains on all folds but one and classifies the pages of
+// the held-out fold, for every fold: pages are never split across folds, so
+// every page is classified by a model that has not seen it. Keywords and
+// scaling are learned inside each fold.
+func CrossValidate(ctx context.Context, ex []*Example, opt CVOptions) ([]PageResult, error) {
+	k := opt.Folds
+	if k <= 0 {
+		k = 10
+	}
+	if k > len(ex) {
+		return nil, fmt.Errorf("pipeline: %d folds for %d pages", k, len(ex))
+	}
+	fold := Folds(len(ex), k, opt.Seed)
+	out := make([]PageResult, len(ex))
+	for f := 0; f < k; f++ {
+		var train []*Example
+		for i, e := range ex {
+			if fold[i] != f {
+				train = append(train, e)
+			}
+		}
+		m, err := Train(ctx, train, opt.Train)
+		if err != nil {
+			return nil, fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		for i, e := range ex {
+			if fold[i] != f {
+				continue
+			}
+			s, err := m.Decide(e.Doc)
+			if err != nil {
+				return nil, fmt.Errorf("fold %d: %w", f+1, err)
+			}
+			keep := make([]bool, len(s))
+			for j, v := range s {
+				keep[j] = v >= m.Threshold
+			}
+			out[i] = PageResult{Example: e, Score: s, Keep: keep}
+		}
+		if opt.Each != nil {
+			opt.Each(f+1, k)
+		}
+	}
+	return out, nil
+}

@@ -17,9 +17,9 @@ type Params struct {
 	// WeightPos and WeightNeg multiply C for the positive and negative
 	// class (-w1 and -w-1 for -1/+1 data). 0 is read as 1.
 	WeightPos, WeightNeg float64
-	Eps       float64 // -e stopping tolerance (default 0.001)
-	CacheMB   float64 // -m kernel cache size in MB (default 100)
-	Shrinking bool    // -h (default true)
+	Eps                  float64 // -e stopping tolerance (default 0.001)
+	CacheMB              float64 // -m kernel cache size in MB (default 100)
+	Shrinking            bool    // -h (default true)
 	// Probability fits Platt's sigmoid on decision values by an internal
 	// 5-fold cross-validation (-b 1), seeded by Seed.
 	Probability bool

@@ -36,9 +36,9 @@ type solver struct {
 }
 
 type solution struct {
-	obj, rho     float64
+	obj, rho       float64
 	upperP, upperN float64
-	iter         int
+	iter           int
 }
 
 func (s *solver) getC(i int) float64 {

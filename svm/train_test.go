@@ -3,6 +3,7 @@ package svm
 import (
 	"context"
 	"math"
+	"path/filepath"
 	"testing"
 )
 
@@ -25,5 +26,57 @@ func TestHeartScaleMatchesLIBSVM(t *testing.T) {
 		if m.TotalSV() != 132 {
 			t.Errorf("nSV = %d, want 132", m.TotalSV())
 		}
+	}
+}
+
+func TestSyntheticMatchesLIBSVM(t *testing.T) {
+	libsvmTool(t, "svm-train")
+	n := 5000
+	if testing.Short() {
+		n = 1500
+	}
+	all := synthetic(n+1000, 30, 1)
+	train, test := subset(all, 0, n), subset(all, n, n+1000)
+	dir := t.TempDir()
+	trainFile, testFile := filepath.Join(dir, "train"), filepath.Join(dir, "test")
+	writeProblemFile(t, train, trainFile)
+	writeProblemFile(t, test, testFile)
+	theirModel := filepath.Join(dir, "their.model")
+	ref := runSVMTrain(t, "-c", "512", "-g", "0.03125", trainFile, theirModel)
+
+	p := DefaultParams()
+	p.C, p.Gamma = 512, 0.03125
+	m, err := Train(context.Background(), train, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("ours: obj=%.6f rho=%.6f nSV=%d iter=%d; svm-train: obj=%g rho=%g nSV=%d iter=%d",
+		m.Obj, m.Rho, m.TotalSV(), m.Iter, ref.obj, ref.rho, ref.nSV, ref.iter)
+	if m.TotalSV() != ref.nSV {
+		t.Errorf("nSV = %d, svm-train %d", m.TotalSV(), ref.nSV)
+	}
+	if math.Abs(m.Rho-ref.rho) > 1e-3*math.Max(1, math.Abs(ref.rho)) {
+		t.Errorf("rho = %g, svm-train %g", m.Rho, ref.rho)
+	}
+	if math.Abs(m.Obj-ref.obj) > 1e-5*math.Abs(ref.obj) {
+		t.Errorf("obj = %g, svm-train %g", m.Obj, ref.obj)
+	}
+	ours := make([]float64, test.Len())
+	for i, x := range test.X {
+		if ours[i], err = m.Predict(x); err != nil {
+			t.Fatal(err)
+		}
+	}
+	theirs := runSVMPredict(t, testFile, theirModel, false)
+	if a, err := agreement(ours, theirs); err != nil || a < 0.999 {
+		t.Errorf("held-out agreement with svm-train's model = %v (%v), want >= 0.999", a, err)
+	}
+	ourModel := filepath.Join(dir, "our.model")
+	if err := m.Save(ourModel); err != nil {
+		t.Fatal(err)
+	}
+	viaPredict := runSVMPredict(t, testFile, ourModel, false)
+	if a, err := agreement(ours, viaPredict); err != nil || a < 1 {
+		t.Errorf("svm-predict on our model agrees on %v (%v), want all", a, err)
 	}
 }

@@ -1,0 +1,304 @@
+package svm
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"sync"
+)
+
+// GridOptions configures GridSearch. Zero values mean svm-grid's
+// defaults.
+type GridOptions struct {
+	// Log2C and Log2G list the exponents to try; nil means LIBSVM's
+	// default grid: log2 C = -5, -3, ..., 15 and log2 gamma = 3, 1, ..., -15.
+	Log2C, Log2G []float64
+	Folds        int    // k of stratified k-fold CV (default 5)
+	Seed         uint64 // fold seed
+	// FoldOf, if set, gives each row's fold instead of Folds/Seed.
+	FoldOf []int
+	// Workers is the number of parallel trainings (default GOMAXPROCS).
+	Workers int
+	// KernelMB bounds the memory for precomputed full kernel matrices,
+	// shared by all C values and folds of one gamma. If one n*n float32
+	// matrix does not fit, kernels are computed on demand. Default 1024.
+	KernelMB float64
+	// Progress, if set, is called after each finished (C, gamma) pair.
+	Progress func(done, total int)
+}
+
+// RangeLog2 returns begin, begin+step, ... up to end inclusive, as
+// svm-grid's -log2c begin,end,step.
+func RangeLog2(begin, end, step float64) ([]float64, error) {
+	if step == 0 || (end-begin)*step < 0 {
+		return nil, fmt.Errorf("svm: bad range %g,%g,%g", begin, end, step)
+	}
+	var out []float64
+	for v := begin; (step > 0 && v <= end+1e-9) || (step < 0 && v >= end-1e-9); v += step {
+		out = append(out, v)
+		if len(out) > 10000 {
+			return nil, fmt.Errorf("svm: range %g,%g,%g too long", begin, end, step)
+		}
+	}
+	return out, nil
+}
+
+// GridPoint is one (C, gamma) pair and its CV metrics.
+type GridPoint struct {
+	Log2C, Log2G float64
+	C, Gamma     float64
+	Metrics
+}
+
+// GridResult holds all points (in Log2G-major, Log2C-minor order) and
+// the best one: highest CV accuracy, ties broken by smaller C, then
+// smaller gamma.
+type GridResult struct {
+	Points []GridPoint
+	Best   GridPoint
+	Log2C  []float64
+	Log2G  []float64
+}
+
+// GridSearch cross-validates base with every (C, gamma) of the grid,
+// running opt.Workers trainings in parallel. Kernel values do not
+// depend on C or the fold, so for each gamma the full kernel matrix is
+// computed once (when it fits in KernelMB) and shared by all its
+// trainings; each training still runs LIBSVM's exact solver from
+// alpha = 0 (warm starts would change the results).
+func GridSearch(ctx context.Context, prob *Problem, base Params, opt GridOptions) (*GridResult, error) {
+	if err := prob.Validate(); err != nil {
+		return nil, err
+	}
+	if err := base.Validate(); err != nil {
+		return nil, err
+	}
+	if opt.Log2C == nil {
+		opt.Log2C, _ = RangeLog2(-5, 15, 2)
+	}
+	if opt.Log2G == nil {
+		opt.Log2G, _ = RangeLog2(3, -15, -2)
+	}
+	if base.Kernel == Linear {
+		opt.Log2G = []float64{math.Log2(base.kparams(prob.NumFeatures()).gamma)}
+	}
+	if len(opt.Log2C) == 0 || len(opt.Log2G) == 0 {
+		return nil, fmt.Errorf("svm: empty grid")
+	}
+	foldOf := opt.FoldOf
+	if foldOf == nil {
+		k := opt.Folds
+		if k == 0 {
+			k = 5
+		}
+		var err error
+		if foldOf, err = StratifiedFolds(prob.Y, k, opt.Seed); err != nil {
+			return nil, err
+		}
+	} else if len(foldOf) != prob.Len() {
+		return nil, fmt.Errorf("%w: %d fold numbers for %d rows", ErrDimensions, len(foldOf), prob.Len())
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	kmb := opt.KernelMB
+	if kmb == 0 {
+		kmb = 1024
+	}
+	n := prob.Len()
+	usePre := float64(n)*float64(n)*4 <= kmb*(1<<20)/float64(min(workers, len(opt.Log2G)))
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	// One job per (gamma, C, fold); gammas in order, larger C first
+	// (longer trainings early balance the workers better).
+	type gammaState struct {
+		once    sync.Once
+		km      *kernelMatrix
+		pending int
+	}
+	folds := distinctInts(foldOf)
+	gs := make([]*gammaState, len(opt.Log2G))
+	for g := range gs {
+		gs[g] = &gammaState{pending: len(opt.Log2C) * len(folds)}
+	}
+	cOrder := make([]int, len(opt.Log2C))
+	for i := range cOrder {
+		cOrder[i] = i
+	}
+	sort.SliceStable(cOrder, func(a, b int) bool { return opt.Log2C[cOrder[a]] > opt.Log2C[cOrder[b]] })
+	type job struct{ g, c, f int }
+	jobs := make(chan job)
+	go func() {
+		defer close(jobs)
+		for g := range opt.Log2G {
+			for _, c := range cOrder {
+				for f := range folds {
+					select {
+					case jobs <- job{g, c, f}:
+					case <-ctx.Done():
+						return
+					}
+				}
+			}
+		}
+	}()
+
+	results := make([]*CVResult, len(opt.Log2G)*len(opt.Log2C))
+	left := make([]int, len(results))
+	for i := range results {
+		results[i] = &CVResult{Decision: make([]float64, n), Pred: make([]float64, n)}
+		left[i] = len(folds)
+	}
+	var mu sync.Mutex
+	var firstErr error
+	done, total := 0, len(results)
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for jb := range jobs {
+				p := base
+				p.C = math.Exp2(opt.Log2C[jb.c])
+				p.Gamma = math.Exp2(opt.Log2G[jb.g])
+				if base.Kernel == Linear {
+					p.Gamma = base.Gamma
+				}
+				st := gs[jb.g]
+				var km *kernelMatrix
+				if usePre {
+					st.once.Do(func() {
+						kp := p.kparams(prob.NumFeatures())
+						st.km = computeKernelMatrix(prob.X, &kp, workers)
+					})
+					km = st.km
+				}
+				idx := jb.g*len(opt.Log2C) + jb.c
+				err := cvFold(ctx, prob, p, foldOf, folds[jb.f], km, results[idx])
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+					cancel()
+				}
+				st.pending--
+				if st.pending == 0 {
+					st.km = nil // free the matrix once its gamma is done
+				}
+				left[idx]--
+				finished := left[idx] == 0
+				if finished {
+					done++
+				}
+				d := done
+				mu.Unlock()
+				if finished && opt.Progress != nil && err == nil {
+					opt.Progress(d, total)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	res := &GridResult{Log2C: opt.Log2C, Log2G: opt.Log2G}
+	for g, lg := range opt.Log2G {
+		for c, lc := range opt.Log2C {
+			r := results[g*len(opt.Log2C)+c]
+			pt := GridPoint{Log2C: lc, Log2G: lg, C: math.Exp2(lc), Gamma: math.Exp2(lg), Metrics: cvMetrics(prob, r.Pred)}
+			if base.Kernel == Linear {
+				pt.Gamma = base.Gamma
+			}
+			res.Points = append(res.Points, pt)
+			if len(res.Points) == 1 || better(pt, res.Best) {
+				res.Best = pt
+			}
+		}
+	}
+	return res, nil
+}
+
+func better(a, b GridPoint) bool {
+	if a.Accuracy != b.Accuracy {
+		return a.Accuracy > b.Accuracy
+	}
+	if a.C != b.C {
+		return a.C < b.C
+	}
+	return a.Gamma < b.Gamma
+}
+
+func distinctInts(v []int) []int {
+	seen := map[int]bool{}
+	var out []int
+	for _, x := range v {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// computeKernelMatrix fills the full n x n kernel matrix of X (float32
+// off-diagonal values, as the solver's cache would hold them) on
+// `workers` goroutines, using symmetry.
+func computeKernelMatrix(X [][]float64, kp *kparams, workers int) *kernelMatrix {
+	n := len(X)
+	all := make([]int, n)
+	for i := range all {
+		all[i] = i
+	}
+	ds := newDataset(X, all, kp)
+	km := &kernelMatrix{n: n, k: make([]float32, n*n), diag: make([]float64, n)}
+	cols := make([]int32, n)
+	for i := range cols {
+		cols[i] = int32(i)
+	}
+	var next int64
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for w := 0; w < max(1, workers); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]float64, n)
+			for {
+				mu.Lock()
+				i := int(next)
+				next++
+				mu.Unlock()
+				if i >= n {
+					return
+				}
+				// row i, columns i..n-1; mirror into column i
+				ds.kernelRow(kp, i, cols[i:], buf)
+				row := km.k[i*n : (i+1)*n]
+				for t, v := range buf[:n-i] {
+					row[i+t] = float32(v)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for i := 0; i < n; i++ {
+		r := ds.row(i)
+		var sq float64
+		if ds.sq != nil {
+			sq = ds.sq[i]
+		}
+		km.diag[i] = kp.fromDot(dot(r, r), sq, sq)
+		for j := 0; j < i; j++ {
+			km.k[i*n+j] = km.k[j*n+i]
+		}
+	}
+	return km
+}

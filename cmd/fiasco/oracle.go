@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/net/html"
+
+	"github.com/fiasco-project/fiasco/pipeline/blocks"
+	"github.com/fiasco-project/fiasco/pipeline/evaluate"
+	"github.com/fiasco-project/fiasco/pipeline/export"
+	"github.com/fiasco-project/fiasco/pipeline/gold"
+	"github.com/fiasco-project/fiasco/pipeline/load"
+	"github.com/fiasco-project/fiasco/pipeline/preclean"
+)
+
+func init() {
+	register(&command{
+		name:    "oracle",
+		summary: "score the output of gold-labelled blocks (the oracle) and of keeping all blocks",
+		run:     runOracle,
+	})
+}
+
+type multiFlag []string
+
+func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
+func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+
+func runOracle(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("oracle", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var dirs multiFlag
+	fs.Var(&dirs, "data", "data set directory with html/ and gold/ (repeatable)")
+	limit := fs.Int("limit", 0, "score at most this many pages per set, evenly spread (0: all)")
+	threshold := fs.Float64("threshold", gold.Threshold, "share of gold words that makes a block clean")
+	fold := fs.Bool("fold", gold.DefaultAlign.Fold, "lowercase tokens for alignment")
+	strip := fs.Bool("strip", gold.DefaultAlign.Strip, "keep only letters and digits of tokens for alignment")
+	minRun := fs.Int("minrun", gold.DefaultAlign.MinRun, "discard matched runs shorter than this unless they cover whole blocks")
+	autoJunk := fs.Bool("autojunk", gold.DefaultAlign.AutoJunk, "difflib's popular-word rule in the alignment")
+	comments := fs.Bool("comments", false, "Dragnet: count user comments as content")
+	uncertain := fs.Bool("uncertain", false, "KrdWrd: count tag 2 (uncertain) as content")
+	unwrapKW := fs.Bool("unwrap-kw", false, "replace <kw> elements by their children before finding blocks")
+	worst := fs.Int("worst", 0, "list the N pages with the lowest oracle F")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if len(dirs) == 0 {
+		fmt.Fprintln(stderr, "oracle: --data DIR is required")
+		return 2
+	}
+	aopt := gold.AlignOptions{Fold: *fold, Strip: *strip, MinRun: *minRun, AutoJunk: *autoJunk}
+	gopt := gold.Options{Comments: *comments, Uncertain: *uncertain}
+	status := 0
+	fmt.Fprintf(stdout, "%-18s %5s %-9s %6s %6s %6s | %6s %6s %6s | %6s %6s\n",
+		"set", "pages", "output", "microP", "microR", "microF", "macroP", "macroR", "macroF", "F+tags", "tagF")
+	for _, dir := range dirs {
+		pairs, err := gold.Pairs(dir)
+		if err != nil {
+			fmt.Fprintf(stderr, "oracle: %v\n", err)
+			status = 1
+			continue
+		}
+		pairs = spread(pairs, *limit)
+		var orc, orcT, all, allT []evaluate.Result
+		type pageF struct {
+			id string
+			f  float64
+		}
+		var pf []pageF
+		for _, p := range pairs {
+			o, a, err := oraclePage(p, aopt, gopt, *threshold, *unwrapKW)
+			if err != nil {
+				fmt.Fprintf(stderr, "oracle: %s: %v\n", p.ID, err)
+				status = 1
+				continue
+			}
+			orc, orcT = append(orc, o[0]), append(orcT, o[1])
+			all, allT = append(all, a[0]), append(allT, a[1])
+			pf = append(pf, pageF{p.ID, o[0].F})
+		}
+		name := filepath.Base(filepath.Clean(dir))
+		row := func(label string, rs, rt []evaluate.Result) {
+			mi, ma, mt := evaluate.Micro(rs), evaluate.Macro(rs), evaluate.Micro(rt)
+			fmt.Fprintf(stdout, "%-18s %5d %-9s %6.2f %6.2f %6.2f | %6.2f %6.2f %6.2f | %6.2f %6.2f\n",
+				name, len(rs), label, 100*mi.P, 100*mi.R, 100*mi.F, 100*ma.P, 100*ma.R, 100*ma.F, 100*mt.F, 100*mt.TagF)
+		}
+		row("oracle", orc, orcT)
+		row("keep-all", all, allT)
+		if *worst > 0 {
+			for k := 0; k < *worst && k < len(pf); k++ {
+				m := k
+				for j := k + 1; j < len(pf); j++ {
+					if pf[j].f < pf[m].f {
+						m = j
+					}
+				}
+				pf[k], pf[m] = pf[m], pf[k]
+				fmt.Fprintf(stdout, "  worst %-40s F %6.2f\n", pf[k].id, 100*pf[k].f)
+			}
+		}
+	}
+	return status
+}
+
+// spread picks n pairs evenly spread over ps (all if n <= 0).
+func spread(ps []gold.Pair, n int) []gold.Pair {
+	if n <= 0 || n >= len(ps) {
+		return ps
+	}
+	out := make([]gold.Pair, n)
+	for i := range out {
+		out[i] = ps[i*len(ps)/n]
+	}
+	return out
+}
+
+// oraclePage scores one page: [0] without and [1] with segment tags as
+// tokens, for the oracle output and for keeping all blocks.
+func oraclePage(p gold.Pair, aopt gold.AlignOptions, gopt gold.Options, threshold float64, unwrapKW bool) (orc, all [2]evaluate.Result, err error) {
+	page, err := load.File(p.HTML, load.Options{})
+	if err != nil {
+		return orc, all, err
+	}
+	if err := preclean.Clean(page.Doc); err != nil {
+		return orc, all, err
+	}
+	if unwrapKW {
+		unwrap(page.Doc, "kw")
+	}
+	bs := blocks.Find(page.Doc)
+	g, err := gold.ReadOptions(p.Gold, p.Format, gopt)
+	if err != nil {
+		return orc, all, err
+	}
+	goldText := g.CleanEval()
+	if p.Format == gold.CleanEval {
+		raw, err := os.ReadFile(p.Gold)
+		if err != nil {
+			return orc, all, err
+		}
+		goldText = string(raw)
+	}
+	keep := gold.Labels(gold.LabelOptions(bs, g, aopt), threshold)
+	score := func(keep []bool) (r [2]evaluate.Result, err error) {
+		var buf bytes.Buffer
+		if err := export.Write(&buf, export.CleanEval, page, bs, keep, nil); err != nil {
+			return r, err
+		}
+		r[0] = evaluate.Score(buf.String(), goldText, evaluate.Options{})
+		r[1] = evaluate.Score(buf.String(), goldText, evaluate.Options{Tags: true})
+		return r, nil
+	}
+	if orc, err = score(keep); err != nil {
+		return orc, all, err
+	}
+	all, err = score(nil)
+	return orc, all, err
+}
+
+// unwrap replaces every element named name by its children.
+func unwrap(n *html.Node, name string) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		unwrap(c, name)
+		if c.Type == html.ElementNode && c.Data == name {
+			for k := c.FirstChild; k != nil; {
+				kn := k.NextSibling
+				c.RemoveChild(k)
+				n.InsertBefore(k, c)
+				k = kn
+			}
+			n.RemoveChild(c)
+		}
+		c = next
+	}
+}

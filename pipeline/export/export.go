@@ -1,0 +1,220 @@
+package export
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/fiasco-project/fiasco/pipeline/blocks"
+	"github.com/fiasco-project/fiasco/pipeline/load"
+)
+
+// Format is an output format.
+type Format int
+
+// The output formats.
+const (
+	CleanEval Format = iota // CleanEval text: URL line, segments opened by <p>, <h>, <l>
+	Text                    // plain paragraphs separated by blank lines
+	HTML                    // the pruned document
+	JSON                    // one object per block, with label, value, type, text
+)
+
+var formatNames = [...]string{"cleaneval", "text", "html", "json"}
+
+func (f Format) String() string {
+	if f < 0 || int(f) >= len(formatNames) {
+		return fmt.Sprintf("Format(%d)", int(f))
+	}
+	return formatNames[f]
+}
+
+// ParseFormat returns the format named s (cleaneval, text, html, json).
+func ParseFormat(s string) (Format, error) {
+	for i, n := range formatNames {
+		if strings.EqualFold(s, n) {
+			return Format(i), nil
+		}
+	}
+	return 0, fmt.Errorf("export: unknown format %q (want cleaneval, text, html or json)", s)
+}
+
+// Ext is the file extension for f: .txt, .html or .json.
+func (f Format) Ext() string {
+	switch f {
+	case HTML:
+		return ".html"
+	case JSON:
+		return ".json"
+	}
+	return ".txt"
+}
+
+// Write writes page p in format f. bs are the blocks of p.Doc (blocks.Find),
+// keep says which to keep (nil keeps all) and score holds the classifier's
+// decision values (nil if there are none; only JSON shows them). The HTML
+// format modifies p.Doc in place.
+func Write(w io.Writer, f Format, p *load.Page, bs []*blocks.Block, keep []bool, score []float64) error {
+	if keep != nil && len(keep) != len(bs) {
+		return fmt.Errorf("export: %d keep flags for %d blocks", len(keep), len(bs))
+	}
+	if score != nil && len(score) != len(bs) {
+		return fmt.Errorf("export: %d scores for %d blocks", len(score), len(bs))
+	}
+	kept := func(i int) bool { return keep == nil || keep[i] }
+	bw := bufio.NewWriter(w)
+	var err error
+	switch f {
+	case CleanEval:
+		err = writeCleanEval(bw, p, bs, kept)
+	case Text:
+		err = writeText(bw, bs, kept)
+	case HTML:
+		err = writeHTML(bw, p, bs, kept)
+	case JSON:
+		err = writeJSON(bw, p, bs, kept, score)
+	default:
+		return fmt.Errorf("export: unknown format %v", f)
+	}
+	if err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+func writeCleanEval(w *bufio.Writer, p *load.Page, bs []*blocks.Block, kept func(int) bool) error {
+	if p != nil && p.URL != "" {
+		fmt.Fprintf(w, "URL: %s\n", oneLine(p.URL))
+	}
+	types := Types(bs)
+	for _, r := range Runs(bs) {
+		if kept(r.Block) {
+			fmt.Fprintf(w, "<%c> %s\n", types[r.Block], r.Text)
+		}
+	}
+	return nil
+}
+
+func writeText(w *bufio.Writer, bs []*blocks.Block, kept func(int) bool) error {
+	first := true
+	for _, r := range Runs(bs) {
+		if !kept(r.Block) {
+			continue
+		}
+		if !first {
+			w.WriteString("\n")
+		}
+		first = false
+		w.WriteString(r.Text)
+		w.WriteString("\n")
+	}
+	return nil
+}
+
+type jsonBlock struct {
+	ID    int      `json:"id"`
+	Label string   `json:"label"`
+	Value *float64 `json:"value,omitempty"`
+	Type  string   `json:"type"`
+	Tag   string   `json:"tag"`
+	Text  string   `json:"text"`
+}
+
+type jsonPage struct {
+	Name   string      `json:"name,omitempty"`
+	URL    string      `json:"url,omitempty"`
+	Blocks []jsonBlock `json:"blocks"`
+}
+
+func writeJSON(w *bufio.Writer, p *load.Page, bs []*blocks.Block, kept func(int) bool, score []float64) error {
+	types := Types(bs)
+	out := jsonPage{Blocks: make([]jsonBlock, 0, len(bs))}
+	if p != nil {
+		out.Name, out.URL = p.Name, p.URL
+	}
+	for i, b := range bs {
+		jb := jsonBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Tag: b.Node.Data, Text: b.Text}
+		if kept(i) {
+			jb.Label = "clean"
+		}
+		if score != nil {
+			v := score[i]
+			jb.Value = &v
+		}
+		out.Blocks = append(out.Blocks, jb)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	return enc.Encode(out)
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// writeHTML prunes p.Doc: the own text of every dropped block goes, then
+// every element left without text or images (except html, head, body and
+// the head's content); the rest is rendered unchanged.
+func writeHTML(w *bufio.Writer, p *load.Page, bs []*blocks.Block, kept func(int) bool) error {
+	if p == nil || p.Doc == nil {
+		return fmt.Errorf("export: html format needs the page document")
+	}
+	owner := make(map[*html.Node]int, len(bs))
+	for i, b := range bs {
+		owner[b.Node] = i
+	}
+	var strip func(n *html.Node, blk int)
+	strip = func(n *html.Node, blk int) {
+		if i, ok := owner[n]; ok {
+			blk = i
+		}
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.TextNode && blk >= 0 && !kept(blk) {
+				n.RemoveChild(c)
+			} else if c.Type == html.ElementNode && c.DataAtom != atom.Head {
+				strip(c, blk)
+			}
+			c = next
+		}
+	}
+	strip(p.Doc, -1)
+	prune(p.Doc)
+	return html.Render(w, p.Doc)
+}
+
+// prune removes the empty elements below n and reports whether n holds
+// text or an image.
+func prune(n *html.Node) bool {
+	has := false
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		switch c.Type {
+		case html.TextNode:
+			if strings.TrimSpace(c.Data) != "" {
+				has = true
+			}
+		case html.ElementNode:
+			switch c.DataAtom {
+			case atom.Head, atom.Br, atom.Wbr, atom.Hr:
+				// kept as they are
+			case atom.Img, atom.Picture, atom.Svg, atom.Video, atom.Audio, atom.Iframe, atom.Object, atom.Embed, atom.Canvas:
+				has = true
+			default:
+				if prune(c) {
+					has = true
+				} else if c.DataAtom != atom.Html && c.DataAtom != atom.Body {
+					n.RemoveChild(c)
+				}
+			}
+		}
+		c = next
+	}
+	return has
+}

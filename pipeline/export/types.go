@@ -1,0 +1,85 @@
+package export
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/fiasco-project/fiasco/pipeline/blocks"
+)
+
+// MaxHeadingChars is the longest text (in non-space characters) of a
+// heading-like block.
+const MaxHeadingChars = 80
+
+// Types returns the CleanEval segment type of each block: 'h' for headings,
+// 'l' for list items, 'p' for the rest.
+//
+//   - 'h': the element is h1-h6, or the block is heading-like: at most
+//     MaxHeadingChars characters, not ending in . , ; or :, and all of its own
+//     text inside <b>, <strong> or <th> elements.
+//   - 'l': the element is li, dd or dt.
+func Types(bs []*blocks.Block) []byte {
+	isBlock := make(map[*html.Node]bool, len(bs))
+	for _, b := range bs {
+		isBlock[b.Node] = true
+	}
+	out := make([]byte, len(bs))
+	for i, b := range bs {
+		out[i] = blockType(b, isBlock)
+	}
+	return out
+}
+
+func blockType(b *blocks.Block, isBlock map[*html.Node]bool) byte {
+	switch b.Node.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return 'h'
+	case atom.Li, atom.Dd, atom.Dt:
+		return 'l'
+	}
+	if headingLike(b, isBlock) {
+		return 'h'
+	}
+	return 'p'
+}
+
+func headingLike(b *blocks.Block, isBlock map[*html.Node]bool) bool {
+	if b.Chars == 0 || b.Chars > MaxHeadingChars {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(b.Text)
+	if strings.ContainsRune(".,;:", last) {
+		return false
+	}
+	bold, plain := 0, 0
+	var walk func(n *html.Node, inBold bool)
+	walk = func(n *html.Node, inBold bool) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				k := 0
+				for _, r := range c.Data {
+					if !unicode.IsSpace(r) {
+						k++
+					}
+				}
+				if inBold {
+					bold += k
+				} else {
+					plain += k
+				}
+			case html.ElementNode:
+				if isBlock[c] {
+					continue
+				}
+				walk(c, inBold || c.DataAtom == atom.B || c.DataAtom == atom.Strong || c.DataAtom == atom.Th)
+			}
+		}
+	}
+	walk(b.Node, b.Node.DataAtom == atom.Th)
+	return bold > 0 && plain == 0
+}

@@ -1,0 +1,122 @@
+package load
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+func TestEmpty(t *testing.T) {
+	for _, in := range []string{"", "  \r\n\t ", "\xEF\xBB\xBF", `<text id="http://x/" encoding="unset">` + "\n</text>\n"} {
+		_, err := Bytes("empty.html", []byte(in), Options{})
+		if !errors.Is(err, ErrEmpty) || !strings.Contains(err.Error(), "empty.html") {
+			t.Errorf("%q: got %v, want ErrEmpty naming the file", in, err)
+		}
+	}
+}
+
+func TestBinary(t *testing.T) {
+	png := append([]byte("\x89PNG\r\n\x1a\n"), bytes.Repeat([]byte{0, 1, 2, 200}, 1000)...)
+	noise := make([]byte, 10000)
+	for i := range noise {
+		noise[i] = byte(i * 7919 % 251)
+	}
+	cases := map[string][]byte{"image.png": png, "noise.bin": noise, "data.gz": []byte("\x1f\x8b\x08\x00rest")}
+	for name, data := range cases {
+		_, err := Bytes(name, data, Options{})
+		if !errors.Is(err, ErrBinary) || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: got %v, want ErrBinary naming the file", name, err)
+		}
+	}
+	// A text page with a few stray NUL bytes is still a page.
+	p, err := Bytes("nul.html", []byte("<p>hello\x00 world</p>"+strings.Repeat("<p>more text here</p>", 20)), Options{})
+	if err != nil || !strings.Contains(docText(p.Doc), "world") {
+		t.Errorf("page with a NUL byte: %v", err)
+	}
+}
+
+// TestDeepNesting parses 100,000 nested elements of several kinds: the
+// result keeps the text and the tree stays within the parser's depth.
+func TestDeepNesting(t *testing.T) {
+	for _, tag := range []string{"div", "span", "b", "table><tr><td", "p"} {
+		open, close := "<"+tag+">", "</"+strings.SplitN(tag, ">", 2)[0]+">"
+		var b strings.Builder
+		b.WriteString("<html><body>start ")
+		for i := 0; i < 100000; i++ {
+			b.WriteString(open)
+		}
+		b.WriteString("deep text")
+		for i := 0; i < 100000; i++ {
+			b.WriteString(close)
+		}
+		b.WriteString(" end</body></html>")
+		p, err := Bytes("deep.html", []byte(b.String()), Options{MaxTags: 1 << 30})
+		if err != nil {
+			if !errors.Is(err, ErrDepth) || !strings.Contains(err.Error(), "deep.html") {
+				t.Errorf("%s: unclear error %v", tag, err)
+			}
+			continue
+		}
+		txt := docText(p.Doc)
+		if !strings.Contains(txt, "deep text") || !strings.Contains(txt, "start") {
+			t.Errorf("%s: text lost: %.100q", tag, txt)
+		}
+		if d := depth(p.Doc); d > 600 {
+			t.Errorf("%s: depth %d", tag, d)
+		}
+	}
+}
+
+func depth(n *html.Node) int {
+	max := 0
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if d := depth(c); d > max {
+			max = d
+		}
+	}
+	return max + 1
+}
+
+// TestHuge loads a 50 MB page from a file: it is cut at the limits, not
+// read whole, and the result keeps the start of the page.
+func TestHuge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	path := filepath.Join(t.TempDir(), "huge.html")
+	var b bytes.Buffer
+	b.WriteString("<html><body><p>first paragraph</p>")
+	row := "<tr><td><a href='/x'>cell</a></td><td>some more text in a table cell</td></tr>\n"
+	for b.Len() < 50<<20 {
+		b.WriteString(row)
+	}
+	if err := os.WriteFile(path, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b = bytes.Buffer{}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	p, err := File(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.ReadMemStats(&after)
+	if !p.Truncated || !strings.Contains(docText(p.Doc), "first paragraph") {
+		t.Errorf("Truncated = %v; text kept: %v", p.Truncated, strings.Contains(docText(p.Doc), "first paragraph"))
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<30 {
+		t.Errorf("allocated %d MB", alloc>>20)
+	}
+	// A byte limit alone cuts too.
+	p, err = File(path, Options{MaxBytes: 1 << 20, MaxTags: 1 << 30})
+	if err != nil || !p.Truncated {
+		t.Fatalf("MaxBytes: %v, truncated %v", err, p != nil && p.Truncated)
+	}
+}

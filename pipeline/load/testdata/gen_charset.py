@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Writes the charset test pages in charset/ (run from testdata/).
+Each page's expectations are in charset/cases.tsv."""
+import os
+
+def page(body, head=""):
+    return "<html><head>%s<title>t</title></head><body>%s</body></html>\n" % (head, body)
+
+filler = "<script>var x = '" + "a" * 3000 + "';</script>\n"
+ru = "<p>Съешь же ещё этих мягких французских булок, да выпей чаю. Привет, как дела? Это проверка кодировки текста на русском языке.</p>"
+pl = "<p>Zażółć gęślą jaźń. Pchnąć w tę łódź jeża lub ośm skrzyń fig. Świątecznych życzeń ślę.</p>"
+cz = "<p>Příliš žluťoučký kůň úpěl ďábelské ódy. Šťastný a veselý svátek, řekl Tomáš.</p>"
+ja = "<p>日本語のテキストです。これは文字コードの判定をテストするためのページです。東京は日本の首都です。</p>"
+zh = "<p>这是一个中文网页，我们用它来测试字符编码的检测。中国的首都是北京，人们在这里生活和工作。</p>"
+ko = "<p>이것은 한국어 웹 페이지입니다. 문자 인코딩 감지를 시험하기 위한 것입니다. 서울은 대한민국의 수도입니다.</p>"
+el = "<p>Αυτή είναι μια ελληνική σελίδα για τον έλεγχο της κωδικοποίησης χαρακτήρων. Η Αθήνα είναι η πρωτεύουσα.</p>"
+fr = "<p>Le café de la gare est très agréable. Où est la bibliothèque ? Ça coûte deux euros, c’est déjà ça.</p>"
+
+W = {}
+def w(name, data):
+    W[name] = data
+
+w("bom-utf8.html", b"\xef\xbb\xbf" + page(fr).encode("utf-8"))
+w("bom-utf16le.html", b"\xff\xfe" + page(fr).encode("utf-16-le"))
+w("bom-utf16be.html", b"\xfe\xff" + page(fr).encode("utf-16-be"))
+w("utf16le-nobom.html", page(fr).encode("utf-16-le"))
+w("utf8-late.html", page(filler + fr).encode("utf-8"))
+w("utf8-vs-meta.html", page(fr, '<meta charset="iso-8859-1">').encode("utf-8"))
+w("header-koi8r.html", page(ru, '<meta charset="windows-1251">').encode("koi8-r"))
+w("meta-late-1251.html", page(ru, filler + '<meta charset="windows-1251">').encode("cp1251"))
+w("meta-httpequiv-8859-2.html", page(pl, '<meta http-equiv="Content-Type" content="text/html; charset=iso-8859-2">').encode("iso-8859-2"))
+w("xml-decl-1250.html", b'<?xml version="1.0" encoding="windows-1250"?>\n' + page(cz).encode("cp1250"))
+w("wrapper-latin1.html", b'<text id="http://example.com/a?x=1&amp;y=2" title="Caf\xe9 &amp; cr\xe8me" encoding="iso-8859-1">\n' + page(fr).encode("cp1252") + b"</text>\n")
+w("wrapper-unset.html", b'<text id="http://example.com/b" encoding="unset">\n' + page(fr).encode("cp1252") + b"\n</text>")
+w("wrapper-bogus.html", b'<text id="http://example.com/c" title="t" encoding="unknown- ">' + page(ru).encode("cp1251") + b"</text>")
+w("guess-1252.html", page(fr).encode("cp1252"))
+w("guess-1251.html", page(ru).encode("cp1251"))
+w("guess-koi8r.html", page(ru).encode("koi8-r"))
+w("guess-1250.html", page(pl + cz).encode("cp1250"))
+w("guess-8859-2.html", page(pl + cz).encode("iso-8859-2"))
+w("guess-1253.html", page(el).encode("cp1253"))
+w("guess-sjis.html", page(ja).encode("shift_jis"))
+w("guess-eucjp.html", page(ja).encode("euc_jp"))
+w("guess-gbk.html", page(zh).encode("gbk"))
+w("guess-euckr.html", page(ko).encode("euc_kr"))
+w("ascii.html", page("<p>Plain old ASCII text.</p>").encode())
+w("ascii-meta-utf16.html", page("<p>Plain old ASCII text.</p>", '<meta charset="utf-16">').encode())
+w("mixed-utf8-1252.html", page("<p>Caf\u00e9 cr\u00e8me na\u00efve</p>").encode("utf-8").replace(b"</p>", b" it\x92s</p>"))
+w("meta-utf8-but-1252.html", page(fr, '<meta charset="utf-8">').encode("cp1252"))
+w("default.html", page("<p>x \x81 y \x8d z \x9d</p>").encode("latin-1"))
+
+os.makedirs("charset", exist_ok=True)
+for name, data in W.items():
+    with open(os.path.join("charset", name), "wb") as f:
+        f.write(data)

@@ -159,27 +159,41 @@ func simplify(poly []pt, eps float64) []pt {
 			out = append(out, ring[i])
 		}
 	}
+	// The two split vertices are kept by construction; drop any vertex
+	// (split points included) within eps of the chord of its neighbours.
+	for changed := true; changed && len(out) > 3; {
+		changed = false
+		for i := 0; i < len(out) && len(out) > 3; i++ {
+			a, b, c := out[(i+len(out)-1)%len(out)], out[i], out[(i+1)%len(out)]
+			if segDist(b, a, c) <= eps {
+				out = append(out[:i], out[i+1:]...)
+				changed = true
+				i--
+			}
+		}
+	}
 	return out
+}
+
+// segDist is the distance of p from the line through a and c (from a if
+// they coincide).
+func segDist(p, a, c pt) float64 {
+	ux, uy := float64(c.x-a.x), float64(c.y-a.y)
+	px, py := float64(p.x-a.x), float64(p.y-a.y)
+	l := math.Hypot(ux, uy)
+	if l == 0 {
+		return math.Hypot(px, py)
+	}
+	return math.Abs(px*uy-py*ux) / l
 }
 
 func dp(p []pt, a, b int, eps float64, keep []bool) {
 	if b-a < 2 {
 		return
 	}
-	ax, ay := float64(p[a].x), float64(p[a].y)
-	bx, by := float64(p[b].x), float64(p[b].y)
-	ux, uy := bx-ax, by-ay
-	l := math.Hypot(ux, uy)
 	k, best := -1, -1.0
 	for i := a + 1; i < b; i++ {
-		px, py := float64(p[i].x)-ax, float64(p[i].y)-ay
-		var d float64
-		if l == 0 {
-			d = math.Hypot(px, py)
-		} else {
-			d = math.Abs(px*uy-py*ux) / l
-		}
-		if d > best {
+		if d := segDist(p[i], p[a], p[b]); d > best {
 			k, best = i, d
 		}
 	}

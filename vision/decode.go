@@ -13,7 +13,7 @@ type run struct {
 }
 
 // decodeRuns scans the image once, row by row, and returns the runs of
-// decoded pixels whose index is below n, in raster order, in image
+// decoded pixels whose index is below n (at least minRun long), in raster order, in image
 // coordinates.
 func decodeRuns(img image.Image, n int) (runs []run, bounds image.Rectangle) {
 	var pix []uint8
@@ -52,18 +52,22 @@ func decodeRuns(img image.Image, n int) (runs []run, bounds image.Rectangle) {
 				prevR, prevG, prevB, prevA, prevIdx = r, g, bb, a, idx
 			}
 			if idx != cur {
-				if cur >= 0 {
+				if cur >= 0 && x-start >= minRun {
 					runs = append(runs, run{int32(start + b.Min.X), int32(x + b.Min.X), int32(y + b.Min.Y), cur})
 				}
 				cur, start = idx, x
 			}
 		}
-		if cur >= 0 {
+		if cur >= 0 && w-start >= minRun {
 			runs = append(runs, run{int32(start + b.Min.X), int32(w + b.Min.X), int32(y + b.Min.Y), cur})
 		}
 	}
 	return runs, b
 }
+
+// minRun is the shortest run kept: single decoded pixels are anti-aliasing
+// fringes or blends that happen to decode, never a text bar.
+const minRun = 2
 
 // decodePixel composites a non-opaque pixel over white and decodes it.
 func decodePixel(r, g, b, a uint8, nonPremul bool, n int) int32 {

@@ -6,7 +6,7 @@ import "sort"
 // mask, given as each row's horizontal extent (x0 == x1 for an empty row).
 //
 // Rows are grouped into segments of consecutive non-empty rows with the same
-// extent; a line boundary changes the extent (ragged text) or leaves a gap
+// extent (within extentSlack px, for anti-aliased edges); a line boundary changes the extent (ragged text) or leaves a gap
 // (line-height larger than the highlighted content box). The bar height H
 // is the lower median of the segment heights (ignoring segments under 3 px
 // when taller ones exist); the inter-line gap G is the median of the empty
@@ -25,7 +25,7 @@ func estimateLineHeight(x0, x1 []int32) float64 {
 			continue
 		}
 		s := y
-		for y < h && x0[y] == x0[s] && x1[y] == x1[s] {
+		for y < h && x0[y] != x1[y] && abs32(x0[y]-x0[s]) <= extentSlack && abs32(x1[y]-x1[s]) <= extentSlack {
 			y++
 		}
 		if lastEnd >= 0 && s > lastEnd {
@@ -58,4 +58,14 @@ func estimateLineHeight(x0, x1 []int32) float64 {
 		L += float64(small[(len(small)-1)/2])
 	}
 	return max(L, 4)
+}
+
+// extentSlack is the jitter in px of a row's extent tolerated within a line.
+const extentSlack = 2
+
+func abs32(v int32) int32 {
+	if v < 0 {
+		return -v
+	}
+	return v
 }

@@ -203,22 +203,31 @@ func measureBlock(rs []run, lh float64, s *scratch) (Features, []Blob) {
 			m[i] = 1
 		}
 	}
-	eps := max(1, lh/8)
+	eps := max(minEps, lh/epsDivisor)
 	var out []Blob
 	var areaSum, rectSum, s1Num, s3Num float64
 	for _, c := range components(m, w, h) {
-		cw, ch := c.x1-c.x0, c.y1-c.y0
-		if cw < minBlobSide || ch < minBlobSide {
+		if c.x1-c.x0 < minBlobSide || c.y1-c.y0 < minBlobSide {
 			continue
 		}
 		poly := simplify(traceOuter(m, w, h, c.startX, c.startY), eps)
+		// The rectangle is the polygon's: bumps DP dropped do not widen it.
+		px0, py0, px1, py1 := poly[0].x, poly[0].y, poly[0].x, poly[0].y
+		for _, p := range poly {
+			px0, px1 = min(px0, p.x), max(px1, p.x)
+			py0, py1 = min(py0, p.y), max(py1, p.y)
+		}
+		cw, ch := px1-px0, py1-py0
+		if cw < minBlobSide || ch < minBlobSide {
+			continue
+		}
 		b := Blob{
-			Rect:   image.Rect(c.x0, c.y0, c.x1, c.y1).Add(image.Pt(int(bx0), int(by0))),
+			Rect:   image.Rect(px0, py0, px1, py1).Add(image.Pt(int(bx0), int(by0))),
 			Area:   polyArea(poly),
 			Pixels: c.pixels,
 			Lines:  max(1, int(math.Round(float64(ch)/lh))),
 		}
-		xc := float64(c.x0+c.x1) / 2
+		xc := float64(px0+px1) / 2
 		var dx float64
 		b.Polygon = make([]image.Point, len(poly))
 		for i, p := range poly {
@@ -251,6 +260,12 @@ func measureBlock(rs []run, lh float64, s *scratch) (Features, []Blob) {
 	f.Area = areaSum // made relative in pageFeatures
 	return f, out
 }
+
+// Douglas-Peucker tolerance: max(minEps, line height / epsDivisor) px.
+const (
+	minEps     = 1.5
+	epsDivisor = 8
+)
 
 // minBlobSide: blobs narrower or lower than this (px) are dropped; they are
 // stray edge pixels (blends that decode to another block), not text.

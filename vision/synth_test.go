@@ -16,6 +16,8 @@ type scene struct {
 	Height int          `json:"height"`
 	Blocks []sceneBlock `json:"blocks"`
 	Expect []expect     `json:"expect"`
+	// AAVertexSlack is the vertex count change allowed by TestAntialiasedEdges.
+	AAVertexSlack int `json:"aa_vertex_slack"`
 }
 
 type sceneBlock struct {

@@ -19,9 +19,13 @@ func blurRadii(lh float64) (rx, ry int) {
 func boxSigma(r int) float64 { return math.Sqrt(float64(r * (r + 1))) }
 
 // boxBlur3 blurs the w*h mask m (values 0 or 1) with three box passes of
-// radius r in each direction and returns the result in [0,1]. tmp, if large
-// enough, is used as scratch space.
-func boxBlur3(m []uint8, w, h, rx, ry int, out, tmp []float32) ([]float32, []float32) {
+// radius rx along x and three of radius ry along y, treating everything
+// outside the buffer as 0 at every pass. Rows outside [y0, y1) must be all
+// zero (they are skipped by the x passes). The result, in [0,1], equals the
+// blur of the infinite zero-extended mask wherever the point is at least
+// 2*rx (2*ry) inside the buffer: callers pad the mask by that much. out and
+// tmp, if large enough, are used as storage.
+func boxBlur3(m []uint8, w, h, rx, ry, y0, y1 int, out, tmp []float32) ([]float32, []float32) {
 	n := w * h
 	if cap(out) < n {
 		out = make([]float32, n)
@@ -30,12 +34,16 @@ func boxBlur3(m []uint8, w, h, rx, ry int, out, tmp []float32) ([]float32, []flo
 		tmp = make([]float32, n)
 	}
 	out, tmp = out[:n], tmp[:n]
-	for i, v := range m {
-		out[i] = float32(v)
+	clear(out[:y0*w])
+	clear(out[y1*w:])
+	clear(tmp[:y0*w])
+	clear(tmp[y1*w:])
+	for i := y0 * w; i < y1*w; i++ {
+		out[i] = float32(m[i])
 	}
 	inv := 1 / float32(2*rx+1)
 	for pass := 0; pass < 3; pass++ {
-		for y := 0; y < h; y++ {
+		for y := y0; y < y1; y++ {
 			boxRow(out[y*w:(y+1)*w], tmp[y*w:(y+1)*w], rx, inv)
 		}
 		out, tmp = tmp, out

@@ -153,6 +153,7 @@ func MeasureBlobs(img image.Image, n int, opt Options) ([]Features, [][]Blob, er
 // scratch holds per-worker buffers.
 type scratch struct {
 	mask     []uint8
+	padded   []uint8
 	blur, bt []float32
 	x0, x1   []int32
 }
@@ -195,12 +196,28 @@ func measureBlock(rs []run, lh float64, s *scratch) (Features, []Blob) {
 		lh = estimateLineHeight(ex0, ex1)
 	}
 	f.LineHeight = lh
+
+	// Blur a copy padded by 2r on each side (see boxBlur3), then threshold
+	// inside the bounding box: outside it the blur is below 0.5.
 	rx, ry := blurRadii(lh)
-	s.blur, s.bt = boxBlur3(m, w, h, rx, ry, s.blur, s.bt)
-	bl := s.blur
-	for i, v := range bl {
-		if v >= 0.5 {
-			m[i] = 1
+	px, py := 2*rx, 2*ry
+	pw, ph := w+2*px, h+2*py
+	if cap(s.padded) < pw*ph {
+		s.padded = make([]uint8, pw*ph)
+	}
+	pm := s.padded[:pw*ph]
+	clear(pm)
+	for y := 0; y < h; y++ {
+		copy(pm[(y+py)*pw+px:], m[y*w:(y+1)*w])
+	}
+	s.blur, s.bt = boxBlur3(pm, pw, ph, rx, ry, py, py+h, s.blur, s.bt)
+	for y := 0; y < h; y++ {
+		bl := s.blur[(y+py)*pw+px:]
+		row := m[y*w : (y+1)*w]
+		for x := range row {
+			if bl[x] >= 0.5 {
+				row[x] = 1
+			}
 		}
 	}
 	eps := max(minEps, lh/epsDivisor)

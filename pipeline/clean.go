@@ -27,7 +27,6 @@ type Result struct {
 	Score []float64 // per block: the SVM decision value (> threshold: clean)
 }
 
-
 // Clean runs one page through every stage. name is used in errors.
 func (c *Cleaner) Clean(ctx context.Context, name string, data []byte) (*Result, error) {
 	if c.Model == nil {
@@ -52,12 +51,8 @@ func (c *Cleaner) Clean(ctx context.Context, name string, data []byte) (*Result,
 	if c.Threshold != nil {
 		th = *c.Threshold
 	}
-	keep := make([]bool, len(score))
-	for i, s := range score {
-		keep[i] = s >= th
-	}
 	d.Timings.Classify = time.Since(t0)
-	return &Result{Doc: d, Keep: keep, Score: score}, nil
+	return &Result{Doc: d, Keep: keepAt(score, th), Score: score}, nil
 }
 
 // Kept returns the blocks classified clean.

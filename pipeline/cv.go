@@ -64,19 +64,51 @@ func CrossValidate(ctx context.Context, ex []*Example, opt CVOptions) ([]PageRes
 			if fold[i] != f {
 				continue
 			}
+			if e.Doc == nil {
+				out[i] = PageResult{Example: e}
+				continue
+			}
 			s, err := m.Decide(e.Doc)
 			if err != nil {
 				return nil, fmt.Errorf("fold %d: %w", f+1, err)
 			}
-			keep := make([]bool, len(s))
-			for j, v := range s {
-				keep[j] = v >= m.Threshold
-			}
-			out[i] = PageResult{Example: e, Score: s, Keep: keep}
+			out[i] = PageResult{Example: e, Score: s, Keep: keepAt(s, m.Threshold)}
 		}
 		if opt.Each != nil {
 			opt.Each(f+1, k)
 		}
 	}
 	return out, nil
+}
+
+// Classify applies a trained model to the examples (pages it should not
+// have been trained on). A page the model cannot classify gets a result
+// without Keep, which Evaluate counts as empty output, and its error is
+// passed to onError.
+func Classify(m *Model, ex []*Example, threshold float64, onError func(*Example, error)) []PageResult {
+	out := make([]PageResult, len(ex))
+	for i, e := range ex {
+		out[i].Example = e
+		if e.Doc == nil {
+			continue
+		}
+		s, err := m.Decide(e.Doc)
+		if err != nil {
+			if onError != nil {
+				onError(e, err)
+			}
+			continue
+		}
+		out[i].Score, out[i].Keep = s, keepAt(s, threshold)
+	}
+	return out
+}
+
+// keepAt keeps the blocks whose decision value is at least threshold.
+func keepAt(score []float64, threshold float64) []bool {
+	keep := make([]bool, len(score))
+	for i, v := range score {
+		keep[i] = v >= threshold
+	}
+	return keep
 }

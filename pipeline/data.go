@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"strings"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/fiasco-project/fiasco/pipeline/gold"
@@ -21,6 +21,9 @@ type Example struct {
 	// Share is, per block, the share of its words aligned to gold content;
 	// a block is labelled clean when Share >= LabelThreshold.
 	Share []float64
+	// Err is why the page could not be prepared (with
+	// DataOptions.KeepFailed); Doc is nil then.
+	Err error
 }
 
 // LabelThreshold is the aligned share at or above which a block counts as
@@ -48,6 +51,10 @@ type DataOptions struct {
 	Split   string                       // Dragnet: "training" or "test" restricts to that split
 	Each    func(done, total int)        // progress, called from one goroutine
 	OnError func(pair string, err error) // a page that failed; it is left out
+	// KeepFailed keeps pages that failed to load (but whose gold could be
+	// read) as Examples with Err set and no Doc, so that an evaluation
+	// counts them as empty output instead of skipping them.
+	KeepFailed bool
 }
 
 // LoadData reads the data sets in dirs (each with html/ and gold/, see
@@ -117,11 +124,14 @@ func LoadData(ctx context.Context, dirs []string, opt DataOptions) ([]*Example, 
 	}
 	var ex []*Example
 	for i, e := range out {
-		if errs[i] != nil {
+		if errs[i] != nil && !(opt.KeepFailed && e != nil) {
 			if opt.OnError != nil {
 				opt.OnError(jobs[i].pair.HTML, errs[i])
 			}
 			continue
+		}
+		if errs[i] != nil && opt.OnError != nil {
+			opt.OnError(jobs[i].pair.HTML, errs[i])
 		}
 		ex = append(ex, e)
 	}
@@ -135,7 +145,7 @@ func loadExample(ctx context.Context, set string, p gold.Pair, opt DataOptions) 
 	}
 	d, err := PrepareFile(ctx, p.HTML, opt.Prepare)
 	if err != nil {
-		return nil, err
+		return &Example{Set: set, ID: p.ID, Gold: g, Err: err}, err
 	}
 	return &Example{Set: set, ID: p.ID, Doc: d, Gold: g, Share: gold.Label(d.Blocks, g)}, nil
 }

@@ -54,6 +54,7 @@ func ratio(a, b int) float64 {
 // alignment (the oracle, the best any block classifier can do).
 type Report struct {
 	Pages    int
+	Failed   int // pages that could not be loaded, scored as empty output
 	Model    Scores
 	Baseline Scores
 	Oracle   Scores
@@ -68,6 +69,17 @@ func Evaluate(results []PageResult) (*Report, error) {
 	for _, pr := range results {
 		e := pr.Example
 		g := e.Gold.CleanEval()
+		if e.Doc == nil { // the page failed to load: empty output all round
+			for _, rs := range []*[]evaluate.Result{&m, &b, &o} {
+				*rs = append(*rs, evaluate.Score("", g, evaluate.Options{Tags: true}))
+			}
+			for _, rs := range []*[]evaluate.Result{&mn, &bn, &on} {
+				*rs = append(*rs, evaluate.Score("", g, evaluate.Options{}))
+			}
+			r.Pages++
+			r.Failed++
+			continue
+		}
 		all := make([]bool, len(e.Doc.Blocks))
 		for i := range all {
 			all[i] = true
@@ -115,7 +127,7 @@ func Evaluate(results []PageResult) (*Report, error) {
 
 // Print writes the report as a table.
 func (r *Report) Print(w io.Writer) {
-	fmt.Fprintf(w, "pages: %d\n\n", r.Pages)
+	fmt.Fprintf(w, "pages: %d (%d failed to load, scored as empty output)\n\n", r.Pages, r.Failed)
 	fmt.Fprintln(w, "word level (CleanEval scorer)      P      R      F")
 	row := func(name string, x evaluate.Result) {
 		fmt.Fprintf(w, "  %-30s %6.2f %6.2f %6.2f\n", name, 100*x.P, 100*x.R, 100*x.F)

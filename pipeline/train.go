@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"sort"
 
 	"github.com/fiasco-project/fiasco/features"
 	"github.com/fiasco-project/fiasco/svm"
@@ -52,6 +53,7 @@ func (o *TrainOptions) defaults(ex []*Example) {
 
 // Train learns a model from the examples.
 func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*Model, error) {
+	ex = loaded(ex)
 	opt.defaults(ex)
 	if len(ex) == 0 {
 		return nil, errors.New("pipeline: no training pages")
@@ -91,6 +93,17 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*Model, error)
 	return m, nil
 }
 
+// loaded returns the examples that have a document (see KeepFailed).
+func loaded(ex []*Example) []*Example {
+	out := make([]*Example, 0, len(ex))
+	for _, e := range ex {
+		if e.Doc != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
 func hasVisual(names []string) bool {
 	for _, n := range names {
 		if len(n) > 4 && n[:4] == "vis_" {
@@ -98,6 +111,15 @@ func hasVisual(names []string) bool {
 		}
 	}
 	return false
+}
+
+// LearnKeywords ranks k clean and k dirty keywords between the clean and
+// dirty blocks of the English examples (as Train does).
+func LearnKeywords(ex []*Example, k int) (*features.Keywords, error) {
+	ex = loaded(ex)
+	opt := TrainOptions{Keywords: k}
+	opt.defaults(ex)
+	return learnKeywords(ex, opt)
 }
 
 // learnKeywords ranks keywords between the clean and dirty blocks of the
@@ -142,14 +164,21 @@ func sample(rows [][]float64, y []float64, max int, seed uint64) ([][]float64, [
 	if max <= 0 || len(rows) <= max {
 		return rows, y
 	}
-	r := rand.New(rand.NewPCG(seed, 0x6669617363))
-	idx := r.Perm(len(rows))[:max]
-	outR := make([][]float64, max)
-	outY := make([]float64, max)
-	for k, i := range idx {
-		outR[k], outY[k] = rows[i], y[i]
+	outR := make([][]float64, 0, max)
+	outY := make([]float64, 0, max)
+	for _, i := range sampleIndex(len(rows), max, seed) {
+		outR, outY = append(outR, rows[i]), append(outY, y[i])
 	}
 	return outR, outY
+}
+
+// sampleIndex returns max of the indices 0..n-1, chosen by a seeded
+// shuffle and sorted.
+func sampleIndex(n, max int, seed uint64) []int {
+	r := rand.New(rand.NewPCG(seed, 0x6669617363))
+	idx := r.Perm(n)[:max]
+	sort.Ints(idx)
+	return idx
 }
 
 // trainSVM scales the named columns of rows to [-1, 1] and trains an SVM

@@ -1,29 +1,213 @@
-// Package preclean removes what a reader does not see from a parsed page.
-//
-// (Minimal first version; being completed.)
 package preclean
 
 import (
+	"fmt"
+	"strings"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
 
-// Clean drops script, style, noscript and template elements and comments
-// from doc, in place.
+// Stats counts what Clean did to one document.
+type Stats struct {
+	Elements   int // elements removed (their subtrees included once)
+	Comments   int // comment nodes removed
+	Hidden     int // elements removed because hidden by attribute or style
+	HeadNodes  int // children of <head> removed
+	Paragraphs int // paragraphs made from runs of <br>
+	Kept       int // runs of <br> left alone (see splitBreaks)
+
+	keepHidden bool
+}
+
+// dropped are the elements removed with their content: nothing a reader
+// sees as text (scripts, styles, embedded objects, media fallbacks, form
+// controls whose text is a label or a choice list, not prose).
+var dropped = map[atom.Atom]bool{
+	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
+	atom.Iframe: true, atom.Frame: true, atom.Frameset: true, atom.Noframes: true,
+	atom.Object: true, atom.Embed: true, atom.Applet: true, atom.Param: true,
+	atom.Svg: true, atom.Canvas: true, atom.Audio: true, atom.Video: true,
+	atom.Source: true, atom.Track: true,
+	atom.Select: true, atom.Option: true, atom.Optgroup: true, atom.Datalist: true,
+	atom.Input: true, atom.Textarea: true, atom.Button: true, atom.Keygen: true,
+	atom.Link: true, atom.Meta: true, atom.Base: true,
+}
+
+// Options change what Clean removes.
+type Options struct {
+	// KeepHidden keeps elements hidden by the hidden attribute or an
+	// inline style (some pages hide text that a script reveals).
+	KeepHidden bool
+}
+
+// Clean removes from doc, in place, what a reader does not see, and turns
+// runs of <br> into paragraphs; see the package documentation.
 func Clean(doc *html.Node) error {
-	var walk func(n *html.Node)
-	walk = func(n *html.Node) {
-		for c := n.FirstChild; c != nil; {
-			next := c.NextSibling
-			if c.Type == html.CommentNode || c.Type == html.ElementNode &&
-				(c.DataAtom == atom.Script || c.DataAtom == atom.Style || c.DataAtom == atom.Noscript || c.DataAtom == atom.Template) {
-				n.RemoveChild(c)
-			} else {
-				walk(c)
+	_, err := CleanWith(doc, Options{})
+	return err
+}
+
+// CleanStats is Clean that also reports what it did.
+func CleanStats(doc *html.Node) (Stats, error) {
+	return CleanWith(doc, Options{})
+}
+
+// CleanWith is Clean with options; it reports what it did.
+func CleanWith(doc *html.Node, opt Options) (st Stats, err error) {
+	if doc == nil {
+		return st, nil
+	}
+	defer func() {
+		// The x/net/html tree methods panic on inconsistent trees; report
+		// that as an error rather than crash a batch.
+		if r := recover(); r != nil {
+			err = fmt.Errorf("preclean: %v", r)
+		}
+	}()
+	st.keepHidden = opt.KeepHidden
+	st.remove(doc)
+	st.cleanHead(doc)
+	st.splitBreaks(doc)
+	return st, nil
+}
+
+// remove drops comments, dropped elements and hidden elements below n.
+// It walks iteratively so that no depth of tree can exhaust the stack.
+func (st *Stats) remove(root *html.Node) {
+	n := root.FirstChild
+	for n != nil {
+		next := n
+		if st.drop(n) {
+			next = nil
+			// Continue with the next node in document order after n.
+			for m := n; m != root && next == nil; m = m.Parent {
+				next = m.NextSibling
+				if m.Parent == root {
+					break
+				}
 			}
-			c = next
+			n.Parent.RemoveChild(n)
+			n = next
+			continue
+		}
+		if n.FirstChild != nil {
+			n = n.FirstChild
+			continue
+		}
+		for n != root && n.NextSibling == nil {
+			n = n.Parent
+		}
+		if n == root {
+			break
+		}
+		n = n.NextSibling
+	}
+}
+
+// drop reports whether n must be removed, counting it.
+func (st *Stats) drop(n *html.Node) bool {
+	switch n.Type {
+	case html.CommentNode:
+		st.Comments++
+		return true
+	case html.ElementNode:
+	default:
+		return false
+	}
+	if n.Namespace == "" && dropped[n.DataAtom] || n.Namespace == "svg" && n.Parent != nil && n.Parent.Namespace != "svg" {
+		st.Elements++
+		return true
+	}
+	if !st.keepHidden && hidden(n) {
+		st.Elements++
+		st.Hidden++
+		return true
+	}
+	return false
+}
+
+// hidden reports an element hidden by its attributes: the hidden attribute,
+// an inline style with display:none or visibility:hidden/collapse, or a
+// <dialog> that is not open. aria-hidden is not hiding: it hides from
+// screen readers what sighted readers do see.
+func hidden(n *html.Node) bool {
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "hidden":
+			return true
+		case "style":
+			if hiddenStyle(a.Val) {
+				return true
+			}
 		}
 	}
-	walk(doc)
+	return n.DataAtom == atom.Dialog && !hasAttr(n, "open")
+}
+
+// hiddenStyle reports whether an inline style declares display:none or
+// visibility:hidden (or collapse).
+func hiddenStyle(style string) bool {
+	if !strings.Contains(style, ":") {
+		return false
+	}
+	s := strings.ToLower(style)
+	for _, decl := range strings.Split(s, ";") {
+		k, v, ok := strings.Cut(decl, ":")
+		if !ok {
+			continue
+		}
+		k = strings.TrimSpace(k)
+		v = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "!important"))
+		if k == "display" && v == "none" || k == "visibility" && (v == "hidden" || v == "collapse") {
+			return true
+		}
+	}
+	return false
+}
+
+// cleanHead keeps only <title> in <head> and puts a <meta charset="utf-8">
+// first, so that a browser given the rendered document reads it as the
+// UTF-8 it is.
+func (st *Stats) cleanHead(doc *html.Node) {
+	head := find(doc, atom.Head, 2)
+	if head == nil {
+		return
+	}
+	for c := head.FirstChild; c != nil; {
+		next := c.NextSibling
+		if !(c.Type == html.ElementNode && c.DataAtom == atom.Title) {
+			head.RemoveChild(c)
+			st.HeadNodes++
+		}
+		c = next
+	}
+	meta := &html.Node{Type: html.ElementNode, Data: "meta", DataAtom: atom.Meta,
+		Attr: []html.Attribute{{Key: "charset", Val: "utf-8"}}}
+	head.InsertBefore(meta, head.FirstChild)
+}
+
+// find returns the first element with atom a at most depth levels below n.
+func find(n *html.Node, a atom.Atom, depth int) *html.Node {
+	if n.Type == html.ElementNode && n.DataAtom == a {
+		return n
+	}
+	if depth == 0 {
+		return nil
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if f := find(c, a, depth-1); f != nil {
+			return f
+		}
+	}
 	return nil
+}
+
+func hasAttr(n *html.Node, key string) bool {
+	for _, a := range n.Attr {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
 }

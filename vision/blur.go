@@ -75,9 +75,12 @@ func boxRow(src, dst []float32, r int, inv float32) {
 	}
 }
 
-// boxCols is boxRow down the columns, processed a row at a time.
+// boxCols is boxRow down the columns, processed a row at a time: the
+// window sum of every column is kept in acc and updated by adding the row
+// entering the window and subtracting the row leaving it.
 func boxCols(src, dst []float32, w, h, r int, inv float32, acc []float32) {
 	clear(acc)
+	acc = acc[:w]
 	for y := 0; y < r && y < h; y++ {
 		row := src[y*w : (y+1)*w]
 		for x, v := range row {
@@ -85,20 +88,36 @@ func boxCols(src, dst []float32, w, h, r int, inv float32, acc []float32) {
 		}
 	}
 	for y := 0; y < h; y++ {
-		if a := y + r; a < h {
-			row := src[a*w : (a+1)*w]
-			for x, v := range row {
-				acc[x] += v
-			}
-		}
 		out := dst[y*w : (y+1)*w]
-		for x, v := range acc {
-			out[x] = v * inv
-		}
-		if d := y - r; d >= 0 {
-			row := src[d*w : (d+1)*w]
-			for x, v := range row {
-				acc[x] -= v
+		a, d := y+r, y-r-1
+		switch {
+		case a < h && d >= 0:
+			add, sub := src[a*w:(a+1)*w], src[d*w:(d+1)*w]
+			add, sub, out = add[:len(acc)], sub[:len(acc)], out[:len(acc)]
+			for x := range acc {
+				v := acc[x] + add[x] - sub[x]
+				acc[x] = v
+				out[x] = v * inv
+			}
+		case a < h:
+			add := src[a*w : (a+1)*w]
+			add, out = add[:len(acc)], out[:len(acc)]
+			for x := range acc {
+				v := acc[x] + add[x]
+				acc[x] = v
+				out[x] = v * inv
+			}
+		case d >= 0:
+			sub := src[d*w : (d+1)*w]
+			sub, out = sub[:len(acc)], out[:len(acc)]
+			for x := range acc {
+				v := acc[x] - sub[x]
+				acc[x] = v
+				out[x] = v * inv
+			}
+		default:
+			for x, v := range acc {
+				out[x] = v * inv
 			}
 		}
 	}

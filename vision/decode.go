@@ -1,6 +1,7 @@
 package vision
 
 import (
+	"encoding/binary"
 	"image"
 	"image/draw"
 )
@@ -39,17 +40,16 @@ func decodeRuns(img image.Image, n int) (runs []run, bounds image.Rectangle) {
 		row := pix[y*stride : y*stride+4*w]
 		cur := int32(-1) // block of the open run
 		start := 0
-		var prevR, prevG, prevB, prevA uint8 = 255, 255, 255, 255
-		prevIdx := int32(-1)
+		prev := uint32(0xFFFFFFFF) // opaque white
 		for x := 0; x < w; x++ {
-			p := row[4*x : 4*x+4 : 4*x+4]
-			r, g, bb, a := p[0], p[1], p[2], p[3]
-			var idx int32
-			if r == prevR && g == prevG && bb == prevB && a == prevA {
-				idx = prevIdx
-			} else {
-				idx = decodePixel(r, g, bb, a, nonPremul, n)
-				prevR, prevG, prevB, prevA, prevIdx = r, g, bb, a, idx
+			p := binary.LittleEndian.Uint32(row[4*x:])
+			if p == prev {
+				continue // same colour: same block, run goes on
+			}
+			prev = p
+			idx := int32(-1)
+			if p != 0xFFFFFFFF {
+				idx = decodePixel(uint8(p), uint8(p>>8), uint8(p>>16), uint8(p>>24), nonPremul, n)
 			}
 			if idx != cur {
 				if cur >= 0 && x-start >= minRun {

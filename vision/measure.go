@@ -153,8 +153,13 @@ func MeasureBlobs(img image.Image, n int, opt Options) ([]Features, [][]Blob, er
 // scratch holds per-worker buffers.
 type scratch struct {
 	mask     []uint8
-	padded   []uint8
-	blur, bt []float32
+	hb       []float32
+	rowRep   []int32
+	colRep   []int32
+	chg      []int32
+	colA     []float32
+	colB     []float32
+	res      []uint8
 	x0, x1   []int32
 }
 
@@ -197,29 +202,8 @@ func measureBlock(rs []run, lh float64, s *scratch) (Features, []Blob) {
 	}
 	f.LineHeight = lh
 
-	// Blur a copy padded by 2r on each side (see boxBlur3), then threshold
-	// inside the bounding box: outside it the blur is below 0.5.
 	rx, ry := blurRadii(lh)
-	px, py := 2*rx, 2*ry
-	pw, ph := w+2*px, h+2*py
-	if cap(s.padded) < pw*ph {
-		s.padded = make([]uint8, pw*ph)
-	}
-	pm := s.padded[:pw*ph]
-	clear(pm)
-	for y := 0; y < h; y++ {
-		copy(pm[(y+py)*pw+px:], m[y*w:(y+1)*w])
-	}
-	s.blur, s.bt = boxBlur3(pm, pw, ph, rx, ry, py, py+h, s.blur, s.bt)
-	for y := 0; y < h; y++ {
-		bl := s.blur[(y+py)*pw+px:]
-		row := m[y*w : (y+1)*w]
-		for x := range row {
-			if bl[x] >= 0.5 {
-				row[x] = 1
-			}
-		}
-	}
+	blurThreshold(m, w, h, rs, bx0, by0, rx, ry, s)
 	eps := max(minEps, lh/epsDivisor)
 	var out []Blob
 	var areaSum, rectSum, s1Num, s3Num float64

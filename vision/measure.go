@@ -152,15 +152,15 @@ func MeasureBlobs(img image.Image, n int, opt Options) ([]Features, [][]Blob, er
 
 // scratch holds per-worker buffers.
 type scratch struct {
-	mask     []uint8
-	hb       []float32
-	rowRep   []int32
-	colRep   []int32
-	chg      []int32
-	colA     []float32
-	colB     []float32
-	res      []uint8
-	x0, x1   []int32
+	mask   []uint8
+	hb     []float32
+	rowRep []int32
+	colRep []int32
+	chg    []int32
+	colA   []float32
+	colB   []float32
+	res    []uint8
+	x0, x1 []int32
 }
 
 // measureBlock computes the per-block geometry from the block's runs (page

@@ -9,11 +9,11 @@ import (
 // Metrics summarises predictions against gold labels; precision, recall
 // and F1 are those of the positive class.
 type Metrics struct {
-	N                  int
-	TP, FP, TN, FN     int
-	Accuracy           float64
-	Precision, Recall  float64
-	F1                 float64
+	N                 int
+	TP, FP, TN, FN    int
+	Accuracy          float64
+	Precision, Recall float64
+	F1                float64
 }
 
 // NewMetrics computes metrics from predicted and gold labels.

@@ -23,16 +23,26 @@ type solver struct {
 	y           []int8
 	G           []float64
 	alphaStatus []int8
-	alpha       []float64
-	Q           *svcQ
-	QD          []float64
-	eps         float64
-	Cp, Cn      float64
-	p           []float64
-	activeSet   []int32
-	Gbar        []float64
-	l           int
-	unshrink    bool
+	// yUp[t] is -y_t if t is in I_up (alpha_t can move up along y_t),
+	// else NaN; yLow[t] is y_t if t is in I_low, else NaN. NaN makes
+	// every comparison false, so the WSS loops need no status branches.
+	yUp, yLow []float64
+	alpha     []float64
+	Q         *svcQ
+	QD        []float64
+	eps       float64
+	Cp, Cn    float64
+	p         []float64
+	activeSet []int32
+	Gbar      []float64
+	l         int
+	unshrink  bool
+
+	// Gmax of the next working set selection, found during the
+	// gradient update; invalid after shrinking or reconstruction.
+	gmax      float64
+	gmaxIdx   int
+	gmaxValid bool
 }
 
 type solution struct {
@@ -56,6 +66,19 @@ func (s *solver) updateAlphaStatus(i int) {
 	} else {
 		s.alphaStatus[i] = free
 	}
+	st := s.alphaStatus[i]
+	yi := float64(s.y[i])
+	up, low := st != upperBound, st != lowerBound
+	if s.y[i] != 1 {
+		up, low = low, up
+	}
+	s.yUp[i], s.yLow[i] = math.NaN(), math.NaN()
+	if up {
+		s.yUp[i] = -yi
+	}
+	if low {
+		s.yLow[i] = yi
+	}
 }
 
 func (s *solver) isUpper(i int) bool { return s.alphaStatus[i] == upperBound }
@@ -67,6 +90,8 @@ func (s *solver) swapIndex(i, j int) {
 	s.y[i], s.y[j] = s.y[j], s.y[i]
 	s.G[i], s.G[j] = s.G[j], s.G[i]
 	s.alphaStatus[i], s.alphaStatus[j] = s.alphaStatus[j], s.alphaStatus[i]
+	s.yUp[i], s.yUp[j] = s.yUp[j], s.yUp[i]
+	s.yLow[i], s.yLow[j] = s.yLow[j], s.yLow[i]
 	s.alpha[i], s.alpha[j] = s.alpha[j], s.alpha[i]
 	s.p[i], s.p[j] = s.p[j], s.p[i]
 	s.activeSet[i], s.activeSet[j] = s.activeSet[j], s.activeSet[i]
@@ -124,7 +149,10 @@ func (s *solver) solve(ctx context.Context, l int, Q *svcQ, p []float64, y []int
 	s.alpha = append([]float64(nil), alpha...)
 	s.Cp, s.Cn, s.eps = Cp, Cn, eps
 	s.unshrink = false
+	s.gmaxValid = false
 	s.alphaStatus = make([]int8, l)
+	s.yUp = make([]float64, l)
+	s.yLow = make([]float64, l)
 	for i := 0; i < l; i++ {
 		s.updateAlphaStatus(i)
 	}
@@ -165,6 +193,7 @@ func (s *solver) solve(ctx context.Context, l int, Q *svcQ, p []float64, y []int
 	for iter < maxIter {
 		counter--
 		if counter == 0 {
+			s.gmaxValid = false
 			counter = min(l, 1000)
 			if shrinking {
 				s.doShrinking()
@@ -175,6 +204,7 @@ func (s *solver) solve(ctx context.Context, l int, Q *svcQ, p []float64, y []int
 		}
 		i, j, done := s.selectWorkingSet()
 		if done {
+			s.gmaxValid = false
 			s.reconstructGradient()
 			s.activeSize = l
 			i, j, done = s.selectWorkingSet()
@@ -257,15 +287,24 @@ func (s *solver) solve(ctx context.Context, l int, Q *svcQ, p []float64, y []int
 
 		dai := alpha[i] - oldAi
 		daj := alpha[j] - oldAj
-		G := s.G[:as]
-		Qi, Qj = Qi[:as], Qj[:as]
-		for k := range G {
-			G[k] += float64(Qi[k])*dai + float64(Qj[k])*daj
-		}
-
+		// Status first (it depends only on alpha), so that the gradient
+		// update can also find the next WSS's Gmax in the same pass.
 		ui, uj := s.isUpper(i), s.isUpper(j)
 		s.updateAlphaStatus(i)
 		s.updateAlphaStatus(j)
+		G := s.G[:as]
+		Qi, Qj = Qi[:as], Qj[:as]
+		yUp := s.yUp[:as]
+		gmax, gidx := math.Inf(-1), -1
+		for k := range G {
+			g := G[k] + (float64(Qi[k])*dai + float64(Qj[k])*daj)
+			G[k] = g
+			if v := yUp[k] * g; v >= gmax {
+				gmax, gidx = v, k
+			}
+		}
+		s.gmax, s.gmaxIdx, s.gmaxValid = gmax, gidx, true
+
 		if ui != s.isUpper(i) {
 			Qi := Q.getQ(i, l)
 			s.updateGbar(Qi, Ci, ui)
@@ -308,76 +347,58 @@ func (s *solver) updateGbar(Q []float32, C float64, wasUpper bool) {
 	}
 }
 
-// selectWorkingSet is LIBSVM's WSS2; done reports optimality.
+// selectWorkingSet is LIBSVM's WSS2; done reports optimality. It is
+// written without branching on y and alpha status (flag bytes and
+// v_t = -y_t G_t instead), and skips the division for candidates that
+// provably cannot beat the current best; the choices are LIBSVM's.
 func (s *solver) selectWorkingSet() (outI, outJ int, done bool) {
 	Gmax := math.Inf(-1)
 	Gmax2 := math.Inf(-1)
 	GmaxIdx, GminIdx := -1, -1
 	objDiffMin := math.Inf(1)
 	as := s.activeSize
-	G, y, st := s.G[:as], s.y[:as], s.alphaStatus[:as]
-	for t := range G {
-		if y[t] == 1 {
-			if st[t] != upperBound && -G[t] >= Gmax {
-				Gmax = -G[t]
-				GmaxIdx = t
-			}
-		} else {
-			if st[t] != lowerBound && G[t] >= Gmax {
-				Gmax = G[t]
+	G, yUp, yLow := s.G[:as], s.yUp[:as], s.yLow[:as]
+	if s.gmaxValid {
+		Gmax, GmaxIdx = s.gmax, s.gmaxIdx
+	} else {
+		for t, g := range G {
+			if v := yUp[t] * g; v >= Gmax {
+				Gmax = v
 				GmaxIdx = t
 			}
 		}
 	}
 	i := GmaxIdx
-	var Qi []float32
-	var QDi, yi float64
-	if i != -1 {
-		Qi = s.Q.getQ(i, as)[:as]
-		QDi = s.QD[i]
-		yi = float64(s.y[i])
+	if i == -1 {
+		return 0, 0, true // Gmax = -inf: no j can be chosen
 	}
+	Qi := s.Q.getQ(i, as)[:as]
+	QDi := s.QD[i]
+	m2yi := 2.0 * yUp[i] // -2 y_i
 	QD := s.QD[:as]
-	for j := range G {
-		if y[j] == 1 {
-			if st[j] != lowerBound {
-				gradDiff := Gmax + G[j]
-				if G[j] >= Gmax2 {
-					Gmax2 = G[j]
+	best := math.Inf(-1) // -objDiffMin
+	for j, g := range G {
+		yj := yLow[j] // NaN unless j in I_low
+		w := yj * g
+		if w >= Gmax2 {
+			Gmax2 = w
+		}
+		gradDiff := Gmax + w
+		if gradDiff > 0 {
+			quad := QDi + QD[j] + m2yi*yj*float64(Qi[j])
+			gg := gradDiff * gradDiff
+			if quad > 0 {
+				if gg < best*quad*0.9999999 {
+					continue // gg/quad < best: cannot win
 				}
-				if gradDiff > 0 {
-					quad := QDi + QD[j] - 2.0*yi*float64(Qi[j])
-					var objDiff float64
-					if quad > 0 {
-						objDiff = -(gradDiff * gradDiff) / quad
-					} else {
-						objDiff = -(gradDiff * gradDiff) / tau
-					}
-					if objDiff <= objDiffMin {
-						GminIdx = j
-						objDiffMin = objDiff
-					}
-				}
+			} else {
+				quad = tau
 			}
-		} else {
-			if st[j] != upperBound {
-				gradDiff := Gmax - G[j]
-				if -G[j] >= Gmax2 {
-					Gmax2 = -G[j]
-				}
-				if gradDiff > 0 {
-					quad := QDi + QD[j] + 2.0*yi*float64(Qi[j])
-					var objDiff float64
-					if quad > 0 {
-						objDiff = -(gradDiff * gradDiff) / quad
-					} else {
-						objDiff = -(gradDiff * gradDiff) / tau
-					}
-					if objDiff <= objDiffMin {
-						GminIdx = j
-						objDiffMin = objDiff
-					}
-				}
+			objDiff := -gg / quad
+			if objDiff <= objDiffMin {
+				GminIdx = j
+				objDiffMin = objDiff
+				best = -objDiff
 			}
 		}
 	}

@@ -67,6 +67,7 @@ func CleanWith(doc *html.Node, opt Options) (st Stats, err error) {
 	}()
 	st.keepHidden = opt.KeepHidden
 	st.remove(doc)
+	ensureBody(doc)
 	st.cleanHead(doc)
 	st.splitBreaks(doc)
 	return st, nil
@@ -185,6 +186,16 @@ func (st *Stats) cleanHead(doc *html.Node) {
 	meta := &html.Node{Type: html.ElementNode, Data: "meta", DataAtom: atom.Meta,
 		Attr: []html.Attribute{{Key: "charset", Val: "utf-8"}}}
 	head.InsertBefore(meta, head.FirstChild)
+}
+
+// ensureBody gives <html> an empty <body> if removing frameset or a hidden
+// body left it without one, as a parser would.
+func ensureBody(doc *html.Node) {
+	h := find(doc, atom.Html, 1)
+	if h == nil || find(h, atom.Body, 1) != nil {
+		return
+	}
+	h.AppendChild(&html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body})
 }
 
 // find returns the first element with atom a at most depth levels below n.

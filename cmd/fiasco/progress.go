@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+)
+
+// progress draws a progress bar on a terminal stream (stderr). It redraws
+// at most ten times a second and is safe for concurrent use.
+type progress struct {
+	mu    sync.Mutex
+	w     io.Writer
+	label string
+	total int
+	done  int
+	start time.Time
+	last  time.Time
+	off   bool
+}
+
+// newProgress returns a bar for total steps; quiet or total < 2 turn it off.
+func newProgress(w io.Writer, label string, total int, quiet bool) *progress {
+	return &progress{w: w, label: label, total: total, start: time.Now(), off: quiet || total < 2}
+}
+
+// Set records that done steps are complete.
+func (p *progress) Set(done int) {
+	if p == nil || p.off {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.done = done
+	if now := time.Now(); done < p.total && now.Sub(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = time.Now()
+	p.draw()
+}
+
+// Add records one more completed step.
+func (p *progress) Add() {
+	if p == nil || p.off {
+		return
+	}
+	p.mu.Lock()
+	d := p.done + 1
+	p.mu.Unlock()
+	p.Set(d)
+}
+
+// Done ends the bar's line.
+func (p *progress) Done() {
+	if p == nil || p.off {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.draw()
+	fmt.Fprintln(p.w)
+}
+
+func (p *progress) draw() {
+	const width = 30
+	frac := 0.0
+	if p.total > 0 {
+		frac = float64(p.done) / float64(p.total)
+	}
+	n := int(frac * width)
+	el := time.Since(p.start)
+	eta := ""
+	if p.done > 0 && p.done < p.total {
+		rem := time.Duration(float64(el) / float64(p.done) * float64(p.total-p.done))
+		eta = " eta " + rem.Round(time.Second).String()
+	}
+	fmt.Fprintf(p.w, "\r%s [%s%s] %d/%d %3.0f%% %s%s   ", p.label,
+		strings.Repeat("=", n), strings.Repeat(" ", width-n), p.done, p.total, 100*frac,
+		el.Round(time.Second), eta)
+}

@@ -46,6 +46,8 @@ func runOracle(args []string, stdout, stderr io.Writer) int {
 	comments := fs.Bool("comments", false, "Dragnet: count user comments as content")
 	uncertain := fs.Bool("uncertain", false, "KrdWrd: count tag 2 (uncertain) as content")
 	unwrapKW := fs.Bool("unwrap-kw", false, "replace <kw> elements by their children before finding blocks")
+	unlabelled := fs.Bool("unlabelled", false, "score segment markers without their type (all <p>)")
+	outDir := fs.String("o", "", "write each page's oracle output (CleanEval format) to this directory as <set>/<id>.txt")
 	worst := fs.Int("worst", 0, "list the N pages with the lowest oracle F")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -74,7 +76,13 @@ func runOracle(args []string, stdout, stderr io.Writer) int {
 		}
 		var pf []pageF
 		for _, p := range pairs {
-			o, a, err := oraclePage(p, aopt, gopt, *threshold, *unwrapKW)
+			o, a, text, err := oraclePage(p, aopt, gopt, *threshold, *unwrapKW, *unlabelled)
+			if err == nil && *outDir != "" {
+				d := filepath.Join(*outDir, filepath.Base(filepath.Clean(dir)))
+				if err = os.MkdirAll(d, 0o755); err == nil {
+					err = os.WriteFile(filepath.Join(d, p.ID+".txt"), []byte(text), 0o644)
+				}
+			}
 			if err != nil {
 				fmt.Fprintf(stderr, "oracle: %s: %v\n", p.ID, err)
 				status = 1
@@ -122,13 +130,13 @@ func spread(ps []gold.Pair, n int) []gold.Pair {
 
 // oraclePage scores one page: [0] without and [1] with segment tags as
 // tokens, for the oracle output and for keeping all blocks.
-func oraclePage(p gold.Pair, aopt gold.AlignOptions, gopt gold.Options, threshold float64, unwrapKW bool) (orc, all [2]evaluate.Result, err error) {
+func oraclePage(p gold.Pair, aopt gold.AlignOptions, gopt gold.Options, threshold float64, unwrapKW, unlabelled bool) (orc, all [2]evaluate.Result, text string, err error) {
 	page, err := load.File(p.HTML, load.Options{})
 	if err != nil {
-		return orc, all, err
+		return orc, all, text, err
 	}
 	if err := preclean.Clean(page.Doc); err != nil {
-		return orc, all, err
+		return orc, all, text, err
 	}
 	if unwrapKW {
 		unwrap(page.Doc, "kw")
@@ -136,13 +144,13 @@ func oraclePage(p gold.Pair, aopt gold.AlignOptions, gopt gold.Options, threshol
 	bs := blocks.Find(page.Doc)
 	g, err := gold.ReadOptions(p.Gold, p.Format, gopt)
 	if err != nil {
-		return orc, all, err
+		return orc, all, text, err
 	}
 	goldText := g.CleanEval()
 	if p.Format == gold.CleanEval {
 		raw, err := os.ReadFile(p.Gold)
 		if err != nil {
-			return orc, all, err
+			return orc, all, text, err
 		}
 		goldText = string(raw)
 	}
@@ -152,15 +160,16 @@ func oraclePage(p gold.Pair, aopt gold.AlignOptions, gopt gold.Options, threshol
 		if err := export.Write(&buf, export.CleanEval, page, bs, keep, nil); err != nil {
 			return r, err
 		}
-		r[0] = evaluate.Score(buf.String(), goldText, evaluate.Options{})
-		r[1] = evaluate.Score(buf.String(), goldText, evaluate.Options{Tags: true})
+		text = buf.String()
+		r[0] = evaluate.Score(buf.String(), goldText, evaluate.Options{Unlabelled: unlabelled})
+		r[1] = evaluate.Score(buf.String(), goldText, evaluate.Options{Tags: true, Unlabelled: unlabelled})
 		return r, nil
 	}
-	if orc, err = score(keep); err != nil {
-		return orc, all, err
+	if all, err = score(nil); err != nil {
+		return orc, all, text, err
 	}
-	all, err = score(nil)
-	return orc, all, err
+	orc, err = score(keep)
+	return orc, all, text, err
 }
 
 // unwrap replaces every element named name by its children.

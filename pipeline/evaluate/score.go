@@ -24,20 +24,25 @@ type Counts struct {
 	Matched, Out, Gold int
 }
 
-// P is precision, Matched/Out, 0 when the output is empty.
-func (c Counts) P() float64 { return ratio(c.Matched, c.Out) }
+// P is precision, Matched/Out. When both sequences are empty it is 1 (the
+// output is exactly right); when only the output is empty it is 0.
+func (c Counts) P() float64 { return c.ratio(c.Out) }
 
-// R is recall, Matched/Gold, 0 when the gold standard is empty.
-func (c Counts) R() float64 { return ratio(c.Matched, c.Gold) }
+// R is recall, Matched/Gold. When both sequences are empty it is 1; when
+// only the gold standard is empty it is 0.
+func (c Counts) R() float64 { return c.ratio(c.Gold) }
 
 // F is the harmonic mean of P and R, 0 when both are 0.
 func (c Counts) F() float64 { return fscore(c.P(), c.R()) }
 
-func ratio(a, b int) float64 {
-	if b == 0 {
+func (c Counts) ratio(den int) float64 {
+	if c.Out == 0 && c.Gold == 0 {
+		return 1
+	}
+	if den == 0 {
 		return 0
 	}
-	return float64(a) / float64(b)
+	return float64(c.Matched) / float64(den)
 }
 
 func fscore(p, r float64) float64 {

@@ -91,26 +91,18 @@ func writeCleanEval(w *bufio.Writer, p *load.Page, bs []*blocks.Block, kept func
 	if p != nil && p.URL != "" {
 		fmt.Fprintf(w, "URL: %s\n", oneLine(p.URL))
 	}
-	types := Types(bs)
-	for _, r := range Runs(bs) {
-		if kept(r.Block) {
-			fmt.Fprintf(w, "<%c> %s\n", types[r.Block], r.Text)
-		}
+	for _, s := range Segments(bs, kept) {
+		fmt.Fprintf(w, "<%c> %s\n", s.Kind, s.Text)
 	}
 	return nil
 }
 
 func writeText(w *bufio.Writer, bs []*blocks.Block, kept func(int) bool) error {
-	first := true
-	for _, r := range Runs(bs) {
-		if !kept(r.Block) {
-			continue
-		}
-		if !first {
+	for i, s := range Segments(bs, kept) {
+		if i > 0 {
 			w.WriteString("\n")
 		}
-		first = false
-		w.WriteString(r.Text)
+		w.WriteString(s.Text)
 		w.WriteString("\n")
 	}
 	return nil

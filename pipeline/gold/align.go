@@ -18,8 +18,8 @@ type AlignOptions struct {
 	// Fold lowercases tokens before comparing them.
 	Fold bool
 	// Strip keeps only the letters and digits of a token (so "Kosovo’s",
-	// "Kosovo?s" and "kosovos" compare equal); tokens left empty are
-	// ignored on both sides.
+	// "Kosovo?s" and "kosovos" compare equal); a token without letters and
+	// digits ("|", "--") stays as it is.
 	Strip bool
 	// MinRun discards matched runs shorter than MinRun tokens unless the run
 	// covers all tokens of every block it touches. 0 or 1 keeps all runs.
@@ -51,12 +51,15 @@ func Labels(scores []float64, threshold float64) []bool {
 // is left.
 func (opt AlignOptions) Normalize(w string) string {
 	if opt.Strip {
-		w = strings.Map(func(r rune) rune {
+		s := strings.Map(func(r rune) rune {
 			if unicode.IsLetter(r) || unicode.IsDigit(r) {
 				return r
 			}
 			return -1
 		}, w)
+		if s != "" {
+			w = s
+		}
 	}
 	if opt.Fold {
 		w = strings.ToLower(w)

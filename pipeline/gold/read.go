@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"golang.org/x/net/html"
 	"golang.org/x/text/encoding/charmap"
 )
 
@@ -123,7 +124,7 @@ func parseCleanEval(text string) *Gold {
 	text = commentRE.ReplaceAllString(text, " ")
 	locs := tagRE.FindAllStringIndex(text, -1)
 	add := func(kind byte, s string) {
-		if s = collapse(s); s != "" {
+		if s = collapse(html.UnescapeString(s)); s != "" {
 			g.Segments = append(g.Segments, Segment{Kind: kind, Text: s})
 		}
 	}

@@ -2,7 +2,10 @@ package svm
 
 import (
 	"context"
+	"os"
 	"os/exec"
+	"strconv"
+	"strings"
 	"path/filepath"
 	"testing"
 	"time"
@@ -34,5 +37,54 @@ func BenchmarkTrainVsLIBSVM(b *testing.B) {
 	}
 	b.ReportMetric(ours.Seconds()/float64(b.N), "ours-s/op")
 	b.ReportMetric(theirs.Seconds()/float64(b.N), "svm-train-s/op")
+	b.ReportMetric(ours.Seconds()/theirs.Seconds(), "ratio")
+}
+
+// BenchmarkGridVsSVMGrid runs the default 110-pair 5-fold grid on the
+// synthetic set with GridSearch and with svm-grid (python3 /usr/bin/svm-grid
+// -svmtrain /usr/bin/svm-train) in the same run and reports the wall-time
+// ratio (target <= 0.5). It is long, so it only runs when
+// FIASCO_GRID_BENCH is set to the number of rows (the figure is
+// for 5000).
+func BenchmarkGridVsSVMGrid(b *testing.B) {
+	nStr := os.Getenv("FIASCO_GRID_BENCH")
+	if nStr == "" {
+		b.Skip("set FIASCO_GRID_BENCH=5000 to run the grid benchmark (takes long)")
+	}
+	n, err := strconv.Atoi(nStr)
+	if err != nil || n < 100 {
+		b.Fatalf("FIASCO_GRID_BENCH=%q: want a row count >= 100", nStr)
+	}
+	svmTrain := libsvmTool(b, "svm-train")
+	grid := "/usr/bin/svm-grid"
+	if _, err := os.Stat(grid); err != nil {
+		b.Skip("svm-grid not installed")
+	}
+	prob := synthetic(n, 30, 1)
+	dir := b.TempDir()
+	file := filepath.Join(dir, "train")
+	writeProblemFile(b, prob, file)
+	var ours, theirs time.Duration
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		res, err := GridSearch(context.Background(), prob, DefaultParams(), GridOptions{Seed: 1})
+		if err != nil {
+			b.Fatal(err)
+		}
+		ours += time.Since(t0)
+		b.Logf("ours: %d pairs in %v, best log2c %g log2g %g accuracy %.4f", len(res.Points), time.Since(t0), res.Best.Log2C, res.Best.Log2G, res.Best.Accuracy)
+		t0 = time.Now()
+		cmd := exec.Command("python3", grid, "-svmtrain", svmTrain, "-gnuplot", "null", "-out", "null", file)
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			b.Fatalf("svm-grid: %v\n%s", err, out)
+		}
+		theirs += time.Since(t0)
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		b.Logf("svm-grid: %v, last line %q", time.Since(t0), lines[len(lines)-1])
+	}
+	b.ReportMetric(ours.Seconds()/float64(b.N), "ours-s/op")
+	b.ReportMetric(theirs.Seconds()/float64(b.N), "svm-grid-s/op")
 	b.ReportMetric(ours.Seconds()/theirs.Seconds(), "ratio")
 }

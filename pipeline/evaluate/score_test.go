@@ -1,7 +1,9 @@
 package evaluate
 
 import (
+	"encoding/json"
 	"math"
+	"os"
 	"reflect"
 	"testing"
 )
@@ -82,5 +84,43 @@ func TestMicroMacro(t *testing.T) {
 	}
 	if z := Macro(nil); z.F != 0 || z.Pages != 0 {
 		t.Fatalf("macro of nothing %+v", z)
+	}
+}
+
+// TestScoreAgainstReference compares Score with the counts that the
+// reference scorer's logic gives on synthetic pages
+// (testdata/gen_scores.py): URL lines, CRLF, tabs, NBSP, upper-case and
+// glued markers, non-ASCII words, labelled and unlabelled, with and without
+// markers as tokens.
+func TestScoreAgainstReference(t *testing.T) {
+	data, err := os.ReadFile("testdata/scores.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Out, Gold string
+		Results   []struct {
+			Unlabelled, Tags   bool
+			Matched, Out, Gold int
+			TagMatched         int `json:"tag_matched"`
+			OutTags            int `json:"out_tags"`
+			GoldTags           int `json:"gold_tags"`
+		}
+	}
+	if err := json.Unmarshal(data, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 30 {
+		t.Fatalf("only %d cases", len(cases))
+	}
+	for n, c := range cases {
+		for _, w := range c.Results {
+			r := Score(c.Out, c.Gold, Options{Tags: w.Tags, Unlabelled: w.Unlabelled})
+			got := [6]int{r.Matched, r.OutWords, r.GoldWords, r.TagMatched, r.OutTags, r.GoldTags}
+			want := [6]int{w.Matched, w.Out, w.Gold, w.TagMatched, w.OutTags, w.GoldTags}
+			if got != want {
+				t.Errorf("case %d tags=%v unlabelled=%v: got %v, want %v", n, w.Tags, w.Unlabelled, got, want)
+			}
+		}
 	}
 }

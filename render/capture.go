@@ -1,0 +1,69 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"image"
+	"image/draw"
+	"image/png"
+	"math"
+	"time"
+
+	"github.com/chromedp/cdproto/page"
+)
+
+// capture takes the screenshot of the page area [0,width)x[0,height) in CSS
+// px, the viewport already set to the full height, as one image of
+// width*scale x height*scale px. Areas taller than Options.TileHeight image
+// px are captured in strips and stitched. It returns Chromium's time and our
+// decoding time separately.
+func (b *Browser) capture(tab context.Context, width, height int) (*image.RGBA, time.Duration, time.Duration, error) {
+	scale := b.opt.Scale
+	height = max(height, 1)
+	W := int(math.Ceil(float64(width) * scale))
+	H := int(math.Ceil(float64(height) * scale))
+	// Strip height in CSS px, whole image px per strip.
+	stripPx := b.opt.TileHeight
+	var out *image.RGBA
+	var shot, dec time.Duration
+	for y0 := 0; y0 < H; y0 += stripPx {
+		y1 := min(y0+stripPx, H)
+		cy0, cy1 := float64(y0)/scale, float64(y1)/scale
+		t0 := time.Now()
+		r, err := call(tab, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			Format:                page.CaptureScreenshotFormatPng,
+			Clip:                  &page.Viewport{X: 0, Y: cy0, Width: float64(width), Height: cy1 - cy0, Scale: 1},
+			FromSurface:           ptr(true),
+			CaptureBeyondViewport: ptr(false),
+			OptimizeForSpeed:      ptr(true),
+		})
+		shot += time.Since(t0)
+		if err != nil {
+			return nil, shot, dec, err
+		}
+		t0 = time.Now()
+		img, err := png.Decode(bytes.NewReader(r.Data))
+		if err != nil {
+			return nil, shot, dec, fmt.Errorf("render: decode screenshot: %w", err)
+		}
+		if y0 == 0 && y1 == H {
+			if rgba, ok := img.(*image.RGBA); ok && rgba.Rect.Dx() == W && rgba.Rect.Dy() == H && rgba.Rect.Min == (image.Point{}) {
+				dec += time.Since(t0)
+				return rgba, shot, dec, nil
+			}
+		}
+		if out == nil {
+			out = image.NewRGBA(image.Rect(0, 0, W, H))
+		}
+		ib := img.Bounds()
+		if ib.Dx() != W || ib.Dy() != y1-y0 {
+			return nil, shot, dec, fmt.Errorf("render: screenshot strip at y=%d is %dx%d px, want %dx%d", y0, ib.Dx(), ib.Dy(), W, y1-y0)
+		}
+		draw.Draw(out, image.Rect(0, y0, W, y1), img, ib.Min, draw.Src)
+		dec += time.Since(t0)
+	}
+	return out, shot, dec, nil
+}
+
+func ptr[T any](v T) *T { return &v }

@@ -1,0 +1,150 @@
+// highlight.js: injected by package render with Runtime.evaluate (it runs
+// although page scripts are disabled). It defines window.__fiasco with three
+// functions; Go calls them in this order:
+//
+//   __fiasco.highlight(colors, on)  DOM changes only, no layout reads.
+//   __fiasco.height()               the document's scroll height (CSS px).
+//   __fiasco.measure()              layout reads only.
+//
+// Every text node with non-white-space text whose closest ancestor carries
+// data-fiasco-block="N" is wrapped in a <fiasco-hl> element (white space at
+// the start or end of a line collapses and gets no background). A custom element and not
+// a <span>, so that author rules for span do not change the layout. With
+// on=true the wrapper gets background colors[N] and transparent text, and a
+// style sheet blanks everything else; with on=false nothing visible changes.
+window.__fiasco = (function () {
+  "use strict";
+  var ATTR = "data-fiasco-block";
+  var TAG = "fiasco-hl";
+  var SKIP = { SCRIPT: 1, STYLE: 1, TEXTAREA: 1, OPTION: 1, OPTGROUP: 1, SELECT: 1,
+    TITLE: 1, NOSCRIPT: 1, TEMPLATE: 1, HEAD: 1 };
+  var spans = [];   // the wrappers, in document order
+  var blockOf = []; // block index of each wrapper
+  var nblocks = 0;
+
+  var SHEET = [
+    // Blank every element but the wrappers; keep every layout box.
+    "*:not(" + TAG + "), *::before, *::after, *::marker, *::first-letter, *::first-line, *::placeholder {" +
+      "background-color: transparent !important; background-image: none !important;" +
+      "border-color: transparent !important; box-shadow: none !important;" +
+      "outline-color: transparent !important; text-shadow: none !important;" +
+      "color: transparent !important; -webkit-text-fill-color: transparent !important;" +
+      "-webkit-text-stroke-color: transparent !important;" +
+      "text-decoration-color: transparent !important; column-rule-color: transparent !important;" +
+      "caret-color: transparent !important; list-style-image: none !important;" +
+      "filter: none !important; backdrop-filter: none !important; mix-blend-mode: normal !important;" +
+      "mask: none !important; -webkit-mask: none !important; }",
+    // Opacity would blend the block colours; opacity 0 stays (see below).
+    "*:not([data-fiasco-o0]) { opacity: 1 !important; }",
+    // Replaced and embedded content: invisible, layout box kept.
+    "img, video, audio, iframe, frame, svg, svg *, canvas, object, embed, picture, " +
+      "input, select, textarea, meter, progress { visibility: hidden !important; }",
+    TAG + " { display: inline !important; color: transparent !important;" +
+      "-webkit-text-fill-color: transparent !important; text-shadow: none !important;" +
+      "outline: none !important; border: 0 !important; box-shadow: none !important;" +
+      "margin: 0 !important; padding: 0 !important; text-decoration: none !important;" +
+      "background-image: none !important; filter: none !important; opacity: 1 !important; }"
+  ].join("\n");
+
+  var INLINE = { A: 1, ABBR: 1, B: 1, BDI: 1, BDO: 1, BIG: 1, CITE: 1, CODE: 1, DFN: 1,
+    EM: 1, FONT: 1, I: 1, KBD: 1, LABEL: 1, MARK: 1, NOBR: 1, Q: 1, S: 1, SAMP: 1,
+    SMALL: 1, SPAN: 1, STRIKE: 1, STRONG: 1, SUB: 1, SUP: 1, TIME: 1, TT: 1, U: 1,
+    VAR: 1, INS: 1, DEL: 1, ACRONYM: 1 };
+  INLINE[TAG.toUpperCase()] = 1;
+
+  function inline(n) {
+    return n && n.nodeType === 1 && INLINE[n.tagName] === 1;
+  }
+
+  function highlight(colors, on) {
+    nblocks = colors.length;
+    // 1. Collect (reads of the DOM tree only, no layout).
+    var nodes = [], blocks = [];
+    var w = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_TEXT);
+    for (var t = w.nextNode(); t; t = w.nextNode()) {
+      var p = t.parentElement;
+      if (!p || SKIP[p.tagName]) continue;
+      // White space only: kept when it separates two inline elements (as
+      // in "<b>x</b> <i>y</i>"), so that the bar has no gap there.
+      if (!/\S/.test(t.data) && !(inline(t.previousSibling) && inline(t.nextSibling))) continue;
+      var holder = p.closest("[" + ATTR + "]");
+      if (!holder) continue;
+      var n = parseInt(holder.getAttribute(ATTR), 10);
+      if (!(n >= 0 && n < nblocks)) continue;
+      nodes.push(t);
+      blocks.push(n);
+    }
+    var zero = [];
+    if (on) {
+      // Elements with opacity 0 stay invisible; all others get opacity 1.
+      // Computed style only (no layout).
+      var all = document.getElementsByTagName("*");
+      for (var i = 0; i < all.length; i++) {
+        if (getComputedStyle(all[i]).opacity === "0") zero.push(all[i]);
+      }
+    }
+    // 2. Write.
+    for (var i = 0; i < zero.length; i++) zero[i].setAttribute("data-fiasco-o0", "");
+    for (var i = 0; i < nodes.length; i++) {
+      var t = nodes[i];
+      var el = document.createElement(TAG);
+      t.parentNode.insertBefore(el, t);
+      el.appendChild(t);
+      if (on) {
+        var c = colors[blocks[i]];
+        el.style.setProperty("background-color", c, "important");
+      }
+      spans.push(el);
+      blockOf.push(blocks[i]);
+    }
+    if (on) {
+      var st = document.createElement("style");
+      st.textContent = SHEET;
+      (document.head || document.documentElement).appendChild(st);
+    }
+    return spans.length;
+  }
+
+  function height() {
+    var d = document.documentElement, b = document.body;
+    return Math.ceil(Math.max(d.scrollHeight, b ? b.scrollHeight : 0, d.getBoundingClientRect().height));
+  }
+
+  // measure returns, per block, the union of the client rects of its
+  // wrappers in page coordinates [x0, y0, x1, y1] (null when none has a
+  // rect), and the font size and line height (CSS px) from the computed
+  // style of the parent of its longest wrapper; a line height of "normal"
+  // is the height of that wrapper's first rect (its content area).
+  function measure() {
+    var sx = window.scrollX, sy = window.scrollY;
+    var boxes = new Array(nblocks), font = new Array(nblocks), line = new Array(nblocks);
+    var best = new Array(nblocks);
+    for (var i = 0; i < nblocks; i++) { boxes[i] = null; font[i] = 0; line[i] = 0; best[i] = -1; }
+    for (var i = 0; i < spans.length; i++) {
+      var n = blockOf[i], rs = spans[i].getClientRects(), bx = boxes[n];
+      var first = null;
+      for (var j = 0; j < rs.length; j++) {
+        var r = rs[j];
+        if (r.width <= 0 || r.height <= 0) continue;
+        if (!first) first = r;
+        var x0 = r.left + sx, y0 = r.top + sy, x1 = r.right + sx, y1 = r.bottom + sy;
+        if (!bx) { bx = [x0, y0, x1, y1]; boxes[n] = bx; continue; }
+        if (x0 < bx[0]) bx[0] = x0;
+        if (y0 < bx[1]) bx[1] = y0;
+        if (x1 > bx[2]) bx[2] = x1;
+        if (y1 > bx[3]) bx[3] = y1;
+      }
+      var len = spans[i].textContent.length;
+      if (first && len > best[n]) {
+        best[n] = len;
+        var cs = getComputedStyle(spans[i].parentElement);
+        font[n] = parseFloat(cs.fontSize) || 0;
+        var lh = parseFloat(cs.lineHeight);
+        line[n] = lh > 0 ? lh : first.height;
+      }
+    }
+    return { boxes: boxes, font: font, line: line, height: height() };
+  }
+
+  return { highlight: highlight, height: height, measure: measure };
+})();

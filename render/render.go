@@ -1,0 +1,268 @@
+package render
+
+import (
+	"context"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"iter"
+	"math"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+//go:embed highlight.js
+var highlightJS string
+
+// RenderOptions configure one [Browser.Render] call.
+type RenderOptions struct {
+	// Highlight paints each block's text as a solid bar in its colour and
+	// blanks everything else. False renders the page as it looks (used to
+	// draw outlines on the real page); Boxes and font metrics are measured
+	// either way.
+	Highlight bool
+	// Timeout bounds this call; 0 means Options.Timeout.
+	Timeout time.Duration
+}
+
+// Timings split the time of one Render call.
+type Timings struct {
+	Load       time.Duration // tab set-up and navigation until the load event
+	Highlight  time.Duration // the injected script's DOM changes
+	Measure    time.Duration // full-height viewport, layout and measuring
+	Screenshot time.Duration // Chromium's capture (PNG encoding included)
+	Decode     time.Duration // PNG decoding and tile stitching on our side
+}
+
+// Result is one rendered page. All lengths are in image pixels, that is CSS
+// px times Options.Scale, with the origin at the top left of the page.
+type Result struct {
+	Image *image.RGBA
+	// Boxes[i] is the union of the client rects of block i's text, clipped
+	// to the image; empty when the block has no rendered text.
+	Boxes []image.Rectangle
+	// FontSize[i] and LineHeight[i] come from the computed style of the
+	// element holding block i's longest text run; 0 when not rendered.
+	FontSize   []float64
+	LineHeight []float64
+	// PageHeight is the document's full height; when it exceeds
+	// Options.MaxHeight the image is cropped to MaxHeight and Cropped is set.
+	PageHeight int
+	Cropped    bool
+	Timings    Timings
+}
+
+// pageHost is the made-up origin the page is served from (see doc.go).
+const pageHost = "http://fiasco.invalid/"
+
+var pageSeq atomic.Int64
+
+// Render renders doc, an HTML document whose target nodes carry
+// data-fiasco-block="N" (N = 0..len(colors)-1), in a new tab and closes the
+// tab. colors[N] is block N's highlight colour (alpha ignored). A page that
+// fails or times out gives an error; the browser stays usable.
+func (b *Browser) Render(ctx context.Context, doc []byte, colors []color.RGBA, opt RenderOptions) (*Result, error) {
+	timeout := opt.Timeout
+	if timeout <= 0 {
+		timeout = b.opt.Timeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	inst, err := b.instance(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer inst.wg.Done()
+
+	tab, closeTab := chromedp.NewContext(inst.ctx)
+	defer closeTab()
+	// Tie the tab to ctx: chromedp contexts must derive from the browser's.
+	stop := context.AfterFunc(ctx, closeTab)
+	defer stop()
+
+	res, err := b.render(tab, doc, colors, opt)
+	if err != nil {
+		switch {
+		case ctx.Err() != nil:
+			return nil, fmt.Errorf("render: page timed out or canceled after %v: %w (%v)", timeout, ctx.Err(), err)
+		case inst.ctx.Err() != nil:
+			return nil, fmt.Errorf("render: browser died: %w", err)
+		}
+		return nil, err
+	}
+	return res, nil
+}
+
+// call runs one protocol command on the tab, naming it in errors.
+func call[P, R any](ctx context.Context, cmd cdp.Command[P, R], params P) (R, error) {
+	r, err := chromedp.Call(ctx, cmd, params)
+	if err != nil {
+		err = fmt.Errorf("render: %s: %w", cmd.Method, err)
+	}
+	return r, err
+}
+
+func (b *Browser) render(tab context.Context, doc []byte, colors []color.RGBA, opt RenderOptions) (*Result, error) {
+	var res Result
+	t0 := time.Now()
+	url := pageHost + strconv.FormatInt(pageSeq.Add(1), 10) + "/page.html"
+
+	// Serve the page and fail every other request at once (see doc.go).
+	paused := chromedp.Events(tab, fetch.RequestPaused)
+	go serve(tab, paused, url, doc)
+	scale := b.opt.Scale
+	steps := []func() error{
+		func() error {
+			_, err := call(tab, emulation.SetScriptExecutionDisabled, emulation.SetScriptExecutionDisabledParams{Value: true})
+			return err
+		},
+		func() error {
+			_, err := call(tab, emulation.SetScrollbarsHidden, emulation.SetScrollbarsHiddenParams{Hidden: true})
+			return err
+		},
+		func() error { return b.setViewport(tab, b.opt.Height) },
+		func() error {
+			_, err := call(tab, fetch.Enable, fetch.EnableParams{Patterns: []*fetch.RequestPattern{{URLPattern: "*"}}})
+			return err
+		},
+		func() error {
+			if err := chromedp.Do(tab, chromedp.Navigate(url)); err != nil {
+				return fmt.Errorf("render: load: %w", err)
+			}
+			return nil
+		},
+	}
+	for _, s := range steps {
+		if err := s(); err != nil {
+			return nil, err
+		}
+	}
+	res.Timings.Load = time.Since(t0)
+
+	t0 = time.Now()
+	css := make([]string, len(colors))
+	for i, c := range colors {
+		css[i] = fmt.Sprintf("rgb(%d,%d,%d)", c.R, c.G, c.B)
+	}
+	arg, _ := json.Marshal(css)
+	expr := highlightJS + ";\n__fiasco.highlight(" + string(arg) + "," + strconv.FormatBool(opt.Highlight) + ")"
+	if _, err := chromedp.Run(tab, chromedp.Evaluate[int](expr)); err != nil {
+		return nil, fmt.Errorf("render: highlight script: %w", err)
+	}
+	res.Timings.Highlight = time.Since(t0)
+
+	t0 = time.Now()
+	m, err := b.measure(tab)
+	if err != nil {
+		return nil, err
+	}
+	res.Timings.Measure = time.Since(t0)
+
+	res.PageHeight = int(math.Ceil(m.Height * scale))
+	h := min(m.Height, float64(b.opt.MaxHeight))
+	res.Cropped = m.Height > float64(b.opt.MaxHeight)
+	img, shot, dec, err := b.capture(tab, b.opt.Width, int(h))
+	if err != nil {
+		return nil, err
+	}
+	res.Image = img
+	res.Timings.Screenshot, res.Timings.Decode = shot, dec
+
+	bounds := img.Bounds()
+	n := len(colors)
+	res.Boxes = make([]image.Rectangle, n)
+	res.FontSize = make([]float64, n)
+	res.LineHeight = make([]float64, n)
+	for i := 0; i < n && i < len(m.Boxes); i++ {
+		if bx := m.Boxes[i]; len(bx) == 4 {
+			r := image.Rect(int(math.Floor(bx[0]*scale)), int(math.Floor(bx[1]*scale)),
+				int(math.Ceil(bx[2]*scale)), int(math.Ceil(bx[3]*scale))).Intersect(bounds)
+			if !r.Empty() {
+				res.Boxes[i] = r
+			}
+		}
+		res.FontSize[i] = m.Font[i] * scale
+		res.LineHeight[i] = m.Line[i] * scale
+	}
+	return &res, nil
+}
+
+// measurement is what __fiasco.measure returns.
+type measurement struct {
+	Boxes  [][]float64 `json:"boxes"`
+	Font   []float64   `json:"font"`
+	Line   []float64   `json:"line"`
+	Height float64     `json:"height"`
+}
+
+// measure sets the viewport to the page's full height and measures. When the
+// layout depends on the viewport height (100vh, min-height: 100%) the
+// height can change once more; a second round settles it.
+func (b *Browser) measure(tab context.Context) (measurement, error) {
+	var m measurement
+	h, err := chromedp.Run(tab, chromedp.Evaluate[float64]("__fiasco.height()"))
+	if err != nil {
+		return m, fmt.Errorf("render: page height: %w", err)
+	}
+	for round := 0; round < 2; round++ {
+		vh := int(min(max(h, 1), float64(b.opt.MaxHeight)))
+		if err := b.setViewport(tab, vh); err != nil {
+			return m, err
+		}
+		m, err = chromedp.Run(tab, chromedp.Evaluate[measurement]("__fiasco.measure()"))
+		if err != nil {
+			return m, fmt.Errorf("render: measure script: %w", err)
+		}
+		if m.Height == h || int(min(m.Height, float64(b.opt.MaxHeight))) == vh {
+			break
+		}
+		h = m.Height
+	}
+	return m, nil
+}
+
+func (b *Browser) setViewport(tab context.Context, height int) error {
+	_, err := call(tab, emulation.SetDeviceMetricsOverride, emulation.SetDeviceMetricsOverrideParams{
+		Width: int64(b.opt.Width), Height: int64(height), DeviceScaleFactor: b.opt.Scale,
+		ScreenWidth: int64(b.opt.Width), ScreenHeight: int64(height),
+	})
+	return err
+}
+
+// serve answers the paused requests of a tab: the page URL gets doc, every
+// other request fails at once with BlockedByClient.
+func serve(tab context.Context, paused iter.Seq2[fetch.EventRequestPaused, error], url string, doc []byte) {
+	for ev, err := range paused {
+		if err != nil {
+			return
+		}
+		if ev.Request != nil && ev.Request.URL == url {
+			_, err = chromedp.Call(tab, fetch.FulfillRequest, fetch.FulfillRequestParams{
+				RequestID:    ev.RequestID,
+				ResponseCode: 200,
+				ResponseHeaders: []*fetch.HeaderEntry{
+					{Name: "Content-Type", Value: "text/html; charset=utf-8"},
+					{Name: "Cache-Control", Value: "no-store"},
+				},
+				Body: doc,
+			})
+		} else {
+			_, err = chromedp.Call(tab, fetch.FailRequest, fetch.FailRequestParams{
+				RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient,
+			})
+		}
+		if err != nil && errors.Is(err, context.Canceled) {
+			return
+		}
+	}
+}

@@ -264,8 +264,7 @@ func metaCharset(data []byte) string {
 // charsetFromContent extracts charset=X from a Content-Type value, leniently
 // (the HTML standard's algorithm for extracting a character encoding).
 func charsetFromContent(s string) string {
-	low := strings.ToLower(s)
-	i := strings.Index(low, "charset")
+	i := indexFold(s, "charset")
 	if i < 0 {
 		return ""
 	}
@@ -287,6 +286,21 @@ func charsetFromContent(s string) string {
 		s = s[:j]
 	}
 	return s
+}
+
+// indexFold is strings.Index for an ASCII lower-case sub, ignoring ASCII
+// case in s (strings.ToLower would change the length of invalid UTF-8).
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for j < len(sub) && (s[i+j] == sub[j] || s[i+j]|0x20 == sub[j] && sub[j] >= 'a' && sub[j] <= 'z') {
+			j++
+		}
+		if j == len(sub) {
+			return i
+		}
+	}
+	return -1
 }
 
 // attrInPI finds key="value" in a processing instruction such as <?xml ...?>.

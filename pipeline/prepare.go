@@ -33,9 +33,16 @@ type Visualizer interface {
 	Visual(ctx context.Context, d *Doc) ([]features.VisualInput, error)
 }
 
+// DefaultMaxBlocks is the most text blocks a page may have when
+// PrepareOptions.MaxBlocks is 0 (CleanEval pages have a few hundred).
+const DefaultMaxBlocks = 20000
+
 // PrepareOptions configure the stages before classification.
 type PrepareOptions struct {
 	Load load.Options
+	// MaxBlocks bounds the text blocks of a page (classifying costs time
+	// per block); a page with more is an error. 0 means DefaultMaxBlocks.
+	MaxBlocks int
 	// Visual, when set, renders the page and measures visual features.
 	Visual Visualizer
 }
@@ -69,6 +76,13 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	t2 := time.Now()
 	d.Blocks = blocks.Find(p.Doc)
 	t3 := time.Now()
+	maxBlocks := opt.MaxBlocks
+	if maxBlocks <= 0 {
+		maxBlocks = DefaultMaxBlocks
+	}
+	if len(d.Blocks) > maxBlocks {
+		return nil, fmt.Errorf("%s: %d text blocks, more than the limit of %d", name, len(d.Blocks), maxBlocks)
+	}
 	d.Timings.Load, d.Timings.Preclean, d.Timings.Blocks = t1.Sub(t0), t2.Sub(t1), t3.Sub(t2)
 	if opt.Visual != nil && len(d.Blocks) > 0 {
 		vis, err := opt.Visual.Visual(ctx, d)

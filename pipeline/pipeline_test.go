@@ -1,0 +1,240 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fiasco-project/fiasco/features"
+	"github.com/fiasco-project/fiasco/pipeline/export"
+)
+
+func defaultText(t *testing.T) *Model {
+	t.Helper()
+	m, err := DefaultModel(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// TestCleanArticle cleans a page written for the tests: a news article
+// between a header, a menu, a "most read" box and a footer.
+func TestCleanArticle(t *testing.T) {
+	c := &Cleaner{Model: defaultText(t)}
+	data, err := os.ReadFile("../testdata/article.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := c.Clean(context.Background(), "article.html", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := export.Write(&out, export.Text, res.Page, res.Blocks, res.Keep, res.Score); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	for _, want := range []string{"More than forty thousand people", "The mayor, who opened", "Police closed two streets"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("clean text lacks %q:\n%s", want, text)
+		}
+	}
+	for _, unwanted := range []string{"Log in", "Weather", "Copyright", "School wins chess title", "tracking"} {
+		if strings.Contains(text, unwanted) {
+			t.Errorf("clean text keeps boilerplate %q:\n%s", unwanted, text)
+		}
+	}
+}
+
+// TestBatchBadInputs checks that every input of a batch of bad pages
+// yields exactly one outcome, and that errors name the file.
+func TestBatchBadInputs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, data []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	good, _ := os.ReadFile("../testdata/article.html")
+	binary := make([]byte, 4096)
+	for i := range binary {
+		binary[i] = byte(i * 7919 % 251)
+	}
+	files := []string{
+		write("good.html", good),
+		write("empty.html", nil),
+		write("blank.html", []byte(" \n\t ")),
+		write("binary.html", binary),
+		write("truncated.html", good[:len(good)/2]),
+		write("nested.html", []byte(strings.Repeat("<div>", 100000)+"deep"+strings.Repeat("</div>", 100000))),
+		write("wrongcharset.html", []byte(`<meta charset="shift_jis"><p>Caf`+"\xe9"+` cr`+"\xe8"+`me br`+"\xfb"+`l`+"\xe9"+`e</p>`)),
+		write("huge.html", bytes.Repeat([]byte("<p>word word word word word word word.</p>\n"), DefaultMaxBlocks+1)),
+	}
+	inputs, err := Inputs(append(files, filepath.Join(dir, "missing.html")), nil)
+	if err == nil {
+		t.Fatal("Inputs accepted a missing file")
+	}
+	if !strings.Contains(err.Error(), "missing.html") {
+		t.Errorf("error %q does not name the missing file", err)
+	}
+	inputs, err = Inputs(files, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Cleaner{Model: defaultText(t)}
+	seen := map[int]int{}
+	var errs []string
+	err = c.Batch(context.Background(), inputs, 2, func(o Outcome) {
+		seen[o.Index]++
+		if (o.Err == nil) == (o.Result == nil) {
+			t.Errorf("%s: outcome with result %v and error %v", o.Input.Name, o.Result != nil, o.Err)
+		}
+		if o.Err != nil {
+			errs = append(errs, o.Err.Error())
+			if !strings.Contains(o.Err.Error(), filepath.Base(o.Input.Name)) {
+				t.Errorf("error %q does not name %s", o.Err, o.Input.Name)
+			}
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range inputs {
+		if seen[i] != 1 {
+			t.Errorf("input %s reported %d times", inputs[i].Name, seen[i])
+		}
+	}
+	if len(errs) < 3 { // empty, blank and binary at least
+		t.Errorf("only %d errors for a batch of bad pages: %q", len(errs), errs)
+	}
+}
+
+func TestBatchCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	c := &Cleaner{Model: defaultText(t)}
+	inputs := []Input{{Name: "a", Data: []byte("<p>a</p>")}, {Name: "b", Data: []byte("<p>b</p>")}, {Name: "c", Data: []byte("<p>c</p>")}}
+	n := 0
+	err := c.Batch(ctx, inputs, 1, func(o Outcome) {
+		n++
+		if o.Err == nil {
+			t.Errorf("%s cleaned after cancellation", o.Input.Name)
+		}
+	})
+	if err == nil || n != len(inputs) {
+		t.Errorf("Batch = %v with %d outcomes, want the context error and %d", err, n, len(inputs))
+	}
+}
+
+func TestModelRoundTrip(t *testing.T) {
+	m := defaultText(t)
+	var buf bytes.Buffer
+	if err := m.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	m2, err := ReadModel(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile("../testdata/article.html")
+	d, err := Prepare(context.Background(), "article.html", data, PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1, err1 := m.Decide(d)
+	s2, err2 := m2.Decide(d)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	for i := range s1 {
+		if s1[i] != s2[i] {
+			t.Fatalf("block %d: decision %v before and %v after a save/load", i, s1[i], s2[i])
+		}
+	}
+}
+
+func TestReadModelErrors(t *testing.T) {
+	if _, err := ReadModel(strings.NewReader("not a model")); err == nil || !strings.Contains(err.Error(), "not a fiasco model") {
+		t.Errorf("garbage: err = %v", err)
+	}
+	// A model naming a feature this build does not know.
+	m := defaultText(t)
+	saved := m.English.FeatureNames
+	names := append([]string(nil), saved...)
+	names[0] = "feature_from_the_future"
+	m.English.FeatureNames = names
+	var buf bytes.Buffer
+	if err := m.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	m.English.FeatureNames = saved
+	_, err := ReadModel(&buf)
+	if err == nil || !strings.Contains(err.Error(), "feature_from_the_future") {
+		t.Errorf("unknown feature: err = %v", err)
+	}
+}
+
+func TestFolds(t *testing.T) {
+	a, b := Folds(103, 10, 7), Folds(103, 10, 7)
+	count := make([]int, 10)
+	for i := range a {
+		if a[i] != b[i] {
+			t.Fatal("folds differ between two runs with the same seed")
+		}
+		count[a[i]]++
+	}
+	for f, n := range count {
+		if n < 10 || n > 11 {
+			t.Errorf("fold %d has %d pages, want 10 or 11", f, n)
+		}
+	}
+	c := Folds(103, 10, 8)
+	same := 0
+	for i := range a {
+		if a[i] == c[i] {
+			same++
+		}
+	}
+	if same == len(a) {
+		t.Error("a different seed gave the same folds")
+	}
+}
+
+// TestCrossValidateBeatsBaseline cross-validates on a part of CleanEval dev
+// and checks that cleaning beats keeping everything.
+func TestCrossValidateBeatsBaseline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short mode")
+	}
+	dir := sharedData(t, "cleaneval-en-dev")
+	ex, err := LoadData(context.Background(), []string{dir}, DataOptions{Limit: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ex) < 25 {
+		t.Fatalf("only %d of 30 pages loaded", len(ex))
+	}
+	to := TrainOptions{Features: features.Names(features.Linguistic|features.Keyword|features.Structural, true)}
+	res, err := CrossValidate(context.Background(), ex, CVOptions{Folds: 3, Seed: 1, Train: to})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Evaluate(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, b, o := rep.Model.MicroNoTags, rep.Baseline.MicroNoTags, rep.Oracle.MicroNoTags
+	t.Logf("F: model %.3f, baseline %.3f, oracle %.3f; node accuracy %.3f", m.F, b.F, o.F, rep.Nodes.Accuracy())
+	if m.P < b.P+0.05 || m.F <= b.F {
+		t.Errorf("model P/F %.3f/%.3f do not beat the baseline's %.3f/%.3f", m.P, m.F, b.P, b.F)
+	}
+	if o.F < m.F {
+		t.Errorf("oracle F %.3f below the model's %.3f", o.F, m.F)
+	}
+}

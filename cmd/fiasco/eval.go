@@ -1,5 +1,3 @@
-//go:build fiascowip
-
 package main
 
 import (
@@ -47,7 +45,6 @@ Options:`)
 	sf := addSVMFlags(fs)
 	maxBlocks := fs.Int("max-blocks", 0, "--cv: train on at most this many blocks (0: all)")
 	keywords := fs.Int("keywords", 100, "--cv: clean and dirty keywords to learn")
-	seed := fs.Uint64("seed", 1, "--cv: seed for the folds")
 	quiet := fs.Bool("q", false, "no progress bars")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -85,8 +82,8 @@ Options:`)
 			th = mf.threshold
 		}
 		bar := newProgress(stderr, "folds", *cv, *quiet)
-		results, err = pipeline.CrossValidate(ctx, ex, pipeline.CVOptions{Folds: *cv, Seed: *seed,
-			Train: pipeline.TrainOptions{Params: params, MaxBlocks: *maxBlocks, Keywords: *keywords, Threshold: th, Seed: *seed},
+		results, err = pipeline.CrossValidate(ctx, ex, pipeline.CVOptions{Folds: *cv, Seed: sf.seed,
+			Train: pipeline.TrainOptions{Params: params, MaxBlocks: *maxBlocks, Keywords: *keywords, Threshold: th, Seed: sf.seed},
 			Each:  func(done, total int) { bar.Set(done) }})
 		bar.Done()
 		if err != nil {

@@ -1,5 +1,3 @@
-//go:build fiascowip
-
 package main
 
 import (
@@ -51,7 +49,6 @@ Options:`)
 	folds := fs.Int("folds", 5, "grid: folds (pages, not blocks, are split)")
 	maxBlocks := fs.Int("max-blocks", 0, "train on a seeded sample of at most this many blocks (0: all)")
 	keywords := fs.Int("keywords", 100, "clean and dirty keywords to learn")
-	seed := fs.Uint64("seed", 1, "seed for folds and sampling")
 	quiet := fs.Bool("q", false, "no progress bars")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -81,7 +78,7 @@ Options:`)
 		fmt.Fprintf(stderr, "fiasco train: %v\n", err)
 		return 1
 	}
-	to := pipeline.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Seed: *seed}
+	to := pipeline.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Seed: sf.seed}
 	if *grid {
 		var gopt svm.GridOptions
 		if gopt.Log2C, err = parseRange(*log2c); err == nil {
@@ -93,13 +90,13 @@ Options:`)
 		}
 		bar := newProgress(stderr, "grid", len(gopt.Log2C)*len(gopt.Log2G), *quiet)
 		gopt.Progress = func(done, total int) { bar.Set(done) }
-		res, err := pipeline.Grid(ctx, ex, to, *folds, *seed, gopt)
+		res, err := pipeline.Grid(ctx, ex, to, *folds, sf.seed, gopt)
 		bar.Done()
 		if err != nil {
 			fmt.Fprintf(stderr, "fiasco train: grid: %v\n", err)
 			return 1
 		}
-		printGridTable(stderr, res)
+		printGridMatrix(stderr, res)
 		to.Params.C, to.Params.Gamma = res.Best.C, res.Best.Gamma
 		fmt.Fprintf(stderr, "fiasco train: best C = 2^%g = %g, gamma = 2^%g = %g (CV accuracy %.2f%%)\n",
 			res.Best.Log2C, res.Best.C, res.Best.Log2G, res.Best.Gamma, 100*res.Best.Accuracy)
@@ -121,17 +118,8 @@ Options:`)
 	return 0
 }
 
-// parseRange reads "begin,end,step" as svm-grid's -log2c does.
-func parseRange(s string) ([]float64, error) {
-	var b, e, st float64
-	if _, err := fmt.Sscanf(s, "%g,%g,%g", &b, &e, &st); err != nil {
-		return nil, fmt.Errorf("range %q: want begin,end,step", s)
-	}
-	return svm.RangeLog2(b, e, st)
-}
-
-// printGridTable writes CV accuracy over the grid, gamma down, C across.
-func printGridTable(w io.Writer, res *svm.GridResult) {
+// printGridMatrix writes CV accuracy over the grid, gamma down, C across.
+func printGridMatrix(w io.Writer, res *svm.GridResult) {
 	fmt.Fprintf(w, "%10s", "log2g\\log2c")
 	for _, c := range res.Log2C {
 		fmt.Fprintf(w, " %6g", c)

@@ -1,0 +1,62 @@
+// Package gold reads the gold standards of the data sets in ../shared/data
+// and turns them into clean/dirty labels on target nodes (package blocks).
+//
+// # Data sets and formats
+//
+// A data set directory holds html/<id>.html and gold/<id>.*; [Pairs] lists
+// the pages that have both, and [Detect] tells the format of a gold file:
+//
+//   - [CleanEval] (CleanEval, CleanPortalEval): a first line "URL: ...",
+//     then text whose segments are opened by <p>, <h> or <l>. A byte-order
+//     mark, CRLF line ends, HTML comments and character entities are
+//     handled; a file with only the URL line has no clean text.
+//   - [Plain] (Dragnet): plain lines of main content; a line like
+//     "!@#$%^&*()  COMMENTS" starts the user comments, which are not clean
+//     unless Options.Comments is set.
+//   - [L3S] (L3S-GN1): the annotated page; text in span.x-nc-selN is clean
+//     for N in 1 (headline), 2 (full text), 3 (supplemental), as in
+//     Bevendorff et al. 2023; the innermost span decides; elements of class
+//     x-nc-invisible (and script, style, head) are invisible.
+//   - [KrdWrd] (KrdWrd CANOLA): the page DOM with every text node wrapped in
+//     <kw class="krdwrd-tag-N">; tag 3 (good) is clean, tag 1 (bad), 7 and
+//     undefined are not, and tag 2 (annotators uncertain) is not clean
+//     unless Options.Uncertain is set (it is rare: 1,599 of 44,717 nodes,
+//     and a majority vote of "uncertain" does not make main content).
+//
+// [Read] returns a [Gold]: the clean Segments and their Words, and for the
+// annotated formats also Page, every visible word of the annotated page
+// with its label. Bytes that are not UTF-8 are read as windows-1252.
+//
+// # Alignment
+//
+// [Label] gives each block the share of its words that are gold content.
+// The words of the page in reading order ([export.Runs]: a block whose
+// text is interrupted by a nested block contributes its words where they
+// appear) are aligned with the gold words by difflib's algorithm
+// ([evaluate.Matcher]: the longest common run first, then recursively on
+// both sides), which anchors on long runs, so common words such as "the"
+// in the navigation do not match text far away. For text gold a page word
+// is clean when it is matched; for annotated gold the page is aligned with
+// all words of the annotated page and a word is clean when its partner is.
+// Tokens are compared lower-cased with only their letters and digits
+// ([AlignOptions]); matched runs shorter than MinRun (2) count only when
+// they cover whole blocks. [Labels] applies the [Threshold] (0.5).
+//
+// The options barely matter (oracle F within 0.1 point for fold, strip,
+// MinRun 1-3, autojunk, threshold 0.4-0.6); reading order matters a lot
+// (CleanEval oracle F 96.5 -> 98.3 when it replaced block order). The
+// oracle (every block carries its gold label) is measured by
+// "fiasco oracle --data DIR".
+//
+// # Example
+//
+//	pairs, _ := gold.Pairs("/work/shared/data/cleaneval-en-dev")
+//	for _, p := range pairs {
+//		page, _ := load.File(p.HTML, load.Options{})
+//		preclean.Clean(page.Doc)
+//		bs := blocks.Find(page.Doc)
+//		g, _ := gold.Read(p.Gold, p.Format)
+//		clean := gold.Labels(gold.Label(bs, g), gold.Threshold)
+//		_ = clean // one label per block
+//	}
+package gold

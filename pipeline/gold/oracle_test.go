@@ -1,0 +1,103 @@
+package gold
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/fiasco-project/fiasco/pipeline/blocks"
+	"github.com/fiasco-project/fiasco/pipeline/evaluate"
+	"github.com/fiasco-project/fiasco/pipeline/export"
+	"github.com/fiasco-project/fiasco/pipeline/load"
+	"github.com/fiasco-project/fiasco/pipeline/preclean"
+)
+
+// dataDir returns ../shared/data/<set> relative to the module root, or
+// skips the test.
+func dataDir(t *testing.T, set string) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("real data in -short mode")
+	}
+	dir := filepath.Join("..", "..", "..", "shared", "data", set)
+	if _, err := os.Stat(filepath.Join(dir, "gold")); err != nil {
+		t.Skipf("data set %s not available: %v", set, err)
+	}
+	return dir
+}
+
+// oracle returns the micro-averaged scores (without segment markers) of
+// the oracle output and of keeping every block, on every step-th page.
+func oracle(t *testing.T, dir string, step int) (orc, all evaluate.Result) {
+	pairs, err := Pairs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ro, ra []evaluate.Result
+	for i := 0; i < len(pairs); i += step {
+		p := pairs[i]
+		page, err := load.File(p.HTML, load.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := preclean.Clean(page.Doc); err != nil {
+			t.Fatal(err)
+		}
+		bs := blocks.Find(page.Doc)
+		g, err := Read(p.Gold, p.Format)
+		if err != nil {
+			t.Fatal(err)
+		}
+		goldText := g.CleanEval()
+		if p.Format == CleanEval {
+			raw, err := os.ReadFile(p.Gold)
+			if err != nil {
+				t.Fatal(err)
+			}
+			goldText = string(raw)
+		}
+		score := func(keep []bool) evaluate.Result {
+			var buf bytes.Buffer
+			if err := export.Write(&buf, export.CleanEval, page, bs, keep, nil); err != nil {
+				t.Fatal(err)
+			}
+			return evaluate.Score(buf.String(), goldText, evaluate.Options{})
+		}
+		ro = append(ro, score(Labels(Label(bs, g), Threshold)))
+		ra = append(ra, score(nil))
+	}
+	return evaluate.Micro(ro), evaluate.Micro(ra)
+}
+
+// TestOracleCleanEval guards the oracle F on CleanEval dev (98.5 when
+// written; the issue asks for at least 98).
+func TestOracleCleanEval(t *testing.T) {
+	orc, all := oracle(t, dataDir(t, "cleaneval-en-dev"), 1)
+	t.Logf("oracle P %.2f R %.2f F %.2f; keep-all P %.2f R %.2f F %.2f",
+		100*orc.P, 100*orc.R, 100*orc.F, 100*all.P, 100*all.R, 100*all.F)
+	if orc.Pages != 58 {
+		t.Errorf("%d pages, want 58", orc.Pages)
+	}
+	if orc.F < 0.98 {
+		t.Errorf("oracle F %.4f < 0.98", orc.F)
+	}
+	if orc.P <= all.P {
+		t.Errorf("oracle precision %.4f not above keep-all %.4f", orc.P, all.P)
+	}
+}
+
+// TestOracleOtherSets checks L3S-GN1, KrdWrd and Dragnet on samples of pages.
+func TestOracleOtherSets(t *testing.T) {
+	for _, c := range []struct {
+		set  string
+		step int
+		min  float64
+	}{{"l3s-gn1", 20, 0.95}, {"krdwrd-canola", 10, 0.97}, {"dragnet", 50, 0.97}} {
+		orc, all := oracle(t, dataDir(t, c.set), c.step)
+		t.Logf("%s (%d pages): oracle F %.2f, keep-all F %.2f", c.set, orc.Pages, 100*orc.F, 100*all.F)
+		if orc.F < c.min || orc.F <= all.F {
+			t.Errorf("%s: oracle F %.4f (keep-all %.4f), want >= %.2f", c.set, orc.F, all.F, c.min)
+		}
+	}
+}

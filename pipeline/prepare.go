@@ -10,6 +10,7 @@ import (
 	"github.com/fiasco-project/fiasco/pipeline/blocks"
 	"github.com/fiasco-project/fiasco/pipeline/load"
 	"github.com/fiasco-project/fiasco/pipeline/preclean"
+	"github.com/fiasco-project/fiasco/render"
 )
 
 // Doc is one page carried through the stages up to the features.
@@ -25,6 +26,8 @@ type Doc struct {
 // Timings is the time a page spent in each stage.
 type Timings struct {
 	Load, Preclean, Blocks, Render, Vision, Features, Classify time.Duration
+	// RenderSplit divides Render into Chromium's and our own work.
+	RenderSplit render.Timings
 }
 
 // Visualizer measures the visual features of a page's blocks. The

@@ -2,10 +2,11 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
+	"time"
 
 	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/render"
 )
 
 // renderFlags configure the browser that renders pages.
@@ -13,20 +14,37 @@ type renderFlags struct {
 	chromium string
 	remote   string
 	width    int
+	timeout  time.Duration
 }
 
 func (r *renderFlags) add(fs *flag.FlagSet) {
-	fs.StringVar(&r.chromium, "chromium", "", "path of the Chromium binary (default: /usr/bin/chromium or found on PATH)")
-	fs.StringVar(&r.remote, "remote", "", "DevTools URL of a running browser to use instead of starting one")
-	fs.IntVar(&r.width, "width", 1280, "viewport width in CSS pixels")
+	fs.StringVar(&r.chromium, "chromium", "", "path of the Chromium binary (default: found in /usr/bin, /usr/lib/chromium or on PATH)")
+	fs.StringVar(&r.remote, "remote", "", "DevTools URL of a running browser to use instead of starting one (e.g. a Chromium container)")
+	fs.IntVar(&r.width, "width", render.DefaultWidth, "viewport width in CSS pixels")
+	fs.DurationVar(&r.timeout, "render-timeout", render.DefaultTimeout, "time limit for rendering one page")
 }
 
+func (r *renderFlags) options() render.Options {
+	return render.Options{ExecPath: r.chromium, RemoteURL: r.remote, Width: r.width, Timeout: r.timeout}
+}
+
+// browserPath reports the browser that would be used, or why there is none.
 func (r *renderFlags) browserPath() (string, error) {
-	return "", errors.New("rendering is not available yet")
+	if r.remote != "" {
+		return r.remote, nil
+	}
+	if r.chromium != "" {
+		return r.chromium, nil
+	}
+	return render.FindChromium()
 }
 
 // visualizer starts a browser and returns the Visualizer that renders
 // pages in it, and a function that stops the browser.
 func (r *renderFlags) visualizer(ctx context.Context) (pipeline.Visualizer, func(), error) {
-	return nil, nil, errors.New("rendering is not available yet")
+	v, err := pipeline.NewVisualizer(ctx, r.options())
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, func() { v.Close() }, nil
 }

@@ -1,0 +1,98 @@
+package pipeline
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"time"
+
+	"golang.org/x/net/html"
+
+	"github.com/fiasco-project/fiasco/features"
+	"github.com/fiasco-project/fiasco/pipeline/blocks"
+	"github.com/fiasco-project/fiasco/render"
+	"github.com/fiasco-project/fiasco/vision"
+)
+
+// ChromeVisualizer renders pages in headless Chromium (package render) and
+// measures their blocks' blob geometry (package vision). It is safe for
+// concurrent use: every page gets its own tab.
+type ChromeVisualizer struct {
+	Browser *render.Browser
+}
+
+// NewVisualizer starts a browser with the given options.
+func NewVisualizer(ctx context.Context, opt render.Options) (*ChromeVisualizer, error) {
+	b, err := render.New(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	return &ChromeVisualizer{Browser: b}, nil
+}
+
+// Close stops the browser.
+func (v *ChromeVisualizer) Close() error { return v.Browser.Close() }
+
+// Markup returns d's document as HTML with every block's element marked
+// (blocks.Attr), as the renderer expects it. The document itself is left
+// unmarked.
+func Markup(d *Doc) ([]byte, error) {
+	blocks.Mark(d.Blocks)
+	defer unmark(d.Blocks)
+	var buf bytes.Buffer
+	if err := html.Render(&buf, d.Page.Doc); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+func unmark(bs []*blocks.Block) {
+	for _, b := range bs {
+		a := b.Node.Attr[:0]
+		for _, at := range b.Node.Attr {
+			if at.Key != blocks.Attr {
+				a = append(a, at)
+			}
+		}
+		b.Node.Attr = a
+	}
+}
+
+// Visual renders d with its blocks highlighted and measures them. It also
+// records the time split in d.Timings.
+func (v *ChromeVisualizer) Visual(ctx context.Context, d *Doc) ([]features.VisualInput, error) {
+	doc, err := Markup(d)
+	if err != nil {
+		return nil, err
+	}
+	colors, err := vision.Palette(len(d.Blocks))
+	if err != nil {
+		return nil, err
+	}
+	t0 := time.Now()
+	res, err := v.Browser.Render(ctx, doc, colors, render.RenderOptions{Highlight: true})
+	if err != nil {
+		return nil, err
+	}
+	d.Timings.Render = time.Since(t0)
+	d.Timings.RenderSplit = res.Timings
+	t1 := time.Now()
+	scale := v.Browser.Options().Scale
+	vf, err := vision.Measure(res.Image, len(d.Blocks), vision.Options{LineHeight: res.LineHeight, Scale: scale, Workers: 1})
+	if err != nil {
+		return nil, fmt.Errorf("vision: %w", err)
+	}
+	out := make([]features.VisualInput, len(vf))
+	for i, f := range vf {
+		if !f.Found {
+			continue
+		}
+		out[i] = features.VisualInput{
+			Found: true, Solidity1: f.SolidityI, Solidity2: f.SolidityII, Solidity3: f.SolidityIII,
+			RelWidth: f.RelWidth, Headline: f.Headline, X: f.X, Y: f.Y, Area: f.Area,
+			FontSize: res.FontSize[i], Lines: float64(f.Lines),
+		}
+	}
+	d.Timings.Vision = time.Since(t1)
+	return out, nil
+}

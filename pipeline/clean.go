@@ -25,6 +25,7 @@ type Result struct {
 	*Doc
 	Keep  []bool    // per block: classified clean
 	Score []float64 // per block: the SVM decision value (> threshold: clean)
+	Model *Model    // the model that classified the page
 }
 
 // Clean runs one page through every stage. name is used in errors.
@@ -52,7 +53,7 @@ func (c *Cleaner) Clean(ctx context.Context, name string, data []byte) (*Result,
 		th = *c.Threshold
 	}
 	d.Timings.Classify = time.Since(t0)
-	return &Result{Doc: d, Keep: keepAt(score, th), Score: score}, nil
+	return &Result{Doc: d, Keep: keepAt(score, th), Score: score, Model: c.Model}, nil
 }
 
 // Kept returns the blocks classified clean.

@@ -43,7 +43,8 @@ Options:`)
 	outDir := fs.String("o", "", "output directory (needed for more than one page)")
 	workers := fs.Int("workers", 0, "pages cleaned at once (0: one per CPU)")
 	quiet := fs.Bool("q", false, "no progress bar")
-	if err := fs.Parse(args); err != nil {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
 		return 2
 	}
 	f, err := export.ParseFormat(*format)
@@ -51,11 +52,11 @@ Options:`)
 		fmt.Fprintf(stderr, "fiasco clean: %v\n", err)
 		return 2
 	}
-	if fs.NArg() == 0 {
+	if len(pos) == 0 {
 		fs.Usage()
 		return 2
 	}
-	inputs, err := pipeline.Inputs(fs.Args(), os.Stdin)
+	inputs, err := pipeline.Inputs(pos, os.Stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "fiasco clean: %v\n", err)
 		return 1

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image/png"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/fiasco-project/fiasco/features"
+	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/pipeline/export"
+	"github.com/fiasco-project/fiasco/render"
+	"github.com/fiasco-project/fiasco/vision"
+)
+
+func init() {
+	register(&command{
+		name:    "inspect",
+		summary: "draw a page with its blocks outlined by class, and list their features",
+		run:     runInspect,
+	})
+}
+
+func runInspect(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, `usage: fiasco inspect [options] PAGE -o PAGE.png
+
+Renders PAGE in Chromium as it looks, outlines every text block in the
+colour of its predicted class (green clean, red dirty) with its number, and
+writes the picture to -o. A table of every block's number, label, decision
+value, type and feature values goes to standard output (TSV, or JSON with
+--json), so the numbers can be read beside the picture.
+
+Options:`)
+		fs.PrintDefaults()
+	}
+	mf := addModelFlags(fs)
+	out := fs.String("o", "", "output PNG (required)")
+	asJSON := fs.Bool("json", false, "write the table as JSON instead of TSV")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return 2
+	}
+	if len(pos) != 1 || *out == "" {
+		fs.Usage()
+		return 2
+	}
+	page := pos[0]
+	if mf.noRender {
+		fmt.Fprintln(stderr, "fiasco inspect: draws the rendered page, so it needs Chromium: drop --no-render")
+		return 2
+	}
+	ctx := context.Background()
+	mod, err := mf.load()
+	if err != nil {
+		fmt.Fprintf(stderr, "fiasco inspect: %v\n", err)
+		return 1
+	}
+	v, err := pipeline.NewVisualizer(ctx, mf.render.options())
+	if err != nil {
+		fmt.Fprintf(stderr, "fiasco inspect: %v\n", err)
+		return 1
+	}
+	defer v.Close()
+	c := &pipeline.Cleaner{Model: mod}
+	if mod.Visual {
+		c.Prepare.Visual = v
+	}
+	if mf.thSet {
+		c.Threshold = &mf.threshold
+	}
+	data, err := os.ReadFile(page)
+	if err != nil {
+		fmt.Fprintf(stderr, "fiasco inspect: %v\n", err)
+		return 1
+	}
+	res, err := c.Clean(ctx, page, data)
+	if err != nil {
+		fmt.Fprintf(stderr, "fiasco inspect: %v\n", err)
+		return 1
+	}
+	// Render the page as it looks, with the blocks' boxes.
+	doc, err := pipeline.Markup(res.Doc)
+	if err != nil {
+		fmt.Fprintf(stderr, "fiasco inspect: %s: %v\n", page, err)
+		return 1
+	}
+	colors, err := vision.Palette(len(res.Blocks))
+	if err != nil {
+		fmt.Fprintf(stderr, "fiasco inspect: %s: %v\n", page, err)
+		return 1
+	}
+	shot, err := v.Browser.Render(ctx, doc, colors, render.RenderOptions{})
+	if err != nil {
+		fmt.Fprintf(stderr, "fiasco inspect: %s: %v\n", page, err)
+		return 1
+	}
+	classes := make([]int, len(res.Blocks))
+	labels := make([]string, len(res.Blocks))
+	for i := range res.Blocks {
+		if res.Keep[i] {
+			classes[i] = 1
+		}
+		labels[i] = strconv.Itoa(i)
+	}
+	img := vision.Outline(shot.Image, shot.Boxes, classes, labels)
+	if err := writeOutput(*out, func(w io.Writer) error { return png.Encode(w, img) }); err != nil {
+		fmt.Fprintf(stderr, "fiasco inspect: %v\n", err)
+		return 1
+	}
+	if err := writeBlockTable(stdout, res, *asJSON); err != nil {
+		fmt.Fprintf(stderr, "fiasco inspect: %v\n", err)
+		return 1
+	}
+	kept := len(res.Kept())
+	fmt.Fprintf(stderr, "fiasco inspect: %d blocks, %d clean; wrote %s\n", len(res.Blocks), kept, *out)
+	return 0
+}
+
+// writeBlockTable lists every block with its label, decision value, type,
+// raw feature values and text.
+func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
+	rows := res.Table.Rows(res.Model.Keywords)
+	names := make([]string, 0)
+	for _, f := range features.All() {
+		names = append(names, f.Name)
+	}
+	types := export.Types(res.Blocks)
+	if asJSON {
+		type row struct {
+			ID       int                `json:"id"`
+			Label    string             `json:"label"`
+			Value    float64            `json:"value"`
+			Type     string             `json:"type"`
+			Tag      string             `json:"tag"`
+			Features map[string]float64 `json:"features"`
+			Text     string             `json:"text"`
+		}
+		var out []row
+		for i, b := range res.Blocks {
+			fv := map[string]float64{}
+			for j, n := range names {
+				fv[n] = rows[i][j]
+			}
+			out = append(out, row{i, label(res.Keep[i]), res.Score[i], string(types[i]), b.Node.Data, fv, b.Text})
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		return enc.Encode(out)
+	}
+	fmt.Fprintf(w, "id\tlabel\tvalue\ttype\ttag\t%s\ttext\n", strings.Join(names, "\t"))
+	for i, b := range res.Blocks {
+		vals := make([]string, len(names))
+		for j := range names {
+			vals[j] = strconv.FormatFloat(rows[i][j], 'g', 4, 64)
+		}
+		text := strings.Join(strings.Fields(b.Text), " ")
+		if r := []rune(text); len(r) > 80 {
+			text = string(r[:80]) + "…"
+		}
+		if _, err := fmt.Fprintf(w, "%d\t%s\t%.3f\t%c\t%s\t%s\t%s\n", i, label(res.Keep[i]), res.Score[i], types[i], b.Node.Data, strings.Join(vals, "\t"), text); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func label(keep bool) string {
+	if keep {
+		return "clean"
+	}
+	return "dirty"
+}

@@ -74,7 +74,7 @@ var models = []*model{
 func neutral(r rune) bool {
 	switch {
 	case r >= 0x2000 && r <= 0x206F, r >= 0xA0 && r <= 0xBF, r == 0xD7, r == 0xF7,
-		r == 0x20AC, r == 0x2122, r >= 0x3000 && r <= 0x303F, r >= 0xFF01 && r <= 0xFF5E:
+		r == 0x20AC, r == 0x2122, r == 0x192, r >= 0x3000 && r <= 0x303F, r >= 0xFF01 && r <= 0xFF5E:
 		return true
 	}
 	return false
@@ -95,6 +95,9 @@ func (m *model) score(r rune) float64 {
 	if neutral(r) {
 		return 0.3
 	}
+	if r >= 0xFF61 && r <= 0xFF9F {
+		return -0.5 // half-width katakana: single bytes in Shift_JIS, rare in text
+	}
 	if m.script(r) {
 		return 0.3
 	}
@@ -104,6 +107,13 @@ func (m *model) score(r rune) float64 {
 // preferDefault is the lead in mean score another candidate needs over
 // windows-1252 (models[0]), the most common legacy charset on the web.
 const preferDefault = 0.25
+
+// minLead is the lead in total score, and minDistinct the number of
+// distinct common characters, another candidate needs over windows-1252.
+const (
+	minLead     = 3
+	minDistinct = 3
+)
 
 // maxSample bounds the bytes the detector decodes.
 const maxSample = 64 << 10
@@ -155,15 +165,21 @@ func guess(data []byte, st u8stats) (encoding.Encoding, string, bool) {
 	if len(s) == 0 {
 		return nil, "", false
 	}
-	best, bestScore := -1, 0.0
-	for i, m := range models {
-		sc := m.meanScore(s)
-		margin := 1e-9
-		if best == 0 {
-			margin = preferDefault // windows-1252 keeps ties and near-ties
+	base := models[0].evaluate(s)
+	best, bestRes := -1, result{}
+	if base.mean > 0 {
+		best, bestRes = 0, base
+	}
+	for i, m := range models[1:] {
+		r := m.evaluate(s)
+		// Another charset must beat windows-1252, the most common legacy
+		// charset, clearly: by a margin in mean and in total score, with
+		// several distinct common characters of its languages.
+		if r.mean <= 0 || r.distinct < minDistinct || r.mean < base.mean+preferDefault || r.sum < base.sum+minLead {
+			continue
 		}
-		if sc > bestScore+margin {
-			best, bestScore = i, sc
+		if best < 0 || r.mean > bestRes.mean {
+			best, bestRes = i+1, r
 		}
 	}
 	if best < 0 {
@@ -172,33 +188,59 @@ func guess(data []byte, st u8stats) (encoding.Encoding, string, bool) {
 	return models[best].enc, models[best].name, true
 }
 
-// meanScore decodes s and returns the mean score of its non-ASCII runes.
-func (m *model) meanScore(s []byte) float64 {
+// result is a candidate's score on a sample.
+type result struct {
+	mean     float64 // mean score per non-ASCII rune
+	sum      float64 // total score
+	distinct int     // distinct common characters decoded
+}
+
+// evaluate decodes s and scores its non-ASCII runes in context.
+func (m *model) evaluate(s []byte) result {
 	dec, err := m.enc.NewDecoder().Bytes(s)
 	if err != nil {
-		return -8
+		return result{mean: -8}
 	}
-	total, n := 0.0, 0
+	var res result
+	n := 0
+	seen := map[rune]bool{}
 	rs := []rune(string(dec))
 	for i, r := range rs {
 		if r < 0x80 {
 			continue
 		}
 		sc := m.score(r)
-		if sc > 0 && unicode.IsLetter(r) && !isHan(r) && !isKana(r) && !isHangul(r) {
-			// An accented letter standing alone (not next to another
-			// letter) is unlikely; a symbol there is common (© 2006).
-			prev := i > 0 && unicode.IsLetter(rs[i-1])
-			next := i+1 < len(rs) && unicode.IsLetter(rs[i+1])
-			if !prev && !next {
-				sc = -1
-			}
+		if _, ok := m.common[unicode.ToLower(r)]; ok && !seen[unicode.ToLower(r)] {
+			seen[unicode.ToLower(r)] = true
+			res.distinct++
 		}
-		total += sc
+		var prev, next rune
+		if i > 0 {
+			prev = rs[i-1]
+		}
+		if i+1 < len(rs) {
+			next = rs[i+1]
+		}
+		switch {
+		case neutral(r) || sc <= 0 || isHan(r) || isKana(r) || isHangul(r) || !unicode.IsLetter(r):
+		case !unicode.IsLetter(prev) && !unicode.IsLetter(next):
+			// An accented letter standing alone is unlikely; a symbol
+			// there is common (© 2006).
+			sc = -1
+		case (isCyrillic(r) || isGreek(r)) && (isASCIILetter(prev) || isASCIILetter(next)):
+			// Cyrillic or Greek inside a Latin word.
+			sc = -2
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			// An upper-case letter inside a word.
+			sc = -1.5
+		}
+		res.sum += sc
 		n++
 	}
-	if n == 0 {
-		return 0
+	if n > 0 {
+		res.mean = res.sum / float64(n)
 	}
-	return total / float64(n)
+	return res
 }
+
+func isASCIILetter(r rune) bool { return r < 0x80 && (r|0x20) >= 'a' && (r|0x20) <= 'z' }

@@ -121,6 +121,18 @@ func (st *Stats) drop(n *html.Node) bool {
 		return true
 	}
 	if !st.keepHidden && hidden(n) {
+		if n.Namespace == "" && (n.DataAtom == atom.Html || n.DataAtom == atom.Head || n.DataAtom == atom.Body) {
+			// Keep the document's skeleton; drop what it shows.
+			target := n
+			if n.DataAtom == atom.Html {
+				target = find(n, atom.Body, 1)
+			}
+			for target != nil && target.FirstChild != nil {
+				target.RemoveChild(target.FirstChild)
+			}
+			st.Hidden++
+			return false
+		}
 		st.Elements++
 		st.Hidden++
 		return true

@@ -98,3 +98,47 @@ func BenchmarkClean(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBatchMemory cleans a batch of a thousand pages (the CleanEval
+// development pages, repeated) with Batch on every CPU and reports the peak
+// heap in use, sampled after every page, and the memory obtained from the
+// OS (target: under 200 MB).
+func BenchmarkBatchMemory(b *testing.B) {
+	dir := sharedData(b, "cleaneval-en-dev")
+	files, _ := filepath.Glob(filepath.Join(dir, "html", "*.html"))
+	var inputs []Input
+	for len(inputs) < 1000 {
+		for _, f := range files {
+			inputs = append(inputs, Input{Name: f})
+		}
+	}
+	inputs = inputs[:1000]
+	m, err := DefaultModel(false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	c := &Cleaner{Model: m}
+	for n := 0; n < b.N; n++ {
+		runtime.GC()
+		var peak uint64
+		var ms runtime.MemStats
+		failed := 0
+		start := time.Now()
+		err := c.Batch(context.Background(), inputs, 0, func(o Outcome) {
+			if o.Err != nil {
+				failed++
+			}
+			runtime.ReadMemStats(&ms)
+			if ms.HeapInuse > peak {
+				peak = ms.HeapInuse
+			}
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(len(inputs))/time.Since(start).Seconds(), "pages/s")
+		b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+		b.ReportMetric(float64(ms.Sys)/(1<<20), "sys-MB")
+		b.ReportMetric(float64(failed), "failed")
+	}
+}

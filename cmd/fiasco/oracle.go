@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 
 	"github.com/fiasco-project/fiasco/pipeline/blocks"
 	"github.com/fiasco-project/fiasco/pipeline/evaluate"
@@ -48,6 +49,9 @@ func runOracle(args []string, stdout, stderr io.Writer) int {
 	unwrapKW := fs.Bool("unwrap-kw", false, "replace <kw> elements by their children before finding blocks")
 	unlabelled := fs.Bool("unlabelled", false, "score segment markers without their type (all <p>)")
 	outDir := fs.String("o", "", "write each page's oracle output (CleanEval format) to this directory as <set>/<id>.txt")
+	mixed := fs.Int("mixed", 0, "report the words in blocks whose gold share is between 0.1 and 0.9, with N examples")
+	splitBR := fs.Bool("split-br", false, "experiment: wrap each <br>-separated line of a non-inline element in a <div> before finding blocks")
+	entities := fs.Bool("entities", false, "decode HTML character references in output and gold before scoring")
 	worst := fs.Int("worst", 0, "list the N pages with the lowest oracle F")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -75,8 +79,23 @@ func runOracle(args []string, stdout, stderr io.Writer) int {
 			f  float64
 		}
 		var pf []pageF
+		var mixedWords, allWords int
+		var mixedEx []string
 		for _, p := range pairs {
-			o, a, text, err := oraclePage(p, aopt, gopt, *threshold, *unwrapKW, *unlabelled)
+			o, a, text, err := oraclePage(p, aopt, gopt, *threshold, *unwrapKW, *splitBR, *unlabelled, *entities, func(b *blocks.Block, s float64) {
+				n := len(strings.Fields(b.Text))
+				allWords += n
+				if s > 0.1 && s < 0.9 {
+					mixedWords += n
+					if len(mixedEx) < *mixed {
+						t := b.Text
+						if len(t) > 160 {
+							t = t[:160] + "..."
+						}
+						mixedEx = append(mixedEx, fmt.Sprintf("%s block %d <%s> %.2f %q", p.ID, b.ID, b.Node.Data, s, t))
+					}
+				}
+			})
 			if err == nil && *outDir != "" {
 				d := filepath.Join(*outDir, filepath.Base(filepath.Clean(dir)))
 				if err = os.MkdirAll(d, 0o755); err == nil {
@@ -100,6 +119,12 @@ func runOracle(args []string, stdout, stderr io.Writer) int {
 		}
 		row("oracle", orc, orcT)
 		row("keep-all", all, allT)
+		if *mixed > 0 {
+			fmt.Fprintf(stdout, "  mixed blocks hold %d of %d words (%.2f%%)\n", mixedWords, allWords, 100*float64(mixedWords)/float64(max(allWords, 1)))
+			for _, e := range mixedEx {
+				fmt.Fprintf(stdout, "    %s\n", e)
+			}
+		}
 		if *worst > 0 {
 			for k := 0; k < *worst && k < len(pf); k++ {
 				m := k
@@ -130,7 +155,7 @@ func spread(ps []gold.Pair, n int) []gold.Pair {
 
 // oraclePage scores one page: [0] without and [1] with segment tags as
 // tokens, for the oracle output and for keeping all blocks.
-func oraclePage(p gold.Pair, aopt gold.AlignOptions, gopt gold.Options, threshold float64, unwrapKW, unlabelled bool) (orc, all [2]evaluate.Result, text string, err error) {
+func oraclePage(p gold.Pair, aopt gold.AlignOptions, gopt gold.Options, threshold float64, unwrapKW, splitBR, unlabelled, entities bool, visit func(*blocks.Block, float64)) (orc, all [2]evaluate.Result, text string, err error) {
 	page, err := load.File(p.HTML, load.Options{})
 	if err != nil {
 		return orc, all, text, err
@@ -140,6 +165,9 @@ func oraclePage(p gold.Pair, aopt gold.AlignOptions, gopt gold.Options, threshol
 	}
 	if unwrapKW {
 		unwrap(page.Doc, "kw")
+	}
+	if splitBR {
+		splitLines(page.Doc)
 	}
 	bs := blocks.Find(page.Doc)
 	g, err := gold.ReadOptions(p.Gold, p.Format, gopt)
@@ -154,15 +182,19 @@ func oraclePage(p gold.Pair, aopt gold.AlignOptions, gopt gold.Options, threshol
 		}
 		goldText = string(raw)
 	}
-	keep := gold.Labels(gold.LabelOptions(bs, g, aopt), threshold)
+	scores := gold.LabelOptions(bs, g, aopt)
+	for i, b := range bs {
+		visit(b, scores[i])
+	}
+	keep := gold.Labels(scores, threshold)
 	score := func(keep []bool) (r [2]evaluate.Result, err error) {
 		var buf bytes.Buffer
 		if err := export.Write(&buf, export.CleanEval, page, bs, keep, nil); err != nil {
 			return r, err
 		}
 		text = buf.String()
-		r[0] = evaluate.Score(buf.String(), goldText, evaluate.Options{Unlabelled: unlabelled})
-		r[1] = evaluate.Score(buf.String(), goldText, evaluate.Options{Tags: true, Unlabelled: unlabelled})
+		r[0] = evaluate.Score(buf.String(), goldText, evaluate.Options{Unlabelled: unlabelled, Entities: entities})
+		r[1] = evaluate.Score(buf.String(), goldText, evaluate.Options{Tags: true, Unlabelled: unlabelled, Entities: entities})
 		return r, nil
 	}
 	if all, err = score(nil); err != nil {
@@ -185,6 +217,41 @@ func unwrap(n *html.Node, name string) {
 				k = kn
 			}
 			n.RemoveChild(c)
+		}
+		c = next
+	}
+}
+
+// splitLines wraps the <br>-separated lines of every non-inline element
+// that has <br> children in <div> elements.
+func splitLines(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		splitLines(c)
+	}
+	if n.Type != html.ElementNode || blocks.IsInline(n) {
+		return
+	}
+	hasBR := false
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.DataAtom == atom.Br {
+			hasBR = true
+		}
+	}
+	if !hasBR {
+		return
+	}
+	var line *html.Node
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode && (c.DataAtom == atom.Br || !blocks.IsInline(c)) {
+			line = nil
+		} else {
+			if line == nil {
+				line = &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+				n.InsertBefore(line, c)
+			}
+			n.RemoveChild(c)
+			line.AppendChild(c)
 		}
 		c = next
 	}

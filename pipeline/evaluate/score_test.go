@@ -124,3 +124,16 @@ func TestScoreAgainstReference(t *testing.T) {
 		}
 	}
 }
+
+func TestScoreEntities(t *testing.T) {
+	out, gold := "It’s here & now", "It&#8217;s here &amp; now"
+	if r := Score(out, gold, Options{}); r.Matched != 2 {
+		t.Fatalf("raw: %+v", r)
+	}
+	if r := Score(out, gold, Options{Entities: true}); r.Matched != 4 || r.F != 1 {
+		t.Fatalf("entities: %+v", r)
+	}
+	if r := Score("", "URL: x\n", Options{}); r.P != 1 || r.R != 1 || r.F != 1 {
+		t.Fatalf("empty against empty: %+v", r)
+	}
+}

@@ -142,6 +142,21 @@ func TestChromiumGolden(t *testing.T) {
 		t.Errorf("lines: justified %d, ragged %d (want >= 4, 6)", fs[5].Lines, fs[6].Lines)
 	}
 
+	// Without the CSS line heights, the estimate from the bars is within
+	// 2 px of them and gives the same line counts.
+	est, err := vision.Measure(res.Image, n, vision.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range est {
+		if d := est[i].LineHeight - res.LineHeight[i]; fs[i].Lines > 1 && (d < -2 || d > 2) {
+			t.Errorf("block %d: estimated line height %v, CSS %v", i, est[i].LineHeight, res.LineHeight[i])
+		}
+		if est[i].Lines != fs[i].Lines || est[i].Blobs != fs[i].Blobs {
+			t.Errorf("block %d: estimated: %d lines %d blobs; with CSS line height: %d, %d", i, est[i].Lines, est[i].Blobs, fs[i].Lines, fs[i].Blobs)
+		}
+	}
+
 	const golden = "testdata/page.golden.json"
 	if *update {
 		data, _ := json.MarshalIndent(got, "", "  ")

@@ -116,6 +116,10 @@ type Browser struct {
 	closed bool
 	cur    *instance
 	starts int // how many browsers were started, for tests
+
+	// tabHook, when set (by tests), is called with each new tab before
+	// the page loads.
+	tabHook func(tab context.Context)
 }
 
 // instance is one started browser.

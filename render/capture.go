@@ -36,7 +36,7 @@ func (b *Browser) capture(tab context.Context, width, height int) (*image.RGBA, 
 			Clip:                  &page.Viewport{X: 0, Y: cy0, Width: float64(width), Height: cy1 - cy0, Scale: 1},
 			FromSurface:           ptr(true),
 			CaptureBeyondViewport: ptr(false),
-			OptimizeForSpeed:      ptr(true),
+			OptimizeForSpeed:      ptr(optimizeForSpeed),
 		})
 		shot += time.Since(t0)
 		if err != nil {
@@ -67,3 +67,6 @@ func (b *Browser) capture(tab context.Context, width, height int) (*image.RGBA, 
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// optimizeForSpeed is the capture's optimizeForSpeed parameter (see doc.go).
+var optimizeForSpeed = true

@@ -117,6 +117,12 @@ func (b *Browser) render(tab context.Context, doc []byte, colors []color.RGBA, o
 	t0 := time.Now()
 	url := pageHost + strconv.FormatInt(pageSeq.Add(1), 10) + "/page.html"
 
+	if b.tabHook != nil {
+		if err := chromedp.Do(tab); err != nil { // open the tab
+			return nil, fmt.Errorf("render: new tab: %w", err)
+		}
+		b.tabHook(tab)
+	}
 	// Serve the page and fail every other request at once (see doc.go).
 	paused := chromedp.Events(tab, fetch.RequestPaused)
 	go serve(tab, paused, url, doc)

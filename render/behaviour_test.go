@@ -1,0 +1,298 @@
+package render
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"image/color"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
+)
+
+// requestLog records the Network domain events of one tab.
+type requestLog struct {
+	mu       sync.Mutex
+	sent     map[network.RequestID]string // request id -> URL
+	failed   map[network.RequestID]string // request id -> error text
+	received map[network.RequestID]int64  // request id -> HTTP status
+	wg       sync.WaitGroup
+}
+
+func (l *requestLog) hook(tab context.Context) {
+	l.sent = map[network.RequestID]string{}
+	l.failed = map[network.RequestID]string{}
+	l.received = map[network.RequestID]int64{}
+	// Listen sees every event in order, before the next message is read.
+	err := chromedp.Listen(tab, func(ev any) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		switch ev := ev.(type) {
+		case *network.EventRequestWillBeSent:
+			l.sent[ev.RequestID] = ev.Request.URL
+		case *network.EventLoadingFailed:
+			l.failed[ev.RequestID] = ev.ErrorText
+		case *network.EventResponseReceived:
+			l.received[ev.RequestID] = ev.Response.Status
+		}
+	})
+	if err != nil {
+		panic(err)
+	}
+}
+
+func TestNetworkBlocked(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		time.Sleep(20 * time.Second) // a request that got out would hang the page
+	}))
+	defer srv.Close()
+	doc := strings.ReplaceAll(string(readTestdata(t, "network.html")), "{{LOCAL}}", srv.URL)
+
+	b := newBrowser(t, Options{Timeout: 15 * time.Second})
+	var log requestLog
+	b.tabHook = log.hook
+	start := time.Now()
+	res, err := b.Render(context.Background(), []byte(doc), testColors[:2], RenderOptions{Highlight: true})
+	elapsed := time.Since(start)
+	if err != nil {
+		t.Fatalf("Render after %v: %v", elapsed, err)
+	}
+	t.Logf("render %v, timings %+v", elapsed, res.Timings)
+	if res.Timings.Load > 3*time.Second {
+		t.Errorf("load took %v: blocked requests must fail at once", res.Timings.Load)
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("%d requests reached the local server", n)
+	}
+	checkBlocks(t, res, testColors[:2])
+
+	log.mu.Lock()
+	defer log.mu.Unlock()
+	page, blocked := 0, 0
+	for id, url := range log.sent {
+		if strings.HasPrefix(url, "data:") {
+			continue // inline data, e.g. Chromium's own media controls
+		}
+		if strings.HasPrefix(url, "file:") {
+			if st, ok := log.received[id]; ok {
+				t.Errorf("request %s got a response (status %d)", url, st)
+			}
+			continue // refused by Chromium: a web page may not read local files
+		}
+		if strings.HasPrefix(url, pageHost) && strings.HasSuffix(url, "/page.html") {
+			page++
+			if st := log.received[id]; st != 200 {
+				t.Errorf("page %s: status %d", url, st)
+			}
+			continue
+		}
+		if st, ok := log.received[id]; ok {
+			t.Errorf("request %s got a response (status %d)", url, st)
+		}
+		if e := log.failed[id]; !strings.HasPrefix(e, "net::ERR_BLOCKED_BY_CLIENT") {
+			t.Errorf("request %s: error %q, want net::ERR_BLOCKED_BY_CLIENT", url, e)
+		} else {
+			blocked++
+		}
+	}
+	t.Logf("request log: %d page load, %d blocked", page, blocked)
+	if page != 1 {
+		t.Errorf("page loaded %d times, want 1", page)
+	}
+	if blocked < 5 {
+		t.Errorf("only %d requests seen blocked; the log misses requests", blocked)
+	}
+}
+
+func TestScriptsDisabled(t *testing.T) {
+	b := newBrowser(t, Options{})
+	res, err := b.Render(context.Background(), readTestdata(t, "scripts.html"), testColors[:2], RenderOptions{Highlight: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The injected script ran: block 0 was measured and painted.
+	checkBlocks(t, res, testColors[:1])
+	if !res.Boxes[1].Empty() {
+		t.Errorf("block 1, added by page scripts, was rendered at %v", res.Boxes[1])
+	}
+	// "Original text." is one short line; the script's text would be long.
+	if w, h := res.Boxes[0].Dx(), res.Boxes[0].Dy(); w > 200 || h > 25 {
+		t.Errorf("block 0 is %dx%d px: its text was changed by a page script", w, h)
+	}
+}
+
+func TestHighlightOffKeepsLayout(t *testing.T) {
+	b := newBrowser(t, Options{})
+	doc := readTestdata(t, "blocks.html")
+	on, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: false})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeDump(t, "blocks-off.png", off.Image)
+	for i := range testColors {
+		if !near(on.Boxes[i], off.Boxes[i], 1) {
+			t.Errorf("block %d: box %v highlighted, %v as is", i, on.Boxes[i], off.Boxes[i])
+		}
+	}
+	// The page as is keeps its colours: the yellow box is there.
+	_, counts := colorBoxes(off.Image)
+	yellow := 0
+	for c, n := range counts {
+		if c.R > 240 && c.G > 240 && c.B < 160 { // yellow at opacity 0.5
+			yellow += n
+		}
+	}
+	if yellow < 400*50 {
+		t.Errorf("the page rendered without highlighting lost its yellow box")
+	}
+}
+
+func TestScale(t *testing.T) {
+	b := newBrowser(t, Options{Scale: 0.5})
+	res, err := b.Render(context.Background(), readTestdata(t, "blocks.html"), testColors, RenderOptions{Highlight: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeDump(t, "blocks-half.png", res.Image)
+	if got := res.Image.Bounds().Dx(); got != DefaultWidth/2 {
+		t.Errorf("image width %d, want %d", got, DefaultWidth/2)
+	}
+	// Edges at half pixels blend with white, so compare boxes only.
+	boxes, _ := colorBoxes(res.Image)
+	for i, c := range testColors {
+		if got := boxes[c]; !near(got, res.Boxes[i], 2) {
+			t.Errorf("block %d: pixels at %v, box %v", i, got, res.Boxes[i])
+		}
+	}
+	if res.FontSize[0] != 14 || res.LineHeight[0] != 17 {
+		t.Errorf("block 0 at scale 0.5: font %v line %v, want 14 and 17", res.FontSize[0], res.LineHeight[0])
+	}
+}
+
+func TestRestartAfterKill(t *testing.T) {
+	b := newBrowser(t, Options{})
+	doc := readTestdata(t, "blocks.html")
+	if _, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true}); err != nil {
+		t.Fatal(err)
+	}
+	pid := b.pid()
+	dir := b.cur.userDataDir
+	if pid == 0 {
+		t.Fatal("no browser process")
+	}
+	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until chromedp notices the death.
+	deadline := time.Now().Add(10 * time.Second)
+	for b.cur.ctx.Err() == nil && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	res, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true})
+	if err != nil {
+		t.Fatalf("Render after kill: %v", err)
+	}
+	checkBlocks(t, res, testColors)
+	if b.starts != 2 {
+		t.Errorf("%d browsers started, want 2", b.starts)
+	}
+	if p := b.pid(); p == pid || p == 0 {
+		t.Errorf("browser pid %d after restart, was %d", p, pid)
+	}
+	// The dead browser's profile directory goes away.
+	for time.Now().Before(deadline) {
+		if _, err := os.Stat(dir); errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("user data dir %s of the killed browser still exists", dir)
+	}
+	dir = b.cur.userDataDir
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("user data dir %s exists after Close", dir)
+	}
+	if _, err := b.Render(context.Background(), doc, testColors, RenderOptions{}); err == nil {
+		t.Error("Render after Close succeeded")
+	}
+}
+
+func TestConcurrent(t *testing.T) {
+	b := newBrowser(t, Options{})
+	doc := readTestdata(t, "blocks.html")
+	var wg sync.WaitGroup
+	errs := make(chan error, 6)
+	for g := 0; g < 2; g++ {
+		// Each goroutine its own palette, so that a mix-up shows.
+		colors := make([]color.RGBA, 3)
+		for i := range colors {
+			colors[i] = color.RGBA{uint8(50 + 100*g), uint8(60 * i), 255 - uint8(40*i), 255}
+		}
+		wg.Go(func() {
+			for k := 0; k < 3; k++ {
+				res, err := b.Render(context.Background(), doc, colors, RenderOptions{Highlight: true})
+				if err != nil {
+					errs <- err
+					return
+				}
+				t.Run(fmt.Sprintf("g%d-%d", g, k), func(t *testing.T) { checkBlocks(t, res, colors) })
+			}
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
+	}
+	if b.starts != 1 {
+		t.Errorf("%d browsers started, want 1", b.starts)
+	}
+}
+
+func TestTimeoutAndRecovery(t *testing.T) {
+	b := newBrowser(t, Options{})
+	doc := readTestdata(t, "blocks.html")
+	_, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true, Timeout: time.Millisecond})
+	if err == nil || !strings.Contains(err.Error(), "timed out") {
+		t.Errorf("Render with a 1ms timeout: error %v, want a time-out", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := b.Render(ctx, doc, testColors, RenderOptions{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("Render with a canceled context: error %v", err)
+	}
+	// Not HTML at all, and a block index out of range: still a page.
+	res, err := b.Render(context.Background(), []byte("\x00\x01binary<p data-fiasco-block=7>x"), testColors, RenderOptions{Highlight: true})
+	if err != nil {
+		t.Errorf("Render of garbage: %v", err)
+	} else if !res.Boxes[0].Empty() {
+		t.Errorf("garbage page: block 0 at %v", res.Boxes[0])
+	}
+	res, err = b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true})
+	if err != nil {
+		t.Fatalf("Render after failures: %v", err)
+	}
+	checkBlocks(t, res, testColors)
+	if b.starts != 1 {
+		t.Errorf("%d browsers started, want 1", b.starts)
+	}
+}

@@ -8,7 +8,8 @@ package svm
 type cache struct {
 	heads []cacheHead // l heads plus the LRU sentinel at index l
 	size  int64       // free entries
-	limit int64       // total entries allowed (for tests)
+	limit int64       // total entries allowed
+	peak  int64       // most entries ever in use (for tests)
 }
 
 type cacheHead struct {
@@ -75,6 +76,9 @@ func (c *cache) getData(index int, length int) ([]float32, int) {
 		}
 		c.size -= more
 		hd.n = int32(length)
+		if used := c.limit - c.size; used > c.peak {
+			c.peak = used
+		}
 	} else {
 		start = length
 	}

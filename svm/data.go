@@ -180,6 +180,9 @@ func ReadLIBSVM(r io.Reader, minFeatures int) (*Problem, error) {
 	if len(rows) == 0 {
 		return nil, ErrEmpty
 	}
+	if int64(len(rows))*int64(maxIdx) > 1<<31 {
+		return nil, fmt.Errorf("svm: %d rows x %d features is too large for dense storage", len(rows), maxIdx)
+	}
 	p := &Problem{X: make([][]float64, len(rows)), Y: ys}
 	flat := make([]float64, len(rows)*maxIdx)
 	for i, e := range rows {

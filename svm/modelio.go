@@ -273,6 +273,9 @@ func (m *Model) readSVs(br *bufio.Reader, total int) error {
 		svs = append(svs, s)
 		m.Coef = append(m.Coef, c)
 	}
+	if int64(maxIdx)*int64(len(svs)) > 1<<28 {
+		return fmt.Errorf("svm: model file: %d support vectors x %d features is too large", len(svs), maxIdx)
+	}
 	m.NumFeatures = maxIdx
 	m.SV = make([][]float64, len(svs))
 	for i, s := range svs {

@@ -1,0 +1,80 @@
+// Package svm is a two-class C-support-vector machine that reproduces
+// LIBSVM (svm-train, svm-predict, svm-scale, svm-grid) in pure Go.
+//
+// # Contract
+//
+// Training (Train) is a port of LIBSVM 3.x's C-SVC: SMO with second-order
+// working-set selection (WSS2, Fan, Chen and Lin 2005), shrinking with one
+// unshrinking pass, rho from the free variables, an LRU kernel cache of
+// CacheMB megabytes holding float32 values (LIBSVM's Qfloat), and the
+// same class ordering as svm_group_classes (labels by first appearance,
+// except that -1/+1 data always puts +1 first). Arithmetic is done in the
+// same order, so for the same data and parameters the objective, rho,
+// support vectors and even the iteration count agree with svm-train
+// (tests check this against /usr/bin/svm-train; note that Debian's
+// svm-train parses -c, -g, -r and -wi in single precision).
+// Kernels: linear, polynomial, RBF, sigmoid (LIBSVM's -t 0..3). Rows are
+// dense float64; per-class weights multiply C.
+//
+// Decision values are oriented so that Decision(x) > 0 means the
+// positive class, which is the larger of the two labels (+1 for -1/+1
+// data; in the cleaner +1 = content), whatever LIBSVM's internal label
+// order. Predict compares Decision with Model.Threshold (default 0,
+// LIBSVM's rule); raise it to favour precision. Probability gives Platt's
+// estimate when trained with Params.Probability (the internal 5-fold
+// split is seeded, not C's rand(), so probA/probB differ slightly from
+// svm-train -b 1).
+//
+// Scaling: FitScaler learns per-feature [min, max] on training data and
+// maps to [lower, upper] exactly like svm-scale; ReadRange/WriteRange use
+// svm-scale's range-file format. A Scaler attached to a Model is applied
+// by Decision/Predict/Probability, so models take raw features.
+//
+// Files: Model.Save writes LIBSVM's text model (svm-predict reads it and
+// gives our predictions) and a JSON sidecar path+MetaSuffix with the
+// feature count and names, threshold, scaler and a SHA-256 of the model
+// file. LoadModel reads both (a plain svm-train model loads too);
+// Model.CheckFeatures reports a count or name mismatch as ErrDimensions.
+// ReadLIBSVM/WriteLIBSVM handle LIBSVM's sparse data files.
+//
+// Evaluation: StratifiedFolds gives seeded, reproducible stratified
+// folds; CrossValidate and CrossValidateFolds (caller-given folds, e.g.
+// one fold per web page) report accuracy and the positive class's
+// precision, recall and F1, plus out-of-fold decision values.
+// GridSearch cross-validates a grid of (log2 C, log2 gamma) (svm-grid's
+// default 110 pairs unless given) on parallel workers; for each gamma the
+// full kernel matrix is computed once and shared by all C values and
+// folds when it fits in GridOptions.KernelMB (kernel values do not depend
+// on C or the fold). Each training still starts from alpha = 0 and runs
+// the exact solver: warm starts across C would change the results.
+// WriteHeatmap draws the CV accuracy as a PNG.
+//
+// Errors: bad input (empty data, one class, more than two classes, NaN
+// or Inf, mismatched dimensions) returns errors wrapping ErrEmpty,
+// ErrOneClass, ErrManyClass, ErrNonFinite or ErrDimensions. The package
+// never panics on data and never prints; training and grid search take a
+// context and stop when it is cancelled. Randomness is always seeded.
+//
+// # Tutorial
+//
+//	prob, err := svm.ReadLIBSVM(file, 0)   // or build svm.Problem{X, Y, FeatureNames}
+//	sc, err := svm.FitScaler(prob.X, -1, 1)
+//	scaled, err := sc.TransformProblem(prob)
+//
+//	// choose C and gamma
+//	res, err := svm.GridSearch(ctx, scaled, svm.DefaultParams(), svm.GridOptions{Seed: 1})
+//	p := svm.DefaultParams()
+//	p.C, p.Gamma = res.Best.C, res.Best.Gamma
+//
+//	m, err := svm.Train(ctx, scaled, p)
+//	m.Scaler = sc        // the model now takes raw rows
+//	m.Threshold = 0.3    // optional: more precision, less recall
+//	err = m.Save("model")  // writes model and model.meta.json
+//
+//	m2, err := svm.LoadModel("model")
+//	err = m2.CheckFeatures(names)
+//	d, err := m2.Decision(rawRow) // > Threshold means positive
+//
+// The fiasco CLI wraps this as "fiasco svm train|predict|scale" and
+// "fiasco grid" with svm-train's option letters.
+package svm

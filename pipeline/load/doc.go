@@ -27,13 +27,20 @@
 //  6. "ascii": no byte above 0x7F; decoded as UTF-8.
 //  7. "guess": a statistical detector. Bytes that are mostly valid UTF-8
 //     (at least as many valid multi-byte sequences as stray bytes) are
-//     UTF-8. Otherwise the lines holding non-ASCII bytes are decoded with
-//     windows-1252, windows-1250, iso-8859-2, windows-1251, koi8-r,
-//     windows-1253, shift_jis, euc-jp, gbk and euc-kr, and the decoded
-//     characters are scored against a small model of each (common letters
-//     in frequency order, script, lone accented letters, undecodable
-//     bytes); windows-1252 wins ties and near-ties. Big5, Arabic, Hebrew,
-//     Thai and other charsets are not guessed.
+//     UTF-8. Otherwise the lines holding non-ASCII bytes (up to 64 KiB) are
+//     decoded with windows-1252, windows-1250, iso-8859-2, windows-1251,
+//     koi8-r, windows-1253, shift_jis, euc-jp, gbk and euc-kr, and each
+//     decoded character is scored against a small model of the charset's
+//     languages: common characters in frequency order, their script,
+//     undecodable bytes and C1 controls, and context (an accented letter
+//     standing alone, Cyrillic or Greek inside a Latin word, an upper-case
+//     letter inside a word). windows-1252 wins unless another charset leads
+//     it clearly (mean score +0.25, total +3, three distinct common
+//     characters). UTF-8 pages of the shared data sets re-encoded to
+//     windows-1252 without declarations are guessed right in 1,260 of 1,267
+//     cases (4 more fall through to the default, same decoding; 3 hold
+//     mojibake in their source). Big5, Arabic, Hebrew, Thai and other
+//     charsets are not guessed.
 //  8. "default": windows-1252.
 //
 // Labels are resolved with the WHATWG Encoding Standard's table, so

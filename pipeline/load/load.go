@@ -153,6 +153,20 @@ func decode(data []byte, c choice) (string, error) {
 		if utf8.Valid(data) {
 			return string(data), nil
 		}
+		// A sequence cut off by truncation at the very end is dropped.
+		for i := 1; i <= 3 && i <= len(data); i++ {
+			if b := data[len(data)-i]; b >= 0xC0 {
+				if !utf8.FullRune(data[len(data)-i:]) {
+					data = data[:len(data)-i]
+				}
+				break
+			} else if b < 0x80 {
+				break
+			}
+		}
+		if utf8.Valid(data) {
+			return string(data), nil
+		}
 		var b strings.Builder
 		b.Grow(len(data) + len(data)/8)
 		for len(data) > 0 {

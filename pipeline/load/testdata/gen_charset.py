@@ -49,6 +49,7 @@ w("mixed-utf8-1252.html", page("<p>Caf\u00e9 cr\u00e8me na\u00efve</p>").encode(
 w("meta-utf8-but-1252.html", page(fr, '<meta charset="utf-8">').encode("cp1252"))
 w("guess-short-1252.html", page("<p>Copyright \u00a9 2006 M\u00fcller GmbH\u00ae. More\u00bb</p>").encode("cp1252"))
 w("guess-short-1250.html", page("<p>Zaż\u00f3łć gęślą jaźń</p>").encode("cp1250"))
+w("utf8-truncated.html", ("<p>na\u00efve caf\u00e9 " + "x" * 10 + " \u20ac").encode("utf-8")[:-1])
 w("default.html", page("<p>x \x81 y \x8d z \x9d</p>").encode("latin-1"))
 
 os.makedirs("charset", exist_ok=True)

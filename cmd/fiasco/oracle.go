@@ -174,14 +174,7 @@ func oraclePage(p gold.Pair, aopt gold.AlignOptions, gopt gold.Options, threshol
 	if err != nil {
 		return orc, all, text, err
 	}
-	goldText := g.CleanEval()
-	if p.Format == gold.CleanEval {
-		raw, err := os.ReadFile(p.Gold)
-		if err != nil {
-			return orc, all, text, err
-		}
-		goldText = string(raw)
-	}
+	goldText := g.Reference()
 	scores := gold.LabelOptions(bs, g, aopt)
 	for i, b := range bs {
 		visit(b, scores[i])

@@ -49,14 +49,7 @@ func oracle(t *testing.T, dir string, step int) (orc, all evaluate.Result) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		goldText := g.CleanEval()
-		if p.Format == CleanEval {
-			raw, err := os.ReadFile(p.Gold)
-			if err != nil {
-				t.Fatal(err)
-			}
-			goldText = string(raw)
-		}
+		goldText := g.Reference()
 		score := func(keep []bool) evaluate.Result {
 			var buf bytes.Buffer
 			if err := export.Write(&buf, export.CleanEval, page, bs, keep, nil); err != nil {

@@ -35,6 +35,19 @@ type Gold struct {
 	// the annotated page in document order with its label; nil for text
 	// formats, whose gold holds the clean text only.
 	Page []Word
+	// Raw is the gold file as text (UTF-8, no byte-order mark, LF line
+	// ends), for CleanEval-format files only.
+	Raw string
+}
+
+// Reference returns the text to score an output against: for CleanEval
+// files the file itself, as the reference scorer reads it (HTML comments
+// and character references included), otherwise CleanEval().
+func (g *Gold) Reference() string {
+	if g.Format == CleanEval {
+		return g.Raw
+	}
+	return g.CleanEval()
 }
 
 // Options change what counts as clean text.
@@ -90,6 +103,7 @@ func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 	switch f {
 	case CleanEval:
 		g = parseCleanEval(text)
+		g.Raw = text
 	case Plain:
 		g = parsePlain(text, opt)
 	case L3S:

@@ -50,6 +50,9 @@ func TestReadCleanEval(t *testing.T) {
 	if s := g.CleanEval(); !strings.HasPrefix(s, "URL: http://example.org/a\n<h> A Title\n<p> First") {
 		t.Errorf("CleanEval() = %q", s)
 	}
+	if r := g.Reference(); !strings.HasPrefix(r, "URL: http://example.org/a\n\n   <h>A   Title\n") || !strings.Contains(r, "&amp;") {
+		t.Errorf("Reference() = %q", r)
+	}
 	e, err := Read("testdata/cleaneval-empty.txt", Unknown)
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +70,9 @@ func TestReadPlain(t *testing.T) {
 	want := []Segment{{'p', "The Headline Of The Story"}, {'p', "by someone on January 31, 2011"}, {'p', "First paragraph of the story."}}
 	if !reflect.DeepEqual(g.Segments, want) {
 		t.Errorf("segments %q", g.Segments)
+	}
+	if g.Reference() != g.CleanEval() || g.Raw != "" {
+		t.Errorf("Reference of plain gold %q", g.Reference())
 	}
 	g, err = ReadOptions("testdata/plain.txt", Plain, Options{Comments: true})
 	if err != nil {

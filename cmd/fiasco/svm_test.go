@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"image/png"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/fiasco-project/fiasco/svm"
+)
+
+func heartScale(t *testing.T) string {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	p := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data", "libsvm", "heart_scale")
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("heart_scale not found at %s", p)
+	}
+	return p
+}
+
+func runCmd(t *testing.T, f func([]string, *bytes.Buffer, *bytes.Buffer) int, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := f(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func svmCmd(args []string, o, e *bytes.Buffer) int  { return runSVM(args, o, e) }
+func gridCmd(args []string, o, e *bytes.Buffer) int { return runGrid(args, o, e) }
+
+func TestSVMTrainPredict(t *testing.T) {
+	data := heartScale(t)
+	dir := t.TempDir()
+	model := filepath.Join(dir, "m")
+	code, out, errs := runCmd(t, svmCmd, "train", data, model)
+	if code != 0 {
+		t.Fatalf("train exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"obj = -100.877288, rho = 0.424462", "Total nSV = 132"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("train output lacks %q:\n%s", want, out)
+		}
+	}
+	if _, err := os.Stat(model + svm.MetaSuffix); err != nil {
+		t.Errorf("no sidecar: %v", err)
+	}
+	pred := filepath.Join(dir, "pred")
+	code, out, errs = runCmd(t, svmCmd, "predict", data, model, pred)
+	if code != 0 || !strings.Contains(out, "Accuracy = ") {
+		t.Fatalf("predict exit %d: %s %s", code, out, errs)
+	}
+	lines, _ := os.ReadFile(pred)
+	if n := strings.Count(string(lines), "\n"); n != 270 {
+		t.Errorf("%d predictions, want 270", n)
+	}
+	// a higher threshold predicts fewer positives
+	pred2 := filepath.Join(dir, "pred2")
+	if code, _, errs = runCmd(t, svmCmd, "predict", "-threshold", "1", data, model, pred2); code != 0 {
+		t.Fatal(errs)
+	}
+	lines2, _ := os.ReadFile(pred2)
+	if strings.Count(string(lines2), "1\n")-strings.Count(string(lines2), "-1\n") >= strings.Count(string(lines), "1\n")-strings.Count(string(lines), "-1\n") {
+		t.Error("-threshold 1 did not reduce positive predictions")
+	}
+	code, out, _ = runCmd(t, svmCmd, "train", "-v", "5", "-c", "2", data, model)
+	if code != 0 || !strings.Contains(out, "Cross Validation Accuracy = ") {
+		t.Errorf("train -v: %d %s", code, out)
+	}
+	// probability model
+	if code, _, errs = runCmd(t, svmCmd, "train", "-b", "1", "-q", data, model); code != 0 {
+		t.Fatal(errs)
+	}
+	if code, _, errs = runCmd(t, svmCmd, "predict", "-b", "1", data, model, pred); code != 0 {
+		t.Fatal(errs)
+	}
+	lines, _ = os.ReadFile(pred)
+	if !strings.HasPrefix(string(lines), "labels 1 -1\n") {
+		t.Errorf("probability output starts %q", string(lines)[:20])
+	}
+}
+
+func TestSVMBadUsage(t *testing.T) {
+	data := heartScale(t)
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "empty")
+	os.WriteFile(empty, nil, 0o644)
+	oneClass := filepath.Join(dir, "one")
+	os.WriteFile(oneClass, []byte("1 1:0.5\n1 1:0.7\n"), 0o644)
+	nan := filepath.Join(dir, "nan")
+	os.WriteFile(nan, []byte("1 1:nan\n-1 1:0.7\n"), 0o644)
+	for _, c := range []struct {
+		args []string
+		code int
+		msg  string
+	}{
+		{[]string{}, 2, "Usage"},
+		{[]string{"frobnicate"}, 2, "unknown subcommand"},
+		{[]string{"train", data}, 2, "want 2 arguments"},
+		{[]string{"train", "-s", "1", data, filepath.Join(dir, "m")}, 2, "only C-SVC"},
+		{[]string{"train", "-c", "0", data, filepath.Join(dir, "m")}, 2, "C must be positive"},
+		{[]string{"train", empty, filepath.Join(dir, "m")}, 1, "empty"},
+		{[]string{"train", oneClass, filepath.Join(dir, "m")}, 1, "two classes"},
+		{[]string{"train", nan, filepath.Join(dir, "m")}, 1, "NaN"},
+		{[]string{"predict", data, filepath.Join(dir, "missing"), filepath.Join(dir, "o")}, 1, "no such file"},
+		{[]string{"scale", "-s", "a", "-r", "b", data}, 2, "cannot use"},
+	} {
+		code, _, errs := runCmd(t, svmCmd, c.args...)
+		if code != c.code || !strings.Contains(errs, c.msg) {
+			t.Errorf("fiasco svm %v: exit %d, stderr %q; want %d and %q", c.args, code, errs, c.code, c.msg)
+		}
+	}
+}
+
+func TestSVMScale(t *testing.T) {
+	data := heartScale(t)
+	dir := t.TempDir()
+	rng := filepath.Join(dir, "range")
+	code, out, errs := runCmd(t, svmCmd, "scale", "-l", "0", "-u", "1", "-s", rng, data)
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	p, err := svm.ReadLIBSVM(strings.NewReader(out), 0)
+	if err != nil || p.Len() != 270 {
+		t.Fatalf("scaled output: %v", err)
+	}
+	for _, row := range p.X {
+		for _, v := range row {
+			if v < 0 || v > 1 {
+				t.Fatalf("value %v outside [0,1]", v)
+			}
+		}
+	}
+	code, out2, errs := runCmd(t, svmCmd, "scale", "-r", rng, data)
+	if code != 0 || out2 != out {
+		t.Errorf("scale -r differs from scale -s (exit %d %s)", code, errs)
+	}
+}
+
+func TestGridCommand(t *testing.T) {
+	data := heartScale(t)
+	dir := t.TempDir()
+	pngPath, outPath := filepath.Join(dir, "h.png"), filepath.Join(dir, "t.out")
+	code, out, errs := runCmd(t, gridCmd, "-log2c", "-1,3,2", "-log2g", "-5,-3,2", "-png", pngPath, "-out", outPath,
+		"-baselines", "-trees", "5", "-depth", "6", data)
+	if code != 0 {
+		t.Fatalf("grid exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "6/6 pairs") {
+		t.Errorf("no progress bar on stderr: %q", errs)
+	}
+	for _, want := range []string{"log2c=-1 log2g=-5 rate=", "best: log2c", "golearn CART tree", "random forest", "SVM linear"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("grid output lacks %q:\n%s", want, out)
+		}
+	}
+	f, err := os.Open(pngPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := png.Decode(f); err != nil {
+		t.Errorf("heatmap: %v", err)
+	}
+	if b, _ := os.ReadFile(outPath); strings.Count(string(b), "\n") != 6 {
+		t.Errorf("table file has %d lines, want 6", strings.Count(string(b), "\n"))
+	}
+	if code, _, _ := runCmd(t, gridCmd, "-log2c", "1,2", data); code != 2 {
+		t.Errorf("bad -log2c: exit %d", code)
+	}
+}
+
+func TestSVMFlags(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	sf := addSVMFlags(fs)
+	if err := fs.Parse(strings.Fields("-t 1 -d 2 -g 0.5 -r 0.25 -c 4 -w1 2 -w-1 3 -e 0.01 -m 50 -h 0 -b 1")); err != nil {
+		t.Fatal(err)
+	}
+	p, err := sf.params()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := svm.Params{Kernel: svm.Poly, Degree: 2, Gamma: 0.5, Coef0: 0.25, C: 4, WeightPos: 2, WeightNeg: 3,
+		Eps: 0.01, CacheMB: 50, Shrinking: false, Probability: true, Seed: 1, Threads: 1}
+	if p != want {
+		t.Errorf("params %+v\nwant %+v", p, want)
+	}
+	fs = flag.NewFlagSet("y", flag.ContinueOnError)
+	sf = addSVMFlags(fs)
+	fs.Parse(nil)
+	if p, _ := sf.params(); p.Kernel != svm.RBF || p.C != 1 || !p.Shrinking || p.Eps != 0.001 {
+		t.Errorf("defaults %+v", p)
+	}
+}

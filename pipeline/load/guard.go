@@ -47,17 +47,16 @@ func binaryKind(data []byte) string {
 	return ""
 }
 
-// cutTags returns data cut before its (max+1)-th '<', and whether it cut.
-func cutTags(data []byte, max int) ([]byte, bool) {
-	if max <= 0 || bytes.Count(data, []byte{'<'}) <= max {
-		return data, false
+// cutTags returns text cut before its (max+1)-th '<', and whether it cut.
+func cutTags(text string, max int) (string, bool) {
+	if max <= 0 || strings.Count(text, "<") <= max {
+		return text, false
 	}
 	off := 0
 	for i := 0; i < max; i++ {
-		j := bytes.IndexByte(data[off:], '<')
-		off += j + 1
+		off += strings.IndexByte(text[off:], '<') + 1
 	}
-	return data[:off-1], true
+	return text[:off-1], true
 }
 
 // isDepthError reports whether err is html.Parse refusing a deep nesting.

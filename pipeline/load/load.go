@@ -133,8 +133,8 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 	if len(strings.TrimSpace(text)) == 0 {
 		return nil, fmt.Errorf("%s: %w", name, ErrEmpty)
 	}
-	if cut, ok := cutTags([]byte(text), opt.maxTags()); ok {
-		text = string(cut)
+	if cut, ok := cutTags(text, opt.maxTags()); ok {
+		text = cut
 		p.Truncated = true
 	}
 	doc, err := parse(text, p)

@@ -60,7 +60,7 @@ func runOracle(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "oracle: --data DIR is required")
 		return 2
 	}
-	aopt := gold.AlignOptions{Fold: *fold, Strip: *strip, MinRun: *minRun, AutoJunk: *autoJunk}
+	aopt := gold.AlignOptions{Fold: *fold, Strip: *strip, MinRun: *minRun, AutoJunk: *autoJunk, AutoJunkAbove: gold.DefaultAlign.AutoJunkAbove}
 	gopt := gold.Options{Comments: *comments, Uncertain: *uncertain}
 	status := 0
 	fmt.Fprintf(stdout, "%-18s %5s %-9s %6s %6s %6s | %6s %6s %6s | %6s %6s\n",

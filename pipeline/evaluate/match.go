@@ -19,12 +19,12 @@ type Matcher struct {
 // Blocks returns the matching blocks of a and b in increasing order, adjacent
 // blocks merged, without difflib's final sentinel.
 func (m Matcher) Blocks(a, b []string) []Match {
-	ia, ib := intern(a, b)
-	return m.blocksInt(ia, ib)
+	ia, ib, n := intern(a, b)
+	return m.blocksInt(ia, ib, n)
 }
 
-// intern maps the strings of a and b to small integers.
-func intern(a, b []string) ([]int32, []int32) {
+// intern maps the strings of a and b to small integers 0..n-1.
+func intern(a, b []string) ([]int32, []int32, int) {
 	ids := make(map[string]int32, len(b))
 	conv := func(s []string) []int32 {
 		out := make([]int32, len(s))
@@ -40,21 +40,21 @@ func intern(a, b []string) ([]int32, []int32) {
 	}
 	ib := conv(b)
 	ia := conv(a)
-	return ia, ib
+	return ia, ib, len(ids)
 }
 
 type matcher struct {
 	a, b []int32
-	b2j  map[int32][]int32
+	b2j  [][]int32 // positions in b of each item, nil for popular items
 	prev []int32 // j2len of the previous row, indexed by j+1
 	cur  []int32
 }
 
-func (m Matcher) blocksInt(a, b []int32) []Match {
+func (m Matcher) blocksInt(a, b []int32, n int) []Match {
 	if len(a) == 0 || len(b) == 0 {
 		return nil
 	}
-	s := &matcher{a: a, b: b, b2j: map[int32][]int32{}}
+	s := &matcher{a: a, b: b, b2j: make([][]int32, n)}
 	for j, x := range b {
 		s.b2j[x] = append(s.b2j[x], int32(j))
 	}
@@ -62,7 +62,7 @@ func (m Matcher) blocksInt(a, b []int32) []Match {
 		ntest := len(b)/100 + 1
 		for x, js := range s.b2j {
 			if len(js) > ntest {
-				delete(s.b2j, x)
+				s.b2j[x] = nil
 			}
 		}
 	}
@@ -112,7 +112,12 @@ func (s *matcher) longest(alo, ahi, blo, bhi int) Match {
 	// entries touched in the previous row are non-zero.
 	var touchedPrev, touchedCur []int32
 	for i := alo; i < ahi; i++ {
-		for _, j32 := range s.b2j[a[i]] {
+		js := s.b2j[a[i]]
+		if len(js) > 8 && int(js[0]) < blo {
+			// skip the positions before blo (difflib scans them)
+			js = js[sort.Search(len(js), func(k int) bool { return int(js[k]) >= blo }):]
+		}
+		for _, j32 := range js {
 			j := int(j32)
 			if j < blo {
 				continue

@@ -26,11 +26,15 @@ type AlignOptions struct {
 	MinRun int
 	// AutoJunk applies difflib's popular-item rule (see evaluate.Matcher).
 	AutoJunk bool
+	// AutoJunkAbove turns AutoJunk on when the product of the page and gold
+	// lengths (in tokens) exceeds it, bounding the time spent on huge
+	// pages; 0 means never.
+	AutoJunkAbove int
 }
 
 // DefaultAlign is the alignment used by Label; chosen by measuring the
 // oracle score on the data sets (see the package doc).
-var DefaultAlign = AlignOptions{Fold: true, Strip: true, MinRun: 2, AutoJunk: false}
+var DefaultAlign = AlignOptions{Fold: true, Strip: true, MinRun: 2, AutoJunkAbove: 20_000_000}
 
 // Label returns, for each block, the share of its words that the gold
 // standard marks as clean content, using DefaultAlign.
@@ -105,7 +109,8 @@ func LabelOptions(bs []*blocks.Block, g *Gold, opt AlignOptions) []float64 {
 			}
 		}
 	}
-	ms := evaluate.Matcher{AutoJunk: opt.AutoJunk}.Blocks(page, gw)
+	junk := opt.AutoJunk || opt.AutoJunkAbove > 0 && len(page)*len(gw) > opt.AutoJunkAbove
+	ms := evaluate.Matcher{AutoJunk: junk}.Blocks(page, gw)
 	good := make([]int, len(bs))
 	for _, m := range ms {
 		if m.Size < opt.MinRun && !coversBlocks(owner, total, m) {

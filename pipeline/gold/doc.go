@@ -41,6 +41,10 @@
 // Tokens are compared lower-cased with only their letters and digits
 // ([AlignOptions]); matched runs shorter than MinRun (2) count only when
 // they cover whole blocks. [Labels] applies the [Threshold] (0.5).
+// difflib's popular-word rule (AutoJunk) is used only when page tokens
+// times gold tokens exceed 20 million: it changes the oracle F by at most
+// 0.08 point but makes a 20,000-word page 50 times faster (11 ms instead of
+// 630 ms, BenchmarkLabel20k).
 //
 // The options barely matter (oracle F within 0.1 point for fold, strip,
 // MinRun 1-3, autojunk, threshold 0.4-0.6); reading order matters a lot

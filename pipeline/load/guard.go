@@ -17,13 +17,13 @@ var (
 )
 
 // binaryKind returns a description of data if it looks like a binary file:
-// a known magic number, or more than 5% control bytes in its first 64 KiB.
+// a known magic number, or more than 5% control bytes in its first 16 KiB.
 // Text in UTF-16 must have been recognised before.
 func binaryKind(data []byte) string {
 	magics := []struct{ magic, kind string }{
 		{"\x89PNG", "PNG image"}, {"GIF8", "GIF image"}, {"\xFF\xD8\xFF", "JPEG image"},
 		{"%PDF-", "PDF document"}, {"PK\x03\x04", "ZIP archive"}, {"\x1F\x8B", "gzip-compressed data"},
-		{"\x7FELF", "ELF executable"}, {"BZh", ""}, {"\xD0\xCF\x11\xE0", "MS Office document"},
+		{"\x7FELF", "ELF executable"}, {"\xD0\xCF\x11\xE0", "MS Office document"},
 		{"RIFF", "RIFF media"}, {"\x00\x00\x01\x00", "icon"},
 	}
 	for _, m := range magics {
@@ -32,8 +32,8 @@ func binaryKind(data []byte) string {
 		}
 	}
 	n := len(data)
-	if n > 64<<10 {
-		n = 64 << 10
+	if n > 16<<10 {
+		n = 16 << 10
 	}
 	ctl := 0
 	for _, c := range data[:n] {

@@ -52,6 +52,7 @@ func runOracle(args []string, stdout, stderr io.Writer) int {
 	mixed := fs.Int("mixed", 0, "report the words in blocks whose gold share is between 0.1 and 0.9, with N examples")
 	splitBR := fs.Bool("split-br", false, "experiment: wrap each <br>-separated line of a non-inline element in a <div> before finding blocks")
 	entities := fs.Bool("entities", false, "decode HTML character references in output and gold before scoring")
+	dice := fs.Bool("dice", false, "label blocks by FIASCO's Dice overlap of gold segments and subtrees instead of the word alignment")
 	worst := fs.Int("worst", 0, "list the N pages with the lowest oracle F")
 	if err := fs.Parse(args); err != nil {
 		return 2
@@ -82,7 +83,7 @@ func runOracle(args []string, stdout, stderr io.Writer) int {
 		var mixedWords, allWords int
 		var mixedEx []string
 		for _, p := range pairs {
-			o, a, text, err := oraclePage(p, aopt, gopt, *threshold, *unwrapKW, *splitBR, *unlabelled, *entities, func(b *blocks.Block, s float64) {
+			o, a, text, err := oraclePage(p, aopt, gopt, *threshold, *unwrapKW, *splitBR, *unlabelled, *entities, *dice, func(b *blocks.Block, s float64) {
 				n := len(strings.Fields(b.Text))
 				allWords += n
 				if s > 0.1 && s < 0.9 {
@@ -155,7 +156,7 @@ func spread(ps []gold.Pair, n int) []gold.Pair {
 
 // oraclePage scores one page: [0] without and [1] with segment tags as
 // tokens, for the oracle output and for keeping all blocks.
-func oraclePage(p gold.Pair, aopt gold.AlignOptions, gopt gold.Options, threshold float64, unwrapKW, splitBR, unlabelled, entities bool, visit func(*blocks.Block, float64)) (orc, all [2]evaluate.Result, text string, err error) {
+func oraclePage(p gold.Pair, aopt gold.AlignOptions, gopt gold.Options, threshold float64, unwrapKW, splitBR, unlabelled, entities, dice bool, visit func(*blocks.Block, float64)) (orc, all [2]evaluate.Result, text string, err error) {
 	page, err := load.File(p.HTML, load.Options{})
 	if err != nil {
 		return orc, all, text, err
@@ -176,6 +177,9 @@ func oraclePage(p gold.Pair, aopt gold.AlignOptions, gopt gold.Options, threshol
 	}
 	goldText := g.Reference()
 	scores := gold.LabelOptions(bs, g, aopt)
+	if dice {
+		scores = gold.LabelDice(bs, g)
+	}
 	for i, b := range bs {
 		visit(b, scores[i])
 	}

@@ -139,3 +139,25 @@ func TestNormalize(t *testing.T) {
 		}
 	}
 }
+
+func TestLabelDice(t *testing.T) {
+	g, err := Parse([]byte("URL: x\n<h>The Story of the Day\n<p>Intro to the story, which goes on\n"+
+		"A quoted passage that the story cites at length.\n"+
+		"and the rest of the story after the quote, about the news of the day.\n"), CleanEval, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs := findBlocks(t, page)
+	sc := LabelDice(bs, g)
+	for i, b := range bs {
+		// The <td> subtree (with its blockquote) is the best place of the
+		// long paragraph, so both are clean; the heading matches the <h1>.
+		want := 0.0
+		if strings.HasPrefix(b.Text, "The Story") || strings.HasPrefix(b.Text, "Intro") || strings.HasPrefix(b.Text, "A quoted") {
+			want = 1
+		}
+		if sc[i] != want {
+			t.Errorf("%q: Dice label %.0f, want %.0f", b.Text, sc[i], want)
+		}
+	}
+}

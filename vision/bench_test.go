@@ -1,8 +1,10 @@
 package vision
 
 import (
+	"bytes"
 	"fmt"
 	"image"
+	"image/png"
 	"math"
 	"testing"
 )
@@ -94,5 +96,50 @@ func TestBoxApproximatesGaussian(t *testing.T) {
 	t.Logf("threshold differs on %d of %d pixels, max |box-gauss| = %.3f", differ, w*h, maxd)
 	if differ > w*h/100 || maxd > 0.03 {
 		t.Errorf("box cascade is not close to the Gaussian: %d pixels differ, max diff %.3f", differ, maxd)
+	}
+}
+
+// BenchmarkPNGDecode is the reference for BenchmarkMeasure: decoding the
+// same 1280x8000 page from PNG, which every screenshot costs anyway.
+func BenchmarkPNGDecode(b *testing.B) {
+	img, _ := syntheticPage(b, 1280, 8000, 1)
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(buf.Len()))
+	for b.Loop() {
+		if _, err := png.Decode(bytes.NewReader(buf.Bytes())); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkBlurThreshold is what Measure runs instead of the plain 2-D
+// cascade: the same result (TestBlurThresholdMatchesReference) computed
+// once per distinct row and column, on the 600x400 mask of BenchmarkBlur.
+func BenchmarkBlurThreshold(b *testing.B) {
+	const w, h, r = 600, 400, 11
+	m := blurMask(w, h)
+	var rs []run
+	for y := 0; y < h; y++ {
+		x := 0
+		for x < w {
+			if m[y*w+x] == 0 {
+				x++
+				continue
+			}
+			s := x
+			for x < w && m[y*w+x] != 0 {
+				x++
+			}
+			rs = append(rs, run{int32(s), int32(x), int32(y), 0})
+		}
+	}
+	work := make([]uint8, len(m))
+	var s scratch
+	for b.Loop() {
+		copy(work, m)
+		blurThreshold(work, w, h, rs, 0, 0, r, r, &s)
 	}
 }

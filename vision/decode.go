@@ -41,12 +41,19 @@ func decodeRuns(img image.Image, n int) (runs []run, bounds image.Rectangle) {
 		cur := int32(-1) // block of the open run
 		start := 0
 		prev := uint32(0xFFFFFFFF) // opaque white
+		prev2 := uint64(prev) | uint64(prev)<<32
 		for x := 0; x < w; x++ {
 			p := binary.LittleEndian.Uint32(row[4*x:])
 			if p == prev {
-				continue // same colour: same block, run goes on
+				// Same colour: same block, the run goes on. Skip pixel
+				// pairs while they are unchanged.
+				for x+2 < w && binary.LittleEndian.Uint64(row[4*x+4:]) == prev2 {
+					x += 2
+				}
+				continue
 			}
 			prev = p
+			prev2 = uint64(p) | uint64(p)<<32
 			idx := int32(-1)
 			if p != 0xFFFFFFFF {
 				idx = decodePixel(uint8(p), uint8(p>>8), uint8(p>>16), uint8(p>>24), nonPremul, n)

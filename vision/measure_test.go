@@ -280,3 +280,36 @@ func TestImageTypes(t *testing.T) {
 		t.Errorf("sub-image: %+v\nwant %+v", got[0], want[0])
 	}
 }
+
+// TestWorkersAndScale: results do not depend on Workers; Scale multiplies
+// the given line heights.
+func TestWorkersAndScale(t *testing.T) {
+	img, n := syntheticPage(t, 1280, 2000, 5)
+	one, err := Measure(img, n, Options{Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	many, _ := Measure(img, n, Options{Workers: 3})
+	found := 0
+	for i := range one {
+		if one[i] != many[i] {
+			t.Fatalf("block %d: workers=1 %+v, workers=3 %+v", i, one[i], many[i])
+		}
+		if one[i].Found {
+			found++
+		}
+	}
+	if found != n {
+		t.Errorf("%d of %d blocks found", found, n)
+	}
+	lh := make([]float64, n)
+	for i := range lh {
+		lh[i] = 11
+	}
+	scaled, _ := Measure(img, n, Options{LineHeight: lh, Scale: 2})
+	for i := range scaled {
+		if scaled[i].LineHeight != 22 {
+			t.Fatalf("block %d: line height %v, want 22", i, scaled[i].LineHeight)
+		}
+	}
+}

@@ -25,7 +25,8 @@ type GridOptions struct {
 	// shared by all C values and folds of one gamma. If one n*n float32
 	// matrix does not fit, kernels are computed on demand. Default 1024.
 	KernelMB float64
-	// Progress, if set, is called after each finished (C, gamma) pair.
+	// Progress, if set, is called after each finished (C, gamma) pair,
+	// possibly from several goroutines at once.
 	Progress func(done, total int)
 }
 

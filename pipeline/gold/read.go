@@ -11,6 +11,7 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/text/encoding/charmap"
+	unicode16 "golang.org/x/text/encoding/unicode"
 )
 
 // Segment is one paragraph of clean gold text.
@@ -84,11 +85,13 @@ func ReadOptions(path string, f Format, opt Options) (*Gold, error) {
 }
 
 // Parse parses the content of a gold file in format f; Unknown detects it.
-// Bytes that are not valid UTF-8 are read as windows-1252.
+// A UTF-16 byte-order mark selects UTF-16 (five Dragnet gold files);
+// otherwise bytes that are not valid UTF-8 are read as windows-1252.
 func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 	if f == Unknown {
 		f = DetectBytes(data)
 	}
+	data = decodeUTF16(data)
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if !utf8.Valid(data) {
 		dec, err := charmap.Windows1252.NewDecoder().Bytes(data)
@@ -121,6 +124,25 @@ func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 		g.Words = append(g.Words, strings.Fields(s.Text)...)
 	}
 	return g, nil
+}
+
+// decodeUTF16 converts data that starts with a UTF-16 byte-order mark to
+// UTF-8 and returns other data unchanged.
+func decodeUTF16(data []byte) []byte {
+	var e unicode16.Endianness
+	switch {
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
+		e = unicode16.LittleEndian
+	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+		e = unicode16.BigEndian
+	default:
+		return data
+	}
+	out, err := unicode16.UTF16(e, unicode16.ExpectBOM).NewDecoder().Bytes(data)
+	if err != nil {
+		return data
+	}
+	return out
 }
 
 var (

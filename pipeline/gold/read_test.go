@@ -168,3 +168,17 @@ func TestFormatString(t *testing.T) {
 		t.Fatal("no error for a bad format")
 	}
 }
+
+func TestParseUTF16(t *testing.T) {
+	le := []byte{0xff, 0xfe, 'H', 0, 'i', 0, ' ', 0, 0x19, 0x20, 'x', 0, '\n', 0}
+	be := []byte{0xfe, 0xff, 0, 'H', 0, 'i', 0, ' ', 0x20, 0x19, 0, 'x', 0, '\n'}
+	for _, data := range [][]byte{le, be} {
+		g, err := Parse(data, Plain, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(g.Words, " ") != "Hi ’x" {
+			t.Errorf("words %q", g.Words)
+		}
+	}
+}

@@ -46,7 +46,7 @@ func intern(a, b []string) ([]int32, []int32, int) {
 type matcher struct {
 	a, b []int32
 	b2j  [][]int32 // positions in b of each item, nil for popular items
-	prev []int32 // j2len of the previous row, indexed by j+1
+	prev []int32   // j2len of the previous row, indexed by j+1
 	cur  []int32
 }
 

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestOracleCommand builds a two-page data set and checks that the oracle
+// keeps exactly the gold text (F 100) while keep-all does not.
+func TestOracleCommand(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"html", "gold"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pages := map[string][2]string{
+		"a": {`<html><body><div><a href="/">Home</a> | <a href="/x">Login</a></div><h1>Title here</h1><p>The body text of page a, long enough.</p><p>Copyright a</p></body></html>`,
+			"URL: http://a/\n<h>Title here\n<p>The body text of page a, long enough.\n"},
+		"b": {`<html><body><ul><li>Menu one</li><li>Menu two</li></ul><p>Only this paragraph of page b is content.</p></body></html>`,
+			"URL: http://b/\n<p>Only this paragraph of page b is content.\n"},
+	}
+	for id, p := range pages {
+		if err := os.WriteFile(filepath.Join(dir, "html", id+".html"), []byte(p[0]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "gold", id+".txt"), []byte(p[1]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	code, stdout, stderr := fiasco(t, "oracle", "--data", dir, "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var oracle, all []string
+	for _, l := range strings.Split(stdout, "\n") {
+		f := strings.Fields(l)
+		if len(f) > 6 && f[2] == "oracle" {
+			oracle = f
+		}
+		if len(f) > 6 && f[2] == "keep-all" {
+			all = f
+		}
+	}
+	if oracle == nil || all == nil {
+		t.Fatalf("no result rows in\n%s", stdout)
+	}
+	if oracle[1] != "2" || oracle[5] != "100.00" {
+		t.Errorf("oracle row %q, want 2 pages and micro F 100.00", oracle)
+	}
+	if all[5] == "100.00" {
+		t.Errorf("keep-all row %q scores 100", all)
+	}
+	text, err := os.ReadFile(filepath.Join(out, filepath.Base(dir), "b.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(text) != "<p> Only this paragraph of page b is content.\n" {
+		t.Errorf("oracle output of b: %q", text)
+	}
+	if code, _, _ := fiasco(t, "oracle"); code != 2 {
+		t.Errorf("oracle without --data: exit %d, want 2", code)
+	}
+}

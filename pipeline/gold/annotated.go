@@ -64,18 +64,22 @@ func krdwrdLabeler(opt Options) labeler {
 	}
 }
 
+func hasClass(n *html.Node, c string) bool {
+	for _, x := range classes(n) {
+		if x == c {
+			return true
+		}
+	}
+	return false
+}
+
 // invisible reports elements whose text a reader does not see.
 func invisible(n *html.Node) bool {
 	switch n.DataAtom {
 	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head, atom.Title:
 		return true
 	}
-	for _, c := range classes(n) {
-		if c == "x-nc-invisible" {
-			return true
-		}
-	}
-	return false
+	return hasClass(n, "x-nc-invisible")
 }
 
 var headings = map[atom.Atom]bool{atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true}
@@ -124,7 +128,7 @@ func (a *annotator) walk(n *html.Node, clean bool, kind byte) {
 		if c, ok := a.label(n); ok {
 			clean = c
 		}
-		if headings[n.DataAtom] {
+		if headings[n.DataAtom] || hasClass(n, "x-nc-sel1") {
 			kind = 'h'
 		}
 		if n.DataAtom == atom.Li || n.DataAtom == atom.Dd || n.DataAtom == atom.Dt {

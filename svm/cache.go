@@ -1,5 +1,33 @@
 package svm
 
+import "sync"
+
+// rowPool recycles cache columns between trainings (grid search and
+// cross-validation train many models of the same size); the cache's
+// limit counts only the columns it holds.
+var rowPool sync.Pool
+
+func getRow(n int) []float32 {
+	if v, ok := rowPool.Get().(*[]float32); ok && cap(*v) >= n {
+		return (*v)[:n]
+	}
+	return make([]float32, n)
+}
+
+func putRow(b []float32) {
+	if cap(b) > 0 {
+		rowPool.Put(&b)
+	}
+}
+
+// release returns all columns to the pool; the cache is unusable after.
+func (c *cache) release() {
+	for i := range c.heads {
+		putRow(c.heads[i].data)
+		c.heads[i].data = nil
+	}
+}
+
 // cache is LIBSVM's LRU kernel cache: one (possibly partial) column of Q
 // per solver index, evicted least recently used first once the size
 // limit is reached. Sizes are counted in float32 entries, with the same
@@ -64,14 +92,16 @@ func (c *cache) getData(index int, length int) ([]float32, int) {
 			c.lruDelete(old)
 			od := &c.heads[old]
 			c.size += int64(od.n)
+			putRow(od.data)
 			od.data = nil
 			od.n = 0
 		}
 		if cap(hd.data) >= length {
 			hd.data = hd.data[:length]
 		} else {
-			nd := make([]float32, length)
+			nd := getRow(length)
 			copy(nd, hd.data[:hd.n])
+			putRow(hd.data)
 			hd.data = nd
 		}
 		c.size -= more
@@ -120,6 +150,7 @@ func (c *cache) swapIndex(i, j int) {
 			} else {
 				c.lruDelete(h)
 				c.size += int64(hd.n)
+				putRow(hd.data)
 				hd.data = nil
 				hd.n = 0
 			}

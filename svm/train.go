@@ -149,6 +149,7 @@ func solveRows(ctx context.Context, X [][]float64, Y []float64, perm []int, labe
 	alpha := make([]float64, l)
 	var s solver
 	si, err := s.solve(ctx, l, Q, minus, y, alpha, Cp, Cn, p.Eps, p.Shrinking)
+	Q.cache.release()
 	if err != nil {
 		return nil, si, err
 	}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -32,6 +33,9 @@ func (l *requestLog) hook(tab context.Context) {
 	l.sent = map[network.RequestID]string{}
 	l.failed = map[network.RequestID]string{}
 	l.received = map[network.RequestID]int64{}
+	if _, err := chromedp.Call(tab, network.Enable, network.EnableParams{}); err != nil {
+		panic(err)
+	}
 	// Listen sees every event in order, before the next message is read.
 	err := chromedp.Listen(tab, func(ev any) {
 		l.mu.Lock()
@@ -294,5 +298,35 @@ func TestTimeoutAndRecovery(t *testing.T) {
 	checkBlocks(t, res, testColors)
 	if b.starts != 1 {
 		t.Errorf("%d browsers started, want 1", b.starts)
+	}
+}
+
+func TestReuseTabs(t *testing.T) {
+	fresh := newBrowser(t, Options{})
+	b := newBrowser(t, Options{ReuseTabs: true})
+	blocksDoc := readTestdata(t, "blocks.html")
+	want, err := fresh.Render(context.Background(), blocksDoc, testColors, RenderOptions{Highlight: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// blocks, scripts, blocks, scripts ... in the same tab.
+	for k := 0; k < 4; k++ {
+		res, err := b.Render(context.Background(), blocksDoc, testColors, RenderOptions{Highlight: true})
+		if err != nil {
+			t.Fatalf("round %d: %v", k, err)
+		}
+		if !bytes.Equal(res.Image.Pix, want.Image.Pix) || res.Image.Rect != want.Image.Rect {
+			t.Errorf("round %d: the page rendered in a reused tab differs from a fresh tab's", k)
+		}
+		res, err = b.Render(context.Background(), readTestdata(t, "scripts.html"), testColors[:2], RenderOptions{Highlight: true})
+		if err != nil {
+			t.Fatalf("round %d: %v", k, err)
+		}
+		if !res.Boxes[1].Empty() {
+			t.Errorf("round %d: page scripts ran in a reused tab", k)
+		}
+	}
+	if n := len(b.cur.idle); n != 1 {
+		t.Errorf("%d idle tabs after sequential renders, want 1", n)
 	}
 }

@@ -72,64 +72,80 @@ func loadBenchPages(b *testing.B) []benchPage {
 // (Load+Screenshot), the cost we add on top of Chromium's own work.
 func BenchmarkRender(b *testing.B) {
 	pages := loadBenchPages(b)
-	for _, scale := range []float64{1, 0.5} {
-		for _, workers := range []int{1, 2} {
-			b.Run(fmt.Sprintf("scale=%g/workers=%d", scale, workers), func(b *testing.B) {
-				br := newBrowser(b, Options{Scale: scale})
-				var next atomic.Int64
-				var mu sync.Mutex
-				var sum Timings
-				var pixels int64
-				failed := 0
-				b.ResetTimer()
-				start := time.Now()
-				var wg sync.WaitGroup
-				for w := 0; w < workers; w++ {
-					wg.Go(func() {
-						for {
-							i := int(next.Add(1)) - 1
-							if i >= b.N {
-								return
+	for _, reuse := range []bool{false, true} {
+		for _, scale := range []float64{1, 0.5} {
+			for _, workers := range []int{1, 2} {
+				b.Run(fmt.Sprintf("reuse=%v/scale=%g/workers=%d", reuse, scale, workers), func(b *testing.B) {
+					br := newBrowser(b, Options{Scale: scale, ReuseTabs: reuse})
+					var next atomic.Int64
+					var mu sync.Mutex
+					var sum Timings
+					var pixels int64
+					failed := 0
+					b.ResetTimer()
+					pid := br.pid()
+					chrome0, self0 := treeCPU(pid), selfCPU()
+					start := time.Now()
+					var wg sync.WaitGroup
+					for w := 0; w < workers; w++ {
+						wg.Go(func() {
+							for {
+								i := int(next.Add(1)) - 1
+								if i >= b.N {
+									return
+								}
+								p := pages[i%len(pages)]
+								res, err := br.Render(context.Background(), p.doc, p.colors, RenderOptions{Highlight: true})
+								mu.Lock()
+								if err != nil {
+									failed++
+									b.Logf("%s: %v", p.name, err)
+								} else {
+									t := res.Timings
+									sum.Load += t.Load
+									sum.Highlight += t.Highlight
+									sum.Measure += t.Measure
+									sum.Screenshot += t.Screenshot
+									sum.Decode += t.Decode
+									pixels += int64(res.Image.Bounds().Dx() * res.Image.Bounds().Dy())
+								}
+								mu.Unlock()
 							}
-							p := pages[i%len(pages)]
-							res, err := br.Render(context.Background(), p.doc, p.colors, RenderOptions{Highlight: true})
-							mu.Lock()
-							if err != nil {
-								failed++
-								b.Logf("%s: %v", p.name, err)
-							} else {
-								t := res.Timings
-								sum.Load += t.Load
-								sum.Highlight += t.Highlight
-								sum.Measure += t.Measure
-								sum.Screenshot += t.Screenshot
-								sum.Decode += t.Decode
-								pixels += int64(res.Image.Bounds().Dx() * res.Image.Bounds().Dy())
-							}
-							mu.Unlock()
-						}
-					})
-				}
-				wg.Wait()
-				elapsed := time.Since(start)
-				b.StopTimer()
-				ok := float64(b.N - failed)
-				if ok == 0 {
-					b.Fatal("every page failed")
-				}
-				ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / ok }
-				b.ReportMetric(float64(b.N)/elapsed.Seconds(), "pages/s")
-				b.ReportMetric(ms(sum.Load), "load-ms")
-				b.ReportMetric(ms(sum.Highlight), "highlight-ms")
-				b.ReportMetric(ms(sum.Measure), "measure-ms")
-				b.ReportMetric(ms(sum.Screenshot), "screenshot-ms")
-				b.ReportMetric(ms(sum.Decode), "decode-ms")
-				b.ReportMetric(float64(pixels)/ok/1e6, "Mpx/page")
-				b.ReportMetric(float64(sum.Highlight+sum.Decode)/float64(sum.Load+sum.Screenshot), "ours/chromium")
-				if failed > 0 {
-					b.ReportMetric(float64(failed), "failed")
-				}
-			})
+						})
+					}
+					wg.Wait()
+					elapsed := time.Since(start)
+					b.StopTimer()
+					chromeCPU, selfCPUTime := treeCPU(pid)-chrome0, selfCPU()-self0
+					if br.pid() != pid {
+						chromeCPU = 0 // restarted: the count is lost
+					}
+					ok := float64(b.N - failed)
+					if ok == 0 {
+						b.Fatal("every page failed")
+					}
+					ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) / ok }
+					b.ReportMetric(float64(b.N)/elapsed.Seconds(), "pages/s")
+					b.ReportMetric(ms(sum.Load), "load-ms")
+					b.ReportMetric(ms(sum.Highlight), "highlight-ms")
+					b.ReportMetric(ms(sum.Measure), "measure-ms")
+					b.ReportMetric(ms(sum.Screenshot), "screenshot-ms")
+					b.ReportMetric(ms(sum.Decode), "decode-ms")
+					b.ReportMetric(float64(pixels)/ok/1e6, "Mpx/page")
+					b.ReportMetric(float64(sum.Highlight+sum.Decode)/float64(sum.Load+sum.Screenshot), "ours/chromium")
+					if chromeCPU > 0 {
+						// CPU per page, and the rate 2 idle cores would reach:
+						// robust to other load on the machine.
+						cpu := float64(chromeCPU+selfCPUTime) / float64(b.N)
+						b.ReportMetric(float64(chromeCPU)/float64(time.Millisecond)/float64(b.N), "chromium-cpu-ms")
+						b.ReportMetric(float64(selfCPUTime)/float64(time.Millisecond)/float64(b.N), "go-cpu-ms")
+						b.ReportMetric(2*float64(time.Second)/cpu, "pages/s@2cores")
+					}
+					if failed > 0 {
+						b.ReportMetric(float64(failed), "failed")
+					}
+				})
+			}
 		}
 	}
 }

@@ -35,6 +35,13 @@ type Options struct {
 	// MaxHeight caps the captured page height in CSS px; content below is
 	// cropped (Result.Cropped is set). 0 means DefaultMaxHeight.
 	MaxHeight int
+	// ReuseTabs loads a page into a tab whose last page rendered without
+	// error, instead of a new tab per page. Opening a tab costs Chromium
+	// about 250 ms of CPU (a new renderer process); a reused tab keeps no
+	// state that matters (each page is a new document; the emulation
+	// settings and the request interception are set again), but a page can
+	// in principle affect the next one in the same renderer process.
+	ReuseTabs bool
 	// TileHeight is the tallest strip captured at once, in image px; taller
 	// pages are captured in strips stitched together. 0 means
 	// DefaultTileHeight.
@@ -120,6 +127,8 @@ type Browser struct {
 	// tabHook, when set (by tests), is called with each new tab before
 	// the page loads.
 	tabHook func(tab context.Context)
+	// phaseHook, when set (by tests), is called at the end of each phase.
+	phaseHook func(name string)
 }
 
 // instance is one started browser.
@@ -131,6 +140,81 @@ type instance struct {
 	wg            sync.WaitGroup // Render calls using this instance
 	once          sync.Once
 	shutdownError error
+	spare         chan *tab // a tab opened ahead of need, see takeTab
+	idle          chan *tab // tabs to reuse (Options.ReuseTabs)
+}
+
+// tab is an open tab of a browser instance.
+type tab struct {
+	ctx   context.Context
+	close context.CancelFunc
+}
+
+// openTab opens a new tab (a new target) in the browser.
+func (inst *instance) openTab() (*tab, error) {
+	ctx, cancel := chromedp.NewContext(inst.ctx)
+	if err := chromedp.Do(ctx); err != nil {
+		cancel()
+		return nil, fmt.Errorf("render: new tab: %w", err)
+	}
+	return &tab{ctx, cancel}, nil
+}
+
+// takeTab returns a new tab for one page: the spare tab opened in the
+// background if there is one, else a tab opened now. Either way it then
+// opens the next spare tab in the background, so that opening a tab (a
+// new renderer process, 50 to 400 ms) overlaps with the work on the page.
+// Each page still gets a tab of its own, closed after it.
+func (inst *instance) takeTab(ctx context.Context) (context.Context, context.CancelFunc, error) {
+	var t *tab
+	select {
+	case t = <-inst.spare:
+	default:
+	}
+	go inst.fillSpare()
+	if t != nil {
+		return t.ctx, t.close, nil
+	}
+	// Open a tab now, bounded by ctx.
+	type result struct {
+		t   *tab
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		t, err := inst.openTab()
+		ch <- result{t, err}
+	}()
+	select {
+	case r := <-ch:
+		if r.err != nil {
+			return nil, nil, r.err
+		}
+		return r.t.ctx, r.t.close, nil
+	case <-ctx.Done():
+		go func() {
+			if r := <-ch; r.t != nil {
+				r.t.close()
+			}
+		}()
+		return nil, nil, ctx.Err()
+	}
+}
+
+// fillSpare opens a spare tab unless there is one.
+func (inst *instance) fillSpare() {
+	if len(inst.spare) > 0 || inst.ctx.Err() != nil {
+		return
+	}
+	t, err := inst.openTab()
+	if err != nil {
+		return
+	}
+	select {
+	case inst.spare <- t:
+	default:
+		t.close()
+	}
 }
 
 // New starts a browser. It fails when no Chromium binary is found or the
@@ -172,6 +256,7 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 		return nil, err
 	}
 	inst.wg.Done()
+	go inst.fillSpare()
 	return b, nil
 }
 
@@ -209,7 +294,7 @@ func (b *Browser) instance(ctx context.Context) (*instance, error) {
 }
 
 func (b *Browser) start(ctx context.Context) (*instance, error) {
-	inst := &instance{}
+	inst := &instance{spare: make(chan *tab, 1), idle: make(chan *tab, 64)}
 	var allocCtx context.Context
 	if b.opt.RemoteURL != "" {
 		allocCtx, inst.allocCancel = remote.NewAllocator(context.Background(), b.opt.RemoteURL)
@@ -263,6 +348,18 @@ func cut(s string, sep byte) (string, string, bool) {
 func (inst *instance) shutdown() error {
 	inst.once.Do(func() {
 		inst.wg.Wait()
+		for {
+			select {
+			case t := <-inst.spare:
+				t.close()
+				continue
+			case t := <-inst.idle:
+				t.close()
+				continue
+			default:
+			}
+			break
+		}
 		inst.cancel()
 		inst.allocCancel() // waits for the process to exit
 		if inst.userDataDir != "" {

@@ -1,12 +1,9 @@
 package render
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"image"
-	"image/draw"
-	"image/png"
 	"math"
 	"time"
 
@@ -43,25 +40,14 @@ func (b *Browser) capture(tab context.Context, width, height int) (*image.RGBA, 
 			return nil, shot, dec, err
 		}
 		t0 = time.Now()
-		img, err := png.Decode(bytes.NewReader(r.Data))
-		if err != nil {
-			return nil, shot, dec, fmt.Errorf("render: decode screenshot: %w", err)
-		}
-		if y0 == 0 && y1 == H {
-			if rgba, ok := img.(*image.RGBA); ok && rgba.Rect.Dx() == W && rgba.Rect.Dy() == H && rgba.Rect.Min == (image.Point{}) {
-				dec += time.Since(t0)
-				return rgba, shot, dec, nil
-			}
-		}
 		if out == nil {
 			out = image.NewRGBA(image.Rect(0, 0, W, H))
 		}
-		ib := img.Bounds()
-		if ib.Dx() != W || ib.Dy() != y1-y0 {
-			return nil, shot, dec, fmt.Errorf("render: screenshot strip at y=%d is %dx%d px, want %dx%d", y0, ib.Dx(), ib.Dy(), W, y1-y0)
-		}
-		draw.Draw(out, image.Rect(0, y0, W, y1), img, ib.Min, draw.Src)
+		err = decodePNGInto(r.Data, out, y0)
 		dec += time.Since(t0)
+		if err != nil {
+			return nil, shot, dec, fmt.Errorf("render: decode screenshot: %w", err)
+		}
 	}
 	return out, shot, dec, nil
 }

@@ -15,8 +15,11 @@ import (
 	"time"
 
 	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/css"
+	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
 )
@@ -84,13 +87,37 @@ func (b *Browser) Render(ctx context.Context, doc []byte, colors []color.RGBA, o
 	}
 	defer inst.wg.Done()
 
-	tab, closeTab := chromedp.NewContext(inst.ctx)
-	defer closeTab()
+	var tabCtx context.Context
+	var closeTab context.CancelFunc
+	if b.opt.ReuseTabs {
+		select {
+		case t := <-inst.idle:
+			tabCtx, closeTab = t.ctx, t.close
+		default:
+		}
+	}
+	if tabCtx == nil {
+		tabCtx, closeTab, err = inst.takeTab(ctx)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("render: page timed out or canceled after %v: %w", timeout, ctx.Err())
+			}
+			return nil, err
+		}
+	}
 	// Tie the tab to ctx: chromedp contexts must derive from the browser's.
 	stop := context.AfterFunc(ctx, closeTab)
-	defer stop()
 
-	res, err := b.render(tab, doc, colors, opt)
+	res, err := b.render(tabCtx, doc, colors, opt)
+	if stopped := stop(); stopped && err == nil && b.opt.ReuseTabs {
+		select {
+		case inst.idle <- &tab{tabCtx, closeTab}:
+		default:
+			closeTab()
+		}
+	} else {
+		closeTab()
+	}
 	if err != nil {
 		switch {
 		case ctx.Err() != nil:
@@ -114,17 +141,24 @@ func call[P, R any](ctx context.Context, cmd cdp.Command[P, R], params P) (R, er
 
 func (b *Browser) render(tab context.Context, doc []byte, colors []color.RGBA, opt RenderOptions) (*Result, error) {
 	var res Result
+	b.phase("start")
 	t0 := time.Now()
 	url := pageHost + strconv.FormatInt(pageSeq.Add(1), 10) + "/page.html"
 
+	// chromedp enables these domains on every tab; we need none of them,
+	// and DOM and CSS make Chromium report every change our script makes.
+	// (A reused tab has them disabled already and answers with an error.)
+	for _, cmd := range []cdp.Command[cdp.Empty, cdp.Empty]{dom.Disable, css.Disable, network.Disable, log.Disable} {
+		call(tab, cmd, cdp.Empty{})
+	}
 	if b.tabHook != nil {
-		if err := chromedp.Do(tab); err != nil { // open the tab
-			return nil, fmt.Errorf("render: new tab: %w", err)
-		}
 		b.tabHook(tab)
 	}
 	// Serve the page and fail every other request at once (see doc.go).
-	paused := chromedp.Events(tab, fetch.RequestPaused)
+	// The subscription ends with this call, also when the tab lives on.
+	sub, unsubscribe := context.WithCancel(tab)
+	defer unsubscribe()
+	paused := chromedp.Events(sub, fetch.RequestPaused)
 	go serve(tab, paused, url, doc)
 	scale := b.opt.Scale
 	steps := []func() error{
@@ -154,6 +188,7 @@ func (b *Browser) render(tab context.Context, doc []byte, colors []color.RGBA, o
 		}
 	}
 	res.Timings.Load = time.Since(t0)
+	b.phase("load")
 
 	t0 = time.Now()
 	css := make([]string, len(colors))
@@ -166,6 +201,7 @@ func (b *Browser) render(tab context.Context, doc []byte, colors []color.RGBA, o
 		return nil, fmt.Errorf("render: highlight script: %w", err)
 	}
 	res.Timings.Highlight = time.Since(t0)
+	b.phase("highlight")
 
 	t0 = time.Now()
 	m, err := b.measure(tab)
@@ -173,6 +209,7 @@ func (b *Browser) render(tab context.Context, doc []byte, colors []color.RGBA, o
 		return nil, err
 	}
 	res.Timings.Measure = time.Since(t0)
+	b.phase("measure")
 
 	res.PageHeight = int(math.Ceil(m.Height * scale))
 	h := min(m.Height, float64(b.opt.MaxHeight))
@@ -183,6 +220,7 @@ func (b *Browser) render(tab context.Context, doc []byte, colors []color.RGBA, o
 	}
 	res.Image = img
 	res.Timings.Screenshot, res.Timings.Decode = shot, dec
+	b.phase("capture")
 
 	bounds := img.Bounds()
 	n := len(colors)
@@ -270,5 +308,12 @@ func serve(tab context.Context, paused iter.Seq2[fetch.EventRequestPaused, error
 		if err != nil && errors.Is(err, context.Canceled) {
 			return
 		}
+	}
+}
+
+// phase calls the test hook phaseHook, if set, at the end of each phase.
+func (b *Browser) phase(name string) {
+	if b.phaseHook != nil {
+		b.phaseHook(name)
 	}
 }

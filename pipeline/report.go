@@ -68,7 +68,9 @@ func Evaluate(results []PageResult) (*Report, error) {
 	var m, b, o, mn, bn, on []evaluate.Result
 	for _, pr := range results {
 		e := pr.Example
-		g := e.Gold.CleanEval()
+		// The gold file as the CleanEval scorer reads it (CleanEval format),
+		// or the clean text rendered in that format (the other formats).
+		g := e.Gold.Reference()
 		if e.Doc == nil { // the page failed to load: empty output all round
 			for _, rs := range []*[]evaluate.Result{&m, &b, &o} {
 				*rs = append(*rs, evaluate.Score("", g, evaluate.Options{Tags: true}))

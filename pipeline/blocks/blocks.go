@@ -48,9 +48,10 @@ var inline = map[atom.Atom]bool{
 }
 
 // IsInline reports whether n is an element whose text counts as its parent's
-// own text.
+// own text: a known inline element, or an element HTML does not define
+// (browsers display unknown elements inline, e.g. KrdWrd's <kw>).
 func IsInline(n *html.Node) bool {
-	return n.Type == html.ElementNode && (inline[n.DataAtom] || n.DataAtom == 0 && n.Data == "fiasco-t")
+	return n.Type == html.ElementNode && (inline[n.DataAtom] || n.DataAtom == 0)
 }
 
 // Find returns the blocks of the document rooted at doc (as returned by

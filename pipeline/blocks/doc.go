@@ -11,6 +11,8 @@
 //
 //   - The own text of an element is the text of its child text nodes plus the
 //     text of inline descendants reached through inline elements only.
+//     Elements that HTML does not define count as inline, as browsers
+//     display them (KrdWrd's <kw> wrappers around every text node).
 //   - Only non-inline elements (div, p, li, td, h1, ...) can be target nodes.
 //   - An element is a target node when its own text holds at least
 //     [MinOwnShare] (10%) of the text of its subtree, counted in non-space

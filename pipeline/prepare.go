@@ -46,6 +46,9 @@ type PrepareOptions struct {
 	// MaxBlocks bounds the text blocks of a page (classifying costs time
 	// per block); a page with more is an error. 0 means DefaultMaxBlocks.
 	MaxBlocks int
+	// Preclean configures the preclean stage. With a Visualizer the page's
+	// style sheets are always kept, so that it renders with its own layout.
+	Preclean preclean.Options
 	// Visual, when set, renders the page and measures visual features.
 	Visual Visualizer
 }
@@ -73,7 +76,11 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	}
 	d.Page = p
 	t1 := time.Now()
-	if err := preclean.Clean(p.Doc); err != nil {
+	pc := opt.Preclean
+	if opt.Visual != nil {
+		pc.KeepStyles = true
+	}
+	if _, err := preclean.CleanWith(p.Doc, pc); err != nil {
 		return nil, fmt.Errorf("%s: preclean: %w", name, err)
 	}
 	t2 := time.Now()

@@ -56,10 +56,15 @@ func IsInline(n *html.Node) bool {
 
 // Find returns the blocks of the document rooted at doc (as returned by
 // html.Parse and precleaned), in document order. It never fails; a document
-// without text has no blocks.
+// without text has no blocks. It may wrap runs of inline content in new
+// <div AnonAttr> elements (see the package doc), changing doc.
 func Find(doc *html.Node) []*Block {
 	f := finder{sub: map[*html.Node]int{}, own: map[*html.Node]int{}}
 	f.count(doc)
+	if f.wrapOrphans(doc) {
+		f = finder{sub: map[*html.Node]int{}, own: map[*html.Node]int{}}
+		f.count(doc)
+	}
 	body := findBody(doc)
 	var out []*Block
 	var walk func(n *html.Node, depth, parent int, inLink bool)
@@ -162,6 +167,65 @@ func (f *finder) count(n *html.Node) int {
 	f.sub[n] = total
 	f.own[n] = own
 	return total
+}
+
+// wrapOrphans gives the own text of elements that are not target nodes a
+// block of its own: every run of inline content with text, between the
+// block children of such an element, is wrapped in a <div AnonAttr>, what
+// a browser does with an anonymous block box, so the rendering does not
+// change. It reports whether it wrapped anything.
+func (f *finder) wrapOrphans(n *html.Node) bool {
+	changed := false
+	if n.Type == html.ElementNode && n.DataAtom != atom.Head && !IsInline(n) &&
+		f.own[n] > 0 && !f.isTarget(n) {
+		changed = wrapRuns(n, f)
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && !IsInline(c) {
+			changed = f.wrapOrphans(c) || changed
+		}
+	}
+	return changed
+}
+
+// AnonAttr marks the <div> elements that Find inserts around runs of inline
+// content (see the package doc).
+const AnonAttr = "data-fiasco-anon"
+
+// wrapRuns wraps every run of text and inline elements among n's children
+// that holds text in a new <div AnonAttr>.
+func wrapRuns(n *html.Node, f *finder) bool {
+	changed := false
+	c := n.FirstChild
+	for c != nil {
+		if !(c.Type == html.TextNode || IsInline(c)) {
+			c = c.NextSibling
+			continue
+		}
+		start, text := c, 0
+		for c != nil && (c.Type == html.TextNode || IsInline(c)) {
+			if c.Type == html.TextNode {
+				text += nonSpace(c.Data)
+			} else {
+				text += f.sub[c]
+			}
+			c = c.NextSibling
+		}
+		if text == 0 {
+			continue
+		}
+		div := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div,
+			Attr: []html.Attribute{{Key: AnonAttr, Val: ""}}}
+		n.InsertBefore(div, start)
+		for k := start; k != c; {
+			next := k.NextSibling
+			n.RemoveChild(k)
+			div.AppendChild(k)
+			k = next
+		}
+		changed = true
+	}
+	return changed
 }
 
 func (f *finder) isTarget(n *html.Node) bool {

@@ -18,6 +18,8 @@ type Stats struct {
 	Kept       int // runs of <br> left alone (see splitBreaks)
 
 	keepHidden bool
+	keepStyles bool
+	styles     []*html.Node // <style> elements kept for the head
 }
 
 // dropped are the elements removed with their content: nothing a reader
@@ -39,6 +41,10 @@ type Options struct {
 	// KeepHidden keeps elements hidden by the hidden attribute or an
 	// inline style (some pages hide text that a script reveals).
 	KeepHidden bool
+	// KeepStyles keeps the page's <style> sheets, moved into <head> where
+	// they are no text block's text, so that a browser rendering the
+	// precleaned document (package render) shows the page's own layout.
+	KeepStyles bool
 }
 
 // Clean removes from doc, in place, what a reader does not see, and turns
@@ -66,6 +72,7 @@ func CleanWith(doc *html.Node, opt Options) (st Stats, err error) {
 		}
 	}()
 	st.keepHidden = opt.KeepHidden
+	st.keepStyles = opt.KeepStyles
 	st.remove(doc)
 	ensureBody(doc)
 	st.cleanHead(doc)
@@ -115,6 +122,10 @@ func (st *Stats) drop(n *html.Node) bool {
 	case html.ElementNode:
 	default:
 		return false
+	}
+	if st.keepStyles && n.Namespace == "" && n.DataAtom == atom.Style {
+		st.styles = append(st.styles, n)
+		return true
 	}
 	if n.Namespace == "" && dropped[n.DataAtom] || n.Namespace == "svg" && n.Parent != nil && n.Parent.Namespace != "svg" {
 		st.Elements++
@@ -198,6 +209,12 @@ func (st *Stats) cleanHead(doc *html.Node) {
 	meta := &html.Node{Type: html.ElementNode, Data: "meta", DataAtom: atom.Meta,
 		Attr: []html.Attribute{{Key: "charset", Val: "utf-8"}}}
 	head.InsertBefore(meta, head.FirstChild)
+	for _, s := range st.styles {
+		if s.Parent != nil {
+			s.Parent.RemoveChild(s)
+		}
+		head.AppendChild(s)
+	}
 }
 
 // ensureBody gives <html> an empty <body> if removing frameset or a hidden

@@ -20,17 +20,17 @@ func (b *Browser) capture(tab context.Context, width, height int) (*image.RGBA, 
 	height = max(height, 1)
 	W := int(math.Ceil(float64(width) * scale))
 	H := int(math.Ceil(float64(height) * scale))
-	// Strip height in CSS px, whole image px per strip.
-	stripPx := b.opt.TileHeight
+	// Strips of a whole number of CSS px, at most TileHeight image px.
+	stripCSS := max(1, int(float64(b.opt.TileHeight)/scale))
 	var out *image.RGBA
 	var shot, dec time.Duration
-	for y0 := 0; y0 < H; y0 += stripPx {
-		y1 := min(y0+stripPx, H)
-		cy0, cy1 := float64(y0)/scale, float64(y1)/scale
+	for cy0 := 0; cy0 < height; cy0 += stripCSS {
+		cy1 := min(cy0+stripCSS, height)
+		y0 := int(math.Round(float64(cy0) * scale))
 		t0 := time.Now()
 		r, err := call(tab, page.CaptureScreenshot, page.CaptureScreenshotParams{
 			Format:                page.CaptureScreenshotFormatPng,
-			Clip:                  &page.Viewport{X: 0, Y: cy0, Width: float64(width), Height: cy1 - cy0, Scale: 1},
+			Clip:                  &page.Viewport{X: 0, Y: float64(cy0), Width: float64(width), Height: float64(cy1 - cy0), Scale: 1},
 			FromSurface:           ptr(true),
 			CaptureBeyondViewport: ptr(false),
 			OptimizeForSpeed:      ptr(optimizeForSpeed),

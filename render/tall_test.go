@@ -23,33 +23,53 @@ func tallPage(height int, ys []int) []byte {
 	return []byte(s.String())
 }
 
+// TestTallPage renders a 40,000 px page, captured in strips (Chromium needs
+// none up to that height with --disable-gpu, but strips are faster; see
+// doc.go), at scale 1 with the default strips and at scale 0.75 with strips
+// of an odd height, and checks blocks near and across the strip borders.
 func TestTallPage(t *testing.T) {
-	for _, tile := range []int{0, 100000} {
-		t.Run(fmt.Sprint("tile", tile), func(t *testing.T) {
-			b := newBrowser(t, Options{TileHeight: tile, MaxHeight: 50000})
-			ys := []int{10, 8000, 16370, 16390, 20000, 32770, 39970}
-			colors := make([]color.RGBA, len(ys))
-			for i := range colors {
-				colors[i] = color.RGBA{uint8(40 * i), 0, 200, 255}
-			}
+	ys := []int{10, 8000, 8185, 16370, 16390, 20000, 32770, 39970}
+	colors := make([]color.RGBA, len(ys))
+	for i := range colors {
+		colors[i] = color.RGBA{uint8(30 * i), 0, 200, 255}
+	}
+	for _, opt := range []Options{{MaxHeight: 50000}, {MaxHeight: 50000, Scale: 0.75, TileHeight: 3001}} {
+		t.Run(fmt.Sprintf("scale=%g", opt.Scale), func(t *testing.T) {
+			b := newBrowser(t, opt)
+			scale := b.Options().Scale
 			res, err := b.Render(context.Background(), tallPage(40000, ys), colors, RenderOptions{Highlight: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			t.Logf("image %v page %d timings %+v", res.Image.Bounds(), res.PageHeight, res.Timings)
-			if got := res.Image.Bounds(); got != image.Rect(0, 0, DefaultWidth, 40000) {
-				t.Errorf("image bounds %v, want 1280x40000", got)
+			want := image.Rect(0, 0, int(DefaultWidth*scale), int(40000*scale))
+			if got := res.Image.Bounds(); got != want || res.Cropped {
+				t.Errorf("image bounds %v (cropped %v), want %v", got, res.Cropped, want)
 			}
 			boxes, _ := colorBoxes(res.Image)
 			for i, c := range colors {
-				want := res.Boxes[i]
-				if want.Min.Y < ys[i] || want.Min.Y > ys[i]+3 {
-					t.Errorf("block %d: box %v, want top at %d", i, want, ys[i])
+				box := res.Boxes[i]
+				if y := float64(ys[i]) * scale; float64(box.Min.Y) < y-1 || float64(box.Min.Y) > y+3 {
+					t.Errorf("block %d: box %v, want top at %g", i, box, y)
 				}
-				if got, ok := boxes[c]; !ok || !near(got, want, 2) {
-					t.Errorf("block %d: pixels at %v (found %v), box %v", i, got, ok, want)
+				if got, ok := boxes[c]; !ok || !near(got, box, 2) {
+					t.Errorf("block %d: pixels at %v (found %v), box %v", i, got, ok, box)
 				}
 			}
 		})
+	}
+}
+
+func TestMaxHeightCrops(t *testing.T) {
+	b := newBrowser(t, Options{MaxHeight: 5000})
+	res, err := b.Render(context.Background(), tallPage(9000, []int{100, 8000}), testColors[:2], RenderOptions{Highlight: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Cropped || res.PageHeight < 9000 || res.Image.Bounds().Dy() != 5000 {
+		t.Errorf("cropped %v, page height %d, image %v; want cropped to 5000 of 9000", res.Cropped, res.PageHeight, res.Image.Bounds())
+	}
+	if res.Boxes[0].Empty() || !res.Boxes[1].Empty() {
+		t.Errorf("boxes %v: want the first block only", res.Boxes)
 	}
 }

@@ -15,8 +15,8 @@ type computedSource struct {
 	ds      *dataset
 	k       kparams
 	threads int
-	mu      sync.Mutex
 	scratch []float64
+	par     [][]float64 // per-goroutine scratch for parallel fills
 }
 
 func (s *computedSource) fill(i int32, cols []int32, out []float32) {
@@ -24,17 +24,22 @@ func (s *computedSource) fill(i int32, cols []int32, out []float32) {
 	if s.threads > 1 && len(cols) >= minPar {
 		var wg sync.WaitGroup
 		chunk := (len(cols) + s.threads - 1) / s.threads
-		for lo := 0; lo < len(cols); lo += chunk {
+		if len(s.par) < s.threads {
+			s.par = make([][]float64, s.threads)
+		}
+		for w, lo := 0, 0; lo < len(cols); w, lo = w+1, lo+chunk {
 			hi := min(lo+chunk, len(cols))
+			if cap(s.par[w]) < hi-lo {
+				s.par[w] = make([]float64, chunk)
+			}
 			wg.Add(1)
-			go func(lo, hi int) {
+			go func(buf []float64, lo, hi int) {
 				defer wg.Done()
-				buf := make([]float64, hi-lo)
 				s.ds.kernelRow(&s.k, int(i), cols[lo:hi], buf)
 				for t, v := range buf {
 					out[lo+t] = float32(v)
 				}
-			}(lo, hi)
+			}(s.par[w][:hi-lo], lo, hi)
 		}
 		wg.Wait()
 		return

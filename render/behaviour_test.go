@@ -330,3 +330,14 @@ func TestReuseTabs(t *testing.T) {
 		t.Errorf("%d idle tabs after sequential renders, want 1", n)
 	}
 }
+
+func TestMetaRefreshStays(t *testing.T) {
+	b := newBrowser(t, Options{})
+	for i := 0; i < 3; i++ {
+		res, err := b.Render(context.Background(), readTestdata(t, "refresh.html"), testColors[:1], RenderOptions{Highlight: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBlocks(t, res, testColors[:1])
+	}
+}

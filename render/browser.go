@@ -248,7 +248,7 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 			}
 			b.exec = p
 		} else if _, err := os.Stat(b.exec); err != nil {
-			return nil, fmt.Errorf("render: Chromium binary: %w", err)
+			return nil, fmt.Errorf("%w: %v", ErrNoChromium, err)
 		}
 	}
 	inst, err := b.instance(ctx)

@@ -15,7 +15,9 @@
 // Output ([Result]): the full-page screenshot as *image.RGBA, and per block
 // its box (the union of the client rects of its text), the font size and the
 // line height. All lengths are image pixels = CSS px × [Options].Scale, origin
-// at the top left of the page. With RenderOptions.Highlight at scale 1 the
+// at the top left of the page. The image is Options.Width CSS px wide (content
+// beyond is cut off, boxes are clipped to the image) and as tall as the page,
+// up to Options.MaxHeight. With RenderOptions.Highlight at scale 1 the
 // screenshot holds exactly two kinds of pixel: white, and the exact colours
 // of the palette, each spanning its block's box within 2 px (tested). Below
 // scale 1 the edges of the bars blend with white.
@@ -66,7 +68,9 @@
 // The page is served by the browser's own request interception, not from a
 // file or a server: the tab navigates to a made-up URL
 // http://fiasco.invalid/<seq>/page.html, the Fetch domain pauses every request
-// (pattern "*"), the page's request is fulfilled with doc, and every other
+// (pattern "*"), the page's request is fulfilled with doc, a later
+// navigation of the page's frame (meta refresh, which works without scripts)
+// is answered "204 No Content" so that the page stays, and every other
 // request fails at once with BlockedByClient. Why: it works unchanged with a
 // remote browser (a browser in a container sees neither our temporary files
 // nor our loopback), relative URLs resolve against the made-up origin and are

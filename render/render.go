@@ -71,8 +71,8 @@ const pageHost = "http://fiasco.invalid/"
 var pageSeq atomic.Int64
 
 // Render renders doc, an HTML document whose target nodes carry
-// data-fiasco-block="N" (N = 0..len(colors)-1), in a new tab and closes the
-// tab. colors[N] is block N's highlight colour (alpha ignored). A page that
+// data-fiasco-block="N" (N = 0..len(colors)-1), in a new tab that it closes
+// after (or a reused one, see Options.ReuseTabs). colors[N] is block N's highlight colour (alpha ignored). A page that
 // fails or times out gives an error; the browser stays usable.
 func (b *Browser) Render(ctx context.Context, doc []byte, colors []color.RGBA, opt RenderOptions) (*Result, error) {
 	timeout := opt.Timeout
@@ -283,14 +283,19 @@ func (b *Browser) setViewport(tab context.Context, height int) error {
 	return err
 }
 
-// serve answers the paused requests of a tab: the page URL gets doc, every
-// other request fails at once with BlockedByClient.
+// serve answers the paused requests of a tab: the page URL gets doc; a
+// later navigation of the page's own frame (meta refresh, a form) gets "204
+// No Content", which leaves the page in place; every other request fails at
+// once with BlockedByClient.
 func serve(tab context.Context, paused iter.Seq2[fetch.EventRequestPaused, error], url string, doc []byte) {
+	var mainFrame string
 	for ev, err := range paused {
 		if err != nil {
 			return
 		}
-		if ev.Request != nil && ev.Request.URL == url {
+		switch {
+		case ev.Request != nil && ev.Request.URL == url && mainFrame == "":
+			mainFrame = string(ev.FrameID)
 			_, err = chromedp.Call(tab, fetch.FulfillRequest, fetch.FulfillRequestParams{
 				RequestID:    ev.RequestID,
 				ResponseCode: 200,
@@ -300,7 +305,11 @@ func serve(tab context.Context, paused iter.Seq2[fetch.EventRequestPaused, error
 				},
 				Body: doc,
 			})
-		} else {
+		case ev.ResourceType == network.ResourceTypeDocument && string(ev.FrameID) == mainFrame:
+			_, err = chromedp.Call(tab, fetch.FulfillRequest, fetch.FulfillRequestParams{
+				RequestID: ev.RequestID, ResponseCode: 204,
+			})
+		default:
 			_, err = chromedp.Call(tab, fetch.FailRequest, fetch.FailRequestParams{
 				RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient,
 			})

@@ -37,7 +37,7 @@ func palette(n int) []color.RGBA {
 	return out
 }
 
-func loadBenchPages(b *testing.B) []benchPage {
+func loadBenchPages(b testing.TB) []benchPage {
 	dir := filepath.Join("..", "..", "shared", "data", "cleaneval-en-dev", "html")
 	names, err := filepath.Glob(filepath.Join(dir, "*.html"))
 	if err != nil || len(names) == 0 {

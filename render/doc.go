@@ -139,15 +139,18 @@
 // encoding and transfer included), Decode our PNG decoding and stitching.
 //
 // BenchmarkRender over the 58 CleanEval dev pages (pipeline load, preclean,
-// blocks.Mark), 2 concurrent renders, on a 2-core machine shared with other
-// jobs (load average 10 to 15), mean per page (6.5 Mpx at scale 1):
+// blocks.Mark; 6.5 Mpx per page at scale 1, 1.6 at 0.5), on a 2-core
+// machine shared with other jobs (load average 6 to 12), mean per page:
 //
-//	                        pages/s  est.idle  chromium-cpu  load  screenshot  highlight  decode  ours/chromium
-//	new tab,  scale 1        1.45     2.03      948 ms       485   385 ms      64 ms      88 ms   0.17
-//	new tab,  scale 0.5      1.93     2.28      857 ms       447   171 ms      63 ms      33 ms   0.16
-//	reuse,    scale 1        2.77     4.30      434 ms       185   290 ms      44 ms      78 ms   0.26
-//	reuse,    scale 0.5      2.97     3.99      484 ms       243   189 ms      53 ms      32 ms   0.20
+//	tabs   scale workers pages/s est.idle chromium-cpu  load  shot  highlight decode ours/chromium
+//	new    1     1       1.87    1.97     988 ms        207   174   29        35 ms  0.17
+//	new    1     2       2.72    2.75     700 ms        265   210   33        46 ms  0.17
+//	new    0.5   2       3.15    3.19     613 ms        258   123   42        19 ms  0.16
+//	reuse  1     1       3.80    6.15     302 ms         63   128   14        20 ms  0.18
+//	reuse  1     2       2.57    5.09     368 ms        228   253   56        73 ms  0.27
+//	reuse  0.5   2       6.29    6.70     288 ms        103    99   25        13 ms  0.19
 //
+// (go test ./render -run XXX -bench Render -benchtime 58x; times in ms.)
 // est.idle is 2 s over the CPU time per page (Chromium's process tree plus
 // ours), the rate two idle cores would reach. ours/chromium is
 // (Highlight+Decode)/(Load+Screenshot).

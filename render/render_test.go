@@ -75,15 +75,23 @@ func colorBoxes(img *image.RGBA) (map[color.RGBA]image.Rectangle, map[color.RGBA
 	counts := map[color.RGBA]int{}
 	b := img.Bounds()
 	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			c := img.RGBAAt(x, y)
-			counts[c]++
-			px := image.Rect(x, y, x+1, y+1)
-			if r, ok := boxes[c]; ok {
-				boxes[c] = r.Union(px)
-			} else {
-				boxes[c] = px
+		row := img.Pix[img.PixOffset(b.Min.X, y):img.PixOffset(b.Max.X, y)]
+		// Runs of one colour: one map update per run.
+		for x0 := 0; x0 < len(row)/4; {
+			p := row[4*x0 : 4*x0+4]
+			x1 := x0 + 1
+			for x1 < len(row)/4 && row[4*x1] == p[0] && row[4*x1+1] == p[1] && row[4*x1+2] == p[2] && row[4*x1+3] == p[3] {
+				x1++
 			}
+			c := color.RGBA{p[0], p[1], p[2], p[3]}
+			counts[c] += x1 - x0
+			run := image.Rect(b.Min.X+x0, y, b.Min.X+x1, y+1)
+			if r, ok := boxes[c]; ok {
+				boxes[c] = r.Union(run)
+			} else {
+				boxes[c] = run
+			}
+			x0 = x1
 		}
 	}
 	return boxes, counts

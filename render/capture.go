@@ -55,4 +55,4 @@ func (b *Browser) capture(tab context.Context, width, height int) (*image.RGBA, 
 func ptr[T any](v T) *T { return &v }
 
 // optimizeForSpeed is the capture's optimizeForSpeed parameter (see doc.go).
-var optimizeForSpeed = true
+const optimizeForSpeed = true

@@ -122,6 +122,7 @@ type Browser struct {
 	mu     sync.Mutex
 	closed bool
 	cur    *instance
+	dead   []*instance // browsers that died, being shut down
 	starts int // how many browsers were started, for tests
 
 	// tabHook, when set (by tests), is called with each new tab before
@@ -281,6 +282,7 @@ func (b *Browser) instance(ctx context.Context) (*instance, error) {
 	if b.cur != nil {
 		old := b.cur
 		b.cur = nil
+		b.dead = append(b.dead, old)
 		go old.shutdown() // waits for the tabs of the dead browser
 	}
 	inst, err := b.start(ctx)
@@ -395,9 +397,14 @@ func (b *Browser) Close() error {
 	b.closed = true
 	inst := b.cur
 	b.cur = nil
+	dead := b.dead
 	b.mu.Unlock()
-	if inst == nil {
-		return nil
+	var err error
+	for _, d := range dead {
+		err = errors.Join(err, d.shutdown()) // waits if already under way
 	}
-	return inst.shutdown()
+	if inst != nil {
+		err = errors.Join(err, inst.shutdown())
+	}
+	return err
 }

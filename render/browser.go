@@ -123,7 +123,7 @@ type Browser struct {
 	closed bool
 	cur    *instance
 	dead   []*instance // browsers that died, being shut down
-	starts int // how many browsers were started, for tests
+	starts int         // how many browsers were started, for tests
 
 	// tabHook, when set (by tests), is called with each new tab before
 	// the page loads.

@@ -64,6 +64,9 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*Model, error)
 			return nil, errors.New("pipeline: training pages mix rendered and unrendered documents")
 		}
 	}
+	if hasVisual(opt.Features) && !visual {
+		return nil, errors.New("pipeline: visual features need rendered pages (a Visualizer)")
+	}
 	kw, err := learnKeywords(ex, opt)
 	if err != nil {
 		return nil, err

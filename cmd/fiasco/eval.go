@@ -44,6 +44,7 @@ Options:`)
 	cv := fs.Int("cv", 0, "cross-validate with this many folds over pages instead of using a model")
 	sf := addSVMFlags(fs)
 	maxBlocks := fs.Int("max-blocks", 0, "--cv: train on at most this many blocks (0: all)")
+	featFlag := fs.String("features", "", "features to train on: groups (linguistic, keyword, structural, visual, text, all) and names, comma-separated (default: text, plus visual when rendering)")
 	keywords := fs.Int("keywords", 100, "--cv: clean and dirty keywords to learn")
 	quiet := fs.Bool("q", false, "no progress bars")
 	if err := fs.Parse(args); err != nil {
@@ -61,9 +62,13 @@ Options:`)
 			fmt.Fprintf(stderr, "fiasco eval: %v\n", err)
 			return 2
 		}
+		feats, err := featureSet(*featFlag)
+		if err != nil {
+			fmt.Fprintf(stderr, "fiasco eval: %v\n", err)
+			return 2
+		}
 		var prep pipeline.PrepareOptions
-		visual := !mf.noRender
-		if visual {
+		if needsRender(mf.noRender, feats) {
 			v, stop, err := mf.render.visualizer(ctx)
 			if err != nil {
 				fmt.Fprintf(stderr, "fiasco eval: %v (or pass --no-render)\n", err)
@@ -83,7 +88,7 @@ Options:`)
 		}
 		bar := newProgress(stderr, "folds", *cv, *quiet)
 		results, err = pipeline.CrossValidate(ctx, ex, pipeline.CVOptions{Folds: *cv, Seed: sf.seed,
-			Train: pipeline.TrainOptions{Params: params, MaxBlocks: *maxBlocks, Keywords: *keywords, Threshold: th, Seed: sf.seed},
+			Train: pipeline.TrainOptions{Params: params, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Threshold: th, Seed: sf.seed},
 			Each:  func(done, total int) { bar.Set(done) }})
 		bar.Done()
 		if err != nil {

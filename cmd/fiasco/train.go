@@ -30,7 +30,8 @@ Trains a cleaning model: every page of the data sets is loaded, precleaned
 and cut into blocks, its gold standard is aligned to the blocks to label
 them clean or dirty, and an SVM learns from their features. SVM options are
 svm-train's (-c, -g, -t, -w1, -w-1, -e, -m, -h); --grid picks C and gamma by
-cross-validation over pages first.
+cross-validation over pages first. Pages are rendered in Chromium for the
+visual features unless --no-render is given (or --features names none).
 
 Options:`)
 		fs.PrintDefaults()
@@ -39,7 +40,7 @@ Options:`)
 	df.add(fs)
 	sf := addSVMFlags(fs)
 	out := fs.String("o", "", "output model file (required)")
-	visual := fs.Bool("visual", false, "render pages and train on visual features too")
+	noRender := fs.Bool("no-render", false, "do not render pages: train on text and structure features only")
 	rf := &renderFlags{}
 	rf.add(fs)
 	threshold := fs.Float64("threshold", 0, "decision threshold stored in the model (higher = more precision)")
@@ -48,6 +49,7 @@ Options:`)
 	log2g := fs.String("log2g", "-9,1,2", "grid: log2 gamma begin,end,step")
 	folds := fs.Int("folds", 5, "grid: folds (pages, not blocks, are split)")
 	maxBlocks := fs.Int("max-blocks", 0, "train on a seeded sample of at most this many blocks (0: all)")
+	featFlag := fs.String("features", "", "features to train on: groups (linguistic, keyword, structural, visual, text, all) and names, comma-separated (default: text, plus visual when rendering)")
 	keywords := fs.Int("keywords", 100, "clean and dirty keywords to learn")
 	quiet := fs.Bool("q", false, "no progress bars")
 	if err := fs.Parse(args); err != nil {
@@ -57,6 +59,11 @@ Options:`)
 		fs.Usage()
 		return 2
 	}
+	feats, err := featureSet(*featFlag)
+	if err != nil {
+		fmt.Fprintf(stderr, "fiasco %s: %v\n", fs.Name(), err)
+		return 2
+	}
 	params, err := sf.params()
 	if err != nil {
 		fmt.Fprintf(stderr, "fiasco train: %v\n", err)
@@ -64,7 +71,7 @@ Options:`)
 	}
 	ctx := context.Background()
 	var prep pipeline.PrepareOptions
-	if *visual {
+	if needsRender(*noRender, feats) {
 		v, stop, err := rf.visualizer(ctx)
 		if err != nil {
 			fmt.Fprintf(stderr, "fiasco train: %v\n", err)
@@ -78,7 +85,7 @@ Options:`)
 		fmt.Fprintf(stderr, "fiasco train: %v\n", err)
 		return 1
 	}
-	to := pipeline.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Seed: sf.seed}
+	to := pipeline.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed}
 	if *grid {
 		var gopt svm.GridOptions
 		if gopt.Log2C, err = parseRange(*log2c); err == nil {

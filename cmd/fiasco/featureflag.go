@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/fiasco-project/fiasco/features"
+)
+
+// featureSet resolves a --features value: a comma-separated list of group
+// names (linguistic, keyword, structural, visual; text = the first three;
+// all) and feature names. "" means nil: the trainer's default.
+func featureSet(s string) ([]string, error) {
+	if s == "" {
+		return nil, nil
+	}
+	groups := map[string]features.Group{
+		"linguistic": features.Linguistic, "keyword": features.Keyword,
+		"structural": features.Structural, "visual": features.Visual,
+		"text": features.Linguistic | features.Keyword | features.Structural,
+		"all":  features.Linguistic | features.Keyword | features.Structural | features.Visual,
+	}
+	var names []string
+	seen := map[string]bool{}
+	add := func(n string) {
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	for _, tok := range strings.Split(s, ",") {
+		tok = strings.TrimSpace(tok)
+		if g, ok := groups[tok]; ok {
+			for _, n := range features.Names(g, true) {
+				add(n)
+			}
+			continue
+		}
+		if _, err := features.Select([]string{tok}); err != nil {
+			return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, visual, text, all) nor a feature", tok)
+		}
+		add(tok)
+	}
+	// Keep the schema's order, so that the same set always gives the same model.
+	var ordered []string
+	for _, f := range features.All() {
+		if seen[f.Name] {
+			ordered = append(ordered, f.Name)
+		}
+	}
+	return ordered, nil
+}
+
+// needsRender reports whether training on feats (nil: the default set)
+// needs rendered pages.
+func needsRender(noRender bool, feats []string) bool {
+	if noRender {
+		return false
+	}
+	if feats == nil {
+		return true
+	}
+	for _, n := range feats {
+		if strings.HasPrefix(n, "vis_") {
+			return true
+		}
+	}
+	return false
+}

@@ -31,8 +31,8 @@ func TestHeartScaleMatchesLIBSVM(t *testing.T) {
 
 func TestSyntheticMatchesLIBSVM(t *testing.T) {
 	libsvmTool(t, "svm-train")
-	n := 5000
-	if testing.Short() {
+	n := 5000 // the figure; smaller under -short and -race
+	if testing.Short() || raceEnabled {
 		n = 1500
 	}
 	all := synthetic(n+1000, 30, 1)

@@ -58,8 +58,13 @@ func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags returns -1 to continue, else an exit code.
+// parseFlags returns -1 to continue, else an exit code. A lone -h asks
+// for help (-h with a value is LIBSVM's shrinking option).
 func parseFlags(fs *flag.FlagSet, args []string, nargs int) int {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
+		fs.Usage()
+		return 0
+	}
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0

@@ -169,6 +169,9 @@ func TestGridCommand(t *testing.T) {
 	if b, _ := os.ReadFile(outPath); strings.Count(string(b), "\n") != 6 {
 		t.Errorf("table file has %d lines, want 6", strings.Count(string(b), "\n"))
 	}
+	if code, _, errs := runCmd(t, gridCmd, "-h"); code != 0 || !strings.Contains(errs, "-baselines") {
+		t.Errorf("grid -h: exit %d, %q", code, errs)
+	}
 	if code, _, _ := runCmd(t, gridCmd, "-log2c", "1,2", data); code != 2 {
 		t.Errorf("bad -log2c: exit %d", code)
 	}

@@ -68,6 +68,9 @@ func (m *Model) kparams() kparams {
 // rawDecision is svm_predict_values: sum coef_i K(sv_i, x) - rho, with x
 // already scaled and of the model's width.
 func (m *Model) rawDecision(x []float64) float64 {
+	if m.Kernel == RBF {
+		return m.rbfDecision(x)
+	}
 	k := m.kparams()
 	sum := 0.0
 	for i, sv := range m.SV {

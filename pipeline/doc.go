@@ -10,19 +10,36 @@
 //
 // # Tutorial
 //
-// Clean one page with the embedded default model:
+// Clean one page with the embedded default text model:
 //
-//	m, err := pipeline.DefaultModel()
+//	m, err := pipeline.DefaultModel(false)
 //	if err != nil { ... }
 //	c := &pipeline.Cleaner{Model: m}
-//	res, err := c.CleanFile(ctx, "page.html")
+//	data, err := os.ReadFile("page.html")
+//	if err != nil { ... }
+//	res, err := c.Clean(ctx, "page.html", data)
 //	if err != nil { ... }
 //	err = export.Write(os.Stdout, export.CleanEval, res.Page, res.Blocks, res.Keep, res.Score)
 //
-// Train a model from gold data sets:
+// With the visual model (DefaultModel(true)), give the Cleaner a renderer:
 //
-//	set, errs := pipeline.LoadData(ctx, []string{"../shared/data/cleaneval-en-dev"}, pipeline.PrepareOptions{})
-//	m, err := pipeline.Train(ctx, set, pipeline.TrainOptions{...})
+//	v, err := pipeline.NewVisualizer(ctx, render.Options{})
+//	if err != nil { ... }
+//	defer v.Close()
+//	c.Prepare.Visual = v
+//
+// Many pages, on every CPU, each yielding a result or an error:
+//
+//	inputs, err := pipeline.Inputs([]string{"pages/"}, os.Stdin)
+//	err = c.Batch(ctx, inputs, 0, func(o pipeline.Outcome) { ... })
+//
+// Train a model from gold data sets and cross-validate by page:
+//
+//	ex, err := pipeline.LoadData(ctx, []string{"../shared/data/cleaneval-en-dev"}, pipeline.DataOptions{})
+//	m, err := pipeline.Train(ctx, ex, pipeline.TrainOptions{Params: svm.DefaultParams()})
+//	res, err := pipeline.CrossValidate(ctx, ex, pipeline.CVOptions{Folds: 10, Seed: 1})
+//	rep, err := pipeline.Evaluate(res)
+//	rep.Print(os.Stderr)
 //
 // The stages live in their own packages: pipeline/load (bytes and charsets),
 // pipeline/preclean, pipeline/blocks (target nodes), features, render and

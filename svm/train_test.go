@@ -68,9 +68,11 @@ func TestSyntheticMatchesLIBSVM(t *testing.T) {
 		}
 	}
 	theirs := runSVMPredict(t, testFile, theirModel, false)
-	if a, err := agreement(ours, theirs); err != nil || a < 0.999 {
+	a, err := agreement(ours, theirs)
+	if err != nil || a < 0.999 {
 		t.Errorf("held-out agreement with svm-train's model = %v (%v), want >= 0.999", a, err)
 	}
+	t.Logf("held-out predictions identical to svm-train+svm-predict on %.2f%% of %d rows", 100*a, len(ours))
 	ourModel := filepath.Join(dir, "our.model")
 	if err := m.Save(ourModel); err != nil {
 		t.Fatal(err)

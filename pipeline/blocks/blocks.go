@@ -120,7 +120,7 @@ func Find(doc *html.Node) []*Block {
 			walk(c, depth+1, parent, inLink)
 		}
 		if isBlock {
-			cur.Text = collapse(text[cur.ID].String())
+			cur.Text = Collapse(text[cur.ID].String())
 			text[cur.ID] = nil
 			cur = saved
 		} else if n.Type == html.ElementNode && !IsInline(n) && cur != nil {
@@ -297,9 +297,10 @@ func nonSpace(s string) int {
 	return n
 }
 
-// collapse turns every run of white space into one space, keeping a line
-// break where the run holds one, and trims the ends.
-func collapse(s string) string {
+// Collapse turns every run of white space into one space, keeping a line
+// break where the run holds one, and trims the ends: the form of
+// Block.Text.
+func Collapse(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	space, nl := false, false

@@ -2,8 +2,6 @@ package export
 
 import (
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -40,7 +38,7 @@ func Runs(bs []*blocks.Block) []Run {
 	cur := -1
 	flush := func() {
 		if cur >= 0 {
-			if t := collapse(buf.String()); t != "" {
+			if t := blocks.Collapse(buf.String()); t != "" {
 				out = append(out, Run{Block: cur, Text: t})
 			}
 		}
@@ -86,30 +84,3 @@ func Runs(bs []*blocks.Block) []Run {
 	return out
 }
 
-// collapse turns every run of white space into one space, keeping a line
-// break where the run holds one, and trims the ends (as package blocks
-// does for Block.Text).
-func collapse(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space, nl := false, false
-	for len(s) > 0 {
-		r, size := utf8.DecodeRuneInString(s)
-		s = s[size:]
-		if unicode.IsSpace(r) || r == '\u00a0' {
-			space = true
-			nl = nl || r == '\n'
-			continue
-		}
-		if space && b.Len() > 0 {
-			if nl {
-				b.WriteByte('\n')
-			} else {
-				b.WriteByte(' ')
-			}
-		}
-		space, nl = false, false
-		b.WriteRune(r)
-	}
-	return b.String()
-}

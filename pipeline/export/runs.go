@@ -83,4 +83,3 @@ func Runs(bs []*blocks.Block) []Run {
 	flush()
 	return out
 }
-

@@ -238,3 +238,39 @@ func TestCrossValidateBeatsBaseline(t *testing.T) {
 		t.Errorf("oracle F %.3f below the model's %.3f", o.F, m.F)
 	}
 }
+
+// TestNonEnglishFallback cleans a German page: the language-independent
+// classifier of the default model handles it.
+func TestNonEnglishFallback(t *testing.T) {
+	page := `<html><body><ul><li><a href="/">Startseite</a></li><li><a href="/k">Kontakt</a></li></ul>
+<p>Die Stadt hat am Samstag das größte Sommerfest ihrer Geschichte gefeiert. Mehr als vierzigtausend Menschen kamen an das Ufer des Flusses, um die Konzerte und die Bootsparade zu sehen.</p>
+<p>Die Bürgermeisterin dankte den freiwilligen Helfern, die eine Woche lang Bühnen gebaut und die Wege am Wasser gereinigt hatten.</p>
+<div id="footer">Impressum | Datenschutz</div></body></html>`
+	m := defaultText(t)
+	if m.Other == nil {
+		t.Fatal("the default model has no language-independent classifier")
+	}
+	c := &Cleaner{Model: m}
+	res, err := c.Clean(context.Background(), "de.html", []byte(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.English {
+		t.Fatal("German page taken for English")
+	}
+	// The article's paragraphs are kept and score above every link block.
+	minPara, maxLink := 1e9, -1e9
+	for i, b := range res.Blocks {
+		if strings.Contains(b.Text, "Sommerfest") || strings.Contains(b.Text, "Bürgermeisterin") {
+			if !res.Keep[i] {
+				t.Errorf("paragraph dropped: %q (value %.3f)", b.Text, res.Score[i])
+			}
+			minPara = min(minPara, res.Score[i])
+		} else {
+			maxLink = max(maxLink, res.Score[i])
+		}
+	}
+	if minPara <= maxLink {
+		t.Errorf("a link block scores %.3f, a paragraph only %.3f", maxLink, minPara)
+	}
+}

@@ -18,6 +18,7 @@ type progress struct {
 	done  int
 	start time.Time
 	last  time.Time
+	drawn int // done at the last draw
 	off   bool
 }
 
@@ -59,11 +60,14 @@ func (p *progress) Done() {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.draw()
+	if p.drawn != p.done || p.last.IsZero() {
+		p.draw()
+	}
 	fmt.Fprintln(p.w)
 }
 
 func (p *progress) draw() {
+	p.drawn = p.done
 	const width = 30
 	frac := 0.0
 	if p.total > 0 {

@@ -28,7 +28,7 @@ func BenchmarkCleanRendered(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	v, err := NewVisualizer(ctx, render.Options{})
+	v, err := NewVisualizer(ctx, render.Options{Scale: DefaultRenderScale})
 	if err != nil {
 		b.Fatal(err)
 	}

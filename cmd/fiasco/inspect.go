@@ -63,7 +63,12 @@ Options:`)
 		fmt.Fprintf(stderr, "fiasco inspect: %v\n", err)
 		return 1
 	}
-	v, err := pipeline.NewVisualizer(ctx, mf.render.options())
+	// The picture is drawn at full scale, for people; the visual features
+	// are measured at that scale too (they are scale-invariant within their
+	// noise, see pipeline.DefaultRenderScale).
+	ropt := mf.render.options()
+	ropt.Scale = 1
+	v, err := pipeline.NewVisualizer(ctx, ropt)
 	if err != nil {
 		fmt.Fprintf(stderr, "fiasco inspect: %v\n", err)
 		return 1

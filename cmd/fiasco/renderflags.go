@@ -16,6 +16,7 @@ type renderFlags struct {
 	width    int
 	timeout  time.Duration
 	reuse    bool
+	scale    float64
 }
 
 func (r *renderFlags) add(fs *flag.FlagSet) {
@@ -23,11 +24,12 @@ func (r *renderFlags) add(fs *flag.FlagSet) {
 	fs.StringVar(&r.remote, "remote", "", "DevTools URL of a running browser to use instead of starting one (e.g. a Chromium container)")
 	fs.IntVar(&r.width, "width", render.DefaultWidth, "viewport width in CSS pixels")
 	fs.DurationVar(&r.timeout, "render-timeout", render.DefaultTimeout, "time limit for rendering one page")
+	fs.Float64Var(&r.scale, "scale", pipeline.DefaultRenderScale, "capture scale for the visual features, image px per CSS px (the default models were trained at this one)")
 	fs.BoolVar(&r.reuse, "reuse-tabs", false, "render the next page in a tab whose page succeeded instead of a new tab per page (faster batches)")
 }
 
 func (r *renderFlags) options() render.Options {
-	return render.Options{ExecPath: r.chromium, RemoteURL: r.remote, Width: r.width, Timeout: r.timeout, ReuseTabs: r.reuse}
+	return render.Options{ExecPath: r.chromium, RemoteURL: r.remote, Width: r.width, Timeout: r.timeout, ReuseTabs: r.reuse, Scale: r.scale}
 }
 
 // browserPath reports the browser that would be used, or why there is none.

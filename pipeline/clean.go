@@ -24,7 +24,7 @@ type Cleaner struct {
 type Result struct {
 	*Doc
 	Keep  []bool    // per block: classified clean
-	Score []float64 // per block: the SVM decision value (> threshold: clean)
+	Score []float64 // per block: the SVM decision value (>= threshold: clean)
 	Model *Model    // the model that classified the page
 }
 
@@ -37,7 +37,7 @@ func (c *Cleaner) Clean(ctx context.Context, name string, data []byte) (*Result,
 	if !c.Model.Visual {
 		opt.Visual = nil
 	} else if opt.Visual == nil {
-		return nil, errors.New("pipeline: the model uses visual features but no renderer was given (use a model trained without them, e.g. with --no-render)")
+		return nil, errors.New("pipeline: the model uses visual features but no renderer was given (use a model without them, such as DefaultModel(false))")
 	}
 	d, err := Prepare(ctx, name, data, opt)
 	if err != nil {

@@ -16,7 +16,7 @@ import (
 
 // ModelFormat names the model file format: gzip-compressed JSON holding
 // the metadata and, for each classifier, its SVM in LIBSVM's own text
-// model format (so `fiasco model export` can hand it to svm-predict).
+// model format (readable by svm-predict once written to a file of its own).
 const ModelFormat = "fiasco-model/1"
 
 type modelFile struct {

@@ -2,9 +2,8 @@ package pipeline
 
 import (
 	"context"
-	"errors"
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"runtime"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,7 +18,7 @@ import (
 // at least 2 pages/s on 2 cores; what we add at most 25% of Chromium's
 // load and screenshot.
 func BenchmarkCleanRendered(b *testing.B) {
-	pages := readPages(b, sharedData(b, "cleaneval-en-dev"))
+	pages := readPages(b, shared.Path(b, "cleaneval-en-dev"))
 	if _, err := render.FindChromium(); err != nil {
 		b.Skipf("no Chromium: %v", err)
 	}
@@ -34,48 +33,9 @@ func BenchmarkCleanRendered(b *testing.B) {
 	}
 	defer v.Close()
 	c := &Cleaner{Model: m, Prepare: PrepareOptions{Visual: v}}
-	workers := runtime.GOMAXPROCS(0)
-	var mu sync.Mutex
-	var sum Timings
-	failed := 0
 	b.ResetTimer()
-	start := time.Now()
-	for n := 0; n < b.N; n++ {
-		next := make(chan int)
-		var wg sync.WaitGroup
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				for i := range next {
-					r, err := c.Clean(ctx, "page", pages[i])
-					mu.Lock()
-					if err != nil {
-						failed++
-						if errors.Is(err, render.ErrNoChromium) {
-							b.Error(err)
-						}
-					} else {
-						t := r.Timings
-						sum.RenderSplit.Load += t.RenderSplit.Load
-						sum.RenderSplit.Measure += t.RenderSplit.Measure
-						sum.RenderSplit.Screenshot += t.RenderSplit.Screenshot
-						sum.RenderSplit.Highlight += t.RenderSplit.Highlight
-						sum.RenderSplit.Decode += t.RenderSplit.Decode
-						sum.Vision += t.Vision
-						sum.Load += t.Load + t.Preclean + t.Blocks + t.Features + t.Classify
-					}
-					mu.Unlock()
-				}
-			}()
-		}
-		for i := range pages {
-			next <- i
-		}
-		close(next)
-		wg.Wait()
-	}
-	el := time.Since(start).Seconds()
+	sum, wall, failed := cleanAll(b, c, pages, runtime.GOMAXPROCS(0))
+	el := wall.Seconds()
 	total := float64(b.N*len(pages) - failed)
 	ms := func(d time.Duration) float64 { return float64(d.Milliseconds()) / total }
 	s := sum.RenderSplit
@@ -88,7 +48,7 @@ func BenchmarkCleanRendered(b *testing.B) {
 	b.ReportMetric(ms(s.Highlight), "highlight-ms/page")
 	b.ReportMetric(ms(s.Decode), "decode-ms/page")
 	b.ReportMetric(ms(sum.Vision), "vision-ms/page")
-	b.ReportMetric(ms(sum.Load), "text-stages-ms/page")
+	b.ReportMetric(ms(sum.Load+sum.Preclean+sum.Blocks+sum.Features+sum.Classify), "text-stages-ms/page")
 	b.ReportMetric(float64(ours)/float64(chromium), "ours/chromium")
 	b.ReportMetric(float64(failed), "failed")
 }

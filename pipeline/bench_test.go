@@ -2,90 +2,67 @@ package pipeline
 
 import (
 	"context"
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
-	"sync"
 	"testing"
 	"time"
 )
 
-// sharedData returns the path of a data set in ../shared/data, skipping the
-// test or benchmark when it is absent.
-func sharedData(tb testing.TB, set string) string {
-	tb.Helper()
-	dir := filepath.Join("..", "..", "shared", "data", set)
-	if _, err := os.Stat(dir); err != nil {
-		tb.Skipf("data set %s not available (%v)", set, err)
-	}
-	return dir
-}
-
-func readPages(tb testing.TB, dir string) [][]byte {
+// readPages returns the pages of a data set as batch inputs held in memory.
+func readPages(tb testing.TB, dir string) []Input {
 	tb.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "html", "*.html"))
 	if err != nil || len(files) == 0 {
 		tb.Fatalf("no pages in %s: %v", dir, err)
 	}
 	sort.Strings(files)
-	var pages [][]byte
+	var pages []Input
 	for _, f := range files {
 		data, err := os.ReadFile(f)
 		if err != nil {
 			tb.Fatal(err)
 		}
-		pages = append(pages, data)
+		pages = append(pages, Input{Name: f, Data: data})
 	}
 	return pages
+}
+
+// cleanAll cleans pages with Batch b.N times and returns the total stage
+// times of the pages cleaned, the wall time and the number of failures.
+func cleanAll(b *testing.B, c *Cleaner, pages []Input, workers int) (sum Timings, wall time.Duration, failed int) {
+	start := time.Now()
+	for n := 0; n < b.N; n++ {
+		err := c.Batch(context.Background(), pages, workers, func(o Outcome) {
+			if o.Err != nil {
+				failed++
+				return
+			}
+			sum.Add(o.Result.Timings)
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	return sum, time.Since(start), failed
 }
 
 // BenchmarkClean cleans the CleanEval development pages with the embedded
 // text model, on one goroutine and on one per CPU, and reports pages per
 // second (target: at least 100 per core).
 func BenchmarkClean(b *testing.B) {
-	pages := readPages(b, sharedData(b, "cleaneval-en-dev"))
+	pages := readPages(b, shared.Path(b, "cleaneval-en-dev"))
 	m, err := DefaultModel(false)
 	if err != nil {
 		b.Fatal(err)
 	}
 	c := &Cleaner{Model: m}
-	ctx := context.Background()
 	for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
 		b.Run(map[bool]string{true: "workers=1", false: "workers=all"}[workers == 1], func(b *testing.B) {
-			var stage Timings
-			start := time.Now()
-			for n := 0; n < b.N; n++ {
-				var wg sync.WaitGroup
-				var mu sync.Mutex
-				next := make(chan int)
-				for w := 0; w < workers; w++ {
-					wg.Add(1)
-					go func() {
-						defer wg.Done()
-						for i := range next {
-							r, err := c.Clean(ctx, "page", pages[i])
-							if err != nil {
-								continue // bad pages count as work done
-							}
-							mu.Lock()
-							t := r.Timings
-							stage.Load += t.Load
-							stage.Preclean += t.Preclean
-							stage.Blocks += t.Blocks
-							stage.Features += t.Features
-							stage.Classify += t.Classify
-							mu.Unlock()
-						}
-					}()
-				}
-				for i := range pages {
-					next <- i
-				}
-				close(next)
-				wg.Wait()
-			}
-			el := time.Since(start).Seconds()
+			stage, wall, _ := cleanAll(b, c, pages, workers)
+			el := wall.Seconds()
 			total := float64(b.N * len(pages))
 			b.ReportMetric(total/el, "pages/s")
 			b.ReportMetric(total/el/float64(workers), "pages/s/worker")
@@ -104,7 +81,7 @@ func BenchmarkClean(b *testing.B) {
 // heap in use, sampled after every page, and the memory obtained from the
 // OS (target: under 200 MB).
 func BenchmarkBatchMemory(b *testing.B) {
-	dir := sharedData(b, "cleaneval-en-dev")
+	dir := shared.Path(b, "cleaneval-en-dev")
 	files, _ := filepath.Glob(filepath.Join(dir, "html", "*.html"))
 	var inputs []Input
 	for len(inputs) < 1000 {

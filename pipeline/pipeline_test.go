@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"os"
 	"path/filepath"
 	"strings"
@@ -212,7 +213,7 @@ func TestCrossValidateBeatsBaseline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("short mode")
 	}
-	dir := sharedData(t, "cleaneval-en-dev")
+	dir := shared.Path(t, "cleaneval-en-dev")
 	ex, err := LoadData(context.Background(), []string{dir}, DataOptions{Limit: 30})
 	if err != nil {
 		t.Fatal(err)

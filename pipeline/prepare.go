@@ -30,6 +30,22 @@ type Timings struct {
 	RenderSplit render.Timings
 }
 
+// Add adds u's durations to t's (to total a batch).
+func (t *Timings) Add(u Timings) {
+	t.Load += u.Load
+	t.Preclean += u.Preclean
+	t.Blocks += u.Blocks
+	t.Render += u.Render
+	t.Vision += u.Vision
+	t.Features += u.Features
+	t.Classify += u.Classify
+	t.RenderSplit.Load += u.RenderSplit.Load
+	t.RenderSplit.Highlight += u.RenderSplit.Highlight
+	t.RenderSplit.Measure += u.RenderSplit.Measure
+	t.RenderSplit.Screenshot += u.RenderSplit.Screenshot
+	t.RenderSplit.Decode += u.RenderSplit.Decode
+}
+
 // Visualizer measures the visual features of a page's blocks. The
 // implementation in this package drives Chromium (see NewVisualizer).
 type Visualizer interface {

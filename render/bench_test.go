@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"image/color"
 	"path/filepath"
 	"sort"
@@ -38,7 +39,7 @@ func palette(n int) []color.RGBA {
 }
 
 func loadBenchPages(b testing.TB) []benchPage {
-	dir := filepath.Join("..", "..", "shared", "data", "cleaneval-en-dev", "html")
+	dir := filepath.Join(shared.Path(b, "cleaneval-en-dev"), "html")
 	names, err := filepath.Glob(filepath.Join(dir, "*.html"))
 	if err != nil || len(names) == 0 {
 		b.Skipf("skipping: no CleanEval dev pages in %s", dir)

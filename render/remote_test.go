@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -18,15 +19,26 @@ func TestRemote(t *testing.T) {
 	if err != nil {
 		t.Skipf("skipping: no Chromium binary found: %v", err)
 	}
-	dir := t.TempDir()
+	// Not t.TempDir: Chromium's helper processes may still write to the
+	// profile for a moment after the browser dies, which fails TempDir's
+	// cleanup. The browser runs in a process group of its own, killed
+	// whole, and the profile is removed with retries.
+	dir, err := os.MkdirTemp("", "fiasco-remote-")
+	if err != nil {
+		t.Fatal(err)
+	}
 	args := append(append([]string{}, Flags...), "--remote-debugging-port=0", "--user-data-dir="+dir, "about:blank")
 	cmd := exec.Command(bin, args...)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		cmd.Process.Kill()
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		cmd.Wait()
+		for i := 0; i < 50 && os.RemoveAll(dir) != nil; i++ {
+			time.Sleep(100 * time.Millisecond)
+		}
 	})
 	// Chromium writes the port and the browser's path to DevToolsActivePort.
 	var ws string

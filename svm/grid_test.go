@@ -2,6 +2,7 @@ package svm
 
 import (
 	"context"
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"math"
 	"testing"
 )
@@ -9,7 +10,7 @@ import (
 // The grid shares precomputed kernel matrices across C values and
 // folds; that must not change any result compared with plain CV.
 func TestGridMatchesPlainCV(t *testing.T) {
-	p := readProblemFile(t, sharedData(t, "libsvm/heart_scale"))
+	p := readProblemFile(t, shared.Path(t, "libsvm/heart_scale"))
 	folds, err := StratifiedFolds(p.Y, 5, 7)
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +48,7 @@ func TestGridMatchesPlainCV(t *testing.T) {
 }
 
 func TestCrossValidateReproducible(t *testing.T) {
-	p := readProblemFile(t, sharedData(t, "libsvm/heart_scale"))
+	p := readProblemFile(t, shared.Path(t, "libsvm/heart_scale"))
 	a, err := CrossValidate(context.Background(), p, DefaultParams(), 5, 3)
 	if err != nil {
 		t.Fatal(err)

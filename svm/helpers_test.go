@@ -3,22 +3,8 @@ package svm
 import (
 	"os"
 	"os/exec"
-	"path/filepath"
-	"runtime"
 	"testing"
 )
-
-// sharedData locates ../shared/data relative to the module root.
-func sharedData(t testing.TB, rel string) string {
-	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Dir(filepath.Dir(file))
-	p := filepath.Join(root, "..", "shared", "data", rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared data %s not found: %v", p, err)
-	}
-	return p
-}
 
 func readProblemFile(t testing.TB, path string) *Problem {
 	t.Helper()

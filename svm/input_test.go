@@ -3,6 +3,7 @@ package svm
 import (
 	"context"
 	"errors"
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"math"
 	"strings"
 	"testing"
@@ -60,7 +61,7 @@ func TestBadInput(t *testing.T) {
 }
 
 func TestPredictBadRows(t *testing.T) {
-	p := readProblemFile(t, sharedData(t, "libsvm/heart_scale"))
+	p := readProblemFile(t, shared.Path(t, "libsvm/heart_scale"))
 	m, err := Train(context.Background(), p, DefaultParams())
 	if err != nil {
 		t.Fatal(err)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"math"
 	"os"
 	"path/filepath"
@@ -13,7 +14,7 @@ import (
 
 func heartModel(t *testing.T, p Params) (*Problem, *Model) {
 	t.Helper()
-	prob := readProblemFile(t, sharedData(t, "libsvm/heart_scale"))
+	prob := readProblemFile(t, shared.Path(t, "libsvm/heart_scale"))
 	m, err := Train(context.Background(), prob, p)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +73,7 @@ func TestModelRoundTrip(t *testing.T) {
 
 func TestSVMPredictReadsOurModel(t *testing.T) {
 	libsvmTool(t, "svm-predict")
-	data := sharedData(t, "libsvm/heart_scale")
+	data := shared.Path(t, "libsvm/heart_scale")
 	p := DefaultParams()
 	p.C, p.Gamma = 8, 0.125
 	prob, m := heartModel(t, p)
@@ -106,7 +107,7 @@ func TestSVMPredictReadsOurModel(t *testing.T) {
 // Labels in LIBSVM order -1 first (0/1 data here: 0 appears first) must
 // still give Decision > 0 for the positive (larger) label.
 func TestDecisionOrientation(t *testing.T) {
-	prob := readProblemFile(t, sharedData(t, "libsvm/heart_scale"))
+	prob := readProblemFile(t, shared.Path(t, "libsvm/heart_scale"))
 	flip := &Problem{X: prob.X, Y: make([]float64, len(prob.Y))}
 	// make the first row negative so LIBSVM order is (0, 1)
 	for i, y := range prob.Y {
@@ -187,7 +188,7 @@ func TestProbability(t *testing.T) {
 	// compare roughly with its sigmoid.
 	if _, err := os.Stat("/usr/bin/svm-train"); err == nil {
 		path := filepath.Join(t.TempDir(), "their")
-		runSVMTrain(t, "-b", "1", sharedData(t, "libsvm/heart_scale"), path)
+		runSVMTrain(t, "-b", "1", shared.Path(t, "libsvm/heart_scale"), path)
 		tm, err := LoadModel(path)
 		if err != nil {
 			t.Fatal(err)

@@ -3,6 +3,7 @@ package svm
 import (
 	"bufio"
 	"context"
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"math"
 	"os"
 	"path/filepath"
@@ -53,7 +54,7 @@ func paramsFromArgs(t *testing.T, args []string) Params {
 
 func TestOracleCases(t *testing.T) {
 	libsvmTool(t, "svm-train")
-	data := sharedData(t, "libsvm/heart_scale")
+	data := shared.Path(t, "libsvm/heart_scale")
 	prob := readProblemFile(t, data)
 	f, err := os.Open("testdata/oracle_cases.txt")
 	if err != nil {

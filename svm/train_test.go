@@ -2,13 +2,14 @@ package svm
 
 import (
 	"context"
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"math"
 	"path/filepath"
 	"testing"
 )
 
 func TestHeartScaleMatchesLIBSVM(t *testing.T) {
-	p := readProblemFile(t, sharedData(t, "libsvm/heart_scale"))
+	p := readProblemFile(t, shared.Path(t, "libsvm/heart_scale"))
 	for _, shrink := range []bool{true, false} {
 		par := DefaultParams()
 		par.Shrinking = shrink

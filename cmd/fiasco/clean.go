@@ -100,7 +100,7 @@ Options:`)
 		return 1
 	}
 	names := outputNames(inputs, f.Ext())
-	bar := newProgress(stderr, "clean", len(inputs), *quiet)
+	bar := newProgress(stderr, "clean", "pages", len(inputs), *quiet)
 	var errRecs []errRecord
 	failed := 0
 	_ = cleaner.Batch(ctx, inputs, *workers, func(o pipeline.Outcome) {

@@ -38,14 +38,10 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 	if len(d.dirs) == 0 {
 		return nil, fmt.Errorf("no data: give --data DIR (e.g. --data ../shared/data/cleaneval-en-dev)")
 	}
-	bar := newProgress(stderr, "load", 0, quiet)
+	bar := newProgress(stderr, "load", "pages", 0, quiet)
 	opt := pipeline.DataOptions{Prepare: prep, Workers: d.workers, Limit: d.limit, Split: d.split, KeepFailed: d.keepFailed}
 	opt.Gold.Comments = d.comments
-	opt.Each = func(done, total int) {
-		bar.total = total
-		bar.off = quiet || total < 2
-		bar.Set(done)
-	}
+	opt.Each = bar.Update
 	var failed []string
 	opt.OnError = func(page string, err error) { failed = append(failed, firstLine(err.Error())) }
 	ex, err := pipeline.LoadData(ctx, d.dirs, opt)

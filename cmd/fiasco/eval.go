@@ -86,7 +86,7 @@ Options:`)
 		if mf.thSet {
 			th = mf.threshold
 		}
-		bar := newProgress(stderr, "folds", *cv, *quiet)
+		bar := newProgress(stderr, "cv", "folds", *cv, *quiet)
 		results, err = pipeline.CrossValidate(ctx, ex, pipeline.CVOptions{Folds: *cv, Seed: sf.seed,
 			Train: pipeline.TrainOptions{Params: params, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Threshold: th, Seed: sf.seed},
 			Each:  func(done, total int) { bar.Set(done) }})

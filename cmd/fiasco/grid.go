@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"fmt"
 	"io"
@@ -9,7 +8,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/fiasco-project/fiasco/baseline"
@@ -80,16 +78,11 @@ func runGrid(args []string, stdout, stderr io.Writer) int {
 	}
 	opt := svm.GridOptions{Log2C: lc, Log2G: lg, FoldOf: foldOf, Workers: *workers, KernelMB: *kernelMB}
 	start := time.Now()
-	var bar *progressBar
-	if !*quiet {
-		bar = &progressBar{w: stderr, start: start}
-		opt.Progress = bar.update
-	}
+	bar := newProgress(stderr, "grid", "pairs", len(lc)*len(lg), *quiet)
+	opt.Progress = bar.Update
 	ctx := context.Background()
 	res, err := svm.GridSearch(ctx, prob, base, opt)
-	if bar != nil {
-		bar.finish()
-	}
+	bar.Done()
 	if err != nil {
 		return fail(err)
 	}
@@ -199,41 +192,4 @@ func runBaselines(ctx context.Context, w io.Writer, prob *svm.Problem, base svm.
 		fmt.Fprintf(w, "%-45s %8.4f %9.4f %7.4f %7.4f\n", r.name, r.m.Accuracy, r.m.Precision, r.m.Recall, r.m.F1)
 	}
 	return nil
-}
-
-// progressBar draws "[=====>    ] done/total elapsed" on one stderr line.
-type progressBar struct {
-	mu    sync.Mutex
-	w     io.Writer
-	start time.Time
-	last  int
-}
-
-func (p *progressBar) update(done, total int) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if done < p.last {
-		return
-	}
-	p.last = done
-	const width = 40
-	n := width * done / total
-	bar := strings.Repeat("=", n)
-	if n < width {
-		bar += ">" + strings.Repeat(" ", width-n-1)
-	}
-	el := time.Since(p.start).Round(time.Second)
-	eta := ""
-	if done > 0 && done < total {
-		eta = " eta " + (time.Duration(float64(time.Since(p.start)) / float64(done) * float64(total-done))).Round(time.Second).String()
-	}
-	bw := bufio.NewWriter(p.w)
-	fmt.Fprintf(bw, "\r[%s] %d/%d pairs %v%s   ", bar, done, total, el, eta)
-	bw.Flush()
-}
-
-func (p *progressBar) finish() {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	fmt.Fprintln(p.w)
 }

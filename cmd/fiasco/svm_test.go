@@ -3,10 +3,10 @@ package main
 import (
 	"bytes"
 	"flag"
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"image/png"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -15,12 +15,7 @@ import (
 
 func heartScale(t *testing.T) string {
 	t.Helper()
-	_, file, _, _ := runtime.Caller(0)
-	p := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data", "libsvm", "heart_scale")
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("heart_scale not found at %s", p)
-	}
-	return p
+	return shared.Path(t, "libsvm/heart_scale")
 }
 
 func runCmd(t *testing.T, f func([]string, *bytes.Buffer, *bytes.Buffer) int, args ...string) (int, string, string) {

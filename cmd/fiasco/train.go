@@ -95,8 +95,8 @@ Options:`)
 			fmt.Fprintf(stderr, "fiasco train: %v\n", err)
 			return 2
 		}
-		bar := newProgress(stderr, "grid", len(gopt.Log2C)*len(gopt.Log2G), *quiet)
-		gopt.Progress = func(done, total int) { bar.Set(done) }
+		bar := newProgress(stderr, "grid", "pairs", len(gopt.Log2C)*len(gopt.Log2G), *quiet)
+		gopt.Progress = bar.Update
 		res, err := pipeline.Grid(ctx, ex, to, *folds, sf.seed, gopt)
 		bar.Done()
 		if err != nil {

@@ -2,8 +2,7 @@ package gold
 
 import (
 	"bytes"
-	"os"
-	"path/filepath"
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"testing"
 
 	"github.com/fiasco-project/fiasco/pipeline/blocks"
@@ -20,11 +19,7 @@ func dataDir(t *testing.T, set string) string {
 	if testing.Short() {
 		t.Skip("real data in -short mode")
 	}
-	dir := filepath.Join("..", "..", "..", "shared", "data", set)
-	if _, err := os.Stat(filepath.Join(dir, "gold")); err != nil {
-		t.Skipf("data set %s not available: %v", set, err)
-	}
-	return dir
+	return shared.Path(t, set)
 }
 
 // oracle returns the micro-averaged scores (without segment markers) of

@@ -1,6 +1,7 @@
 package load
 
 import (
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,7 +19,7 @@ var metaRE = regexp.MustCompile(`(?i)<meta[^>]*charset[^>]*>|<\?xml[^>]*\?>`)
 // the guess link must not mistake Western pages (English and German here)
 // for another charset.
 func TestDetectorOnRealPages(t *testing.T) {
-	root := sharedData(t)
+	root := shared.Path(t, "")
 	total, right := 0, 0
 	wrong := map[string]int{}
 	for _, set := range []string{"cleanportaleval", "krdwrd-canola", "l3s-gn1", "dragnet"} {

@@ -1,22 +1,11 @@
 package load
 
 import (
-	"os"
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 )
-
-// sharedData returns ../shared/data relative to the module root, or skips.
-func sharedData(t testing.TB) string {
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("shared data absent:", dir)
-	}
-	return dir
-}
 
 // mojibake are traces of UTF-8 decoded as windows-1252, or of undecodable
 // bytes.
@@ -26,7 +15,7 @@ var mojibake = []string{"Ã©", "Ã¨", "Ã¼", "Ã¶", "Ã¤", "â€™", "â�
 // all load, and their decoded text shows no mojibake beyond pages whose own
 // markup spells it with character references.
 func TestRealDataDecoding(t *testing.T) {
-	root := sharedData(t)
+	root := shared.Path(t, "")
 	for _, set := range []string{"cleaneval-en-dev", "cleanportaleval"} {
 		files, _ := filepath.Glob(filepath.Join(root, set, "html", "*.html"))
 		if len(files) == 0 {

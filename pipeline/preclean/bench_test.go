@@ -2,6 +2,7 @@ package preclean
 
 import (
 	"bytes"
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // pages for: html.Parse of the raw bytes alone (the reference), load.Bytes
 // (charset chain, wrapper, guards, parse), and load.Bytes plus Clean.
 func BenchmarkCleanEvalDev(b *testing.B) {
-	root := sharedData(b)
+	root := shared.Path(b, "")
 	files, _ := filepath.Glob(filepath.Join(root, "cleaneval-en-dev", "html", "*.html"))
 	if len(files) == 0 {
 		b.Skip("no pages")

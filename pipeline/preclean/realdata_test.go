@@ -1,9 +1,8 @@
 package preclean
 
 import (
-	"os"
+	"github.com/fiasco-project/fiasco/internal/shared"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -11,15 +10,6 @@ import (
 	"github.com/fiasco-project/fiasco/pipeline/load"
 	"golang.org/x/net/html"
 )
-
-func sharedData(t testing.TB) string {
-	_, file, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(file), "..", "..", "..", "shared", "data")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skip("shared data absent:", dir)
-	}
-	return dir
-}
 
 // words returns the white-space separated words of the text below n,
 // outside <head>.
@@ -58,7 +48,7 @@ func isSubsequence(a, b []string) bool {
 // reordered), the document is stable under rendering and parsing, and
 // blocks.Find finds blocks in it.
 func TestRealPages(t *testing.T) {
-	root := sharedData(t)
+	root := shared.Path(t, "")
 	for _, set := range []string{"cleaneval-en-dev", "cleanportaleval"} {
 		files, _ := filepath.Glob(filepath.Join(root, set, "html", "*.html"))
 		var total Stats

@@ -162,6 +162,40 @@ func (t *Table) Rows(kw *Keywords) [][]float64 {
 	return out
 }
 
+// Columns returns the rows reduced to the columns cols (see Select), with
+// the keyword columns filled from kw: Project(t.Rows(kw), cols) without
+// the full-width copy, for classifying a page.
+func (t *Table) Columns(kw *Keywords, cols []int) [][]float64 {
+	ic, id, io := index["kw_clean"], index["kw_dirty"], index["kw_odds"]
+	out := make([][]float64, len(t.Values))
+	for i, v := range t.Values {
+		r := make([]float64, len(cols))
+		scored := false
+		var kc, kd, ko float64
+		for j, c := range cols {
+			switch c {
+			case ic, id, io:
+				if !scored {
+					kc, kd, ko = kw.score(t.Tokens[i])
+					scored = true
+				}
+				switch c {
+				case ic:
+					r[j] = kc
+				case id:
+					r[j] = kd
+				default:
+					r[j] = ko
+				}
+			default:
+				r[j] = v[c]
+			}
+		}
+		out[i] = r
+	}
+	return out
+}
+
 func tagFeature(n *html.Node) string {
 	switch n.DataAtom {
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:

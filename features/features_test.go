@@ -165,6 +165,17 @@ func TestExtract(t *testing.T) {
 	kw := &Keywords{Clean: map[string]float64{"paragraph": 2}, Dirty: map[string]float64{"home": -3}}
 	rows := tab.Rows(kw)
 	check("para kw_clean", rows[indexOf(bs, para, tab)][col("kw_clean")], 1.0/12)
+	// Columns gives the projection of Rows.
+	cols, _ := Select([]string{"kw_odds", "tokens", "kw_clean"})
+	want := Project(rows, cols)
+	got := tab.Columns(kw, cols)
+	for i := range want {
+		for j := range want[i] {
+			if got[i][j] != want[i][j] {
+				t.Fatalf("Columns row %d col %d = %v, Project(Rows) %v", i, j, got[i][j], want[i][j])
+			}
+		}
+	}
 	if tab.Values[0][col("kw_clean")] != 0 {
 		t.Error("Rows modified the table")
 	}

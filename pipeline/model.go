@@ -53,7 +53,7 @@ func (m *Model) Decide(d *Doc) ([]float64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("model does not fit this fiasco: %w", err)
 	}
-	rows := features.Project(d.Table.Rows(m.Keywords), cols)
+	rows := d.Table.Columns(m.Keywords, cols)
 	out, err := sm.DecisionBatch(rows, 1)
 	if err != nil {
 		return nil, fmt.Errorf("%s: classify: %w", d.Page.Name, err)

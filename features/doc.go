@@ -35,8 +35,22 @@
 //     blocks.
 //   - Visual: the five FIASCO blob features (Solidity I-III, Relative Width,
 //     Headline) and position/size on the rendered page, given by the caller
-//     (package vision measures them); zero with VisFound = 0 when a block was
-//     not rendered.
+//     (package vision measures them); zero with vis_found = 0 when a block
+//     was not rendered.
+//   - Visual layout, computed here from the blocks' boxes: where the block
+//     sits relative to the page's main text. The main column is the page's
+//     densest text column: every rendered block spreads its characters
+//     evenly over the 1/256-wide bins of page width its box covers, and the
+//     column is the run of bins around the peak whose density is at least
+//     half the peak's. vis_col_overlap is the share of the block's width
+//     inside that column, vis_col_offset the distance of its centre from
+//     the column's centre in column widths (at most 4), and vis_outside how
+//     far its centre lies above (negative) or below (positive) the span
+//     holding the middle 90% of the characters of the blocks mostly inside
+//     the column, in page heights (0 within it); vis_col_density is the
+//     density of the bin under the block's centre over the peak's. A
+//     sidebar sits beside the column, a header above and a footer below the
+//     span, wherever their markup puts them.
 //
 // # Languages
 //

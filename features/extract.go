@@ -23,6 +23,9 @@ type VisualInput struct {
 	Area      float64 // share of the page area
 	FontSize  float64 // px
 	Lines     float64
+	// Left, Top, Right, Bottom bound the block's blobs, relative to the
+	// page width and height (0..1).
+	Left, Top, Right, Bottom float64
 }
 
 // Table holds the raw feature values of one page.
@@ -48,8 +51,10 @@ func Extract(bs []*blocks.Block, vis []VisualInput) *Table {
 		seen[b.Text]++
 	}
 	fontMedian := 0.0
+	var lay layout
 	if vis != nil {
 		fontMedian = medianFont(vis)
+		lay = mainLayout(bs, vis)
 	}
 	for i, b := range bs {
 		v := make([]float64, len(schema))
@@ -143,6 +148,12 @@ func Extract(bs []*blocks.Block, vis []VisualInput) *Table {
 				set("vis_fontsize", x.FontSize/fontMedian)
 			}
 			set("vis_lines", math.Log1p(x.Lines))
+			if lay.ok {
+				set("vis_col_overlap", lay.overlap(x))
+				set("vis_col_offset", math.Min(4, lay.offset(x)))
+				set("vis_outside", lay.outside(x))
+				set("vis_col_density", lay.columnDensity(x))
+			}
 		}
 		t.Values[i] = v
 	}

@@ -182,7 +182,7 @@ func TestExtract(t *testing.T) {
 }
 
 func TestSelect(t *testing.T) {
-	cols, err := Select([]string{"tokens", "vis_lines"})
+	cols, err := Select([]string{"tokens", "vis_col_density"})
 	if err != nil || cols[0] != index["tokens"] || cols[1] != len(schema)-1 {
 		t.Errorf("Select = %v, %v", cols, err)
 	}

@@ -78,6 +78,10 @@ var schema = []Feature{
 	{"vis_area", Visual, false},
 	{"vis_fontsize", Visual, false},
 	{"vis_lines", Visual, false},
+	{"vis_col_overlap", Visual, false},
+	{"vis_col_offset", Visual, false},
+	{"vis_outside", Visual, false},
+	{"vis_col_density", Visual, false},
 }
 
 var index = func() map[string]int {

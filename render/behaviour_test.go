@@ -341,3 +341,30 @@ func TestMetaRefreshStays(t *testing.T) {
 		checkBlocks(t, res, testColors[:1])
 	}
 }
+
+// A marquee scrolls its content even with scripts off, so at screenshot
+// time its text is clipped away or anywhere; the renderer freezes it as a
+// plain block, so that all its text is painted, in place.
+func TestMarqueeFrozen(t *testing.T) {
+	b := newBrowser(t, Options{})
+	para := strings.Repeat("Words that a marquee would scroll out of sight. ", 40)
+	doc := []byte(`<html><body style="margin:0;font:16px/20px sans-serif">` +
+		`<p data-fiasco-block="0">Above.</p>` +
+		`<marquee direction="up" height="40" scrollamount="3" data-fiasco-block="1" style="width:600px">` + para + `</marquee>` +
+		`</body></html>`)
+	res, err := b.Render(context.Background(), doc, testColors[:2], RenderOptions{Highlight: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeDump(t, "marquee.png", res.Image)
+	bx := res.Boxes[1]
+	// 40 × 49 characters at 16px in 600px: about 30 lines of 20px.
+	if bx.Dy() < 400 || bx.Min.Y < res.Boxes[0].Max.Y {
+		t.Errorf("marquee text box %v (above: %v), want all its lines below the paragraph", bx, res.Boxes[0])
+	}
+	// Painted: the block's colour covers most of its box (bars of text).
+	boxes, counts := colorBoxes(res.Image)
+	if got := counts[testColors[1]]; got < bx.Dx()*bx.Dy()/2 {
+		t.Errorf("marquee text painted in %d px (at %v), want at least half of its %v box", got, boxes[testColors[1]], bx)
+	}
+}

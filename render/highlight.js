@@ -11,7 +11,12 @@
 // the start or end of a line collapses and gets no background). A custom element and not
 // a <span>, so that author rules for span do not change the layout. With
 // on=true the wrapper gets background colors[N] and transparent text, and a
-// style sheet blanks everything else; with on=false nothing visible changes.
+// style sheet blanks everything else; with on=false nothing visible changes
+// but one thing done in both modes, so that the layout is the same: every
+// <marquee> is replaced by a <div> with its attributes (the scrolling ones
+// dropped) and children. A marquee scrolls its content whether or not
+// scripts run, so at screenshot time its text sits anywhere in or outside
+// its clipped box (one CleanEval page keeps its whole article in one).
 window.__fiasco = (function () {
   "use strict";
   var ATTR = "data-fiasco-block";
@@ -84,6 +89,7 @@ window.__fiasco = (function () {
       }
     }
     // 2. Write.
+    freezeMarquees();
     for (var i = 0; i < zero.length; i++) zero[i].setAttribute("data-fiasco-o0", "");
     for (var i = 0; i < nodes.length; i++) {
       var t = nodes[i];
@@ -103,6 +109,22 @@ window.__fiasco = (function () {
       (document.head || document.documentElement).appendChild(st);
     }
     return spans.length;
+  }
+
+  var MARQUEE_ONLY = { behavior: 1, direction: 1, scrollamount: 1, scrolldelay: 1,
+    loop: 1, truespeed: 1, height: 1, hspace: 1, vspace: 1 };
+
+  function freezeMarquees() {
+    var ms = Array.prototype.slice.call(document.getElementsByTagName("marquee"));
+    for (var i = 0; i < ms.length; i++) {
+      var m = ms[i], d = document.createElement("div");
+      for (var j = 0; j < m.attributes.length; j++) {
+        var a = m.attributes[j];
+        if (!MARQUEE_ONLY[a.name.toLowerCase()]) d.setAttribute(a.name, a.value);
+      }
+      while (m.firstChild) d.appendChild(m.firstChild);
+      m.parentNode.replaceChild(d, m);
+    }
   }
 
   function height() {

@@ -33,7 +33,9 @@ type Options struct {
 	// Values below 1 capture at reduced scale.
 	Scale float64
 	// MaxHeight caps the captured page height in CSS px; content below is
-	// cropped (Result.Cropped is set). 0 means DefaultMaxHeight.
+	// cropped (Result.Cropped is set) and its blocks are not found. 0 means
+	// DefaultMaxHeight. The image costs 4 * Width * MaxHeight * Scale^2
+	// bytes at most: 153 MB at the defaults and scale 0.5.
 	MaxHeight int
 	// ReuseTabs loads a page into a tab whose last page rendered without
 	// error, instead of a new tab per page. Opening a tab costs Chromium
@@ -53,7 +55,7 @@ const (
 	DefaultWidth      = 1280
 	DefaultHeight     = 800
 	DefaultTimeout    = 30 * time.Second
-	DefaultMaxHeight  = 30000
+	DefaultMaxHeight  = 60000
 	DefaultTileHeight = 8192
 )
 

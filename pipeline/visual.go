@@ -17,9 +17,9 @@ import (
 // DefaultRenderScale is the capture scale (image px per CSS px) that the
 // default visual model was trained at. Half scale leaves the visual
 // features unchanged within their noise (10-fold CV on CleanEval dev and
-// CleanPortalEval: node accuracy 92.69% at 0.5 against 92.59% at 1, word F
-// 94.68 both) and halves what rendering costs us (screenshot, decoding,
-// vision).
+// CleanPortalEval, measured before the layout features were added: node
+// accuracy 92.69% at 0.5 against 92.59% at 1, word F 94.68 both) and
+// halves what rendering costs us (screenshot, decoding, vision).
 const DefaultRenderScale = 0.5
 
 // ChromeVisualizer renders pages in headless Chromium (package render) and

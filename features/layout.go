@@ -29,7 +29,7 @@ const columnBins = 256
 // mostly inside that column.
 func mainLayout(bs []*blocks.Block, vis []VisualInput) layout {
 	var prof [columnBins]float64
-	any := false
+	found := false
 	for i, b := range bs {
 		if i >= len(vis) || !vis[i].Found || b.Chars == 0 {
 			continue
@@ -42,9 +42,9 @@ func mainLayout(bs []*blocks.Block, vis []VisualInput) layout {
 		for k := l; k <= r; k++ {
 			prof[k] += w
 		}
-		any = true
+		found = true
 	}
-	if !any {
+	if !found {
 		return layout{}
 	}
 	peak := 0

@@ -91,8 +91,6 @@ func (v *ChromeVisualizer) Visual(ctx context.Context, d *Doc) ([]features.Visua
 		return nil, fmt.Errorf("vision: %w", err)
 	}
 	out := make([]features.VisualInput, len(vf))
-	page := res.Image.Bounds()
-	pw, ph := float64(max(1, page.Dx())), float64(max(1, page.Dy()))
 	for i, f := range vf {
 		if !f.Found {
 			continue
@@ -101,10 +99,7 @@ func (v *ChromeVisualizer) Visual(ctx context.Context, d *Doc) ([]features.Visua
 			Found: true, Solidity1: f.SolidityI, Solidity2: f.SolidityII, Solidity3: f.SolidityIII,
 			RelWidth: f.RelWidth, Headline: f.Headline, X: f.X, Y: f.Y, Area: f.Area,
 			FontSize: res.FontSize[i], Lines: float64(f.Lines),
-			Left:   float64(f.Box.Min.X-page.Min.X) / pw,
-			Top:    float64(f.Box.Min.Y-page.Min.Y) / ph,
-			Right:  float64(f.Box.Max.X-page.Min.X) / pw,
-			Bottom: float64(f.Box.Max.Y-page.Min.Y) / ph,
+			Left: f.Left, Top: f.Top, Right: f.Right, Bottom: f.Bottom,
 		}
 	}
 	d.Timings.Vision = time.Since(t1)

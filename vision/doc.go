@@ -113,6 +113,8 @@
 //     mean line height L of its found blocks.
 //   - Found (a blob exists), Blobs, Box, Pixels (decoded pixels before
 //     blurring), LineHeight (L), Lines (sum_b N_b), Vertices (sum_b V_b).
+//   - Left, Top, Right, Bottom = Box's edges over the image width and
+//     height (0..1, relative to the image's origin).
 //   - X, Y = centre of Box over the image width and height (0..1, relative
 //     to the image's origin); Area = sum_b A(P_b) / (image width * height).
 //

@@ -43,6 +43,9 @@ type Features struct {
 
 	X, Y float64 // centre of Box over the page width and height
 	Area float64 // sum of polygon areas over the page area
+	// Left, Top, Right, Bottom are Box's edges over the page width and
+	// height (0..1).
+	Left, Top, Right, Bottom float64
 }
 
 // FeatureNames names the values returned by Features.Values, in order.
@@ -309,6 +312,10 @@ func pageFeatures(fs []Features, page image.Rectangle) {
 		f.Headline = (float64(f.Box.Dy()) - head) / head
 		f.X = (float64(f.Box.Min.X+f.Box.Max.X)/2 - float64(page.Min.X)) / pw
 		f.Y = (float64(f.Box.Min.Y+f.Box.Max.Y)/2 - float64(page.Min.Y)) / ph
+		f.Left = float64(f.Box.Min.X-page.Min.X) / pw
+		f.Top = float64(f.Box.Min.Y-page.Min.Y) / ph
+		f.Right = float64(f.Box.Max.X-page.Min.X) / pw
+		f.Bottom = float64(f.Box.Max.Y-page.Min.Y) / ph
 		f.Area /= pw * ph
 	}
 }

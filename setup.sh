@@ -16,5 +16,5 @@ if [ ${#need[@]} -gt 0 ]; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 export PATH=/usr/local/go/bin:$PATH
-go build -o fiasco ./cmd/fiasco
+go build -buildvcs=auto -o fiasco ./cmd/fiasco
 echo "setup.sh: built ./fiasco ($(go version | cut -d' ' -f3)); chromium: $(command -v chromium)"

@@ -3,17 +3,39 @@
 //
 // # Contract
 //
-// [Extract] takes the blocks of one page (package pipeline/blocks) and,
-// optionally, their visual measurements, and returns a [Table]: one row of
-// raw (unscaled) values per block, in the column order of [Names], plus the
-// word tokens of every block. [Table.Rows] adds the keyword columns, which
-// depend on [Keywords] learned from training data ([LearnKeywords]). Scaling
-// to [-1, 1] is not done here: the trainer learns the factors (package svm's
-// scaler) and stores them in the model beside the feature names.
+// [Extract] takes the blocks of one page (package blocks) and, optionally,
+// what package vision measured of them (one [vision.Features] per block),
+// and returns a [Table]: one row of raw (unscaled) values per block, in the
+// column order of [Names], plus the word tokens of every block.
+// [Table.Rows] adds the keyword columns, which depend on [Keywords] learned
+// from training data ([LearnKeywords]). Scaling to [-1, 1] is not done
+// here: the trainer learns the factors (package svm's scaler) and stores
+// them in the model beside the feature names.
 //
-// Every feature has one name, defined once in schema.go; a model stores the
-// names it was trained on and selects its columns with [Select], so adding a
-// feature never silently shifts an old model's inputs.
+// Every feature has one name, defined once: the visual measurements in
+// [vision.Fields], every other column in schema.go, where the full schema
+// is assembled (text columns, then vision.Fields in order, then the layout
+// columns). Extract writes the columns it computes through constants, not
+// names, so a misspelt column does not compile; the tests check that no
+// name is empty or used twice. A model stores the names it was trained on
+// and selects its columns with [Select], which fails on a name this schema
+// lacks, so adding a feature never silently shifts an old model's inputs.
+//
+// # Adding a feature
+//
+//   - Visual, measured on the rendering: in package vision only. Compute it
+//     into vision.Features (vision/measure.go) and add a vision.Fields
+//     entry naming its column (vision/fields.go); document it in
+//     vision/doc.go. Nothing here or in package pipeline changes: pipeline
+//     passes vision's measurements to Extract as they are, and Extract
+//     fills one column per vision.Fields entry.
+//   - Linguistic, keyword or structural: a constant and a textSchema entry
+//     in schema.go, and its computation in Extract (extract.go).
+//   - Visual layout, computed here from the boxes: a constant and a
+//     layoutSchema entry in schema.go, its computation in layout.go and its
+//     line in Extract.
+//
+// The group list below says what each column means.
 //
 // # Groups
 //
@@ -33,10 +55,11 @@
 //     that signal boilerplate (nav, menu, footer, ...) or content (article,
 //     content, post, ...), and the length and link ratio of the neighbouring
 //     blocks.
-//   - Visual: the five FIASCO blob features (Solidity I-III, Relative Width,
-//     Headline) and position/size on the rendered page, given by the caller
-//     (package vision measures them); zero with vis_found = 0 when a block
-//     was not rendered.
+//   - Visual: the columns of [vision.Fields], the measurements package
+//     vision makes on the rendered page and defines there: the five FIASCO
+//     blob features (Solidity I-III, Relative Width, Headline), position,
+//     area, font size relative to the page's median, and lines; all zero
+//     with vis_found = 0 when a block was not rendered.
 //   - Visual layout, computed here from the blocks' boxes: where the block
 //     sits relative to the page's main text. The main column is the page's
 //     densest text column: every rendered block spreads its characters

@@ -2,31 +2,17 @@ package features
 
 import (
 	"math"
-	"sort"
+	"slices"
 	"strings"
+	"sync"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/fiasco-project/fiasco/pipeline/blocks"
+	"github.com/fiasco-project/fiasco/blocks"
+	"github.com/fiasco-project/fiasco/vision"
 )
-
-// VisualInput is what the renderer and vision stage measured for a block.
-type VisualInput struct {
-	Found     bool
-	Solidity1 float64
-	Solidity2 float64
-	Solidity3 float64
-	RelWidth  float64
-	Headline  float64
-	X, Y      float64 // centre, relative to page width and height
-	Area      float64 // share of the page area
-	FontSize  float64 // px
-	Lines     float64
-	// Left, Top, Right, Bottom bound the block's blobs, relative to the
-	// page width and height (0..1).
-	Left, Top, Right, Bottom float64
-}
 
 // Table holds the raw feature values of one page.
 type Table struct {
@@ -37,122 +23,141 @@ type Table struct {
 	Tokens [][]string
 }
 
-// Extract computes the raw features of the blocks of one page. vis may be
-// nil (page not rendered); otherwise it has one entry per block.
-func Extract(bs []*blocks.Block, vis []VisualInput) *Table {
+// Extract computes the raw features of the blocks of one page. vis, what
+// package vision measured, may be nil (page not rendered); otherwise it has
+// one entry per block. Its vision.Fields fill the visual columns.
+func Extract(bs []*blocks.Block, vis []vision.Features) *Table {
 	t := &Table{Values: make([][]float64, len(bs)), Tokens: make([][]string, len(bs))}
-	total, maxDepth := 0, 1
-	seen := map[string]int{}
+	sc := scratchPool.Get().(*scratch)
+	defer sc.release()
+	total, maxDepth, textLen := 0, 1, 0
+	seen := sc.seen
 	for _, b := range bs {
 		total += b.Chars
 		if b.Depth > maxDepth {
 			maxDepth = b.Depth
 		}
 		seen[b.Text]++
+		textLen += len(b.Text)
 	}
-	fontMedian := 0.0
 	var lay layout
 	if vis != nil {
-		fontMedian = medianFont(vis)
 		lay = mainLayout(bs, vis)
 	}
+	lc := layoutCol(0)
+	ns := len(schema)
+	values := make([]float64, len(bs)*ns)
+	// The tokens of all blocks share one backing array (each block's slice
+	// capped at its own end); about one token per 5 bytes of text. ids
+	// holds each token's number in voc, the page's distinct words.
+	toks := make([]string, 0, textLen/5+1)
+	tz := &sc.tz
 	for i, b := range bs {
-		v := make([]float64, len(schema))
-		toks := Tokens(b.Text)
-		t.Tokens[i] = toks
-		set := func(name string, x float64) { v[index[name]] = x }
+		n0 := len(toks)
+		toks = tz.appendTokens(toks, b.Text)
+		if len(toks) > n0 {
+			t.Tokens[i] = toks[n0:len(toks):len(toks)]
+		}
+	}
+	voc := &sc.voc
+	ids := slices.Grow(sc.ids[:0], len(toks))[:len(toks)]
+	sc.ids = ids
+	for k, w := range toks {
+		ids[k] = voc.id(w)
+	}
+	voc.classify()
+	anc := &sc.anc
+	next := 0 // ids of block i start here
+	for i, b := range bs {
+		v := values[i*ns : (i+1)*ns : (i+1)*ns]
+		bt := t.Tokens[i]
+		bids := ids[next : next+len(bt)]
+		next += len(bt)
 
 		// Linguistic.
 		st := charStats(b.Text)
-		nt := float64(len(toks))
-		set("len_chars", math.Log1p(float64(b.Chars)))
-		set("tokens", math.Log1p(nt))
-		set("sentences", math.Log1p(float64(st.sentences)))
-		if len(toks) > 0 {
-			types := map[string]struct{}{}
-			stop, unknown, alpha, wl := 0, 0, 0, 0
-			for _, w := range toks {
-				types[w] = struct{}{}
-				wl += len([]rune(w))
-				if IsStopWord(w) {
+		nt := float64(len(bt))
+		v[colLenChars] = math.Log1p(float64(b.Chars))
+		v[colTokens] = math.Log1p(nt)
+		v[colSentences] = math.Log1p(float64(st.sentences))
+		if len(bt) > 0 {
+			types, stop, unknown, alpha, wl := 0, 0, 0, 0, 0
+			for _, id := range bids {
+				e := &voc.words[id]
+				if e.block != int32(i) { // first time in this block
+					e.block = int32(i)
+					types++
+				}
+				wl += int(e.runes)
+				if e.kind&kindStop != 0 {
 					stop++
 				}
-				if hasLetter(w) {
+				if e.kind&kindLetter != 0 {
 					alpha++
-					if !IsKnownWord(w) {
+					if e.kind&kindKnown == 0 {
 						unknown++
 					}
 				}
 			}
-			set("type_ratio", float64(len(types))/nt)
-			set("mean_sentence_len", math.Log1p(nt/math.Max(1, float64(st.sentences))))
-			set("mean_word_len", float64(wl)/nt)
-			set("stopword_share", float64(stop)/nt)
+			v[colTypeRatio] = float64(types) / nt
+			v[colMeanSentenceLen] = math.Log1p(nt / math.Max(1, float64(st.sentences)))
+			v[colMeanWordLen] = float64(wl) / nt
+			v[colStopwordShare] = float64(stop) / nt
 			if alpha > 0 {
-				set("unknown_share", float64(unknown)/float64(alpha))
+				v[colUnknownShare] = float64(unknown) / float64(alpha)
 			}
 		}
 		if st.chars > 0 {
 			c := float64(st.chars)
-			set("punct_share", float64(st.punct)/c)
-			set("digit_share", float64(st.digits)/c)
-			set("symbol_share", float64(st.symbols)/c)
-			set("upper_share", float64(st.upper)/math.Max(1, float64(st.letters)))
+			v[colPunctShare] = float64(st.punct) / c
+			v[colDigitShare] = float64(st.digits) / c
+			v[colSymbolShare] = float64(st.symbols) / c
+			v[colUpperShare] = float64(st.upper) / math.Max(1, float64(st.letters))
 		}
-		set("link_ratio", ratio(b.LinkChars, b.Chars))
-		set("final_punct", bool01(st.finalPunct))
+		v[colLinkRatio] = ratio(b.LinkChars, b.Chars)
+		v[colFinalPunct] = bool01(st.finalPunct)
 
 		// Structural.
-		set("depth", float64(b.Depth))
-		set("depth_rel", float64(b.Depth)/float64(maxDepth))
-		set(tagFeature(b.Node), 1)
-		anc := ancestry(b.Node)
-		set("in_list", bool01(anc.list))
-		set("in_table", bool01(anc.table))
-		set("in_form", bool01(anc.form))
-		set("in_boiler_elem", bool01(anc.boilerElem))
-		set("in_content_elem", bool01(anc.contentElem))
-		set("attr_boiler", bool01(anc.boilerAttr))
-		set("attr_content", bool01(anc.contentAttr))
-		set("links_per_word", float64(b.Links)/(nt+1))
-		set("a_share", ratio(b.Links, b.Elements))
-		set("img_share", ratio(b.Images, b.Elements))
-		set("position", ratio(b.Offset, total))
-		set("index_rel", ratio(i, len(bs)))
-		set("size_rel", ratio(b.Chars, total))
-		set("dup_text", math.Log(float64(seen[b.Text])))
+		v[colDepth] = float64(b.Depth)
+		v[colDepthRel] = float64(b.Depth) / float64(maxDepth)
+		v[tagFeature(b.Node)] = 1
+		a := anc.of(b.Node)
+		v[colInList] = bool01(a.list)
+		v[colInTable] = bool01(a.table)
+		v[colInForm] = bool01(a.form)
+		v[colInBoilerElem] = bool01(a.boilerElem)
+		v[colInContentElem] = bool01(a.contentElem)
+		v[colAttrBoiler] = bool01(a.boilerAttr)
+		v[colAttrContent] = bool01(a.contentAttr)
+		v[colLinksPerWord] = float64(b.Links) / (nt + 1)
+		v[colAShare] = ratio(b.Links, b.Elements)
+		v[colImgShare] = ratio(b.Images, b.Elements)
+		v[colPosition] = ratio(b.Offset, total)
+		v[colIndexRel] = ratio(i, len(bs))
+		v[colSizeRel] = ratio(b.Chars, total)
+		v[colDupText] = math.Log(float64(seen[b.Text]))
 		if i > 0 {
 			p := bs[i-1]
-			set("prev_len", math.Log1p(float64(p.Chars)))
-			set("prev_link", ratio(p.LinkChars, p.Chars))
+			v[colPrevLen] = math.Log1p(float64(p.Chars))
+			v[colPrevLink] = ratio(p.LinkChars, p.Chars)
 		}
 		if i+1 < len(bs) {
 			n := bs[i+1]
-			set("next_len", math.Log1p(float64(n.Chars)))
-			set("next_link", ratio(n.LinkChars, n.Chars))
+			v[colNextLen] = math.Log1p(float64(n.Chars))
+			v[colNextLink] = ratio(n.LinkChars, n.Chars)
 		}
 
 		// Visual.
 		if vis != nil && i < len(vis) && vis[i].Found {
-			x := vis[i]
-			set("vis_found", 1)
-			set("vis_solidity1", x.Solidity1)
-			set("vis_solidity2", x.Solidity2)
-			set("vis_solidity3", x.Solidity3)
-			set("vis_relwidth", x.RelWidth)
-			set("vis_headline", x.Headline)
-			set("vis_x", x.X)
-			set("vis_y", x.Y)
-			set("vis_area", x.Area)
-			if fontMedian > 0 {
-				set("vis_fontsize", x.FontSize/fontMedian)
+			x := &vis[i]
+			for k, f := range visionFields {
+				v[visualCol+k] = f.Get(x)
 			}
-			set("vis_lines", math.Log1p(x.Lines))
 			if lay.ok {
-				set("vis_col_overlap", lay.overlap(x))
-				set("vis_col_offset", math.Min(4, lay.offset(x)))
-				set("vis_outside", lay.outside(x))
-				set("vis_col_density", lay.columnDensity(x))
+				v[lc+layColOverlap] = lay.overlap(x)
+				v[lc+layColOffset] = math.Min(4, lay.offset(x))
+				v[lc+layOutside] = lay.outside(x)
+				v[lc+layColDensity] = lay.columnDensity(x)
 			}
 		}
 		t.Values[i] = v
@@ -160,14 +165,114 @@ func Extract(bs []*blocks.Block, vis []VisualInput) *Table {
 	return t
 }
 
+// scratch holds Extract's working memory, kept from page to page in
+// scratchPool (cleared, so that no page's text or nodes stay reachable).
+type scratch struct {
+	seen map[string]int // block texts seen, with their counts
+	tz   tokenizer
+	voc  vocab
+	ids  []int32
+	anc  ancestryMemo
+}
+
+var scratchPool = sync.Pool{New: func() any {
+	return &scratch{
+		seen: map[string]int{},
+		voc:  vocab{ids: map[string]int32{}},
+		anc:  ancestryMemo{memo: map[*html.Node]ancestors{}},
+	}
+}}
+
+// maxScratch bounds the entries of a pooled scratch's maps and slices;
+// the memory of a larger page is left to the collector.
+const maxScratch = 1 << 15
+
+func (sc *scratch) release() {
+	if len(sc.seen) > maxScratch || len(sc.voc.strs) > maxScratch || len(sc.anc.memo) > maxScratch ||
+		cap(sc.ids) > 8*maxScratch || cap(sc.tz.buf) > 64*maxScratch {
+		return
+	}
+	clear(sc.seen)
+	clear(sc.voc.ids)
+	clear(sc.voc.strs)
+	sc.voc.strs = sc.voc.strs[:0]
+	sc.voc.words = sc.voc.words[:0]
+	sc.ids = sc.ids[:0]
+	clear(sc.anc.memo)
+	clear(sc.anc.path[:cap(sc.anc.path)])
+	sc.anc.path = sc.anc.path[:0]
+	clear(sc.tz.pend)
+	sc.tz.buf, sc.tz.pend = sc.tz.buf[:0], sc.tz.pend[:0]
+	scratchPool.Put(sc)
+}
+
+// vocab holds what Extract needs of each distinct token of a page, so that
+// the lexicon is consulted once per word type and page, not per token.
+type vocab struct {
+	ids   map[string]int32
+	strs  []string
+	words []vocabWord
+}
+
+type vocabWord struct {
+	block int32 // the last block that counted this word as a type
+	runes int32 // utf8.RuneCountInString
+	kind  uint8
+}
+
+const (
+	kindStop   = 1 << iota // IsStopWord
+	kindLetter             // hasLetter
+	kindKnown              // IsKnownWord
+)
+
+// id returns the number of w, adding it on first sight.
+func (v *vocab) id(w string) int32 {
+	if id, ok := v.ids[w]; ok {
+		return id
+	}
+	id := int32(len(v.strs))
+	v.ids[w] = id
+	v.strs = append(v.strs, w)
+	return id
+}
+
+// classify fills words (reusing its memory). The lexicon lookups, the costly part (its table is
+// larger than the CPU caches), run back to back, which lets the CPU
+// overlap their memory accesses.
+func (v *vocab) classify() {
+	v.words = slices.Grow(v.words[:0], len(v.strs))[:len(v.strs)]
+	clear(v.words)
+	for k, w := range v.strs {
+		// One lexicon lookup answers both IsStopWord and IsKnownWord.
+		stop, known := wordKind(w)
+		e := &v.words[k]
+		if stop {
+			e.kind |= kindStop
+		}
+		if known {
+			e.kind |= kindKnown
+		}
+	}
+	for k, w := range v.strs {
+		e := &v.words[k]
+		e.block = -1
+		e.runes = int32(utf8.RuneCountInString(w))
+		if hasLetter(w) {
+			e.kind |= kindLetter
+		}
+	}
+}
+
 // Rows returns the full-schema rows with the keyword columns filled from kw
 // (zero when kw is nil). The table itself is not modified.
 func (t *Table) Rows(kw *Keywords) [][]float64 {
 	out := make([][]float64, len(t.Values))
-	ic, id, io := index["kw_clean"], index["kw_dirty"], index["kw_odds"]
+	ic, id, io := colKwClean, colKwDirty, colKwOdds
+	f := kw.filter()
 	for i, v := range t.Values {
 		r := append([]float64(nil), v...)
-		r[ic], r[id], r[io] = kw.score(t.Tokens[i])
+		r[ic], r[id], r[io] = kw.scoreWith(f, t.Tokens[i])
 		out[i] = r
 	}
 	return out
@@ -177,17 +282,22 @@ func (t *Table) Rows(kw *Keywords) [][]float64 {
 // the keyword columns filled from kw: Project(t.Rows(kw), cols) without
 // the full-width copy, for classifying a page.
 func (t *Table) Columns(kw *Keywords, cols []int) [][]float64 {
-	ic, id, io := index["kw_clean"], index["kw_dirty"], index["kw_odds"]
+	ic, id, io := colKwClean, colKwDirty, colKwOdds
 	out := make([][]float64, len(t.Values))
+	all := make([]float64, len(t.Values)*len(cols))
+	var f *kwFilter
 	for i, v := range t.Values {
-		r := make([]float64, len(cols))
+		r := all[i*len(cols) : (i+1)*len(cols) : (i+1)*len(cols)]
 		scored := false
 		var kc, kd, ko float64
 		for j, c := range cols {
 			switch c {
 			case ic, id, io:
 				if !scored {
-					kc, kd, ko = kw.score(t.Tokens[i])
+					if f == nil {
+						f = kw.filter()
+					}
+					kc, kd, ko = kw.scoreWith(f, t.Tokens[i])
 					scored = true
 				}
 				switch c {
@@ -207,20 +317,20 @@ func (t *Table) Columns(kw *Keywords, cols []int) [][]float64 {
 	return out
 }
 
-func tagFeature(n *html.Node) string {
+func tagFeature(n *html.Node) int {
 	switch n.DataAtom {
 	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-		return "tag_heading"
+		return colTagHeading
 	case atom.P, atom.Blockquote, atom.Pre:
-		return "tag_p"
+		return colTagP
 	case atom.Li, atom.Dd, atom.Dt:
-		return "tag_li"
+		return colTagLi
 	case atom.Td, atom.Th:
-		return "tag_td"
+		return colTagTd
 	case atom.Div, atom.Section, atom.Article, atom.Main:
-		return "tag_div"
+		return colTagDiv
 	}
-	return "tag_other"
+	return colTagOther
 }
 
 type ancestors struct {
@@ -232,35 +342,71 @@ var (
 	contentWords = []string{"article", "content", "post", "entry", "story", "text", "body", "main", "blog", "news"}
 )
 
-func ancestry(n *html.Node) ancestors {
+// ancestryMemo computes the ancestry of the blocks of one page (what
+// ownAncestry says of the node and of every ancestor, or-ed), taking
+// each element once: memo holds the ancestry of every node seen so far.
+type ancestryMemo struct {
+	memo map[*html.Node]ancestors
+	path []*html.Node
+}
+
+// of returns the ancestry of n, the same as or-ing ownAncestry(p) for p
+// from n to the root.
+func (m *ancestryMemo) of(n *html.Node) ancestors {
 	var a ancestors
+	m.path = m.path[:0]
 	for p := n; p != nil; p = p.Parent {
-		if p.Type != html.ElementNode {
+		if x, ok := m.memo[p]; ok {
+			a = x
+			break
+		}
+		m.path = append(m.path, p)
+	}
+	for k := len(m.path) - 1; k >= 0; k-- {
+		p := m.path[k]
+		a = a.or(ownAncestry(p))
+		m.memo[p] = a
+	}
+	return a
+}
+
+func (a ancestors) or(b ancestors) ancestors {
+	return ancestors{
+		list: a.list || b.list, table: a.table || b.table, form: a.form || b.form,
+		boilerElem: a.boilerElem || b.boilerElem, contentElem: a.contentElem || b.contentElem,
+		boilerAttr: a.boilerAttr || b.boilerAttr, contentAttr: a.contentAttr || b.contentAttr,
+	}
+}
+
+// ownAncestry is what node p itself adds to the ancestry of the nodes
+// below it.
+func ownAncestry(p *html.Node) ancestors {
+	var a ancestors
+	if p.Type != html.ElementNode {
+		return a
+	}
+	switch p.DataAtom {
+	case atom.Ul, atom.Ol, atom.Dl, atom.Menu:
+		a.list = true
+	case atom.Table:
+		a.table = true
+	case atom.Form:
+		a.form = true
+	case atom.Nav, atom.Header, atom.Footer, atom.Aside:
+		a.boilerElem = true
+	case atom.Article, atom.Main:
+		a.contentElem = true
+	}
+	for _, at := range p.Attr {
+		if at.Key != "class" && at.Key != "id" && at.Key != "role" {
 			continue
 		}
-		switch p.DataAtom {
-		case atom.Ul, atom.Ol, atom.Dl, atom.Menu:
-			a.list = true
-		case atom.Table:
-			a.table = true
-		case atom.Form:
-			a.form = true
-		case atom.Nav, atom.Header, atom.Footer, atom.Aside:
-			a.boilerElem = true
-		case atom.Article, atom.Main:
-			a.contentElem = true
+		val := strings.ToLower(at.Val)
+		if containsAny(val, boilerWords) {
+			a.boilerAttr = true
 		}
-		for _, at := range p.Attr {
-			if at.Key != "class" && at.Key != "id" && at.Key != "role" {
-				continue
-			}
-			val := strings.ToLower(at.Val)
-			if containsAny(val, boilerWords) {
-				a.boilerAttr = true
-			}
-			if containsAny(val, contentWords) {
-				a.contentAttr = true
-			}
+		if containsAny(val, contentWords) {
+			a.contentAttr = true
 		}
 	}
 	return a
@@ -273,20 +419,6 @@ func containsAny(s string, words []string) bool {
 		}
 	}
 	return false
-}
-
-func medianFont(vis []VisualInput) float64 {
-	var fs []float64
-	for _, v := range vis {
-		if v.Found && v.FontSize > 0 {
-			fs = append(fs, v.FontSize)
-		}
-	}
-	if len(fs) == 0 {
-		return 0
-	}
-	sort.Float64s(fs)
-	return fs[len(fs)/2]
 }
 
 func hasLetter(w string) bool {

@@ -7,7 +7,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/fiasco-project/fiasco/pipeline/blocks"
+	"github.com/fiasco-project/fiasco/blocks"
 )
 
 func TestTokens(t *testing.T) {

@@ -81,9 +81,21 @@ func (kw *Keywords) score(tokens []string) (clean, dirty, odds float64) {
 	if kw == nil || len(tokens) == 0 {
 		return 0, 0, 0
 	}
+	return kw.scoreWith(kw.filter(), tokens)
+}
+
+// scoreWith is score with f = kw.filter(), which rules out most tokens
+// that are no keyword without a map lookup.
+func (kw *Keywords) scoreWith(f *kwFilter, tokens []string) (clean, dirty, odds float64) {
+	if kw == nil || len(tokens) == 0 {
+		return 0, 0, 0
+	}
 	n, nc, nd := 0, 0, 0
 	sum := 0.0
 	for _, t := range tokens {
+		if !f.mayHave(t) {
+			continue
+		}
 		if o, ok := kw.Clean[t]; ok {
 			nc++
 			n++
@@ -99,6 +111,52 @@ func (kw *Keywords) score(tokens []string) (clean, dirty, odds float64) {
 		odds = sum / float64(n)
 	}
 	return float64(nc) / l, float64(nd) / l, odds
+}
+
+// kwFilter is a one-hash Bloom filter of the keywords (clean and dirty):
+// a word whose bit is clear is in neither map. It is built from the maps
+// for each page (a few hundred words), so it always matches them.
+type kwFilter [kwFilterBits / 64]uint64
+
+const kwFilterBits = 4096
+
+// filter returns the filter of kw's words (nil kw: an empty filter).
+func (kw *Keywords) filter() *kwFilter {
+	f := new(kwFilter)
+	if kw == nil {
+		return f
+	}
+	for w := range kw.Clean {
+		f.add(w)
+	}
+	for w := range kw.Dirty {
+		f.add(w)
+	}
+	return f
+}
+
+func kwHash(w string) uint32 {
+	h := uint32(len(w))
+	if len(w) > 0 {
+		h = h*131 + uint32(w[0])
+		h = h*131 + uint32(w[len(w)-1])
+		h = h*131 + uint32(w[len(w)/2])
+		if len(w) > 3 {
+			h = h*131 + uint32(w[1])
+		}
+	}
+	h *= 0x9e3779b1
+	return h >> (32 - 12) // 12 bits: kwFilterBits
+}
+
+func (f *kwFilter) add(w string) {
+	h := kwHash(w)
+	f[h/64] |= 1 << (h % 64)
+}
+
+func (f *kwFilter) mayHave(w string) bool {
+	h := kwHash(w)
+	return f[h/64]&(1<<(h%64)) != 0
 }
 
 func freq(docs [][]string) (map[string]int, int) {

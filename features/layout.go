@@ -4,7 +4,8 @@ import (
 	"math"
 	"sort"
 
-	"github.com/fiasco-project/fiasco/pipeline/blocks"
+	"github.com/fiasco-project/fiasco/blocks"
+	"github.com/fiasco-project/fiasco/vision"
 )
 
 // layout is where a page's main text sits once rendered: its main column
@@ -27,7 +28,7 @@ const columnBins = 256
 // whose density is at least half the peak's. The span down the page is the
 // range holding the middle 90% of the characters of the blocks that lie
 // mostly inside that column.
-func mainLayout(bs []*blocks.Block, vis []VisualInput) layout {
+func mainLayout(bs []*blocks.Block, vis []vision.Features) layout {
 	var prof [columnBins]float64
 	found := false
 	for i, b := range bs {
@@ -72,7 +73,7 @@ func mainLayout(bs []*blocks.Block, vis []VisualInput) layout {
 		if i >= len(vis) || !vis[i].Found || b.Chars == 0 {
 			continue
 		}
-		if lay.overlap(vis[i]) < 0.5 {
+		if lay.overlap(&vis[i]) < 0.5 {
 			continue
 		}
 		c := float64(b.Chars)
@@ -115,7 +116,7 @@ func rbin(x float64) int {
 }
 
 // overlap is the share of v's width that lies inside the main column.
-func (l layout) overlap(v VisualInput) float64 {
+func (l layout) overlap(v *vision.Features) float64 {
 	w := v.Right - v.Left
 	if w <= 0 {
 		return 0
@@ -126,14 +127,14 @@ func (l layout) overlap(v VisualInput) float64 {
 
 // offset is the distance of v's centre from the main column's centre, in
 // column widths.
-func (l layout) offset(v VisualInput) float64 {
+func (l layout) offset(v *vision.Features) float64 {
 	cw := math.Max(l.right-l.left, 1.0/columnBins)
 	return math.Abs((v.Left+v.Right)/2-(l.left+l.right)/2) / cw
 }
 
 // outside is how far v's centre lies above (negative) or below (positive)
 // the main text's span, relative to the page height; 0 inside it.
-func (l layout) outside(v VisualInput) float64 {
+func (l layout) outside(v *vision.Features) float64 {
 	y := (v.Top + v.Bottom) / 2
 	switch {
 	case y < l.top:
@@ -147,6 +148,6 @@ func (l layout) outside(v VisualInput) float64 {
 // columnDensity is the text density of the column under v's centre
 // relative to the main column's peak: 1 in the main column, less in a
 // sidebar or margin that holds less text.
-func (l layout) columnDensity(v VisualInput) float64 {
+func (l layout) columnDensity(v *vision.Features) float64 {
 	return l.density[bin((v.Left+v.Right)/2)]
 }

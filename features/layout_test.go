@@ -4,7 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/fiasco-project/fiasco/pipeline/blocks"
+	"github.com/fiasco-project/fiasco/blocks"
+	"github.com/fiasco-project/fiasco/vision"
 )
 
 // A page laid out as header, left sidebar, main column of paragraphs and
@@ -26,10 +27,10 @@ func TestMainLayout(t *testing.T) {
 		{500, 0.80, 0.99, 0.98, 0.995}, // 8 far right, bottom
 	}
 	var bs []*blocks.Block
-	var vis []VisualInput
+	var vis []vision.Features
 	for _, b := range page {
 		bs = append(bs, &blocks.Block{Chars: b.chars})
-		vis = append(vis, VisualInput{Found: true, Left: b.left, Top: b.top, Right: b.right, Bottom: b.bottom})
+		vis = append(vis, vision.Features{Found: true, Left: b.left, Top: b.top, Right: b.right, Bottom: b.bottom})
 	}
 	lay := mainLayout(bs, vis)
 	if !lay.ok {
@@ -48,20 +49,20 @@ func TestMainLayout(t *testing.T) {
 	near("span top", lay.top, 0.20, 1e-9)
 	near("span bottom", lay.bottom, 0.735, 1e-9)
 
-	near("paragraph overlap", lay.overlap(vis[4]), 1, 1e-9)
-	near("paragraph offset", lay.offset(vis[4]), 0, 1e-9)
-	near("paragraph outside", lay.outside(vis[4]), 0, 1e-9)
-	near("sidebar overlap", lay.overlap(vis[1]), 0, 1e-9)
-	near("sidebar offset", lay.offset(vis[1]), 0.8, 1e-9) // |0.10-0.50| / 0.5
-	near("header overlap", lay.overlap(vis[0]), 0.5, 1e-9)
-	near("header outside", lay.outside(vis[0]), 0.025-0.20, 1e-9)
-	near("footer outside", lay.outside(vis[6]), 0.96-0.735, 1e-9)
+	near("paragraph overlap", lay.overlap(&vis[4]), 1, 1e-9)
+	near("paragraph offset", lay.offset(&vis[4]), 0, 1e-9)
+	near("paragraph outside", lay.outside(&vis[4]), 0, 1e-9)
+	near("sidebar overlap", lay.overlap(&vis[1]), 0, 1e-9)
+	near("sidebar offset", lay.offset(&vis[1]), 0.8, 1e-9) // |0.10-0.50| / 0.5
+	near("header overlap", lay.overlap(&vis[0]), 0.5, 1e-9)
+	near("header outside", lay.outside(&vis[0]), 0.025-0.20, 1e-9)
+	near("footer outside", lay.outside(&vis[6]), 0.96-0.735, 1e-9)
 
-	near("paragraph density", lay.columnDensity(vis[4]), 1, 1e-9)
-	if d := lay.columnDensity(vis[1]); d <= 0 || d > 0.05 {
+	near("paragraph density", lay.columnDensity(&vis[4]), 1, 1e-9)
+	if d := lay.columnDensity(&vis[1]); d <= 0 || d > 0.05 {
 		t.Errorf("sidebar density = %.4f, want in (0, 0.05]", d)
 	}
-	if (mainLayout(bs, make([]VisualInput, len(bs))) != layout{}) {
+	if (mainLayout(bs, make([]vision.Features, len(bs))) != layout{}) {
 		t.Error("a page with no rendered block has a layout")
 	}
 }

@@ -1,6 +1,10 @@
 package features
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/fiasco-project/fiasco/vision"
+)
 
 // Group is a family of features.
 type Group int
@@ -22,67 +26,140 @@ type Feature struct {
 	English bool
 }
 
-// schema is the one place where feature names and order are defined.
-var schema = []Feature{
-	{"len_chars", Linguistic, false},
-	{"tokens", Linguistic, false},
-	{"type_ratio", Linguistic, false},
-	{"sentences", Linguistic, false},
-	{"mean_sentence_len", Linguistic, false},
-	{"mean_word_len", Linguistic, false},
-	{"stopword_share", Linguistic, true},
-	{"unknown_share", Linguistic, true},
-	{"punct_share", Linguistic, false},
-	{"digit_share", Linguistic, false},
-	{"symbol_share", Linguistic, false},
-	{"upper_share", Linguistic, false},
-	{"link_ratio", Linguistic, false},
-	{"final_punct", Linguistic, false},
-	{"kw_clean", Keyword, true},
-	{"kw_dirty", Keyword, true},
-	{"kw_odds", Keyword, true},
-	{"depth", Structural, false},
-	{"depth_rel", Structural, false},
-	{"tag_heading", Structural, false},
-	{"tag_p", Structural, false},
-	{"tag_li", Structural, false},
-	{"tag_td", Structural, false},
-	{"tag_div", Structural, false},
-	{"tag_other", Structural, false},
-	{"in_list", Structural, false},
-	{"in_table", Structural, false},
-	{"in_form", Structural, false},
-	{"in_boiler_elem", Structural, false},
-	{"in_content_elem", Structural, false},
-	{"attr_boiler", Structural, false},
-	{"attr_content", Structural, false},
-	{"links_per_word", Structural, false},
-	{"a_share", Structural, false},
-	{"img_share", Structural, false},
-	{"position", Structural, false},
-	{"index_rel", Structural, false},
-	{"size_rel", Structural, false},
-	{"dup_text", Structural, false},
-	{"prev_len", Structural, false},
-	{"prev_link", Structural, false},
-	{"next_len", Structural, false},
-	{"next_link", Structural, false},
-	{"vis_found", Visual, false},
-	{"vis_solidity1", Visual, false},
-	{"vis_solidity2", Visual, false},
-	{"vis_solidity3", Visual, false},
-	{"vis_relwidth", Visual, false},
-	{"vis_headline", Visual, false},
-	{"vis_x", Visual, false},
-	{"vis_y", Visual, false},
-	{"vis_area", Visual, false},
-	{"vis_fontsize", Visual, false},
-	{"vis_lines", Visual, false},
-	{"vis_col_overlap", Visual, false},
-	{"vis_col_offset", Visual, false},
-	{"vis_outside", Visual, false},
-	{"vis_col_density", Visual, false},
+// The columns this package computes, by constant: Extract writes
+// v[colTokens], not v[index["tokens"]], so a misspelt column does not
+// compile. The full schema is textSchema (columns 0..numText-1), then one
+// column per vision.Fields entry (the measurements package vision exports),
+// then layoutSchema, the layout features computed here from the blocks'
+// boxes (layout.go); layoutCol gives their columns.
+const (
+	colLenChars = iota
+	colTokens
+	colTypeRatio
+	colSentences
+	colMeanSentenceLen
+	colMeanWordLen
+	colStopwordShare
+	colUnknownShare
+	colPunctShare
+	colDigitShare
+	colSymbolShare
+	colUpperShare
+	colLinkRatio
+	colFinalPunct
+	colKwClean
+	colKwDirty
+	colKwOdds
+	colDepth
+	colDepthRel
+	colTagHeading
+	colTagP
+	colTagLi
+	colTagTd
+	colTagDiv
+	colTagOther
+	colInList
+	colInTable
+	colInForm
+	colInBoilerElem
+	colInContentElem
+	colAttrBoiler
+	colAttrContent
+	colLinksPerWord
+	colAShare
+	colImgShare
+	colPosition
+	colIndexRel
+	colSizeRel
+	colDupText
+	colPrevLen
+	colPrevLink
+	colNextLen
+	colNextLink
+	numText
+)
+
+// textSchema names the linguistic, keyword and structural columns.
+var textSchema = [numText]Feature{
+	colLenChars:        {"len_chars", Linguistic, false},
+	colTokens:          {"tokens", Linguistic, false},
+	colTypeRatio:       {"type_ratio", Linguistic, false},
+	colSentences:       {"sentences", Linguistic, false},
+	colMeanSentenceLen: {"mean_sentence_len", Linguistic, false},
+	colMeanWordLen:     {"mean_word_len", Linguistic, false},
+	colStopwordShare:   {"stopword_share", Linguistic, true},
+	colUnknownShare:    {"unknown_share", Linguistic, true},
+	colPunctShare:      {"punct_share", Linguistic, false},
+	colDigitShare:      {"digit_share", Linguistic, false},
+	colSymbolShare:     {"symbol_share", Linguistic, false},
+	colUpperShare:      {"upper_share", Linguistic, false},
+	colLinkRatio:       {"link_ratio", Linguistic, false},
+	colFinalPunct:      {"final_punct", Linguistic, false},
+	colKwClean:         {"kw_clean", Keyword, true},
+	colKwDirty:         {"kw_dirty", Keyword, true},
+	colKwOdds:          {"kw_odds", Keyword, true},
+	colDepth:           {"depth", Structural, false},
+	colDepthRel:        {"depth_rel", Structural, false},
+	colTagHeading:      {"tag_heading", Structural, false},
+	colTagP:            {"tag_p", Structural, false},
+	colTagLi:           {"tag_li", Structural, false},
+	colTagTd:           {"tag_td", Structural, false},
+	colTagDiv:          {"tag_div", Structural, false},
+	colTagOther:        {"tag_other", Structural, false},
+	colInList:          {"in_list", Structural, false},
+	colInTable:         {"in_table", Structural, false},
+	colInForm:          {"in_form", Structural, false},
+	colInBoilerElem:    {"in_boiler_elem", Structural, false},
+	colInContentElem:   {"in_content_elem", Structural, false},
+	colAttrBoiler:      {"attr_boiler", Structural, false},
+	colAttrContent:     {"attr_content", Structural, false},
+	colLinksPerWord:    {"links_per_word", Structural, false},
+	colAShare:          {"a_share", Structural, false},
+	colImgShare:        {"img_share", Structural, false},
+	colPosition:        {"position", Structural, false},
+	colIndexRel:        {"index_rel", Structural, false},
+	colSizeRel:         {"size_rel", Structural, false},
+	colDupText:         {"dup_text", Structural, false},
+	colPrevLen:         {"prev_len", Structural, false},
+	colPrevLink:        {"prev_link", Structural, false},
+	colNextLen:         {"next_len", Structural, false},
+	colNextLink:        {"next_link", Structural, false},
 }
+
+// The layout features, in their order after the vision columns.
+const (
+	layColOverlap = iota
+	layColOffset
+	layOutside
+	layColDensity
+	numLayout
+)
+
+// layoutSchema names the layout columns.
+var layoutSchema = [numLayout]Feature{
+	layColOverlap: {"vis_col_overlap", Visual, false},
+	layColOffset:  {"vis_col_offset", Visual, false},
+	layOutside:    {"vis_outside", Visual, false},
+	layColDensity: {"vis_col_density", Visual, false},
+}
+
+// visionFields are the vision columns, as vision.Fields was at start-up.
+var visionFields = append([]vision.Field(nil), vision.Fields...)
+
+// visualCol is the column of visionFields[0]; layoutCol(k) that of
+// layoutSchema[k].
+const visualCol = numText
+
+func layoutCol(k int) int { return numText + len(visionFields) + k }
+
+// schema is the full schema in column order.
+var schema = func() []Feature {
+	s := append([]Feature(nil), textSchema[:]...)
+	for _, f := range visionFields {
+		s = append(s, Feature{f.Name, Visual, false})
+	}
+	return append(s, layoutSchema[:]...)
+}()
 
 var index = func() map[string]int {
 	m := make(map[string]int, len(schema))

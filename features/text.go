@@ -3,37 +3,161 @@ package features
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Tokens splits s into lower-cased word tokens: maximal runs of letters,
 // digits, apostrophes and hyphens inside words.
 func Tokens(s string) []string {
-	var out []string
+	var z tokenizer
+	return z.appendTokens(nil, s)
+}
+
+// tokenizer holds the buffers of appendTokens, for reuse.
+type tokenizer struct {
+	buf  []byte         // the lower-cased ASCII tokens of the text
+	pend []pendingToken // the tokens of dst whose text is in buf
+}
+
+type pendingToken struct{ k, off, n int }
+
+// appendTokens appends the tokens of s (see Tokens) to dst. Bytes below
+// utf8.RuneSelf are classified by table (the same answers as the unicode
+// functions, see asciiClass); any other byte is decoded and classified as
+// a rune, as before. A token of ASCII bytes only is trimmed here, and, if
+// it has upper-case letters, lower-cased into one string made for all
+// such tokens of s: what normToken returns for it. Any other token goes
+// through normToken.
+func (z *tokenizer) appendTokens(dst []string, s string) []string {
+	z.buf, z.pend = z.buf[:0], z.pend[:0]
 	start := -1
-	for i, r := range s {
-		inWord := unicode.IsLetter(r) || unicode.IsDigit(r) ||
-			(r == '\'' || r == '’' || r == '-') && start >= 0
-		if inWord {
+	nonASCII := false // the current token has a byte >= utf8.RuneSelf
+	upper := false    // the current token has an ASCII upper-case letter
+	emit := func(end int) {
+		if nonASCII {
+			dst = append(dst, normToken(s[start:end]))
+			return
+		}
+		// strings.TrimRight(t, "'’-") on ASCII text.
+		for end > start && (s[end-1] == '\'' || s[end-1] == '-') {
+			end--
+		}
+		if !upper {
+			dst = append(dst, s[start:end])
+			return
+		}
+		off := len(z.buf)
+		for _, c := range []byte(s[start:end]) {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			z.buf = append(z.buf, c)
+		}
+		z.pend = append(z.pend, pendingToken{len(dst), off, end - start})
+		dst = append(dst, "")
+	}
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			cl := asciiClass[c]
+			if cl&(clLetter|clDigit) != 0 || (c == '\'' || c == '-') && start >= 0 {
+				if start < 0 {
+					start, nonASCII, upper = i, false, false
+				}
+				if cl&clUpper != 0 {
+					upper = true
+				}
+			} else if start >= 0 {
+				emit(i)
+				start = -1
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '’' && start >= 0 {
 			if start < 0 {
 				start = i
 			}
-			continue
-		}
-		if start >= 0 {
-			out = append(out, normToken(s[start:i]))
+			nonASCII = true
+		} else if start >= 0 {
+			emit(i)
 			start = -1
 		}
+		i += size
 	}
 	if start >= 0 {
-		out = append(out, normToken(s[start:]))
+		emit(len(s))
 	}
-	return out
+	if len(z.pend) > 0 {
+		low := string(z.buf)
+		for _, p := range z.pend {
+			dst[p.k] = low[p.off : p.off+p.n]
+		}
+	}
+	return dst
 }
 
 func normToken(t string) string {
 	t = strings.TrimRight(t, "'’-")
 	t = strings.ReplaceAll(t, "’", "'")
 	return strings.ToLower(t)
+}
+
+// Character classes of the ASCII bytes, from the unicode package's own
+// answers (so the fast paths agree with it by construction).
+const (
+	clSpace  = 1 << iota // unicode.IsSpace
+	clLetter             // unicode.IsLetter
+	clUpper              // unicode.IsUpper
+	clDigit              // unicode.IsDigit
+	clPunct              // unicode.IsPunct
+)
+
+var asciiClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := range t {
+		r := rune(c)
+		if unicode.IsSpace(r) {
+			t[c] |= clSpace
+		}
+		if unicode.IsLetter(r) {
+			t[c] |= clLetter
+		}
+		if unicode.IsUpper(r) {
+			t[c] |= clUpper
+		}
+		if unicode.IsDigit(r) {
+			t[c] |= clDigit
+		}
+		if unicode.IsPunct(r) {
+			t[c] |= clPunct
+		}
+	}
+	return t
+}()
+
+// runeClass is asciiClass for any rune.
+func runeClass(r rune) uint8 {
+	if r < utf8.RuneSelf && r >= 0 {
+		return asciiClass[r]
+	}
+	var c uint8
+	if unicode.IsSpace(r) {
+		c |= clSpace
+	}
+	if unicode.IsLetter(r) {
+		c |= clLetter
+	}
+	if unicode.IsUpper(r) {
+		c |= clUpper
+	}
+	if unicode.IsDigit(r) {
+		c |= clDigit
+	}
+	if unicode.IsPunct(r) {
+		c |= clPunct
+	}
+	return c
 }
 
 // textStats are the character-level counts of a text.
@@ -43,42 +167,95 @@ type textStats struct {
 	finalPunct                                    bool
 }
 
+// Kinds of non-space characters, for charStats's counts.
+const (
+	kindLower = iota // a letter that is not upper case
+	kindUpperLetter
+	kindDigit
+	kindPunct
+	kindSymbol
+	kindSpace
+)
+
+// charKind is the kind of a character of class cl, tested in charStats's
+// order: letter (upper or not), digit, punctuation, anything else.
+func charKind(cl uint8) uint8 {
+	switch {
+	case cl&clSpace != 0:
+		return kindSpace
+	case cl&clLetter != 0:
+		if cl&clUpper != 0 {
+			return kindUpperLetter
+		}
+		return kindLower
+	case cl&clDigit != 0:
+		return kindDigit
+	case cl&clPunct != 0:
+		return kindPunct
+	}
+	return kindSymbol
+}
+
+// What a character does to a pending sentence end.
+const (
+	sentReset = iota // anything else ends the chance
+	sentEnd          // . ! ? end a sentence
+	sentKeep         // a closing quote or bracket keeps a sentence end
+)
+
+func sentenceAct(r rune) uint8 {
+	switch {
+	case r == '.' || r == '!' || r == '?':
+		return sentEnd
+	case r == '"' || r == '”' || r == ')' || r == '\'' || r == '’':
+		return sentKeep
+	}
+	return sentReset
+}
+
+// asciiKind and asciiSent are charKind and sentenceAct of the ASCII bytes.
+var asciiKind, asciiSent = func() (k, a [utf8.RuneSelf]uint8) {
+	for c := range k {
+		k[c] = charKind(asciiClass[c])
+		a[c] = sentenceAct(rune(c))
+	}
+	return k, a
+}()
+
 func charStats(s string) textStats {
 	var st textStats
+	var n [kindSpace]int // non-space characters by kind
 	prevEnd := false
 	last := rune(0)
-	for _, r := range s {
-		if unicode.IsSpace(r) {
+	for i := 0; i < len(s); {
+		var r rune
+		var kind, act uint8
+		if c := s[i]; c < utf8.RuneSelf {
+			r, kind, act = rune(c), asciiKind[c], asciiSent[c]
+			i++
+		} else {
+			var size int
+			r, size = utf8.DecodeRuneInString(s[i:])
+			kind, act = charKind(runeClass(r)), sentenceAct(r)
+			i += size
+		}
+		if kind == kindSpace {
 			if prevEnd {
 				st.sentences++
 				prevEnd = false
 			}
 			continue
 		}
-		st.chars++
-		switch {
-		case unicode.IsLetter(r):
-			st.letters++
-			if unicode.IsUpper(r) {
-				st.upper++
-			}
-		case unicode.IsDigit(r):
-			st.digits++
-		case unicode.IsPunct(r):
-			st.punct++
-		default:
-			st.symbols++
-		}
-		switch {
-		case r == '.' || r == '!' || r == '?':
-			prevEnd = true
-		case r == '"' || r == '”' || r == ')' || r == '\'' || r == '’':
-			// a closing quote or bracket keeps a sentence end
-		default:
-			prevEnd = false
-		}
+		n[kind]++
+		prevEnd = act == sentEnd || act == sentKeep && prevEnd
 		last = r
 	}
+	st.letters = n[kindLower] + n[kindUpperLetter]
+	st.upper = n[kindUpperLetter]
+	st.digits = n[kindDigit]
+	st.punct = n[kindPunct]
+	st.symbols = n[kindSymbol]
+	st.chars = st.letters + st.digits + st.punct + st.symbols
 	if st.chars > 0 {
 		st.sentences++ // the last sentence, ended or not
 		st.finalPunct = last == '.' || last == '!' || last == '?' || last == ':' || last == '"' || last == '”'

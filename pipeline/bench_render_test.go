@@ -2,10 +2,12 @@ package pipeline
 
 import (
 	"context"
-	"github.com/fiasco-project/fiasco/internal/shared"
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/internal/shared"
 
 	"github.com/fiasco-project/fiasco/render"
 )
@@ -22,7 +24,7 @@ func BenchmarkCleanRendered(b *testing.B) {
 	if _, err := render.FindChromium(); err != nil {
 		b.Skipf("no Chromium: %v", err)
 	}
-	m, err := DefaultModel(true)
+	m, err := classify.Default(true)
 	if err != nil {
 		b.Fatal(err)
 	}

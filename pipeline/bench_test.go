@@ -2,13 +2,15 @@ package pipeline
 
 import (
 	"context"
-	"github.com/fiasco-project/fiasco/internal/shared"
 	"os"
 	"path/filepath"
 	"runtime"
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/internal/shared"
 )
 
 // readPages returns the pages of a data set as batch inputs held in memory.
@@ -54,7 +56,7 @@ func cleanAll(b *testing.B, c *Cleaner, pages []Input, workers int) (sum Timings
 // second (target: at least 100 per core).
 func BenchmarkClean(b *testing.B) {
 	pages := readPages(b, shared.Path(b, "cleaneval-en-dev"))
-	m, err := DefaultModel(false)
+	m, err := classify.Default(false)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -90,7 +92,7 @@ func BenchmarkBatchMemory(b *testing.B) {
 		}
 	}
 	inputs = inputs[:1000]
-	m, err := DefaultModel(false)
+	m, err := classify.Default(false)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -3,14 +3,21 @@ package pipeline
 import (
 	"context"
 	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"strings"
 	"time"
 
-	"github.com/fiasco-project/fiasco/pipeline/blocks"
+	"github.com/fiasco-project/fiasco/blocks"
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/export"
+	renderpkg "github.com/fiasco-project/fiasco/render"
 )
 
 // Cleaner classifies the blocks of pages with a model.
 type Cleaner struct {
-	Model *Model
+	Model *classify.Model
 	// Prepare configures loading and, through Prepare.Visual, rendering.
 	// A model trained with visual features needs a Visualizer.
 	Prepare PrepareOptions
@@ -18,33 +25,104 @@ type Cleaner struct {
 	// a block is kept when its decision value is at least the threshold.
 	// Higher values trade recall for precision.
 	Threshold *float64
+
+	closer io.Closer // the browser New started, if any
+}
+
+// New returns a Cleaner with the embedded default model. With render, it
+// starts headless Chromium (package render) and uses the visual model;
+// without, the text-and-structure model, which needs no browser. Close
+// stops the browser.
+func New(ctx context.Context, render bool) (*Cleaner, error) {
+	m, err := classify.Default(render)
+	if err != nil {
+		return nil, err
+	}
+	c := &Cleaner{Model: m}
+	if render {
+		v, err := NewVisualizer(ctx, renderpkg.Options{Scale: DefaultRenderScale})
+		if err != nil {
+			return nil, err
+		}
+		c.Prepare.Visual = v
+		c.closer = v
+	}
+	return c, nil
+}
+
+// Close stops the browser that New started, if any, and removes its
+// profile. It is safe to call more than once.
+func (c *Cleaner) Close() error {
+	if c.closer == nil {
+		return nil
+	}
+	err := c.closer.Close()
+	c.closer = nil
+	return err
 }
 
 // Result is a cleaned page.
 type Result struct {
 	*Doc
-	Keep  []bool    // per block: classified clean
-	Score []float64 // per block: the SVM decision value (>= threshold: clean)
-	Model *Model    // the model that classified the page
+	Keep  []bool          // per block: classified clean
+	Score []float64       // per block: the SVM decision value (>= threshold: clean)
+	Model *classify.Model // the model that classified the page
 }
 
 // Clean runs one page through every stage. name is used in errors.
 func (c *Cleaner) Clean(ctx context.Context, name string, data []byte) (*Result, error) {
+	return c.clean(ctx, name, data, c.Prepare)
+}
+
+// CleanInput reads an input, at most Prepare.Load.MaxBytes of it (the page
+// is cut there and reported truncated), and cleans it. What the input
+// knows of the page goes with it through the stages: its HTTP
+// Content-Type (whose charset joins the charset chain), and for the
+// renderer its URL (when it is an absolute http or https URL) and the
+// requisites of the archive it came from (Prepare.URL, Prepare.Resources).
+func (c *Cleaner) CleanInput(ctx context.Context, in Input) (*Result, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	data, err := in.ReadMax(c.Prepare.Load.MaxBytes)
+	if err != nil {
+		return nil, err
+	}
+	opt := c.Prepare
+	if in.ContentType != "" {
+		opt.Load.ContentType = in.ContentType
+	}
+	if httpURL(in.URL) {
+		opt.URL = in.URL
+	}
+	if in.Resources != nil {
+		opt.Resources = in.Resources
+	}
+	res, err := c.clean(ctx, in.Name, data, opt)
+	if err != nil {
+		return nil, err
+	}
+	if in.Truncated {
+		res.Page.Truncated = true
+	}
+	return res, nil
+}
+
+func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt PrepareOptions) (*Result, error) {
 	if c.Model == nil {
 		return nil, errors.New("pipeline: Cleaner has no model")
 	}
-	opt := c.Prepare
 	if !c.Model.Visual {
 		opt.Visual = nil
 	} else if opt.Visual == nil {
-		return nil, errors.New("pipeline: the model uses visual features but no renderer was given (use a model without them, such as DefaultModel(false))")
+		return nil, errors.New("pipeline: the model uses visual features but no renderer was given (use a model without them, such as classify.Default(false))")
 	}
 	d, err := Prepare(ctx, name, data, opt)
 	if err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	score, err := c.Model.Decide(d)
+	score, err := Decide(c.Model, d)
 	if err != nil {
 		return nil, err
 	}
@@ -53,7 +131,17 @@ func (c *Cleaner) Clean(ctx context.Context, name string, data []byte) (*Result,
 		th = *c.Threshold
 	}
 	d.Timings.Classify = time.Since(t0)
-	return &Result{Doc: d, Keep: keepAt(score, th), Score: score, Model: c.Model}, nil
+	return &Result{Doc: d, Keep: classify.Keep(score, th), Score: score, Model: c.Model}, nil
+}
+
+// Text returns the text of the kept blocks as plain paragraphs separated
+// by blank lines, as "fiasco clean --format text" prints it.
+func (r *Result) Text() string {
+	var b strings.Builder
+	// Writing to a strings.Builder fails only on a bug (Keep of the wrong
+	// length), which Clean never produces.
+	_ = export.Write(&b, export.Text, r.Page, r.Blocks, r.Keep, r.Score)
+	return b.String()
 }
 
 // Kept returns the blocks classified clean.
@@ -65,4 +153,20 @@ func (r *Result) Kept() []*blocks.Block {
 		}
 	}
 	return out
+}
+
+// Decide returns the decision value of every block of d under m.
+func Decide(m *classify.Model, d *Doc) ([]float64, error) {
+	s, err := m.Decide(d.Table, d.English)
+	if err != nil {
+		return nil, fmt.Errorf("%s: classify: %w", d.Page.Name, err)
+	}
+	return s, nil
+}
+
+// httpURL reports whether s is an absolute http or https URL, which the
+// renderer can serve a page at.
+func httpURL(s string) bool {
+	u, err := url.Parse(s)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }

@@ -3,78 +3,93 @@ package pipeline
 import (
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"path/filepath"
-	"sort"
-	"strings"
+	"time"
+
+	"github.com/fiasco-project/fiasco/load"
+	"github.com/fiasco-project/fiasco/render"
 )
 
-// Input is one page to process: a file, or bytes already read (standard
-// input).
+// Input is one page to process: bytes already read, a reader to open, or a
+// file on disk. Package corpus finds inputs in files, directories, lists
+// and WARC archives; a batch reads each one, bounded, when a worker takes
+// it up.
 type Input struct {
-	Name string // file path, or "-" for standard input
-	Data []byte // nil: read Name from disk when the page is processed
+	// Name names the page in errors and outputs: a file path, "-" for
+	// standard input, or "ARCHIVE#OFFSET" for a WARC record.
+	Name string
+	// Data holds the page's bytes when they were read already.
+	Data []byte
+	// Open, when Data is nil, opens the page's bytes (decompressed); nil
+	// means: read the file Name.
+	Open func() (io.ReadCloser, error)
+	// Err, when set, says the input could not be found or read; a batch
+	// reports it as the page's error without cleaning anything.
+	Err error
+
+	// Rel names the page relative to the command-line argument it was
+	// found under, slash-separated: the path below a directory argument,
+	// the base name of a file argument, or for a WARC record its
+	// archive's Rel, "#" and its page number in the archive ("" for
+	// standard input). Outputs that mirror the input folders use it.
+	Rel string
+	// URL is the page's original URL (WARC-Target-URI), if known.
+	URL string
+	// ContentType is the page's HTTP Content-Type, if known; its charset
+	// joins the charset chain (load.Options.ContentType).
+	ContentType string
+	// RecordID is the WARC-Record-ID of the response record the page
+	// comes from, if any; Date is its WARC-Date, or a file's modification
+	// time.
+	RecordID string
+	Date     time.Time
+	// Truncated says the bytes were cut before fiasco saw them (a WARC
+	// record marked WARC-Truncated); the result reports the page as
+	// truncated.
+	Truncated bool
+	// Resources, when set, serves the page's requisites (style sheets,
+	// images, fonts) to the renderer by URL, from the archive that holds
+	// the page; it is safe for concurrent use.
+	Resources func(url string) (render.Resource, bool)
 }
 
-// Read returns the page's bytes.
+// Read returns the page's bytes, at most load.DefaultMaxBytes+1 of them
+// (see ReadMax).
 func (in Input) Read() ([]byte, error) {
+	return in.ReadMax(load.DefaultMaxBytes)
+}
+
+// ReadMax returns the page's bytes: Data as it is, or at most max+1 bytes
+// read from Open or the file Name, so that loading sees that a longer
+// page was cut. max <= 0 means load.DefaultMaxBytes. Nothing is read
+// unbounded: /dev/zero gives max+1 zero bytes.
+func (in Input) ReadMax(max int64) ([]byte, error) {
+	if in.Err != nil {
+		return nil, in.Err
+	}
 	if in.Data != nil {
 		return in.Data, nil
 	}
-	return os.ReadFile(in.Name)
-}
-
-// Inputs expands command-line arguments into pages: a file is one page, a
-// directory stands for every regular, non-hidden file below it (sorted), and
-// "-" reads standard input from stdin. An argument that does not exist is an
-// error naming it.
-func Inputs(args []string, stdin io.Reader) ([]Input, error) {
-	var out []Input
-	for _, a := range args {
-		if a == "-" {
-			data, err := io.ReadAll(stdin)
-			if err != nil {
-				return nil, fmt.Errorf("standard input: %w", err)
-			}
-			if data == nil {
-				data = []byte{}
-			}
-			out = append(out, Input{Name: "-", Data: data})
-			continue
-		}
-		fi, err := os.Stat(a)
-		if err != nil {
-			return nil, err
-		}
-		if !fi.IsDir() {
-			out = append(out, Input{Name: a})
-			continue
-		}
-		var files []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			name := d.Name()
-			if p != a && strings.HasPrefix(name, ".") {
-				if d.IsDir() {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			if d.Type().IsRegular() {
-				files = append(files, p)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, err
-		}
-		sort.Strings(files)
-		for _, f := range files {
-			out = append(out, Input{Name: f})
-		}
+	if max <= 0 {
+		max = load.DefaultMaxBytes
 	}
-	return out, nil
+	var rc io.ReadCloser
+	var err error
+	if in.Open != nil {
+		rc, err = in.Open()
+	} else {
+		rc, err = os.Open(in.Name)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	data, err := io.ReadAll(io.LimitReader(rc, max+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	if data == nil {
+		data = []byte{}
+	}
+	return data, nil
 }

@@ -3,19 +3,18 @@ package pipeline
 import (
 	"bytes"
 	"context"
-	"github.com/fiasco-project/fiasco/internal/shared"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/fiasco-project/fiasco/features"
-	"github.com/fiasco-project/fiasco/pipeline/export"
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/export"
 )
 
-func defaultText(t *testing.T) *Model {
+func defaultText(t *testing.T) *classify.Model {
 	t.Helper()
-	m, err := DefaultModel(false)
+	m, err := classify.Default(false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,21 +76,14 @@ func TestBatchBadInputs(t *testing.T) {
 		write("wrongcharset.html", []byte(`<meta charset="shift_jis"><p>Caf`+"\xe9"+` cr`+"\xe8"+`me br`+"\xfb"+`l`+"\xe9"+`e</p>`)),
 		write("huge.html", bytes.Repeat([]byte("<p>word word word word word word word.</p>\n"), DefaultMaxBlocks+1)),
 	}
-	inputs, err := Inputs(append(files, filepath.Join(dir, "missing.html")), nil)
-	if err == nil {
-		t.Fatal("Inputs accepted a missing file")
-	}
-	if !strings.Contains(err.Error(), "missing.html") {
-		t.Errorf("error %q does not name the missing file", err)
-	}
-	inputs, err = Inputs(files, nil)
-	if err != nil {
-		t.Fatal(err)
+	var inputs []Input
+	for _, f := range append(files, filepath.Join(dir, "missing.html")) {
+		inputs = append(inputs, Input{Name: f})
 	}
 	c := &Cleaner{Model: defaultText(t)}
 	seen := map[int]int{}
 	var errs []string
-	err = c.Batch(context.Background(), inputs, 2, func(o Outcome) {
+	err := c.Batch(context.Background(), inputs, 2, func(o Outcome) {
 		seen[o.Index]++
 		if (o.Err == nil) == (o.Result == nil) {
 			t.Errorf("%s: outcome with result %v and error %v", o.Input.Name, o.Result != nil, o.Err)
@@ -111,7 +103,7 @@ func TestBatchBadInputs(t *testing.T) {
 			t.Errorf("input %s reported %d times", inputs[i].Name, seen[i])
 		}
 	}
-	if len(errs) < 3 { // empty, blank and binary at least
+	if len(errs) < 4 { // empty, blank, binary and missing at least
 		t.Errorf("only %d errors for a batch of bad pages: %q", len(errs), errs)
 	}
 }
@@ -130,113 +122,6 @@ func TestBatchCancelled(t *testing.T) {
 	})
 	if err == nil || n != len(inputs) {
 		t.Errorf("Batch = %v with %d outcomes, want the context error and %d", err, n, len(inputs))
-	}
-}
-
-func TestModelRoundTrip(t *testing.T) {
-	m := defaultText(t)
-	var buf bytes.Buffer
-	if err := m.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	m2, err := ReadModel(bytes.NewReader(buf.Bytes()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, _ := os.ReadFile("../testdata/article.html")
-	d, err := Prepare(context.Background(), "article.html", data, PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	s1, err1 := m.Decide(d)
-	s2, err2 := m2.Decide(d)
-	if err1 != nil || err2 != nil {
-		t.Fatal(err1, err2)
-	}
-	for i := range s1 {
-		if s1[i] != s2[i] {
-			t.Fatalf("block %d: decision %v before and %v after a save/load", i, s1[i], s2[i])
-		}
-	}
-}
-
-func TestReadModelErrors(t *testing.T) {
-	if _, err := ReadModel(strings.NewReader("not a model")); err == nil || !strings.Contains(err.Error(), "not a fiasco model") {
-		t.Errorf("garbage: err = %v", err)
-	}
-	// A model naming a feature this build does not know.
-	m := defaultText(t)
-	saved := m.English.FeatureNames
-	names := append([]string(nil), saved...)
-	names[0] = "feature_from_the_future"
-	m.English.FeatureNames = names
-	var buf bytes.Buffer
-	if err := m.Write(&buf); err != nil {
-		t.Fatal(err)
-	}
-	m.English.FeatureNames = saved
-	_, err := ReadModel(&buf)
-	if err == nil || !strings.Contains(err.Error(), "feature_from_the_future") {
-		t.Errorf("unknown feature: err = %v", err)
-	}
-}
-
-func TestFolds(t *testing.T) {
-	a, b := Folds(103, 10, 7), Folds(103, 10, 7)
-	count := make([]int, 10)
-	for i := range a {
-		if a[i] != b[i] {
-			t.Fatal("folds differ between two runs with the same seed")
-		}
-		count[a[i]]++
-	}
-	for f, n := range count {
-		if n < 10 || n > 11 {
-			t.Errorf("fold %d has %d pages, want 10 or 11", f, n)
-		}
-	}
-	c := Folds(103, 10, 8)
-	same := 0
-	for i := range a {
-		if a[i] == c[i] {
-			same++
-		}
-	}
-	if same == len(a) {
-		t.Error("a different seed gave the same folds")
-	}
-}
-
-// TestCrossValidateBeatsBaseline cross-validates on a part of CleanEval dev
-// and checks that cleaning beats keeping everything.
-func TestCrossValidateBeatsBaseline(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short mode")
-	}
-	dir := shared.Path(t, "cleaneval-en-dev")
-	ex, err := LoadData(context.Background(), []string{dir}, DataOptions{Limit: 30})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(ex) < 25 {
-		t.Fatalf("only %d of 30 pages loaded", len(ex))
-	}
-	to := TrainOptions{Features: features.Names(features.Linguistic|features.Keyword|features.Structural, true)}
-	res, err := CrossValidate(context.Background(), ex, CVOptions{Folds: 3, Seed: 1, Train: to})
-	if err != nil {
-		t.Fatal(err)
-	}
-	rep, err := Evaluate(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m, b, o := rep.Model.MicroNoTags, rep.Baseline.MicroNoTags, rep.Oracle.MicroNoTags
-	t.Logf("F: model %.3f, baseline %.3f, oracle %.3f; node accuracy %.3f", m.F, b.F, o.F, rep.Nodes.Accuracy())
-	if m.P < b.P+0.05 || m.F <= b.F {
-		t.Errorf("model P/F %.3f/%.3f do not beat the baseline's %.3f/%.3f", m.P, m.F, b.P, b.F)
-	}
-	if o.F < m.F {
-		t.Errorf("oracle F %.3f below the model's %.3f", o.F, m.F)
 	}
 }
 

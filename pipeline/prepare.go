@@ -4,13 +4,18 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"strings"
 	"time"
 
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/fiasco-project/fiasco/blocks"
 	"github.com/fiasco-project/fiasco/features"
-	"github.com/fiasco-project/fiasco/pipeline/blocks"
-	"github.com/fiasco-project/fiasco/pipeline/load"
-	"github.com/fiasco-project/fiasco/pipeline/preclean"
+	"github.com/fiasco-project/fiasco/load"
+	"github.com/fiasco-project/fiasco/preclean"
 	"github.com/fiasco-project/fiasco/render"
+	"github.com/fiasco-project/fiasco/vision"
 )
 
 // Doc is one page carried through the stages up to the features.
@@ -18,9 +23,14 @@ type Doc struct {
 	Page    *load.Page
 	Blocks  []*blocks.Block
 	Table   *features.Table
-	Visual  []features.VisualInput // nil when the page was not rendered
-	English bool                   // the page's text looks English
+	Visual  []vision.Features // nil when the page was not rendered
+	English bool              // the page's text looks English
 	Timings Timings
+
+	// URL and Resources are PrepareOptions.URL and Resources, for the
+	// Visualizer.
+	URL       string
+	Resources func(url string) (render.Resource, bool)
 }
 
 // Timings is the time a page spent in each stage.
@@ -46,10 +56,11 @@ func (t *Timings) Add(u Timings) {
 	t.RenderSplit.Decode += u.RenderSplit.Decode
 }
 
-// Visualizer measures the visual features of a page's blocks. The
-// implementation in this package drives Chromium (see NewVisualizer).
+// Visualizer measures the visual features of a page's blocks, one
+// vision.Features per block. The implementation in this package drives
+// Chromium (see NewVisualizer).
 type Visualizer interface {
-	Visual(ctx context.Context, d *Doc) ([]features.VisualInput, error)
+	Visual(ctx context.Context, d *Doc) ([]vision.Features, error)
 }
 
 // DefaultMaxBlocks is the most text blocks a page may have when
@@ -67,6 +78,21 @@ type PrepareOptions struct {
 	Preclean preclean.Options
 	// Visual, when set, renders the page and measures visual features.
 	Visual Visualizer
+	// URL is the page's original address (an absolute http or https URL,
+	// e.g. its WARC-Target-URI), and Resources serves its requisites
+	// (style sheets, images, fonts) from the archive it came from, by
+	// URL; both are per page and used only by a Visualizer:
+	// ChromeVisualizer passes them to render.RenderOptions (see there), so
+	// that the page renders as when it was crawled, without network.
+	// Empty and nil render the page as before, at a made-up URL with
+	// every requisite blocked.
+	//
+	// With Resources, the page's linked style sheets (<link
+	// rel=stylesheet>, which preclean drops) and its first <base href>
+	// are put back into <head> after precleaning, in document order
+	// among the <style> sheets that preclean keeps for rendering.
+	URL       string
+	Resources func(url string) (render.Resource, bool)
 }
 
 // PrepareFile reads the page at path and runs it through Prepare.
@@ -84,7 +110,7 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	d := &Doc{}
+	d := &Doc{URL: opt.URL, Resources: opt.Resources}
 	t0 := time.Now()
 	p, err := load.Bytes(name, data, opt.Load)
 	if err != nil {
@@ -93,12 +119,17 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	d.Page = p
 	t1 := time.Now()
 	pc := opt.Preclean
+	var links []*html.Node
 	if opt.Visual != nil {
 		pc.KeepStyles = true
+		if opt.Resources != nil {
+			links = styleLinks(p.Doc)
+		}
 	}
 	if _, err := preclean.CleanWith(p.Doc, pc); err != nil {
 		return nil, fmt.Errorf("%s: preclean: %w", name, err)
 	}
+	restoreLinks(p.Doc, links)
 	t2 := time.Now()
 	d.Blocks = blocks.Find(p.Doc)
 	t3 := time.Now()
@@ -126,4 +157,117 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	d.English, _ = features.Lang(all)
 	d.Timings.Features = time.Since(t4)
 	return d, nil
+}
+
+// styleLinks returns, in document order, the elements of doc that bring
+// style sheets or set the base URL: <link> with "stylesheet" among its
+// rel tokens, <style>, and <base> with href.
+func styleLinks(doc *html.Node) []*html.Node {
+	var out []*html.Node
+	for n := doc; n != nil; n = nextNode(doc, n) {
+		if n.Type != html.ElementNode || n.Namespace != "" {
+			continue
+		}
+		switch n.DataAtom {
+		case atom.Link:
+			if hasRelToken(nodeAttr(n, "rel"), "stylesheet") && nodeAttr(n, "href") != "" {
+				out = append(out, n)
+			}
+		case atom.Style:
+			out = append(out, n)
+		case atom.Base:
+			if nodeAttr(n, "href") != "" {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// nextNode returns the node after n in document order below root, or nil.
+func nextNode(root, n *html.Node) *html.Node {
+	if n.FirstChild != nil {
+		return n.FirstChild
+	}
+	for ; n != root; n = n.Parent {
+		if n.NextSibling != nil {
+			return n.NextSibling
+		}
+	}
+	return nil
+}
+
+// restoreLinks puts the style sheet links and the first base element of
+// nodes (from styleLinks, before precleaning) back into the precleaned
+// document's <head>: the base first after the charset, then the links and
+// the <style> sheets that preclean kept there, in their document order.
+func restoreLinks(doc *html.Node, nodes []*html.Node) {
+	if len(nodes) == 0 {
+		return
+	}
+	var head *html.Node
+	for h := doc.FirstChild; h != nil && head == nil; h = h.NextSibling {
+		if h.Type == html.ElementNode && h.DataAtom == atom.Html {
+			for c := h.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode && c.DataAtom == atom.Head {
+					head = c
+					break
+				}
+			}
+		}
+	}
+	if head == nil {
+		return
+	}
+	detach := func(n *html.Node) {
+		if n.Parent != nil {
+			n.Parent.RemoveChild(n)
+		}
+	}
+	base := false
+	for _, n := range nodes {
+		switch n.DataAtom {
+		case atom.Base:
+			if base {
+				continue
+			}
+			base = true
+			detach(n)
+			after := head.FirstChild // the charset, which preclean puts first
+			if after != nil && after.DataAtom == atom.Meta {
+				head.InsertBefore(n, after.NextSibling)
+			} else {
+				head.InsertBefore(n, head.FirstChild)
+			}
+		case atom.Style:
+			if n.Parent == head { // kept by preclean; elsewhere it was dropped
+				detach(n)
+				head.AppendChild(n)
+			}
+		default:
+			detach(n)
+			head.AppendChild(n)
+		}
+	}
+}
+
+// nodeAttr returns the value of n's attribute key (ASCII case ignored).
+func nodeAttr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && strings.EqualFold(a.Key, key) {
+			return a.Val
+		}
+	}
+	return ""
+}
+
+// hasRelToken reports whether the space-separated list s holds tok,
+// ignoring ASCII case.
+func hasRelToken(s, tok string) bool {
+	for _, f := range strings.Fields(s) {
+		if strings.EqualFold(f, tok) {
+			return true
+		}
+	}
+	return false
 }

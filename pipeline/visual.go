@@ -8,8 +8,7 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/fiasco-project/fiasco/features"
-	"github.com/fiasco-project/fiasco/pipeline/blocks"
+	"github.com/fiasco-project/fiasco/blocks"
 	"github.com/fiasco-project/fiasco/render"
 	"github.com/fiasco-project/fiasco/vision"
 )
@@ -66,9 +65,12 @@ func unmark(bs []*blocks.Block) {
 	}
 }
 
-// Visual renders d with its blocks highlighted and measures them. It also
-// records the time split in d.Timings.
-func (v *ChromeVisualizer) Visual(ctx context.Context, d *Doc) ([]features.VisualInput, error) {
+// Visual renders d with its blocks highlighted and measures them: the
+// measurements go to features.Extract as they are (render's font sizes
+// pass through vision.Options). The page is served at d.URL with its
+// requisites from d.Resources when set (PrepareOptions.URL and
+// Resources). It also records the time split in d.Timings.
+func (v *ChromeVisualizer) Visual(ctx context.Context, d *Doc) ([]vision.Features, error) {
 	doc, err := Markup(d)
 	if err != nil {
 		return nil, err
@@ -78,7 +80,7 @@ func (v *ChromeVisualizer) Visual(ctx context.Context, d *Doc) ([]features.Visua
 		return nil, err
 	}
 	t0 := time.Now()
-	res, err := v.Browser.Render(ctx, doc, colors, render.RenderOptions{Highlight: true})
+	res, err := v.Browser.Render(ctx, doc, colors, render.RenderOptions{Highlight: true, URL: d.URL, Resources: d.Resources})
 	if err != nil {
 		return nil, err
 	}
@@ -86,22 +88,10 @@ func (v *ChromeVisualizer) Visual(ctx context.Context, d *Doc) ([]features.Visua
 	d.Timings.RenderSplit = res.Timings
 	t1 := time.Now()
 	scale := v.Browser.Options().Scale
-	vf, err := vision.Measure(res.Image, len(d.Blocks), vision.Options{LineHeight: res.LineHeight, Scale: scale, Workers: 1})
+	vf, err := vision.Measure(res.Image, len(d.Blocks), vision.Options{LineHeight: res.LineHeight, FontSize: res.FontSize, Scale: scale, Workers: 1})
 	if err != nil {
 		return nil, fmt.Errorf("vision: %w", err)
 	}
-	out := make([]features.VisualInput, len(vf))
-	for i, f := range vf {
-		if !f.Found {
-			continue
-		}
-		out[i] = features.VisualInput{
-			Found: true, Solidity1: f.SolidityI, Solidity2: f.SolidityII, Solidity3: f.SolidityIII,
-			RelWidth: f.RelWidth, Headline: f.Headline, X: f.X, Y: f.Y, Area: f.Area,
-			FontSize: res.FontSize[i], Lines: float64(f.Lines),
-			Left: f.Left, Top: f.Top, Right: f.Right, Bottom: f.Bottom,
-		}
-	}
 	d.Timings.Vision = time.Since(t1)
-	return out, nil
+	return vf, nil
 }

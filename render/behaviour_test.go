@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -55,11 +56,17 @@ func (l *requestLog) hook(tab context.Context) {
 }
 
 func TestNetworkBlocked(t *testing.T) {
-	var hits atomic.Int64
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	var hits, conns atomic.Int64
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
 		time.Sleep(20 * time.Second) // a request that got out would hang the page
 	}))
+	srv.Config.ConnState = func(c net.Conn, s http.ConnState) {
+		if s == http.StateNew {
+			conns.Add(1)
+		}
+	}
+	srv.Start()
 	defer srv.Close()
 	doc := strings.ReplaceAll(string(readTestdata(t, "network.html")), "{{LOCAL}}", srv.URL)
 
@@ -76,8 +83,8 @@ func TestNetworkBlocked(t *testing.T) {
 	if res.Timings.Load > 3*time.Second {
 		t.Errorf("load took %v: blocked requests must fail at once", res.Timings.Load)
 	}
-	if n := hits.Load(); n != 0 {
-		t.Errorf("%d requests reached the local server", n)
+	if n, c := hits.Load(), conns.Load(); n != 0 || c != 0 {
+		t.Errorf("%d requests on %d connections reached the local server", n, c)
 	}
 	checkBlocks(t, res, testColors[:2])
 

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"github.com/fiasco-project/fiasco/internal/shared"
 	"image/color"
 	"path/filepath"
 	"sort"
@@ -15,9 +14,10 @@ import (
 
 	"golang.org/x/net/html"
 
-	"github.com/fiasco-project/fiasco/pipeline/blocks"
-	"github.com/fiasco-project/fiasco/pipeline/load"
-	"github.com/fiasco-project/fiasco/pipeline/preclean"
+	"github.com/fiasco-project/fiasco/blocks"
+	"github.com/fiasco-project/fiasco/internal/shared"
+	"github.com/fiasco-project/fiasco/load"
+	"github.com/fiasco-project/fiasco/preclean"
 )
 
 // benchPage is a CleanEval page prepared as the pipeline hands it over.

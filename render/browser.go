@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"sync"
@@ -14,7 +15,11 @@ import (
 	"github.com/chromedp/chromedp/remote"
 )
 
-// Options configure a [Browser]. The zero value is usable.
+// Options configure a [Browser]. The zero value is usable: a zero field
+// means its default, as each field says. [New] refuses negative values,
+// a Scale that is not a finite number, and sizes whose largest screenshot
+// would exceed [MaxImageBytes], naming the field; it never replaces a
+// value it was given by another.
 type Options struct {
 	// ExecPath is the Chromium binary. Empty means [FindChromium].
 	ExecPath string
@@ -27,8 +32,13 @@ type Options struct {
 	// Height is the initial viewport height in CSS px; 0 means DefaultHeight.
 	// The screenshot is always of the full page.
 	Height int
-	// Timeout bounds one Render call; 0 means DefaultTimeout.
+	// Timeout bounds one Render call; 0 means DefaultTimeout. A page
+	// retried after the browser died gets it afresh.
 	Timeout time.Duration
+	// StartTimeout bounds starting the browser (or connecting to a remote
+	// one) until it answers over DevTools, in New and in every restart
+	// after the browser died; 0 means DefaultStartTimeout.
+	StartTimeout time.Duration
 	// Scale is the device scale factor: image px per CSS px. 0 means 1.
 	// Values below 1 capture at reduced scale.
 	Scale float64
@@ -52,16 +62,77 @@ type Options struct {
 
 // Defaults of [Options].
 const (
-	DefaultWidth      = 1280
-	DefaultHeight     = 800
-	DefaultTimeout    = 30 * time.Second
-	DefaultMaxHeight  = 60000
-	DefaultTileHeight = 8192
+	DefaultWidth        = 1280
+	DefaultHeight       = 800
+	DefaultTimeout      = 30 * time.Second
+	DefaultStartTimeout = 30 * time.Second
+	DefaultMaxHeight    = 60000
+	DefaultTileHeight   = 8192
 )
+
+// MaxImageBytes bounds the largest screenshot that Options allow: 4 bytes
+// per pixel of Width×Scale by MaxHeight×Scale image px.
+const MaxImageBytes = 4 << 30
+
+// withDefaults checks o and fills in the defaults of its zero fields.
+func (o Options) withDefaults() (Options, error) {
+	var errs []error
+	positive := func(name string, v int, def string) {
+		if v < 0 {
+			errs = append(errs, fmt.Errorf("render: Options.%s is %d: want a positive number of CSS px, or 0 for %s", name, v, def))
+		}
+	}
+	positive("Width", o.Width, fmt.Sprintf("DefaultWidth (%d)", DefaultWidth))
+	positive("Height", o.Height, fmt.Sprintf("DefaultHeight (%d)", DefaultHeight))
+	positive("MaxHeight", o.MaxHeight, fmt.Sprintf("DefaultMaxHeight (%d)", DefaultMaxHeight))
+	if o.TileHeight < 0 {
+		errs = append(errs, fmt.Errorf("render: Options.TileHeight is %d: want a positive number of image px, or 0 for DefaultTileHeight (%d)", o.TileHeight, DefaultTileHeight))
+	}
+	if o.Timeout < 0 {
+		errs = append(errs, fmt.Errorf("render: Options.Timeout is %v: want a positive duration, or 0 for DefaultTimeout (%v)", o.Timeout, DefaultTimeout))
+	}
+	if o.StartTimeout < 0 {
+		errs = append(errs, fmt.Errorf("render: Options.StartTimeout is %v: want a positive duration, or 0 for DefaultStartTimeout (%v)", o.StartTimeout, DefaultStartTimeout))
+	}
+	if math.IsNaN(o.Scale) || math.IsInf(o.Scale, 0) || o.Scale < 0 {
+		errs = append(errs, fmt.Errorf("render: Options.Scale is %v: want a positive scale factor, or 0 for 1", o.Scale))
+	}
+	if len(errs) > 0 {
+		return o, errors.Join(errs...)
+	}
+	if o.Width == 0 {
+		o.Width = DefaultWidth
+	}
+	if o.Height == 0 {
+		o.Height = DefaultHeight
+	}
+	if o.Timeout == 0 {
+		o.Timeout = DefaultTimeout
+	}
+	if o.StartTimeout == 0 {
+		o.StartTimeout = DefaultStartTimeout
+	}
+	if o.Scale == 0 {
+		o.Scale = 1
+	}
+	if o.MaxHeight == 0 {
+		o.MaxHeight = DefaultMaxHeight
+	}
+	if o.TileHeight == 0 {
+		o.TileHeight = DefaultTileHeight
+	}
+	w := math.Ceil(float64(o.Width) * o.Scale)
+	h := math.Ceil(float64(o.MaxHeight) * o.Scale)
+	if 4*w*h > MaxImageBytes {
+		return o, fmt.Errorf("render: Options.Width %d, MaxHeight %d and Scale %v make screenshots of up to %.0f x %.0f px, more than MaxImageBytes (%d GiB)",
+			o.Width, o.MaxHeight, o.Scale, w, h, MaxImageBytes>>30)
+	}
+	return o, nil
+}
 
 // ErrNoChromium is returned by [FindChromium] and [New] when no Chromium
 // binary is found.
-var ErrNoChromium = errors.New("render: no Chromium binary found (install it, e.g. `apt-get install -y chromium`, or set Options.ExecPath / Options.RemoteURL)")
+var ErrNoChromium = errors.New("render: no Chromium binary found (install it, e.g. `apt-get install -y chromium`, or give the path of a binary or the URL of a running browser)")
 
 // Flags are the command-line flags of a browser that [New] starts, besides
 // --user-data-dir (a fresh temporary directory) and the DevTools pipe that
@@ -71,6 +142,13 @@ var Flags = []string{
 	"--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
 	// Reproducibility: the same glyph outlines on every machine.
 	"--font-render-hinting=none",
+	// No network where request interception does not reach: Chromium
+	// preconnects to a page's origin as it navigates. Every host name and
+	// address resolves to nothing, so no DNS query or connection leaves.
+	"--host-resolver-rules=MAP * ~NOTFOUND",
+	// A page served at its own http URL stays there, and its http images
+	// keep their URLs: no upgrade to https.
+	"--disable-features=HttpsUpgrades,AutoupgradeMixedContent",
 }
 
 // FindChromium returns the Chromium binary New starts by default: the real
@@ -116,16 +194,24 @@ func isScript(p string) bool {
 // Browser is one Chromium process (or one connection to a remote browser)
 // that renders pages, each in a tab of its own. Render may be called from
 // several goroutines at once; each call opens and closes its own tab. If the
-// browser dies, the next Render starts a new one.
+// browser dies, the next Render starts a new one, and the pages it was
+// rendering are retried once on the new one.
 type Browser struct {
 	opt  Options
 	exec string
 
-	mu     sync.Mutex
-	closed bool
-	cur    *instance
-	dead   []*instance // browsers that died, being shut down
-	starts int         // how many browsers were started, for tests
+	// ctx is canceled by Close; it ends a start under way.
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	mu       sync.Mutex
+	closed   bool
+	cur      *instance
+	starting *startCall     // the restart under way, if any
+	bg       sync.WaitGroup // restarts under way
+	dead     []*instance    // browsers that died, being shut down
+	starts   int            // how many browsers were started, for tests
+	retries  int            // pages retried after the browser died, for tests
 
 	// tabHook, when set (by tests), is called with each new tab before
 	// the page loads.
@@ -134,17 +220,47 @@ type Browser struct {
 	phaseHook func(name string)
 }
 
+// startCall is a restart under way, which Render calls wait for.
+type startCall struct {
+	done chan struct{} // closed when the start ended; then err is set
+	err  error
+}
+
+// ErrBrowserDied is wrapped by the error of a Render call whose page was
+// lost because the browser process died (it crashed or was killed), when
+// the retry on a restarted browser failed too.
+var ErrBrowserDied = errors.New("render: the browser died")
+
+var errClosed = errors.New("render: browser is closed")
+
 // instance is one started browser.
 type instance struct {
 	allocCancel   context.CancelFunc
-	ctx           context.Context // the browser's root chromedp context
-	cancel        context.CancelFunc
+	ctx           context.Context    // the browser's root chromedp context
+	cancel        context.CancelFunc // cancels ctx, waits for chromedp to stop
+	stop          context.CancelFunc // cancels ctx, does not wait
 	userDataDir   string
 	wg            sync.WaitGroup // Render calls using this instance
 	once          sync.Once
 	shutdownError error
-	spare         chan *tab // a tab opened ahead of need, see takeTab
-	idle          chan *tab // tabs to reuse (Options.ReuseTabs)
+	spare         chan *tab    // a tab opened ahead of need, see takeTab
+	idle          chan *tab    // tabs to reuse (Options.ReuseTabs)
+	groups        map[int]bool // process groups the browser leads, see noteGroups
+}
+
+// noteGroups notes the process groups that the local browser leads (see
+// ownGroup), to kill what is left in them at shutdown. It looks at the
+// running processes, so it must run before the browser is ended.
+func (inst *instance) noteGroups() {
+	if inst.userDataDir == "" {
+		return
+	}
+	if inst.groups == nil {
+		inst.groups = map[int]bool{}
+	}
+	for g := range processGroups(inst.userDataDir) {
+		inst.groups[g] = true
+	}
 }
 
 // tab is an open tab of a browser instance.
@@ -220,26 +336,13 @@ func (inst *instance) fillSpare() {
 	}
 }
 
-// New starts a browser. It fails when no Chromium binary is found or the
-// browser does not start; ctx bounds the start only.
+// New starts a browser. It fails when opt holds a bad value (see
+// [Options]), when no Chromium binary is found, or when the browser does
+// not answer within opt.StartTimeout; ctx bounds the start only.
 func New(ctx context.Context, opt Options) (*Browser, error) {
-	if opt.Width <= 0 {
-		opt.Width = DefaultWidth
-	}
-	if opt.Height <= 0 {
-		opt.Height = DefaultHeight
-	}
-	if opt.Timeout <= 0 {
-		opt.Timeout = DefaultTimeout
-	}
-	if opt.Scale <= 0 {
-		opt.Scale = 1
-	}
-	if opt.MaxHeight <= 0 {
-		opt.MaxHeight = DefaultMaxHeight
-	}
-	if opt.TileHeight <= 0 {
-		opt.TileHeight = DefaultTileHeight
+	opt, err := opt.withDefaults()
+	if err != nil {
+		return nil, err
 	}
 	b := &Browser{opt: opt}
 	if opt.RemoteURL == "" {
@@ -254,11 +357,13 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 			return nil, fmt.Errorf("%w: %v", ErrNoChromium, err)
 		}
 	}
-	inst, err := b.instance(ctx)
+	inst, err := b.start(ctx)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("render: %w", err)
 	}
-	inst.wg.Done()
+	b.ctx, b.cancel = context.WithCancel(context.Background())
+	b.cur = inst
+	b.starts = 1
 	go inst.fillSpare()
 	return b, nil
 }
@@ -269,16 +374,19 @@ func (b *Browser) ExecPath() string { return b.exec }
 // Options returns the options in effect, defaults filled in.
 func (b *Browser) Options() Options { return b.opt }
 
-// instance returns the running browser, starting one when there is none or
-// the last one died. The caller must call inst.wg.Done when finished.
+// instance returns the running browser, starting one when the last one
+// died. A start runs in the background, one at a time, bounded by
+// Options.StartTimeout; every caller waits for it as long as its own ctx
+// allows. The caller must call inst.wg.Done when finished.
 func (b *Browser) instance(ctx context.Context) (*instance, error) {
 	b.mu.Lock()
-	defer b.mu.Unlock()
 	if b.closed {
-		return nil, errors.New("render: browser is closed")
+		b.mu.Unlock()
+		return nil, errClosed
 	}
 	if b.cur != nil && b.cur.ctx.Err() == nil {
 		b.cur.wg.Add(1)
+		b.mu.Unlock()
 		return b.cur, nil
 	}
 	if b.cur != nil {
@@ -287,17 +395,66 @@ func (b *Browser) instance(ctx context.Context) (*instance, error) {
 		b.dead = append(b.dead, old)
 		go old.shutdown() // waits for the tabs of the dead browser
 	}
-	inst, err := b.start(ctx)
-	if err != nil {
-		return nil, err
+	sc := b.starting
+	if sc == nil {
+		sc = &startCall{done: make(chan struct{})}
+		b.starting = sc
+		b.bg.Add(1)
+		go b.restart(sc)
 	}
-	b.starts++
-	b.cur = inst
-	inst.wg.Add(1)
-	return inst, nil
+	b.mu.Unlock()
+	select {
+	case <-sc.done:
+	case <-ctx.Done():
+		return nil, fmt.Errorf("render: waiting for the browser to restart: %w", ctx.Err())
+	}
+	if sc.err != nil {
+		return nil, sc.err
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		return nil, errClosed
+	}
+	if b.cur == nil || b.cur.ctx.Err() != nil {
+		return nil, errors.New("render: the restarted browser died at once")
+	}
+	b.cur.wg.Add(1)
+	return b.cur, nil
 }
 
+// restart starts a browser in place of the one that died and ends sc.
+func (b *Browser) restart(sc *startCall) {
+	defer b.bg.Done()
+	inst, err := b.start(b.ctx)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.starting = nil
+	switch {
+	case err != nil:
+		sc.err = fmt.Errorf("render: restarting the browser after it died: %w", err)
+	case b.closed:
+		b.bg.Add(1) // Close waits for the shutdown
+		go func() { defer b.bg.Done(); inst.shutdown() }()
+		sc.err = errClosed
+	default:
+		b.cur = inst
+		b.starts++
+		go inst.fillSpare()
+	}
+	close(sc.done)
+}
+
+// errStartTimeout is the cause of a start that Options.StartTimeout ended.
+var errStartTimeout = errors.New("start timeout")
+
+// start starts a browser (or connects to the remote one) and waits until
+// it answers over DevTools, at most Options.StartTimeout and as long as
+// ctx allows. A browser that does not answer in time is killed, with every
+// process it started, and its profile directory removed.
 func (b *Browser) start(ctx context.Context) (*instance, error) {
+	ctx, cancel := context.WithTimeoutCause(ctx, b.opt.StartTimeout, errStartTimeout)
+	defer cancel()
 	inst := &instance{spare: make(chan *tab, 1), idle: make(chan *tab, 64)}
 	var allocCtx context.Context
 	if b.opt.RemoteURL != "" {
@@ -305,10 +462,10 @@ func (b *Browser) start(ctx context.Context) (*instance, error) {
 	} else {
 		dir, err := os.MkdirTemp("", "fiasco-chromium-")
 		if err != nil {
-			return nil, fmt.Errorf("render: user data dir: %w", err)
+			return nil, fmt.Errorf("user data dir: %w", err)
 		}
 		inst.userDataDir = dir
-		opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(b.exec), chromedp.UserDataDir(dir)}
+		opts := []chromedp.ExecAllocatorOption{chromedp.ExecPath(b.exec), chromedp.UserDataDir(dir), chromedp.ModifyCmdFunc(ownGroup)}
 		for _, f := range Flags {
 			name, val, hasVal := cut(f[2:], '=')
 			if hasVal {
@@ -319,7 +476,9 @@ func (b *Browser) start(ctx context.Context) (*instance, error) {
 		}
 		allocCtx, inst.allocCancel = chromedp.NewExecAllocator(context.Background(), opts...)
 	}
-	inst.ctx, inst.cancel = chromedp.NewContext(allocCtx)
+	var root context.Context
+	root, inst.stop = context.WithCancel(allocCtx)
+	inst.ctx, inst.cancel = chromedp.NewContext(root)
 	// Start the browser now, bounded by ctx (Do on a root context starts it).
 	done := make(chan error, 1)
 	go func() { done <- chromedp.Do(inst.ctx) }()
@@ -327,14 +486,22 @@ func (b *Browser) start(ctx context.Context) (*instance, error) {
 	select {
 	case err = <-done:
 	case <-ctx.Done():
-		err = ctx.Err()
+		err = context.Cause(ctx)
+		if errors.Is(err, errStartTimeout) {
+			err = fmt.Errorf("no answer over DevTools within %v (Options.StartTimeout)", b.opt.StartTimeout)
+		}
+		inst.kill() // ends Do
+		select {
+		case <-done:
+		case <-time.After(5 * time.Second):
+		}
 	}
 	if err != nil {
 		inst.shutdown()
 		if b.opt.RemoteURL != "" {
-			return nil, fmt.Errorf("render: connect to %s: %w", b.opt.RemoteURL, err)
+			return nil, fmt.Errorf("connect to %s: %w", b.opt.RemoteURL, err)
 		}
-		return nil, fmt.Errorf("render: start %s: %w", b.exec, err)
+		return nil, fmt.Errorf("start %s: %w", b.exec, err)
 	}
 	return inst, nil
 }
@@ -348,7 +515,19 @@ func cut(s string, sep byte) (string, string, bool) {
 	return s, "", false
 }
 
-// shutdown ends the instance once all its Render calls finished.
+// kill ends the browser, and every process left of a local one.
+func (inst *instance) kill() {
+	inst.noteGroups() // before the browser's death orphans its children
+	inst.stop()       // chromedp kills the browser's process
+	if inst.userDataDir != "" {
+		killLeftovers(inst.userDataDir, inst.groups)
+	}
+	inst.cancel() // waits for chromedp to let go of the browser
+}
+
+// shutdown ends the instance once all its Render calls finished: it ends
+// the browser and every process left of it, and removes its profile
+// directory.
 func (inst *instance) shutdown() error {
 	inst.once.Do(func() {
 		inst.wg.Wait()
@@ -364,10 +543,12 @@ func (inst *instance) shutdown() error {
 			}
 			break
 		}
-		inst.cancel()
+		// Before allocCancel, which waits for the browser's output pipe to
+		// close: a leftover child can hold it open.
+		inst.kill()
 		inst.allocCancel() // waits for the process to exit
 		if inst.userDataDir != "" {
-			inst.shutdownError = os.RemoveAll(inst.userDataDir)
+			inst.shutdownError = removeAll(inst.userDataDir)
 		}
 	})
 	return inst.shutdownError
@@ -387,9 +568,9 @@ func (b *Browser) pid() int {
 	return c.Browser.Process().Pid
 }
 
-// Close waits for running Render calls, ends the browser and removes its
-// temporary user data directory. A remote browser is disconnected, not
-// closed.
+// Close waits for running Render calls, ends the browser (and a restart
+// under way) and removes its temporary user data directory. A remote
+// browser is disconnected, not closed.
 func (b *Browser) Close() error {
 	b.mu.Lock()
 	if b.closed {
@@ -399,6 +580,10 @@ func (b *Browser) Close() error {
 	b.closed = true
 	inst := b.cur
 	b.cur = nil
+	b.mu.Unlock()
+	b.cancel()  // ends a restart under way
+	b.bg.Wait() // restarts end, and shut down what they started
+	b.mu.Lock()
 	dead := b.dead
 	b.mu.Unlock()
 	var err error

@@ -20,8 +20,10 @@ func (b *Browser) capture(tab context.Context, width, height int) (*image.RGBA, 
 	height = max(height, 1)
 	W := int(math.Ceil(float64(width) * scale))
 	H := int(math.Ceil(float64(height) * scale))
-	// Strips of a whole number of CSS px, at most TileHeight image px.
-	stripCSS := max(1, int(float64(b.opt.TileHeight)/scale))
+	// Strips of a whole number of CSS px, at most TileHeight image px
+	// (bounded by the height first: at a tiny scale the quotient would not
+	// fit an int).
+	stripCSS := max(1, int(min(float64(b.opt.TileHeight)/scale, float64(height))))
 	var out *image.RGBA
 	var shot, dec time.Duration
 	for cy0 := 0; cy0 < height; cy0 += stripCSS {

@@ -25,43 +25,66 @@
 //
 // # Tutorial
 //
-//	b, err := render.New(ctx, render.Options{}) // starts Chromium
-//	if err != nil {
-//		return err // render.ErrNoChromium: install chromium or skip rendering
-//	}
-//	defer b.Close()
-//	// doc: html.Render of the precleaned page after blocks.Mark;
-//	// colors: one per block, from package vision.
-//	res, err := b.Render(ctx, doc, colors, render.RenderOptions{Highlight: true})
-//	if err != nil {
-//		return err // this page failed (bad page, time-out); b still works
-//	}
-//	// res.Image, res.Boxes[i], res.LineHeight[i], res.Timings ...
+// [New] starts Chromium (or fails with [ErrNoChromium]); [Browser.Render]
+// draws one page (html.Render of the precleaned page after blocks.Mark)
+// with one colour per block from package vision, and returns the image, the
+// blocks' boxes, font sizes and line heights and the time split; a page
+// that fails leaves the browser working. The package example renders a
+// two-block page.
 //
 // Render may be called from several goroutines at once: each call works in
 // a tab of its own. A Browser is one Chromium process; if it dies (crash,
-// kill), the next Render starts a new one transparently. Close waits for
-// running calls, ends the process and removes its profile directory.
+// kill), the next Render starts a new one transparently, and every page
+// that was being rendered when it died is rendered once more on the new
+// one, with its timeout afresh. A page whose retry fails too gets an error
+// wrapping [ErrBrowserDied]; a page that fails or times out by itself (the
+// browser alive) is not retried. Close waits for running calls, ends the
+// process and removes its profile directory.
+//
+// # Options
+//
+// In [Options] and [RenderOptions] a zero value means the default that the
+// field documents (Width 0 is [DefaultWidth], Scale 0 is 1, Timeout 0 is
+// [DefaultTimeout] ...). [New] and Render refuse every other value that is
+// not meaningful, with an error naming the field: negative sizes and
+// durations, a Scale that is negative, NaN or infinite, sizes whose largest
+// screenshot exceeds [MaxImageBytes], a RenderOptions.URL that is not an
+// absolute http or https URL. No value is silently replaced by another;
+// commands check their flags before they get here.
 //
 // # The browser
 //
 // [New] starts [FindChromium]'s binary (or Options.ExecPath) with exactly
 // [Flags] (--headless --no-sandbox --disable-gpu --disable-background-networking
-// --disable-component-update --disable-sync --no-first-run --disable-quic, plus
+// --disable-component-update --disable-sync --no-first-run --disable-quic;
 // --font-render-hinting=none for glyphs that do not depend on the machine's
-// hinting settings) and a fresh temporary --user-data-dir, talking DevTools
-// over a pipe. Debian's /usr/bin/chromium is a launcher script that adds flags
-// of its own (GPU rasterization, extensions, dev-shm), so when it is one,
-// FindChromium picks the real binary /usr/lib/chromium/chromium behind it.
-// Scrollbars are hidden with Emulation.setScrollbarsHidden. Options.RemoteURL
-// attaches to a browser that runs elsewhere (a Chromium container) instead.
+// hinting settings; --host-resolver-rules="MAP * ~NOTFOUND" and
+// --disable-features=HttpsUpgrades,AutoupgradeMixedContent, see below) and
+// a fresh temporary --user-data-dir, talking DevTools over a pipe. Debian's
+// /usr/bin/chromium is a launcher script that adds flags of its own (GPU
+// rasterization, extensions, dev-shm), so when it is one, FindChromium picks
+// the real binary /usr/lib/chromium/chromium behind it. Scrollbars are
+// hidden with Emulation.setScrollbarsHidden. Options.RemoteURL attaches to a
+// browser that runs elsewhere (a Chromium container) instead; that browser
+// should run with the same flags.
 //
-// Each page gets a new tab, closed after. Opening a tab costs Chromium about
-// 250 ms of CPU (a new renderer process), so one spare tab is opened ahead in
-// the background. Options.ReuseTabs instead loads the next page into a tab
-// whose last page succeeded, which halves Chromium's CPU per page (see
-// figures below); every page is a new document and the tab's settings are
-// set again, and a test checks that a reused tab renders pixel-identical
+// Starting is bounded: a browser that has not answered over DevTools
+// within Options.StartTimeout ([DefaultStartTimeout] when 0), in New or in
+// a restart after a death, is killed and the start fails with an error
+// naming the binary and the option (the ctx given to New can end it
+// sooner). A restart runs once for all the Render calls that need it; each
+// waits for it no longer than its own timeout. The browser runs as the
+// leader of a process group of its own: when it is ended (Close, a failed
+// start, a death) every process left in that group or carrying its
+// --user-data-dir is killed, and its profile directory removed; the kernel
+// kills the browser if our process dies.
+//
+// Each page gets a new tab, closed after. Opening a tab costs Chromium a new
+// renderer process, so one spare tab is opened ahead in the background.
+// Options.ReuseTabs instead loads the next page into a tab whose last page
+// succeeded, which saves Chromium much of its CPU per page (figures in
+// RESULTS.md); every page is a new document and the tab's settings are set
+// again, and a test checks that a reused tab renders pixel-identical
 // results, but the pages then share a renderer process.
 //
 // # Loading without network
@@ -81,9 +104,39 @@
 // (no network) still load. The test page testdata/network.html references
 // http and loopback stylesheets, images, fonts, an iframe, a video, an
 // @import and file:///etc/hostname: all 13 requests fail with
-// net::ERR_BLOCKED_BY_CLIENT within milliseconds, a loopback server that
-// would hang every request sees none, and the load completes in about the
-// time of a page without them.
+// net::ERR_BLOCKED_BY_CLIENT at once, and a loopback server that would hang
+// every request sees no request and no connection (tested).
+//
+// Interception covers requests, not what Chromium does on its own as a
+// page loads, such as opening connections ahead of time to the origins it
+// expects to use. --host-resolver-rules="MAP * ~NOTFOUND" makes every host
+// name and address resolve to nothing, so that no DNS query and no
+// connection leaves the browser (without it, the loopback server above saw
+// a connection).
+//
+// # Rendering from an archive
+//
+// RenderOptions.URL serves the page at its own address instead of the
+// made-up one (the fragment dropped), so that its relative URLs resolve
+// as when it was crawled; it is intercepted like the made-up URL and never
+// fetched. (If Chromium writes the URL differently, the first document
+// request of the tab's main frame is the page's.) RenderOptions.Resources
+// then serves the page's requisites from the archive the page came from:
+// a GET request for an http or https URL that Resources knows is answered
+// with status 200, the [Resource]'s body and Content-Type, Cache-Control:
+// no-store (nothing carries over to the next page) and
+// Access-Control-Allow-Origin: * (web fonts from another origin load as
+// they did when crawled); every other request is blocked as without it,
+// and the page's own navigations still get 204. Resources is asked with
+// the URL as Chromium requests it: absolute, without fragment, in
+// Chromium's canonical form (lower-case scheme and host, dot segments
+// resolved, percent-encoding). --disable-features=HttpsUpgrades,
+// AutoupgradeMixedContent keeps Chromium from turning an http page or its
+// http images into https requests, which an archive of http URLs would
+// not know. Page scripts stay off, so archived scripts do nothing. A test
+// writes a WARC (package warc) holding a page and its style sheet, which
+// sets the page's two blocks side by side, and renders the page from it:
+// two columns; without Resources, one.
 //
 // Page scripts are off (Emulation.setScriptExecutionDisabled): inline
 // scripts, onload/onerror handlers and javascript: URLs do nothing (tested).
@@ -118,44 +171,22 @@
 // # Screenshot
 //
 // Page.captureScreenshot in PNG (lossless, exact colours) with
-// optimizeForSpeed (measured: capture about 3 times faster, and Chromium
-// then filters every row with Up, zlib level 1). Pages are captured in
-// strips of Options.TileHeight (8192) image px stitched into one image.
-// Chromium's capture limit: with --disable-gpu (software compositing) a
-// 40,000 px page captures correctly in one piece — no 16,384 px texture
-// limit — but strips are faster (40,000 px page: 1.4 s capture + 0.36 s
-// decode in strips, 5.2 s + 2.3 s in one piece). Content below
-// Options.MaxHeight (30,000 CSS px) is cropped: Result.Cropped is set and
-// Result.PageHeight gives the full height. The PNG is decoded by a decoder
-// specialised for Chromium's output (pngdec.go: no checksum, Up filter eight
-// bytes at a time, repeated rows copied, pixels written straight into the
-// stitched image; other PNGs go through image/png): 8.8 ns/px against 18.5
-// for image/png.
+// optimizeForSpeed (faster capture; Chromium then filters every row with Up,
+// zlib level 1). Pages are captured in strips of Options.TileHeight image px
+// stitched into one image: with --disable-gpu (software compositing) a page
+// taller than 16,384 px also captures in one piece, but strips are faster.
+// Content below Options.MaxHeight ([DefaultMaxHeight] CSS px when 0) is
+// cropped: Result.Cropped is set and Result.PageHeight gives the full
+// height. The PNG is decoded by a decoder specialised for Chromium's output
+// (pngdec.go: no checksum, Up filter eight bytes at a time, repeated rows
+// copied, pixels written straight into the stitched image; other PNGs go
+// through image/png), about twice as fast as image/png (BenchmarkDecodePNG).
 //
-// # Timings and figures
+// # Timings
 //
 // Timings.Load is from taking the tab to the load event (tab set-up and
 // navigation), Highlight the first script call, Measure the viewport change,
 // layout and measuring call, Screenshot Chromium's capture calls (PNG
 // encoding and transfer included), Decode our PNG decoding and stitching.
-//
-// BenchmarkRender over the 58 CleanEval dev pages (pipeline load, preclean,
-// blocks.Mark; 6.5 Mpx per page at scale 1, 1.6 at 0.5), on a 2-core
-// machine shared with other jobs (load average 6 to 12), mean per page:
-//
-//	tabs   scale workers pages/s est.idle chromium-cpu  load  shot  highlight decode ours/chromium
-//	new    1     1       1.87    1.97     988 ms        207   174   29        35 ms  0.17
-//	new    1     2       2.72    2.75     700 ms        265   210   33        46 ms  0.17
-//	new    0.5   2       3.15    3.19     613 ms        258   123   42        19 ms  0.16
-//	reuse  1     1       3.80    6.15     302 ms         63   128   14        20 ms  0.18
-//	reuse  1     2       2.57    5.09     368 ms        228   253   56        73 ms  0.27
-//	reuse  0.5   2       6.29    6.70     288 ms        103    99   25        13 ms  0.19
-//
-// (go test ./render -run XXX -bench Render -benchtime 58x; times in ms.)
-// est.idle is 2 s over the CPU time per page (Chromium's process tree plus
-// ours), the rate two idle cores would reach. ours/chromium is
-// (Highlight+Decode)/(Load+Screenshot); Measure (Chromium laying out and
-// painting the full-height viewport, plus our measuring call) is in
-// neither. Opening a tab is about half of Chromium's CPU per page, hence
-// ReuseTabs.
+// BenchmarkRender reports them per page; RESULTS.md keeps the figures.
 package render

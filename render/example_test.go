@@ -10,8 +10,8 @@ import (
 	"github.com/fiasco-project/fiasco/render"
 )
 
-// Render a page with two blocks and print where they landed. (No Output
-// comment: it needs Chromium, which the tests of this package check.)
+// Render a page with two blocks and report where they landed. It needs
+// Chromium (setup.sh installs it).
 func Example() {
 	ctx := context.Background()
 	b, err := render.New(ctx, render.Options{Width: 1024})
@@ -31,9 +31,14 @@ func Example() {
 		fmt.Println("this page failed:", err)
 		return
 	}
-	for i, box := range res.Boxes {
-		fmt.Printf("block %d at %v, line height %g px\n", i, box, res.LineHeight[i])
-	}
+	title, body := res.Boxes[0], res.Boxes[1]
+	fmt.Println("blocks found:", len(res.Boxes))
+	fmt.Println("title above the body:", title.Max.Y <= body.Min.Y)
+	fmt.Println("title in a larger font:", res.FontSize[0] > res.FontSize[1])
+	// Output:
+	// blocks found: 2
+	// title above the body: true
+	// title in a larger font: true
 }
 
 func TestNoChromium(t *testing.T) {

@@ -10,7 +10,9 @@ import (
 	"image/color"
 	"iter"
 	"math"
+	"net/url"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -34,8 +36,34 @@ type RenderOptions struct {
 	// draw outlines on the real page); Boxes and font metrics are measured
 	// either way.
 	Highlight bool
-	// Timeout bounds this call; 0 means Options.Timeout.
+	// Timeout bounds this call; 0 means Options.Timeout. A negative
+	// value is an error.
 	Timeout time.Duration
+	// URL is the page's own address, an absolute http or https URL, e.g.
+	// the WARC-Target-URI of the record it came from. The page is then
+	// served at that URL (its fragment dropped), so that its relative
+	// URLs resolve as when it was crawled; nothing is fetched from it.
+	// Empty serves the page at a made-up URL (see the package doc).
+	URL string
+	// Resources, when set, serves the page's requisites (style sheets,
+	// images, fonts, frames) from an archive: a GET request for an http
+	// or https URL for which it returns true is answered with that
+	// Resource (status 200); every other request is blocked as without
+	// it. It is called with the URL as Chromium requests it (absolute,
+	// without fragment, in Chromium's canonical form), one call at a time
+	// for one page, and may be called after Render returned; a function
+	// shared by several Render calls must be safe for concurrent use.
+	Resources func(url string) (Resource, bool)
+}
+
+// Resource is a page requisite served from an archive (see
+// RenderOptions.Resources).
+type Resource struct {
+	// ContentType is the value of the Content-Type header, e.g.
+	// "text/css"; empty sends none (Chromium then sniffs).
+	ContentType string
+	// Body is the payload as the server sent it, content coding removed.
+	Body []byte
 }
 
 // Timings split the time of one Render call.
@@ -71,12 +99,87 @@ const pageHost = "http://fiasco.invalid/"
 var pageSeq atomic.Int64
 
 // Render renders doc, an HTML document whose target nodes carry
-// data-fiasco-block="N" (N = 0..len(colors)-1), in a new tab that it closes
-// after (or a reused one, see Options.ReuseTabs). colors[N] is block N's highlight colour (alpha ignored). A page that
-// fails or times out gives an error; the browser stays usable.
+// data-fiasco-block="N" (N = 0..len(colors)-1), in a new tab that it
+// closes after (or a reused one, see Options.ReuseTabs). colors[N] is
+// block N's highlight colour (alpha ignored). A page that fails or times
+// out gives an error; the browser stays usable. A page lost because the
+// browser process died is retried once, on a restarted browser, with its
+// timeout afresh; if that fails too, the error wraps [ErrBrowserDied].
 func (b *Browser) Render(ctx context.Context, doc []byte, colors []color.RGBA, opt RenderOptions) (*Result, error) {
+	if opt.Timeout < 0 {
+		return nil, fmt.Errorf("render: RenderOptions.Timeout is %v: want a positive duration, or 0 for Options.Timeout", opt.Timeout)
+	}
+	if _, err := pageURL(opt.URL); err != nil {
+		return nil, err
+	}
+	res, err := b.renderOnce(ctx, doc, colors, opt)
+	var died *diedError
+	if errors.As(err, &died) && ctx.Err() == nil {
+		b.mu.Lock()
+		b.retries++
+		b.mu.Unlock()
+		res, err = b.renderOnce(ctx, doc, colors, opt)
+		if err != nil {
+			err = &retryError{err}
+		}
+	}
+	return res, err
+}
+
+// pageURL checks RenderOptions.URL and returns it without its fragment.
+func pageURL(s string) (string, error) {
+	if s == "" {
+		return "", nil
+	}
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return "", fmt.Errorf("render: RenderOptions.URL %q: not an absolute http or https URL", s)
+	}
+	u.Fragment, u.RawFragment = "", ""
+	return u.String(), nil
+}
+
+// retryError is the error of a page whose retry after the browser died
+// failed too.
+type retryError struct{ err error }
+
+func (e *retryError) Error() string {
+	return "render: the browser died while rendering the page, and its retry on a restarted browser failed: " +
+		strings.TrimPrefix(e.err.Error(), "render: ")
+}
+func (e *retryError) Unwrap() []error { return []error{ErrBrowserDied, e.err} }
+
+// diedError is the error of a page lost because the browser died.
+type diedError struct{ err error }
+
+func (e *diedError) Error() string {
+	return "render: the browser died: " + strings.TrimPrefix(e.err.Error(), "render: ")
+}
+func (e *diedError) Unwrap() error { return e.err }
+
+// diedGrace is how long a failed page waits for the browser's death to be
+// noticed before its error is taken as the page's own.
+const diedGrace = 200 * time.Millisecond
+
+// died reports whether the instance died (at once, or within diedGrace).
+func (inst *instance) died() bool {
+	if inst.ctx.Err() != nil {
+		return true
+	}
+	t := time.NewTimer(diedGrace)
+	defer t.Stop()
+	select {
+	case <-inst.ctx.Done():
+		return true
+	case <-t.C:
+		return false
+	}
+}
+
+// renderOnce is one attempt of Render.
+func (b *Browser) renderOnce(ctx context.Context, doc []byte, colors []color.RGBA, opt RenderOptions) (*Result, error) {
 	timeout := opt.Timeout
-	if timeout <= 0 {
+	if timeout == 0 {
 		timeout = b.opt.Timeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -99,8 +202,11 @@ func (b *Browser) Render(ctx context.Context, doc []byte, colors []color.RGBA, o
 	if tabCtx == nil {
 		tabCtx, closeTab, err = inst.takeTab(ctx)
 		if err != nil {
-			if ctx.Err() != nil {
+			switch {
+			case ctx.Err() != nil:
 				return nil, fmt.Errorf("render: page timed out or canceled after %v: %w", timeout, ctx.Err())
+			case inst.died():
+				return nil, &diedError{err}
 			}
 			return nil, err
 		}
@@ -122,8 +228,8 @@ func (b *Browser) Render(ctx context.Context, doc []byte, colors []color.RGBA, o
 		switch {
 		case ctx.Err() != nil:
 			return nil, fmt.Errorf("render: page timed out or canceled after %v: %w (%v)", timeout, ctx.Err(), err)
-		case inst.ctx.Err() != nil:
-			return nil, fmt.Errorf("render: browser died: %w", err)
+		case inst.died():
+			return nil, &diedError{err}
 		}
 		return nil, err
 	}
@@ -143,7 +249,14 @@ func (b *Browser) render(tab context.Context, doc []byte, colors []color.RGBA, o
 	var res Result
 	b.phase("start")
 	t0 := time.Now()
-	url := pageHost + strconv.FormatInt(pageSeq.Add(1), 10) + "/page.html"
+	url, err := pageURL(opt.URL)
+	if err != nil {
+		return nil, err
+	}
+	own := url != ""
+	if !own {
+		url = pageHost + strconv.FormatInt(pageSeq.Add(1), 10) + "/page.html"
+	}
 
 	// chromedp enables these domains on every tab; we need none of them,
 	// and DOM and CSS make Chromium report every change our script makes.
@@ -159,7 +272,7 @@ func (b *Browser) render(tab context.Context, doc []byte, colors []color.RGBA, o
 	sub, unsubscribe := context.WithCancel(tab)
 	defer unsubscribe()
 	paused := chromedp.Events(sub, fetch.RequestPaused)
-	go serve(tab, paused, url, doc)
+	go serve(tab, paused, served{url: url, doc: doc, resources: opt.Resources, anyURL: own})
 	scale := b.opt.Scale
 	steps := []func() error{
 		func() error {
@@ -283,18 +396,34 @@ func (b *Browser) setViewport(tab context.Context, height int) error {
 	return err
 }
 
+// served is what serve serves to a tab.
+type served struct {
+	url string // the page's URL, without fragment
+	doc []byte
+	// anyURL: the page's request may come with url in Chromium's
+	// canonical form, which can differ (a caller's URL); it is then
+	// recognised as the first document request of the tab's main frame.
+	anyURL    bool
+	resources func(string) (Resource, bool)
+}
+
 // serve answers the paused requests of a tab: the page URL gets doc; a
 // later navigation of the page's own frame (meta refresh, a form) gets "204
-// No Content", which leaves the page in place; every other request fails at
-// once with BlockedByClient.
-func serve(tab context.Context, paused iter.Seq2[fetch.EventRequestPaused, error], url string, doc []byte) {
-	var mainFrame string
+// No Content", which leaves the page in place; a GET of an http(s) URL that
+// p.resources knows gets that resource; every other request fails at once
+// with BlockedByClient.
+func serve(tab context.Context, paused iter.Seq2[fetch.EventRequestPaused, error], p served) {
+	var mainFrame, target string
+	if c := chromedp.FromContext(tab); p.anyURL && c != nil && c.Target != nil {
+		target = string(c.Target.TargetID) // the id of the tab's main frame
+	}
 	for ev, err := range paused {
 		if err != nil {
 			return
 		}
 		switch {
-		case ev.Request != nil && ev.Request.URL == url && mainFrame == "":
+		case ev.Request != nil && mainFrame == "" && (ev.Request.URL == p.url ||
+			target != "" && ev.ResourceType == network.ResourceTypeDocument && string(ev.FrameID) == target):
 			mainFrame = string(ev.FrameID)
 			_, err = chromedp.Call(tab, fetch.FulfillRequest, fetch.FulfillRequestParams{
 				RequestID:    ev.RequestID,
@@ -303,13 +432,26 @@ func serve(tab context.Context, paused iter.Seq2[fetch.EventRequestPaused, error
 					{Name: "Content-Type", Value: "text/html; charset=utf-8"},
 					{Name: "Cache-Control", Value: "no-store"},
 				},
-				Body: doc,
+				Body: p.doc,
 			})
 		case ev.ResourceType == network.ResourceTypeDocument && string(ev.FrameID) == mainFrame:
 			_, err = chromedp.Call(tab, fetch.FulfillRequest, fetch.FulfillRequestParams{
 				RequestID: ev.RequestID, ResponseCode: 204,
 			})
 		default:
+			if r, ok := p.resource(ev.Request); ok {
+				h := []*fetch.HeaderEntry{
+					{Name: "Cache-Control", Value: "no-store"},
+					{Name: "Access-Control-Allow-Origin", Value: "*"},
+				}
+				if r.ContentType != "" {
+					h = append(h, &fetch.HeaderEntry{Name: "Content-Type", Value: r.ContentType})
+				}
+				_, err = chromedp.Call(tab, fetch.FulfillRequest, fetch.FulfillRequestParams{
+					RequestID: ev.RequestID, ResponseCode: 200, ResponseHeaders: h, Body: r.Body,
+				})
+				break
+			}
 			_, err = chromedp.Call(tab, fetch.FailRequest, fetch.FailRequestParams{
 				RequestID: ev.RequestID, ErrorReason: network.ErrorReasonBlockedByClient,
 			})
@@ -318,6 +460,16 @@ func serve(tab context.Context, paused iter.Seq2[fetch.EventRequestPaused, error
 			return
 		}
 	}
+}
+
+// resource returns the archived resource for req, if p has resources, req
+// is a GET of an http or https URL and the archive holds it.
+func (p served) resource(req *network.Request) (Resource, bool) {
+	if p.resources == nil || req == nil || req.Method != "GET" ||
+		!strings.HasPrefix(req.URL, "http://") && !strings.HasPrefix(req.URL, "https://") {
+		return Resource{}, false
+	}
+	return p.resources(req.URL)
 }
 
 // phase calls the test hook phaseHook, if set, at the end of each phase.

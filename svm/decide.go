@@ -1,12 +1,91 @@
 package svm
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"sync"
+)
 
-// rbfDecision is rawDecision for the RBF kernel: the squared distances to
-// four support vectors are computed in one pass over x, as four
-// independent chains, which the CPU runs in parallel. Each distance is
-// summed in the same order as kparams.eval, so the result is bit-identical
-// to evaluating the support vectors one by one.
+// rbfDecisionBatch is DecisionBatch for RBF models with a pack: each
+// worker takes a contiguous run of blocks of rows (so the error returned
+// is that of the first bad row). A last block of one row goes to decide1
+// (same result, less work).
+func (m *Model) rbfDecisionBatch(p *rbfPack, xs [][]float64, workers int) ([]float64, error) {
+	out := make([]float64, len(xs))
+	nb := (len(xs) + blockRows - 1) / blockRows
+	workers = max(1, min(workers, nb))
+	flip := m.Labels[0] != m.PositiveLabel()
+	errs := make([]error, workers)
+	run := func(w int) {
+		var b rbfBlock
+		defer b.release()
+		var direct [blockRows][]float64 // rows too large for the expansion
+		// Room for the block's scaled rows (a row kept in direct is used
+		// before its slot is reused).
+		scaled := make([]float64, blockRows*m.NumFeatures)
+		for blk := w * nb / workers; blk < (w+1)*nb/workers; blk++ {
+			lo := blockRows * blk
+			hi := min(lo+blockRows, len(xs))
+			var res [blockRows]float64
+			for i := lo; i < hi; i++ {
+				r := i - lo
+				x, err := m.prepareInto(scaled[r*m.NumFeatures:(r+1)*m.NumFeatures], xs[i])
+				if err != nil {
+					errs[w] = fmt.Errorf("row %d: %w", i, err)
+					return
+				}
+				direct[i-lo] = nil
+				if hi-lo == 1 {
+					res[0] = m.rawDecision(x)
+				} else if !b.load(p, i-lo, x) {
+					direct[i-lo] = x
+				}
+			}
+			if hi-lo > 1 {
+				res = p.decideBlock(&b, hi-lo, m.Coef, m.Gamma, m.Rho)
+			}
+			for i := lo; i < hi; i++ {
+				v := res[i-lo]
+				if x := direct[i-lo]; x != nil {
+					v = m.rbfDecision(x)
+				}
+				if flip {
+					v = -v
+				}
+				out[i] = v
+			}
+		}
+	}
+	if workers == 1 {
+		run(0)
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				run(w)
+			}()
+		}
+		wg.Wait()
+	}
+	for _, e := range errs {
+		if e != nil {
+			return nil, e
+		}
+	}
+	return out, nil
+}
+
+// rbfDecision is the direct form of the RBF decision, sum coef_i
+// exp(-gamma |x - sv_i|^2) - rho with the squared differences summed
+// feature by feature and math.Exp, as svm-predict computes it. It is the
+// reference for the packed form and the fallback where that does not
+// apply. The squared distances to four support vectors are computed in
+// one pass over x, as four independent chains, which the CPU runs in
+// parallel. Each distance is summed in the same order as kparams.eval, so
+// the result is bit-identical to evaluating the support vectors one by
+// one.
 func (m *Model) rbfDecision(x []float64) float64 {
 	g := m.Gamma
 	sum := 0.0

@@ -25,6 +25,20 @@
 // split is seeded, not C's rand(), so probA/probB differ slightly from
 // svm-train -b 1).
 //
+// RBF decision values (Decision, DecisionBatch, Predict, Probability and
+// the out-of-fold values of cross-validation) are not computed one
+// support vector at a time as svm-predict does. On first use a model
+// caches its support vectors translated by each feature's most common
+// value, which makes most of their entries zero, and stored sparsely;
+// |x - sv|^2 is expanded as |x'|^2 + |sv'|^2 - 2 x'.sv' and evaluated for
+// blocks of rows, and the exponential is a table-driven one within 1 ulp.
+// The terms are summed in svm-predict's order, so decision values differ
+// from the direct form only by the rounding of the kernel values (tests
+// bound the difference by 1e-12 of the sum of the terms' magnitudes and
+// 1e-9 relative); rows too large for the expansion, and models with more
+// than 256 features, use the direct form. A row's value does not depend
+// on the batch: DecisionBatch returns exactly what Decision returns.
+//
 // Scaling: FitScaler learns per-feature [min, max] on training data and
 // maps to [lower, upper] exactly like svm-scale; ReadRange/WriteRange use
 // svm-scale's range-file format. A Scaler attached to a Model is applied
@@ -57,23 +71,11 @@
 //
 // # Tutorial
 //
-//	prob, err := svm.ReadLIBSVM(file, 0)   // or build svm.Problem{X, Y, FeatureNames}
-//	sc, err := svm.FitScaler(prob.X, -1, 1)
-//	scaled, err := sc.TransformProblem(prob)
-//
-//	// choose C and gamma
-//	res, err := svm.GridSearch(ctx, scaled, svm.DefaultParams(), svm.GridOptions{Seed: 1})
-//	p := svm.DefaultParams()
-//	p.C, p.Gamma = res.Best.C, res.Best.Gamma
-//
-//	m, err := svm.Train(ctx, scaled, p)
-//	m.Scaler = sc        // the model now takes raw rows
-//	m.Threshold = 0.3    // optional: more precision, less recall
-//	err = m.Save("model")  // writes model and model.meta.json
-//
-//	m2, err := svm.LoadModel("model")
-//	err = m2.CheckFeatures(names)
-//	d, err := m2.Decision(rawRow) // > Threshold means positive
+// The package example goes the whole way: [FitScaler] and
+// [Scaler.TransformProblem] (svm-scale), [GridSearch] for C and gamma
+// (svm-grid), [Train] (svm-train), attaching the Scaler so that the model
+// takes raw rows, [Model.Save] and [LoadModel], and [Model.Decision]
+// (svm-predict); a Decision above Model.Threshold means the positive class.
 //
 // The fiasco CLI wraps this as "fiasco svm train|predict|scale" and
 // "fiasco grid" with svm-train's option letters.

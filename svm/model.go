@@ -5,6 +5,7 @@ import (
 	"math"
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Model is a trained two-class SVM.
@@ -23,9 +24,15 @@ type Model struct {
 	// Labels[0]. NSV counts support vectors per label in that order.
 	Labels [2]float64
 	NSV    [2]int
-	SV     [][]float64 // support vectors, Labels[0]'s first
-	Coef   []float64   // y_i * alpha_i per support vector
-	Rho    float64
+	// SV holds the support vectors, Labels[0]'s first. The RBF decision
+	// caches a rearranged copy of them on first use, made again when SV
+	// is replaced by another slice or NumFeatures changes (Coef, Gamma
+	// and Rho are read at every call): give a model already used new
+	// support vectors by assigning a new SV slice, not by writing into
+	// its rows.
+	SV   [][]float64
+	Coef []float64 // y_i * alpha_i per support vector
+	Rho  float64
 
 	// Platt sigmoid P(Labels[0] | f) = 1/(1+exp(ProbA*f+ProbB)), f the
 	// raw decision value; only if HasProb.
@@ -45,6 +52,8 @@ type Model struct {
 	Obj  float64
 	Iter int
 	NBSV int
+
+	rbf atomic.Value // *rbfPack for the RBF decision, see rbfPacked
 }
 
 // PositiveLabel is the label Decision values > 0 stand for.
@@ -66,9 +75,16 @@ func (m *Model) kparams() kparams {
 }
 
 // rawDecision is svm_predict_values: sum coef_i K(sv_i, x) - rho, with x
-// already scaled and of the model's width.
+// already scaled and of the model's width. RBF models use the packed
+// form (see rbfPack), or the direct one where that does not apply.
 func (m *Model) rawDecision(x []float64) float64 {
 	if m.Kernel == RBF {
+		if p := m.rbfPacked(); p != nil {
+			var r rbfRow
+			if xx, ok := r.load(p, x); ok {
+				return p.decide1(&r, xx, m.Coef, m.Gamma, m.Rho)
+			}
+		}
 		return m.rbfDecision(x)
 	}
 	k := m.kparams()
@@ -80,6 +96,12 @@ func (m *Model) rawDecision(x []float64) float64 {
 }
 
 func (m *Model) prepare(x []float64) ([]float64, error) {
+	return m.prepareInto(nil, x)
+}
+
+// prepareInto is prepare with the scaled row written into dst when it has
+// room (rows that need no scaling are returned as they are).
+func (m *Model) prepareInto(dst, x []float64) ([]float64, error) {
 	if len(x) != m.NumFeatures {
 		return nil, fmt.Errorf("%w: row has %d features, model expects %d", ErrDimensions, len(x), m.NumFeatures)
 	}
@@ -89,7 +111,7 @@ func (m *Model) prepare(x []float64) ([]float64, error) {
 		}
 	}
 	if m.Scaler != nil {
-		return m.Scaler.Transform(x)
+		return m.Scaler.transformInto(dst, x)
 	}
 	return x, nil
 }
@@ -148,12 +170,16 @@ func (m *Model) probFromRaw(raw float64) float64 {
 }
 
 // DecisionBatch computes Decision for many rows on workers goroutines
-// (0 means GOMAXPROCS).
+// (0 means GOMAXPROCS). Each value equals what Decision returns for the
+// row. RBF models evaluate the rows four at a time (see rbfPack).
 func (m *Model) DecisionBatch(xs [][]float64, workers int) ([]float64, error) {
-	out := make([]float64, len(xs))
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
+	if p := m.rbfPacked(); p != nil {
+		return m.rbfDecisionBatch(p, xs, workers)
+	}
+	out := make([]float64, len(xs))
 	workers = max(1, min(workers, len(xs)))
 	errs := make([]error, workers)
 	var wg sync.WaitGroup

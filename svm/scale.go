@@ -51,10 +51,18 @@ func (s *Scaler) NumFeatures() int { return len(s.Min) }
 
 // Transform returns a scaled copy of x.
 func (s *Scaler) Transform(x []float64) ([]float64, error) {
+	return s.transformInto(nil, x)
+}
+
+// transformInto is Transform writing into dst when it has room.
+func (s *Scaler) transformInto(dst, x []float64) ([]float64, error) {
 	if len(x) != len(s.Min) {
 		return nil, fmt.Errorf("%w: row has %d features, scaler has %d", ErrDimensions, len(x), len(s.Min))
 	}
-	out := make([]float64, len(x))
+	if cap(dst) < len(x) {
+		dst = make([]float64, len(x))
+	}
+	out := dst[:len(x)]
 	for j, v := range x {
 		out[j] = s.scale1(j, v)
 	}

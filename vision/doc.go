@@ -63,8 +63,8 @@
 //     Computation exploits text structure: the x passes run once per
 //     distinct mask row and the y passes once per distinct column (columns
 //     differ only within 3 rx of a run end); the result equals the plain
-//     2-D cascade (tested). Measured, it is ~100 times faster than
-//     imaging.Blur at the same sigma on a 600x400 mask (see BenchmarkBlur).
+//     2-D cascade (tested), and much faster than imaging.Blur
+//     (BenchmarkBlur).
 //  5. Threshold: a pixel belongs to the region if it is in the mask or its
 //     blurred value is >= 0.5 (the union keeps thin lines that a blur
 //     alone would erase; for a convex shape the thresholded blur lies inside
@@ -117,37 +117,41 @@
 //     height (0..1, relative to the image's origin).
 //   - X, Y = centre of Box over the image width and height (0..1, relative
 //     to the image's origin); Area = sum_b A(P_b) / (image width * height).
+//   - FontSize = Options.FontSize[i] as given (0 without it), and
+//     FontSizeRel = FontSize / M, where M is the upper median (element n/2
+//     of the n sorted values) of the FontSize > 0 of the page's found
+//     blocks; 0 when no found block has one.
 //
-// Features.Values gives the numbers named by FeatureNames for the feature
-// schema. MeasureBlobs also returns every block's blobs (polygons and
-// rectangles), e.g. to draw them.
+// MeasureBlobs also returns every block's blobs (polygons and rectangles),
+// e.g. to draw them.
+//
+// # Feature columns
+//
+// [Fields] is the one list of the measurements that become columns of the
+// classifier's feature schema (package features), in column order: each
+// entry's Name is the column's name, the name trained models store, and
+// its Get reads the value from Features (vis_found = Found as 0/1,
+// vis_solidity1..3 = SolidityI..III, vis_relwidth, vis_headline, vis_x,
+// vis_y, vis_area, vis_fontsize = FontSizeRel, vis_lines = ln(1 + Lines)).
+// To add a visual feature, compute it into Features (measureBlock for one
+// block, pageFeatures for what is relative to the page) and append its
+// entry to Fields; if it needs something only the renderer knows, pass
+// that in through Options (as FontSize is). Package features and the
+// pipeline need no change; models trained before do not name the new
+// column and are not affected.
 //
 // # Speed
 //
-// Measured on the shared 2-core machine (heavily loaded, so only ratios
-// within one run mean much): Measure on a 1280x8000 synthetic page with 225
-// blocks takes 31-65 ms (BenchmarkMeasure), of which the single pass over
-// the pixels (BenchmarkDecode) is about half; decoding the same page from
-// PNG (BenchmarkPNGDecode, which every screenshot costs anyway) takes
-// 120-150 ms in the same runs, i.e. Measure costs about 0.3-0.5 of the PNG
-// decoding. Blur at the same sigma (r = 11): the plain 2-D box cascade is
-// 38x (1280x5000) to 115x (600x400) faster than imaging.Blur, and the
-// structured blur-threshold Measure uses is another ~3x faster than the
-// plain cascade (BenchmarkBlur, BenchmarkBlurThreshold). Options.Workers
-// spreads blocks over goroutines; the pipeline renders pages in parallel
-// anyway, so 1 is a good choice there.
+// The blur is a box cascade that exploits text structure instead of
+// imaging.Blur, which is far slower on full pages; BenchmarkBlur,
+// BenchmarkBlurThreshold, BenchmarkMeasure and BenchmarkDecode measure it
+// (figures in RESULTS.md). Options.Workers spreads blocks over goroutines;
+// the pipeline renders pages in parallel anyway, so 1 is a good choice
+// there.
 //
 // # Tutorial
 //
-//	pal, err := vision.Palette(len(blocks))   // colours for the renderer
-//	...                                       // render with pal, get img
-//	feats, err := vision.Measure(img, len(blocks), vision.Options{
-//		LineHeight: cssLineHeights,        // optional, px per block
-//	})
-//	for i, f := range feats {
-//		if f.Found {
-//			fmt.Println(i, f.SolidityI, f.SolidityII, f.RelWidth, f.Headline)
-//		}
-//	}
-//	png.Encode(w, vision.Outline(pageImg, boxes, classes, labels)) // fiasco inspect
+// [Palette] gives the colours the renderer paints blocks with; [Measure]
+// reads the screenshot back (the package example draws one by hand);
+// [Outline] draws the blobs over the page for "fiasco inspect".
 package vision

@@ -6,6 +6,7 @@ import (
 	"image"
 	"math"
 	"runtime"
+	"sort"
 	"sync"
 )
 
@@ -15,6 +16,10 @@ type Options struct {
 	// CSS pixels (e.g. the computed CSS line-height). Entries <= 0, and all
 	// blocks when LineHeight is nil, are estimated from the block's mask.
 	LineHeight []float64
+	// FontSize, if not nil, has one entry per block: its font size, in any
+	// unit (e.g. render.Result's). It is not scaled. Found blocks carry it
+	// in Features.FontSize, and FontSizeRel relates it to the page's median.
+	FontSize []float64
 	// Scale is device pixels per CSS pixel of the screenshot (LineHeight is
 	// multiplied by it). 0 means 1.
 	Scale float64
@@ -46,24 +51,9 @@ type Features struct {
 	// Left, Top, Right, Bottom are Box's edges over the page width and
 	// height (0..1).
 	Left, Top, Right, Bottom float64
-}
 
-// FeatureNames names the values returned by Features.Values, in order.
-var FeatureNames = []string{
-	"vis_found", "vis_solidity1", "vis_solidity2", "vis_solidity3",
-	"vis_relwidth", "vis_headline", "vis_x", "vis_y", "vis_area",
-	"vis_lineheight", "vis_lines", "vis_blobs",
-}
-
-// Values returns the features as numbers in the order of FeatureNames
-// (Found as 0/1). A block not found gives all zeros.
-func (f Features) Values() []float64 {
-	if !f.Found {
-		return make([]float64, len(FeatureNames))
-	}
-	return []float64{1, f.SolidityI, f.SolidityII, f.SolidityIII,
-		f.RelWidth, f.Headline, f.X, f.Y, f.Area,
-		f.LineHeight, float64(f.Lines), float64(f.Blobs)}
+	FontSize    float64 // Options.FontSize of the block (0 without it)
+	FontSizeRel float64 // FontSize over the page's median (0 without one)
 }
 
 // Blob is one connected region of a block after blurring and thresholding.
@@ -95,6 +85,9 @@ func MeasureBlobs(img image.Image, n int, opt Options) ([]Features, [][]Blob, er
 	}
 	if opt.LineHeight != nil && len(opt.LineHeight) != n {
 		return nil, nil, fmt.Errorf("vision: %d line heights for %d blocks", len(opt.LineHeight), n)
+	}
+	if opt.FontSize != nil && len(opt.FontSize) != n {
+		return nil, nil, fmt.Errorf("vision: %d font sizes for %d blocks", len(opt.FontSize), n)
 	}
 	scale := opt.Scale
 	if scale == 0 {
@@ -149,7 +142,7 @@ func MeasureBlobs(img image.Image, n int, opt Options) ([]Features, [][]Blob, er
 	}
 	close(jobs)
 	wg.Wait()
-	pageFeatures(feats, bounds)
+	pageFeatures(feats, bounds, opt.FontSize)
 	return feats, blobs, nil
 }
 
@@ -276,8 +269,9 @@ const (
 const minBlobSide = 3
 
 // pageFeatures fills the features relative to the page: RelWidth, Headline,
-// X, Y, Area.
-func pageFeatures(fs []Features, page image.Rectangle) {
+// X, Y, Left, Top, Right, Bottom, Area, and FontSize and FontSizeRel from
+// font (nil: none).
+func pageFeatures(fs []Features, page image.Rectangle, font []float64) {
 	widest := 0
 	var oneSum float64
 	var oneN int
@@ -317,5 +311,29 @@ func pageFeatures(fs []Features, page image.Rectangle) {
 		f.Right = float64(f.Box.Max.X-page.Min.X) / pw
 		f.Bottom = float64(f.Box.Max.Y-page.Min.Y) / ph
 		f.Area /= pw * ph
+	}
+	if font == nil {
+		return
+	}
+	var sizes []float64
+	for i := range fs {
+		f := &fs[i]
+		if !f.Found {
+			continue
+		}
+		f.FontSize = font[i]
+		if f.FontSize > 0 {
+			sizes = append(sizes, f.FontSize)
+		}
+	}
+	if len(sizes) == 0 {
+		return
+	}
+	sort.Float64s(sizes)
+	median := sizes[len(sizes)/2]
+	for i := range fs {
+		if f := &fs[i]; f.Found {
+			f.FontSizeRel = f.FontSize / median
+		}
 	}
 }

@@ -35,9 +35,12 @@ func TestScenes(t *testing.T) {
 					t.Fatalf("block %d: Found = %v", e.Block, f.Found)
 				}
 				if !f.Found {
-					for i, v := range f.Values() {
-						if v != 0 {
-							t.Errorf("block %d not found but %s = %v", e.Block, FeatureNames[i], v)
+					if f != (Features{}) {
+						t.Errorf("block %d not found but has features %+v", e.Block, f)
+					}
+					for _, fl := range Fields {
+						if v := fl.Get(&f); v != 0 {
+							t.Errorf("block %d not found but %s = %v", e.Block, fl.Name, v)
 						}
 					}
 					continue
@@ -240,6 +243,7 @@ func TestMeasureErrors(t *testing.T) {
 		{"negative n", img, -1, Options{}},
 		{"n too large", img, MaxColors + 1, Options{}},
 		{"line heights", img, 3, Options{LineHeight: []float64{1}}},
+		{"font sizes", img, 3, Options{FontSize: []float64{1, 2, 3, 4}}},
 		{"scale", img, 3, Options{Scale: -1}},
 	} {
 		if _, err := Measure(c.img, c.n, c.opt); err == nil {

@@ -2,179 +2,200 @@ package main
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
+	"iter"
 	"strings"
 
-	"github.com/fiasco-project/fiasco/pipeline"
-	"github.com/fiasco-project/fiasco/pipeline/export"
+	"github.com/fiasco-project/fiasco/corpus"
+	"github.com/fiasco-project/fiasco/export"
+	"github.com/fiasco-project/fiasco/load"
 )
 
 func init() {
 	register(&command{
 		name:    "clean",
-		summary: "remove boilerplate from pages (files, directories or - for stdin)",
+		summary: "remove boilerplate from pages (files, directories, WARC archives, lists, or - for stdin)",
 		run:     runClean,
 	})
 }
 
-func runClean(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("clean", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: fiasco clean [options] INPUT...
+const cleanHelp = `usage: fiasco clean [options] INPUT...
+       fiasco clean [options] -i LIST [INPUT...]
 
-Cleans web pages: every INPUT is an HTML file, a directory (all files below
-it) or - (standard input). One page goes to standard output unless -o is
-given; several pages need -o DIR and are written there under their base
-names (.txt for cleaneval and text, .html, .json), with a progress bar on
-stderr. A page that fails yields an error record (on stderr and in
-DIR/errors.jsonl) and the exit status is 1.
+Cleans web pages. Every INPUT is an HTML file (gzip- or zstd-compressed
+files are decompressed), a WARC file (WARC 1.0 or 1.1, plain or gzip: every
+HTML response record with a 2xx status is a page; other records are
+skipped and counted), a directory (every non-hidden file below it, symbolic
+links followed) or - (standard input). -i LIST adds the paths listed in a
+file, one per line. A path that does not exist is a failed page, not the
+end of the run. Every page is read up to --max-bytes; a longer page is cut
+there and reported truncated.
 
-Options:`)
-		fs.PrintDefaults()
-	}
-	mf := addModelFlags(fs)
-	format := fs.String("format", "cleaneval", "output format: cleaneval, text, html or json")
-	outDir := fs.String("o", "", "output directory (needed for more than one page)")
-	workers := fs.Int("workers", 0, "pages cleaned at once (0: one per CPU)")
-	quiet := fs.Bool("q", false, "no progress bar")
-	pos, err := parseArgs(fs, args)
-	if err != nil {
-		return 2
-	}
-	f, err := export.ParseFormat(*format)
-	if err != nil {
-		fmt.Fprintf(stderr, "fiasco clean: %v\n", err)
-		return 2
-	}
-	if len(pos) == 0 {
-		fs.Usage()
-		return 2
-	}
-	inputs, err := pipeline.Inputs(pos, os.Stdin)
-	if err != nil {
-		fmt.Fprintf(stderr, "fiasco clean: %v\n", err)
-		return 1
-	}
-	if len(inputs) == 0 {
-		fmt.Fprintln(stderr, "fiasco clean: no input files found")
-		return 1
-	}
-	if len(inputs) > 1 && *outDir == "" {
-		fmt.Fprintf(stderr, "fiasco clean: %d pages need an output directory: add -o DIR\n", len(inputs))
-		return 2
-	}
-	ctx := context.Background()
-	cleaner, closeFn, err := mf.cleaner(ctx, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "fiasco clean: %v\n", err)
-		return 1
-	}
-	defer closeFn()
+Outputs:
+  --format cleaneval|text|html|json   one file per page: one page goes to
+        standard output unless -o is given; several need -o DIR, and are
+        written there under their base names (.txt for cleaneval and text,
+        .html, .json; --keep-dirs mirrors the input folders), each through
+        a temporary file renamed into place; DIR/manifest.jsonl maps every
+        input to its output or its error.
+  --format jsonl   one JSON object per input and line (url, warc_record_id,
+        title, lang, charset, truncated, text; with --blocks the blocks; a
+        failed page has error instead), in input order, to standard output
+        or -o FILE.
+  --format wet     WARC conversion records as in Common Crawl's WET files,
+        one gzip member each, to standard output or -o FILE.
 
-	if *outDir == "" {
-		data, err := inputs[0].Read()
-		if err != nil {
-			fmt.Fprintf(stderr, "fiasco clean: %v\n", err)
-			return 1
-		}
-		res, err := cleaner.Clean(ctx, inputs[0].Name, data)
-		if err != nil {
-			fmt.Fprintf(stderr, "fiasco clean: %v\n", err)
-			return 1
-		}
-		if err := export.Write(stdout, f, res.Page, res.Blocks, res.Keep, res.Score); err != nil {
-			fmt.Fprintf(stderr, "fiasco clean: %s: %v\n", inputs[0].Name, err)
-			return 1
-		}
-		return 0
-	}
+A page that fails yields an error record, on stderr and in the error log
+(DIR/errors.jsonl, or NAME.errors.jsonl beside -o NAME.jsonl), appended as
+it happens; the exit status is then 1. A failure to write any output
+stops the run with exit status 1. Progress goes to stderr: a line redrawn
+in place on a terminal, else a new line every 10 s (logs).
 
-	if err := os.MkdirAll(*outDir, 0o755); err != nil {
-		fmt.Fprintf(stderr, "fiasco clean: %v\n", err)
-		return 1
-	}
-	names := outputNames(inputs, f.Ext())
-	bar := newProgress(stderr, "clean", "pages", len(inputs), *quiet)
-	var errRecs []errRecord
-	failed := 0
-	_ = cleaner.Batch(ctx, inputs, *workers, func(o pipeline.Outcome) {
-		defer bar.Add()
-		err := o.Err
-		if err == nil {
-			err = writeOutput(filepath.Join(*outDir, names[o.Index]), func(w io.Writer) error {
-				return export.Write(w, f, o.Result.Page, o.Result.Blocks, o.Result.Keep, o.Result.Score)
-			})
-		}
-		if err != nil {
-			failed++
-			errRecs = append(errRecs, errRecord{Input: o.Input.Name, Error: err.Error()})
-			bar.mu.Lock()
-			fmt.Fprintf(stderr, "\rfiasco clean: %v\n", firstLine(err.Error()))
-			bar.mu.Unlock()
-		}
-	})
-	bar.Done()
-	if len(errRecs) > 0 {
-		_ = writeOutput(filepath.Join(*outDir, "errors.jsonl"), func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			for _, r := range errRecs {
-				if err := enc.Encode(r); err != nil {
-					return err
-				}
-			}
-			return nil
-		})
-	}
-	fmt.Fprintf(stderr, "fiasco clean: %d pages, %d cleaned, %d failed; output in %s\n",
-		len(inputs), len(inputs)-failed, failed, *outDir)
-	if failed > 0 {
-		return 1
-	}
-	return 0
+A run killed at any moment (even by SIGKILL) leaves whole output entries;
+running the same command again with --resume keeps them and cleans the
+pages that have none. On SIGINT or SIGTERM a batch takes no more pages,
+lets the pages under way finish, writes an error record "interrupted" for
+every page it did not clean, closes Chromium and exits 130 (SIGINT) or 143
+(SIGTERM).`
+
+// cleanFlags are the options of fiasco clean.
+type cleanFlags struct {
+	model     *modelFlags
+	format    string
+	out       string
+	lists     listFlag
+	workers   int
+	quiet     bool
+	resume    bool
+	keepDirs  bool
+	blocks    bool
+	maxBytes  int64
+	anyStatus bool
+	errors    string
 }
 
-type errRecord struct {
-	Input string `json:"input"`
-	Error string `json:"error"`
+// listFlag collects the values of a repeated flag.
+type listFlag []string
+
+func (l *listFlag) String() string     { return strings.Join(*l, ",") }
+func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+func addCleanFlags(fs *flag.FlagSet) *cleanFlags {
+	c := &cleanFlags{model: addModelFlags(fs)}
+	fs.StringVar(&c.format, "format", "cleaneval", "output format: cleaneval, text, html, json (a file per page), jsonl or wet (one stream)")
+	fs.StringVar(&c.out, "o", "", "output: a directory for cleaneval, text, html and json (needed for more than one page), a file for jsonl and wet (default: standard output)")
+	fs.Var(&c.lists, "i", "a file listing inputs, one path per line (- reads the list from standard input); may be repeated")
+	fs.IntVar(&c.workers, "workers", 0, "pages cleaned at once (0: one per CPU)")
+	fs.BoolVar(&c.quiet, "q", false, "no progress report")
+	fs.BoolVar(&c.resume, "resume", false, "continue an earlier run of the same command: keep its outputs and clean only the pages they lack")
+	fs.BoolVar(&c.keepDirs, "keep-dirs", false, "mirror the input folders in the output directory (default: base names, -2, -3 on collisions)")
+	fs.BoolVar(&c.blocks, "blocks", false, "jsonl: add every block with its label, type and decision value")
+	fs.Int64Var(&c.maxBytes, "max-bytes", load.DefaultMaxBytes, "most bytes read of one page; a longer page is cut there and reported truncated")
+	fs.BoolVar(&c.anyStatus, "any-status", false, "WARC input: clean responses of any HTTP status (default: 2xx only)")
+	fs.StringVar(&c.errors, "errors", "", "error log file (default: errors.jsonl in the output directory, NAME.errors.jsonl beside -o NAME.jsonl; none for standard output)")
+	return c
 }
 
-// outputNames gives every input a distinct output file name: its base name
-// with the extension replaced by ext, and -2, -3, ... added on collisions.
-func outputNames(inputs []pipeline.Input, ext string) []string {
-	used := map[string]bool{"errors.jsonl": true}
-	out := make([]string, len(inputs))
-	for i, in := range inputs {
-		base := filepath.Base(in.Name)
-		if in.Name == "-" {
-			base = "stdin"
+// validate checks the flag values: a bad value is an error naming the flag,
+// never silently replaced.
+func (c *cleanFlags) validate() error {
+	bad := func(format string, args ...any) error { return usagef("clean", format, args...) }
+	stream := corpus.IsStream(c.format)
+	if !stream {
+		if _, err := export.ParseFormat(c.format); err != nil {
+			return bad("--format %s: want cleaneval, text, html, json, jsonl or wet", c.format)
 		}
-		base = strings.TrimSuffix(base, filepath.Ext(base))
-		name := base + ext
-		for k := 2; used[name]; k++ {
-			name = fmt.Sprintf("%s-%d%s", base, k, ext)
-		}
-		used[name] = true
-		out[i] = name
 	}
-	return out
+	switch {
+	case c.workers < 0:
+		return bad("--workers %d: want 0 (one per CPU) or more", c.workers)
+	case c.maxBytes <= 0:
+		return bad("--max-bytes %d: want a positive number of bytes", c.maxBytes)
+	case c.blocks && c.format != corpus.JSONL:
+		return bad("--blocks needs --format jsonl")
+	case c.keepDirs && (stream || c.out == ""):
+		return bad("--keep-dirs needs a directory output: -o DIR with --format cleaneval, text, html or json")
+	case c.resume && c.out == "":
+		return bad("--resume needs -o: the standard output cannot be read back")
+	case c.errors != "" && !stream && c.out == "":
+		return bad("--errors needs -o DIR (one page to standard output reports its error on stderr)")
+	}
+	return validateModelFlags("clean", c.model)
 }
 
-func writeOutput(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
+func runClean(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("clean", cleanHelp)
+	cf := addCleanFlags(fs.FlagSet)
+	pos, err := fs.parse(args, stdout)
 	if err != nil {
 		return err
 	}
-	if err := write(f); err != nil {
-		f.Close()
-		return fmt.Errorf("%s: %w", path, err)
+	if err := cf.validate(); err != nil {
+		return err
 	}
-	return f.Close()
+	if len(pos) == 0 && len(cf.lists) == 0 {
+		return usagef("clean", "no input: give HTML or WARC files, directories, -i LIST or - (standard input)")
+	}
+	if corpus.IsStream(cf.format) || cf.out != "" {
+		return cleanBatch(ctx, cf, pos, stdout, stderr)
+	}
+	return cleanOne(ctx, cf, pos, stdout, stderr)
+}
+
+// cleanOne cleans the one page that the inputs stand for to stdout.
+func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr io.Writer) error {
+	f, _ := export.ParseFormat(cf.format)
+	src := corpus.NewSource(corpus.Options{MaxBytes: cf.maxBytes, AnyStatus: cf.anyStatus})
+	next, stop := iter.Pull(src.Inputs(ctx, pos, cf.lists))
+	defer stop()
+	in, ok := next()
+	if !ok {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		return errors.New("no input files found")
+	}
+	if _, more := next(); more {
+		return usagef("clean", "several pages need an output directory: add -o DIR")
+	}
+	stop()
+	if in.Err != nil {
+		return in.Err
+	}
+	cleaner, closeFn, err := cf.model.cleaner(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeFn() // also on interruption: closes Chromium, removes its profile
+	cleaner.Prepare.Load.MaxBytes = cf.maxBytes
+	res, err := cleaner.CleanInput(ctx, in)
+	if err != nil {
+		return err
+	}
+	if err := export.Write(stdout, f, res.Page, res.Blocks, res.Keep, res.Score); err != nil {
+		return fmt.Errorf("%s: %w", in.Name, err)
+	}
+	if res.Page.Truncated {
+		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, truncatedMsg(cf.maxBytes))
+	}
+	return nil
+}
+
+// truncatedMsg says that a page was cut.
+func truncatedMsg(maxBytes int64) string {
+	return fmt.Sprintf("truncated: the page is longer than --max-bytes (%d bytes) or has more than %d tags, or its crawler cut it; the output holds what came before the cut", maxBytes, load.DefaultMaxTags)
+}
+
+// interruptedMsg is the error record of a page that an interruption kept
+// from being cleaned.
+func interruptedMsg(ctx context.Context) string {
+	if se := interrupted(ctx); se != nil {
+		return "interrupted by " + signalName(se.sig) + " before the page was cleaned"
+	}
+	return "interrupted before the page was cleaned"
 }
 
 func firstLine(s string) string {

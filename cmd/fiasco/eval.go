@@ -2,11 +2,11 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 
 	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/train"
 )
 
 func init() {
@@ -17,11 +17,7 @@ func init() {
 	})
 }
 
-func runEval(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("eval", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: fiasco eval --data DIR [--data DIR...] [--model M | --cv K] [options]
+const evalHelp = `usage: fiasco eval --data DIR [--data DIR...] [--model M | --cv K] [options]
 
 Cleans every page of the data sets and scores the output against the gold
 standard as the CleanEval scorer does (word-level precision, recall and F,
@@ -35,92 +31,101 @@ model; only pages it was not trained on give honest figures. With --cv K
 the pages are split into K folds and each fold is cleaned by a model trained
 on the others (SVM options as for fiasco train).
 
-Options:`)
-		fs.PrintDefaults()
-	}
+` + shrinkingHelp
+
+func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("eval", evalHelp)
 	df := dataFlags{keepFailed: true}
 	df.add(fs)
-	mf := addModelFlags(fs)
+	mf := addModelFlags(fs.FlagSet)
 	cv := fs.Int("cv", 0, "cross-validate with this many folds over pages instead of using a model")
-	sf := addSVMFlags(fs)
+	sf := addSVMFlags(fs.FlagSet, fiascoNames)
 	maxBlocks := fs.Int("max-blocks", 0, "--cv: train on at most this many blocks (0: all)")
-	featFlag := fs.String("features", "", "features to train on: groups (linguistic, keyword, structural, visual, text, all) and names, comma-separated (default: text, plus visual when rendering)")
+	featFlag := fs.String("features", "", featuresHelp)
 	keywords := fs.Int("keywords", 100, "--cv: clean and dirty keywords to learn")
 	quiet := fs.Bool("q", false, "no progress bars")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	pos, err := fs.parse(args, stdout)
+	if err != nil {
+		return err
 	}
-	if fs.NArg() > 0 {
-		fs.Usage()
-		return 2
+	if err := noArgs(fs, pos); err != nil {
+		return err
 	}
-	ctx := context.Background()
-	var results []pipeline.PageResult
+	if err := df.check(); err != nil {
+		return err
+	}
 	if *cv > 0 {
-		params, err := sf.params()
+		return evalCV(ctx, &df, mf, sf, *cv, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr)
+	}
+	if *cv < 0 {
+		return usagef("eval", "--cv %d: want 2 or more folds", *cv)
+	}
+	c, stop, err := mf.cleaner(ctx)
+	if err != nil {
+		return err
+	}
+	defer stop()
+	ex, err := df.load(ctx, c.Prepare, *quiet, stderr)
+	if err != nil {
+		return err
+	}
+	th := c.Model.Threshold
+	if c.Threshold != nil {
+		th = *c.Threshold
+	}
+	results := train.Classify(c.Model, ex, th, func(e *train.Example, err error) {
+		fmt.Fprintf(stderr, "fiasco eval: %s: %v (counted as empty output)\n", e.Doc.Page.Name, err)
+	})
+	return report(results, stdout)
+}
+
+// evalCV cross-validates training by page.
+func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, folds, maxBlocks int, featFlag string, keywords int, quiet bool, stdout, stderr io.Writer) error {
+	params, err := sf.params()
+	if err != nil {
+		return &usageError{cmd: "eval", err: err}
+	}
+	feats, err := featureSet(featFlag)
+	if err != nil {
+		return &usageError{cmd: "eval", err: err}
+	}
+	if err := checkRenderFeatures(mf.noRender, feats, "eval"); err != nil {
+		return err
+	}
+	var prep pipeline.PrepareOptions
+	if needsRender(mf.noRender, feats) {
+		v, stop, err := mf.render.visualizer(ctx, "pass --no-render")
 		if err != nil {
-			fmt.Fprintf(stderr, "fiasco eval: %v\n", err)
-			return 2
-		}
-		feats, err := featureSet(*featFlag)
-		if err != nil {
-			fmt.Fprintf(stderr, "fiasco eval: %v\n", err)
-			return 2
-		}
-		var prep pipeline.PrepareOptions
-		if needsRender(mf.noRender, feats) {
-			v, stop, err := mf.render.visualizer(ctx)
-			if err != nil {
-				fmt.Fprintf(stderr, "fiasco eval: %v (or pass --no-render)\n", err)
-				return 1
-			}
-			defer stop()
-			prep.Visual = v
-		}
-		ex, err := df.load(ctx, prep, *quiet, stderr)
-		if err != nil {
-			fmt.Fprintf(stderr, "fiasco eval: %v\n", err)
-			return 1
-		}
-		th := 0.0
-		if mf.thSet {
-			th = mf.threshold
-		}
-		bar := newProgress(stderr, "cv", "folds", *cv, *quiet)
-		results, err = pipeline.CrossValidate(ctx, ex, pipeline.CVOptions{Folds: *cv, Seed: sf.seed,
-			Train: pipeline.TrainOptions{Params: params, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Threshold: th, Seed: sf.seed},
-			Each:  func(done, total int) { bar.Set(done) }})
-		bar.Done()
-		if err != nil {
-			fmt.Fprintf(stderr, "fiasco eval: %v\n", err)
-			return 1
-		}
-		fmt.Fprintf(stdout, "%d-fold cross-validation over pages, C = %g, gamma = %g\n", *cv, params.C, params.Gamma)
-	} else {
-		c, stop, err := mf.cleaner(ctx, stderr)
-		if err != nil {
-			fmt.Fprintf(stderr, "fiasco eval: %v\n", err)
-			return 1
+			return err
 		}
 		defer stop()
-		ex, err := df.load(ctx, c.Prepare, *quiet, stderr)
-		if err != nil {
-			fmt.Fprintf(stderr, "fiasco eval: %v\n", err)
-			return 1
-		}
-		th := c.Model.Threshold
-		if c.Threshold != nil {
-			th = *c.Threshold
-		}
-		results = pipeline.Classify(c.Model, ex, th, func(e *pipeline.Example, err error) {
-			fmt.Fprintf(stderr, "fiasco eval: %s: %v (counted as empty output)\n", e.Doc.Page.Name, err)
-		})
+		prep.Visual = v
 	}
-	rep, err := pipeline.Evaluate(results)
+	ex, err := df.load(ctx, prep, quiet, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco eval: %v\n", err)
-		return 1
+		return err
+	}
+	th := 0.0
+	if mf.thSet {
+		th = mf.threshold
+	}
+	bar := newProgress(stderr, "cv", "folds", folds, quiet)
+	results, err := train.CrossValidate(ctx, ex, train.CVOptions{Folds: folds, Seed: sf.seed,
+		Train: train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed},
+		Each:  func(done, total int) { bar.Set(done) }})
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d-fold cross-validation over pages, C = %g, gamma = %g\n", folds, params.C, params.Gamma)
+	return report(results, stdout)
+}
+
+func report(results []train.PageResult, stdout io.Writer) error {
+	rep, err := train.Evaluate(results)
+	if err != nil {
+		return err
 	}
 	rep.Print(stdout)
-	return 0
+	return nil
 }

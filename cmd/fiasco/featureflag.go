@@ -67,3 +67,19 @@ func needsRender(noRender bool, feats []string) bool {
 	}
 	return false
 }
+
+// featuresHelp documents --features (train, eval).
+const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual, text, all) and names, comma-separated (default: text, plus visual when rendering)"
+
+// checkRenderFeatures rejects visual features with --no-render.
+func checkRenderFeatures(noRender bool, feats []string, cmd string) error {
+	if !noRender {
+		return nil
+	}
+	for _, n := range feats {
+		if strings.HasPrefix(n, "vis_") {
+			return usagef(cmd, "--features %s needs rendered pages: drop --no-render", n)
+		}
+	}
+	return nil
+}

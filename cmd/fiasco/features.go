@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"github.com/fiasco-project/fiasco/features"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/svm"
+	"github.com/fiasco-project/fiasco/train"
 )
 
 func init() {
@@ -36,51 +36,49 @@ type featureRow struct {
 	Share float64 `json:"gold_share"`
 }
 
-func runFeatures(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("features", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: fiasco features --data DIR [--data DIR...] -o BLOCKS.libsvm
+const featuresCmdHelp = `usage: fiasco features --data DIR [--data DIR...] -o BLOCKS.libsvm
 
 Writes one line per text block of the gold data in LIBSVM's data format
 (label +1 clean, -1 dirty; features unscaled, indices from 1 in the order of
 the sidecar BLOCKS.libsvm.json, which also names the page and block of every
 row and holds the keywords learned from the data). fiasco grid, svm-scale,
-svm-train and svm-grid read the file as it is.
+svm-train and svm-grid read the file as it is.`
 
-Options:`)
-		fs.PrintDefaults()
-	}
+func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("features", featuresCmdHelp)
 	var df dataFlags
 	df.add(fs)
 	out := fs.String("o", "", "output file (required)")
 	visual := fs.Bool("visual", false, "render pages and include the visual features")
 	rf := &renderFlags{}
-	rf.add(fs)
+	rf.add(fs.FlagSet)
 	keywords := fs.Int("keywords", 100, "clean and dirty keywords to learn")
 	quiet := fs.Bool("q", false, "no progress bar")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	pos, err := fs.parse(args, stdout)
+	if err != nil {
+		return err
 	}
-	if *out == "" || fs.NArg() > 0 {
-		fs.Usage()
-		return 2
+	if err := noArgs(fs, pos); err != nil {
+		return err
 	}
-	ctx := context.Background()
+	if *out == "" {
+		return usagef("features", "no output: give -o BLOCKS.libsvm")
+	}
+	if err := df.check(); err != nil {
+		return err
+	}
 	var prep pipeline.PrepareOptions
 	if *visual {
-		v, stop, err := rf.visualizer(ctx)
+		v, stop, err := rf.visualizer(ctx, "drop --visual")
 		if err != nil {
-			fmt.Fprintf(stderr, "fiasco features: %v\n", err)
-			return 1
+			return err
 		}
 		defer stop()
 		prep.Visual = v
 	}
 	ex, err := df.load(ctx, prep, *quiet, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco features: %v\n", err)
-		return 1
+		return err
 	}
 	groups := features.Linguistic | features.Keyword | features.Structural
 	if *visual {
@@ -89,28 +87,25 @@ Options:`)
 	names := features.Names(groups, true)
 	prob, side, err := featureRows(ex, names, *keywords)
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco features: %v\n", err)
-		return 1
+		return err
 	}
 	if err := writeOutput(*out, func(w io.Writer) error { return svm.WriteLIBSVM(w, prob) }); err != nil {
-		fmt.Fprintf(stderr, "fiasco features: %v\n", err)
-		return 1
+		return err
 	}
 	js, err := json.MarshalIndent(side, "", " ")
 	if err == nil {
 		err = os.WriteFile(*out+".json", append(js, '\n'), 0o644)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco features: %v\n", err)
-		return 1
+		return err
 	}
 	fmt.Fprintf(stderr, "fiasco features: %d rows x %d features in %s (sidecar %s)\n",
 		prob.Len(), len(names), *out, filepath.Base(*out)+".json")
-	return 0
+	return nil
 }
 
-func featureRows(ex []*pipeline.Example, names []string, k int) (*svm.Problem, *featureSidecar, error) {
-	kw, err := pipeline.LearnKeywords(ex, k)
+func featureRows(ex []*train.Example, names []string, k int) (*svm.Problem, *featureSidecar, error) {
+	kw, err := train.LearnKeywords(ex, k)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/fiasco-project/fiasco/baseline"
 	"github.com/fiasco-project/fiasco/svm"
 )
 
@@ -18,7 +17,7 @@ func init() {
 	register(&command{name: "grid", summary: "grid search of C and gamma by cross-validation (like svm-grid)", run: runGrid})
 }
 
-const gridUsage = `fiasco grid [options] DATA
+const gridUsage = `usage: fiasco grid [options] DATA
 
 Cross-validates every (C, gamma) pair of the grid on DATA (LIBSVM format)
 with stratified, seeded folds, using all cores, and prints the result
@@ -28,16 +27,16 @@ training is an exact LIBSVM-equivalent run. Writes the table to
 DATA.out and a heatmap of CV accuracy to DATA.png unless -out/-png say
 otherwise ("null" disables).
 
-With -baselines, the same folds are then also used for the RBF kernel at
-the best pair, the linear and polynomial kernels (C = 1, gamma = 1/n,
-degree -d), a golearn CART decision tree (entropy, -depth) and a seeded
-random forest of -trees golearn CART trees (bootstrap rows, sqrt(n)
-random features per tree), and a comparison table of accuracy and the
-positive class's precision, recall and F1 is printed.`
+The decision-tree baselines that FIASCO compared against run on the same
+folds in a command of their own, fiasco-baselines (kept out of this
+binary so that it does not link golearn).
 
-func runGrid(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("fiasco grid", gridUsage, stderr)
-	sf := addSVMFlags(fs)
+SVM options are svm-train's letters, -h 0|1 (shrinking) included; -h
+without a value, -help and --help print this help.`
+
+func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("grid", gridUsage)
+	sf := addSVMFlags(fs.FlagSet, libsvmLetters)
 	log2c := fs.String("log2c", "-5,15,2", "range of log2 C: begin,end,step")
 	log2g := fs.String("log2g", "3,-15,-2", "range of log2 gamma: begin,end,step")
 	folds := fs.Int("v", 5, "number of cross-validation folds")
@@ -45,46 +44,40 @@ func runGrid(args []string, stdout, stderr io.Writer) int {
 	kernelMB := fs.Float64("kernel-mb", 1024, "memory for shared precomputed kernel matrices, MB")
 	out := fs.String("out", "", "result table file (default DATA.out, \"null\" for none)")
 	pngPath := fs.String("png", "", "heatmap PNG file (default DATA.png, \"null\" for none)")
-	baselines := fs.Bool("baselines", false, "also report linear/poly kernels and golearn tree/forest baselines on the same folds")
-	trees := fs.Int("trees", 50, "trees in the random-forest baseline")
-	depth := fs.Int("depth", 12, "maximum depth of baseline trees")
 	quiet := fs.Bool("q", false, "no progress bar")
-	if code := parseFlags(fs, args, 1); code >= 0 {
-		return code
+	pos, err := fs.parseN(args, stdout, 1, "DATA")
+	if err != nil {
+		return err
 	}
 	base, err := sf.params()
 	if err != nil {
-		fmt.Fprintln(stderr, "fiasco grid:", err)
-		return 2
+		return &usageError{cmd: "grid", err: err}
 	}
-	lc, err1 := parseRange(*log2c)
-	lg, err2 := parseRange(*log2g)
-	if err1 != nil || err2 != nil {
-		fmt.Fprintln(stderr, "fiasco grid: bad -log2c/-log2g:", err1, err2)
-		return 2
+	lc, err := parseRange(*log2c)
+	if err != nil {
+		return usagef("grid", "-log2c %v", err)
 	}
-	fail := func(err error) int {
-		fmt.Fprintln(stderr, "fiasco grid:", err)
-		return 1
+	lg, err := parseRange(*log2g)
+	if err != nil {
+		return usagef("grid", "-log2g %v", err)
 	}
-	data := fs.Arg(0)
+	data := pos[0]
 	prob, err := readProblem(data, 0)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	foldOf, err := svm.StratifiedFolds(prob.Y, *folds, sf.seed)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	opt := svm.GridOptions{Log2C: lc, Log2G: lg, FoldOf: foldOf, Workers: *workers, KernelMB: *kernelMB}
 	start := time.Now()
 	bar := newProgress(stderr, "grid", "pairs", len(lc)*len(lg), *quiet)
 	opt.Progress = bar.Update
-	ctx := context.Background()
 	res, err := svm.GridSearch(ctx, prob, base, opt)
 	bar.Done()
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	table := gridTable(res)
 	fmt.Fprint(stdout, table)
@@ -92,28 +85,15 @@ func runGrid(args []string, stdout, stderr io.Writer) int {
 	fmt.Fprintf(stdout, "%g %g %g\n", res.Best.C, res.Best.Gamma, 100*res.Best.Accuracy)
 	if p := orDefault(*out, data+".out"); p != "" {
 		if err := os.WriteFile(p, []byte(table), 0o644); err != nil {
-			return fail(err)
+			return err
 		}
 	}
 	if p := orDefault(*pngPath, data+".png"); p != "" {
-		f, err := os.Create(p)
-		if err != nil {
-			return fail(err)
-		}
-		if err := svm.WriteHeatmap(f, res); err != nil {
-			f.Close()
-			return fail(err)
-		}
-		if err := f.Close(); err != nil {
-			return fail(err)
+		if err := writeOutput(p, func(w io.Writer) error { return svm.WriteHeatmap(w, res) }); err != nil {
+			return err
 		}
 	}
-	if *baselines {
-		if err := runBaselines(ctx, stdout, prob, base, res.Best, foldOf, *trees, *depth, sf.seed); err != nil {
-			return fail(err)
-		}
-	}
-	return 0
+	return nil
 }
 
 func orDefault(v, def string) string {
@@ -151,45 +131,4 @@ func gridTable(res *svm.GridResult) string {
 			p.Log2C, p.Log2G, 100*p.Accuracy, p.Precision, p.Recall, p.F1)
 	}
 	return b.String()
-}
-
-func runBaselines(ctx context.Context, w io.Writer, prob *svm.Problem, base svm.Params, best svm.GridPoint, foldOf []int, trees, depth int, seed uint64) error {
-	type row struct {
-		name string
-		m    svm.Metrics
-	}
-	var rows []row
-	svmRow := func(name string, k svm.KernelType, c, gamma float64) error {
-		p := base
-		p.Kernel, p.C, p.Gamma = k, c, gamma
-		r, err := svm.CrossValidateFolds(ctx, prob, p, foldOf)
-		if err != nil {
-			return fmt.Errorf("%s: %w", name, err)
-		}
-		rows = append(rows, row{name, r.Metrics})
-		return nil
-	}
-	if err := svmRow(fmt.Sprintf("SVM RBF (C=%g, gamma=%g)", best.C, best.Gamma), svm.RBF, best.C, best.Gamma); err != nil {
-		return err
-	}
-	// linear and polynomial kernels at LIBSVM's defaults (a large C from
-	// the RBF grid can make them run for very long)
-	if err := svmRow("SVM linear (C=1)", svm.Linear, 1, 0); err != nil {
-		return err
-	}
-	if err := svmRow(fmt.Sprintf("SVM poly deg %d (C=1, gamma=1/n)", base.Degree), svm.Poly, 1, 0); err != nil {
-		return err
-	}
-	for _, c := range []baseline.Classifier{baseline.Tree{MaxDepth: depth}, baseline.Forest{Trees: trees, MaxDepth: depth, Seed: seed}} {
-		m, err := baseline.CrossValidate(ctx, prob, foldOf, c)
-		if err != nil {
-			return err
-		}
-		rows = append(rows, row{c.Name(), m})
-	}
-	fmt.Fprintf(w, "\n%-45s %8s %9s %7s %7s\n", "classifier (same folds)", "accuracy", "precision", "recall", "F1")
-	for _, r := range rows {
-		fmt.Fprintf(w, "%-45s %8.4f %9.4f %7.4f %7.4f\n", r.name, r.m.Accuracy, r.m.Precision, r.m.Recall, r.m.F1)
-	}
-	return nil
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"image/png"
 	"io"
@@ -11,9 +10,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/features"
 	"github.com/fiasco-project/fiasco/pipeline"
-	"github.com/fiasco-project/fiasco/pipeline/export"
 	"github.com/fiasco-project/fiasco/render"
 	"github.com/fiasco-project/fiasco/vision"
 )
@@ -26,52 +25,46 @@ func init() {
 	})
 }
 
-func runInspect(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("inspect", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: fiasco inspect [options] PAGE -o PAGE.png
+const inspectHelp = `usage: fiasco inspect [options] PAGE -o PAGE.png
 
 Renders PAGE in Chromium as it looks, outlines every text block in the
 colour of its predicted class (green clean, red dirty) with its number, and
 writes the picture to -o. A table of every block's number, label, decision
 value, type and feature values goes to standard output (TSV, or JSON with
---json), so the numbers can be read beside the picture.
+--json), so the numbers can be read beside the picture.`
 
-Options:`)
-		fs.PrintDefaults()
-	}
-	mf := addModelFlags(fs)
+func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("inspect", inspectHelp)
+	mf := addModelFlags(fs.FlagSet)
+	mf.withoutRender = ""
 	out := fs.String("o", "", "output PNG (required)")
 	asJSON := fs.Bool("json", false, "write the table as JSON instead of TSV")
-	pos, err := parseArgs(fs, args)
+	pos, err := fs.parse(args, stdout)
 	if err != nil {
-		return 2
+		return err
 	}
-	if len(pos) != 1 || *out == "" {
-		fs.Usage()
-		return 2
+	if len(pos) != 1 {
+		return usagef("inspect", "want one PAGE, got %d arguments", len(pos))
+	}
+	if *out == "" {
+		return usagef("inspect", "no output: give -o PAGE.png")
 	}
 	page := pos[0]
 	if mf.noRender {
-		fmt.Fprintln(stderr, "fiasco inspect: draws the rendered page, so it needs Chromium: drop --no-render")
-		return 2
+		return usagef("inspect", "inspect draws the rendered page, so it needs Chromium: drop --no-render")
 	}
-	ctx := context.Background()
 	mod, err := mf.load()
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco inspect: %v\n", err)
-		return 1
+		return err
 	}
 	// The picture is drawn at full scale, for people; the visual features
 	// are measured at that scale too (they are scale-invariant within their
 	// noise, see pipeline.DefaultRenderScale).
 	ropt := mf.render.options()
 	ropt.Scale = 1
-	v, err := pipeline.NewVisualizer(ctx, ropt)
+	v, err := mf.render.start(ctx, ropt, "")
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco inspect: %v\n", err)
-		return 1
+		return err
 	}
 	defer v.Close()
 	c := &pipeline.Cleaner{Model: mod}
@@ -83,29 +76,24 @@ Options:`)
 	}
 	data, err := os.ReadFile(page)
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco inspect: %v\n", err)
-		return 1
+		return err
 	}
 	res, err := c.Clean(ctx, page, data)
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco inspect: %v\n", err)
-		return 1
+		return err
 	}
 	// Render the page as it looks, with the blocks' boxes.
 	doc, err := pipeline.Markup(res.Doc)
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco inspect: %s: %v\n", page, err)
-		return 1
+		return fmt.Errorf("%s: %w", page, err)
 	}
 	colors, err := vision.Palette(len(res.Blocks))
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco inspect: %s: %v\n", page, err)
-		return 1
+		return fmt.Errorf("%s: %w", page, err)
 	}
 	shot, err := v.Browser.Render(ctx, doc, colors, render.RenderOptions{})
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco inspect: %s: %v\n", page, err)
-		return 1
+		return fmt.Errorf("%s: %w", page, err)
 	}
 	classes := make([]int, len(res.Blocks))
 	labels := make([]string, len(res.Blocks))
@@ -117,16 +105,14 @@ Options:`)
 	}
 	img := vision.Outline(shot.Image, shot.Boxes, classes, labels)
 	if err := writeOutput(*out, func(w io.Writer) error { return png.Encode(w, img) }); err != nil {
-		fmt.Fprintf(stderr, "fiasco inspect: %v\n", err)
-		return 1
+		return err
 	}
 	if err := writeBlockTable(stdout, res, *asJSON); err != nil {
-		fmt.Fprintf(stderr, "fiasco inspect: %v\n", err)
-		return 1
+		return err
 	}
 	kept := len(res.Kept())
 	fmt.Fprintf(stderr, "fiasco inspect: %d blocks, %d clean; wrote %s\n", len(res.Blocks), kept, *out)
-	return 0
+	return nil
 }
 
 // writeBlockTable lists every block with its label, decision value, type,

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"os"
@@ -16,7 +17,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 func fiasco(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	code := run(args, &stdout, &stderr)
+	code := runMain(context.Background(), args, &stdout, &stderr)
 	return code, stdout.String(), stderr.String()
 }
 

@@ -4,8 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/pipeline"
 )
 
@@ -17,10 +17,13 @@ type modelFlags struct {
 	threshold float64
 	thSet     bool
 	render    renderFlags
+	// withoutRender is how to do without Chromium, for the message when
+	// there is none ("": the command cannot).
+	withoutRender string
 }
 
 func addModelFlags(fs *flag.FlagSet) *modelFlags {
-	m := &modelFlags{}
+	m := &modelFlags{withoutRender: noRenderHint}
 	fs.StringVar(&m.model, "model", "", "model file (default: the embedded default model)")
 	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use text and structure features only")
 	fs.Func("threshold", "keep blocks whose decision value is at least this (default: the model's; higher = more precision)", func(s string) error {
@@ -33,29 +36,30 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 }
 
 // load returns the model the flags name.
-func (m *modelFlags) load() (*pipeline.Model, error) {
+func (m *modelFlags) load() (*classify.Model, error) {
 	if m.model != "" {
-		mod, err := pipeline.LoadModel(m.model)
+		mod, err := classify.Load(m.model)
 		if err != nil {
 			return nil, err
 		}
 		if mod.Visual && m.noRender {
-			return nil, fmt.Errorf("%s uses visual features: it cannot run with --no-render", m.model)
+			return nil, fmt.Errorf("--model %s uses visual features: it cannot run with --no-render", m.model)
 		}
 		return mod, nil
 	}
 	if m.noRender {
-		return pipeline.DefaultModel(false)
+		return classify.Default(false)
 	}
-	if _, err := m.render.browserPath(); err != nil {
-		return nil, fmt.Errorf("%v\nInstall Chromium (Debian: apt-get install chromium), give its path with --chromium, or pass --no-render to use the text-only model", err)
+	if _, err := m.render.browserPath(m.withoutRender); err != nil {
+		return nil, err
 	}
-	return pipeline.DefaultModel(true)
+	return classify.Default(true)
 }
 
 // cleaner builds a Cleaner, starting a browser when the model needs one.
-// The returned function releases the browser.
-func (m *modelFlags) cleaner(ctx context.Context, stderr io.Writer) (*pipeline.Cleaner, func(), error) {
+// The returned function closes the browser (and removes its profile); it
+// must be called also when the run is interrupted.
+func (m *modelFlags) cleaner(ctx context.Context) (*pipeline.Cleaner, func(), error) {
 	mod, err := m.load()
 	if err != nil {
 		return nil, nil, err
@@ -67,7 +71,11 @@ func (m *modelFlags) cleaner(ctx context.Context, stderr io.Writer) (*pipeline.C
 	}
 	closeFn := func() {}
 	if mod.Visual {
-		v, stop, err := m.render.visualizer(ctx)
+		hint := m.withoutRender
+		if m.model != "" && hint != "" {
+			hint = "use a model without visual features"
+		}
+		v, stop, err := m.render.visualizer(ctx, hint)
 		if err != nil {
 			return nil, nil, err
 		}

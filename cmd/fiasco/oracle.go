@@ -2,7 +2,7 @@ package main
 
 import (
 	"bytes"
-	"flag"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -12,12 +12,12 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
-	"github.com/fiasco-project/fiasco/pipeline/blocks"
-	"github.com/fiasco-project/fiasco/pipeline/evaluate"
-	"github.com/fiasco-project/fiasco/pipeline/export"
-	"github.com/fiasco-project/fiasco/pipeline/gold"
-	"github.com/fiasco-project/fiasco/pipeline/load"
-	"github.com/fiasco-project/fiasco/pipeline/preclean"
+	"github.com/fiasco-project/fiasco/blocks"
+	"github.com/fiasco-project/fiasco/export"
+	"github.com/fiasco-project/fiasco/gold"
+	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/score"
+	"github.com/fiasco-project/fiasco/train"
 )
 
 func init() {
@@ -28,170 +28,193 @@ func init() {
 	})
 }
 
-type multiFlag []string
+const oracleHelp = `usage: fiasco oracle --data DIR [--data DIR...] [options]
 
-func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
-func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
+Prepares every page of the data sets as fiasco clean does (without
+rendering), labels its blocks by the gold alignment and scores the output
+of the blocks labelled clean (the oracle: what a perfect block classifier
+reaches) and of keeping all blocks, as the CleanEval scorer does.`
 
-func runOracle(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("oracle", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var dirs multiFlag
-	fs.Var(&dirs, "data", "data set directory with html/ and gold/ (repeatable)")
-	limit := fs.Int("limit", 0, "score at most this many pages per set, evenly spread (0: all)")
-	threshold := fs.Float64("threshold", gold.Threshold, "share of gold words that makes a block clean")
+// oracleOptions are runOracle's flags past the data sets.
+type oracleOptions struct {
+	align                                         gold.AlignOptions
+	threshold                                     float64
+	unwrapKW, splitBR, unlabelled, entities, dice bool
+	outDir                                        string
+	mixed, worst                                  int
+}
+
+func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("oracle", oracleHelp)
+	var df dataFlags
+	df.add(fs)
+	var o oracleOptions
+	fs.Float64Var(&o.threshold, "threshold", gold.Threshold, "share of gold words that makes a block clean")
 	fold := fs.Bool("fold", gold.DefaultAlign.Fold, "lowercase tokens for alignment")
 	strip := fs.Bool("strip", gold.DefaultAlign.Strip, "keep only letters and digits of tokens for alignment")
 	minRun := fs.Int("minrun", gold.DefaultAlign.MinRun, "discard matched runs shorter than this unless they cover whole blocks")
 	autoJunk := fs.Bool("autojunk", gold.DefaultAlign.AutoJunk, "difflib's popular-word rule in the alignment")
-	comments := fs.Bool("comments", false, "Dragnet: count user comments as content")
 	uncertain := fs.Bool("uncertain", false, "KrdWrd: count tag 2 (uncertain) as content")
-	unwrapKW := fs.Bool("unwrap-kw", false, "replace <kw> elements by their children before finding blocks")
-	unlabelled := fs.Bool("unlabelled", false, "score segment markers without their type (all <p>)")
-	outDir := fs.String("o", "", "write each page's oracle output (CleanEval format) to this directory as <set>/<id>.txt")
-	mixed := fs.Int("mixed", 0, "report the words in blocks whose gold share is between 0.1 and 0.9, with N examples")
-	splitBR := fs.Bool("split-br", false, "experiment: wrap each <br>-separated line of a non-inline element in a <div> before finding blocks")
-	entities := fs.Bool("entities", false, "decode HTML character references in output and gold before scoring")
-	dice := fs.Bool("dice", false, "label blocks by FIASCO's Dice overlap of gold segments and subtrees instead of the word alignment")
-	worst := fs.Int("worst", 0, "list the N pages with the lowest oracle F")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	fs.BoolVar(&o.unwrapKW, "unwrap-kw", false, "replace <kw> elements by their children before finding blocks")
+	fs.BoolVar(&o.unlabelled, "unlabelled", false, "score segment markers without their type (all <p>)")
+	fs.StringVar(&o.outDir, "o", "", "write each page's oracle output (CleanEval format) to this directory as <set>/<id>.txt")
+	fs.IntVar(&o.mixed, "mixed", 0, "report the words in blocks whose gold share is between 0.1 and 0.9, with N examples")
+	fs.BoolVar(&o.splitBR, "split-br", false, "experiment: wrap each <br>-separated line of a non-inline element in a <div> before finding blocks")
+	fs.BoolVar(&o.entities, "entities", false, "decode HTML character references in output and gold before scoring")
+	fs.BoolVar(&o.dice, "dice", false, "label blocks by FIASCO's Dice overlap of gold segments and subtrees instead of the word alignment")
+	fs.IntVar(&o.worst, "worst", 0, "list the N pages with the lowest oracle F")
+	quiet := fs.Bool("q", false, "no progress bar")
+	pos, err := fs.parse(args, stdout)
+	if err != nil {
+		return err
 	}
-	if len(dirs) == 0 {
-		fmt.Fprintln(stderr, "oracle: --data DIR is required")
-		return 2
+	if err := noArgs(fs, pos); err != nil {
+		return err
 	}
-	aopt := gold.AlignOptions{Fold: *fold, Strip: *strip, MinRun: *minRun, AutoJunk: *autoJunk, AutoJunkAbove: gold.DefaultAlign.AutoJunkAbove}
-	gopt := gold.Options{Comments: *comments, Uncertain: *uncertain}
-	status := 0
+	if err := df.check(); err != nil {
+		return err
+	}
+	o.align = gold.AlignOptions{Fold: *fold, Strip: *strip, MinRun: *minRun, AutoJunk: *autoJunk, AutoJunkAbove: gold.DefaultAlign.AutoJunkAbove}
+	failed := 0
 	fmt.Fprintf(stdout, "%-18s %5s %-9s %6s %6s %6s | %6s %6s %6s | %6s %6s\n",
 		"set", "pages", "output", "microP", "microR", "microF", "macroP", "macroR", "macroF", "F+tags", "tagF")
-	for _, dir := range dirs {
-		pairs, err := gold.Pairs(dir)
+	for _, dir := range df.dirs {
+		// The pages go through pipeline.Prepare, as fiasco clean's do.
+		opt := df.options(pipeline.PrepareOptions{})
+		opt.Gold.Uncertain = *uncertain
+		bar := newProgress(stderr, "load", "pages", 0, *quiet)
+		opt.Each = bar.Update
+		var pageErrs []string
+		opt.OnError = func(page string, err error) { pageErrs = append(pageErrs, pageFailed(page, err)) }
+		ex, err := train.LoadData(ctx, []string{dir}, opt)
+		bar.Done()
 		if err != nil {
-			fmt.Fprintf(stderr, "oracle: %v\n", err)
-			status = 1
+			if ctx.Err() != nil {
+				return err
+			}
+			fmt.Fprintf(stderr, "fiasco oracle: %v\n", err)
+			failed++
 			continue
 		}
-		pairs = spread(pairs, *limit)
-		var orc, orcT, all, allT []evaluate.Result
-		type pageF struct {
-			id string
-			f  float64
+		for _, m := range pageErrs {
+			fmt.Fprintf(stderr, "fiasco oracle: page failed: %s\n", m)
 		}
-		var pf []pageF
-		var mixedWords, allWords int
-		var mixedEx []string
-		for _, p := range pairs {
-			o, a, text, err := oraclePage(p, aopt, gopt, *threshold, *unwrapKW, *splitBR, *unlabelled, *entities, *dice, func(b *blocks.Block, s float64) {
-				n := len(strings.Fields(b.Text))
-				allWords += n
-				if s > 0.1 && s < 0.9 {
-					mixedWords += n
-					if len(mixedEx) < *mixed {
-						t := b.Text
-						if len(t) > 160 {
-							t = t[:160] + "..."
-						}
-						mixedEx = append(mixedEx, fmt.Sprintf("%s block %d <%s> %.2f %q", p.ID, b.ID, b.Node.Data, s, t))
-					}
-				}
-			})
-			if err == nil && *outDir != "" {
-				d := filepath.Join(*outDir, filepath.Base(filepath.Clean(dir)))
-				if err = os.MkdirAll(d, 0o755); err == nil {
-					err = os.WriteFile(filepath.Join(d, p.ID+".txt"), []byte(text), 0o644)
-				}
-			}
-			if err != nil {
-				fmt.Fprintf(stderr, "oracle: %s: %v\n", p.ID, err)
-				status = 1
-				continue
-			}
-			orc, orcT = append(orc, o[0]), append(orcT, o[1])
-			all, allT = append(all, a[0]), append(allT, a[1])
-			pf = append(pf, pageF{p.ID, o[0].F})
-		}
-		name := filepath.Base(filepath.Clean(dir))
-		row := func(label string, rs, rt []evaluate.Result) {
-			mi, ma, mt := evaluate.Micro(rs), evaluate.Macro(rs), evaluate.Micro(rt)
-			fmt.Fprintf(stdout, "%-18s %5d %-9s %6.2f %6.2f %6.2f | %6.2f %6.2f %6.2f | %6.2f %6.2f\n",
-				name, len(rs), label, 100*mi.P, 100*mi.R, 100*mi.F, 100*ma.P, 100*ma.R, 100*ma.F, 100*mt.F, 100*mt.TagF)
-		}
-		row("oracle", orc, orcT)
-		row("keep-all", all, allT)
-		if *mixed > 0 {
-			fmt.Fprintf(stdout, "  mixed blocks hold %d of %d words (%.2f%%)\n", mixedWords, allWords, 100*float64(mixedWords)/float64(max(allWords, 1)))
-			for _, e := range mixedEx {
-				fmt.Fprintf(stdout, "    %s\n", e)
-			}
-		}
-		if *worst > 0 {
-			for k := 0; k < *worst && k < len(pf); k++ {
-				m := k
-				for j := k + 1; j < len(pf); j++ {
-					if pf[j].f < pf[m].f {
-						m = j
-					}
-				}
-				pf[k], pf[m] = pf[m], pf[k]
-				fmt.Fprintf(stdout, "  worst %-40s F %6.2f\n", pf[k].id, 100*pf[k].f)
-			}
-		}
+		failed += len(pageErrs)
+		failed += oracleSet(dir, ex, o, stdout, stderr)
 	}
-	return status
+	if failed > 0 {
+		return &failedError{n: failed, what: "pages or data sets"}
+	}
+	return nil
 }
 
-// spread picks n pairs evenly spread over ps (all if n <= 0).
-func spread(ps []gold.Pair, n int) []gold.Pair {
-	if n <= 0 || n >= len(ps) {
-		return ps
+// oracleSet scores the pages of one data set and prints its rows. It
+// returns how many pages failed.
+func oracleSet(dir string, ex []*train.Example, o oracleOptions, stdout, stderr io.Writer) int {
+	failed := 0
+	var orc, orcT, all, allT []score.Result
+	type pageF struct {
+		id string
+		f  float64
 	}
-	out := make([]gold.Pair, n)
-	for i := range out {
-		out[i] = ps[i*len(ps)/n]
+	var pf []pageF
+	var mixedWords, allWords int
+	var mixedEx []string
+	name := filepath.Base(filepath.Clean(dir))
+	for i, e := range ex {
+		ex[i] = nil // one page at a time: let the others' documents go
+		orcR, allR, text, err := oraclePage(e, o, func(b *blocks.Block, s float64) {
+			n := len(strings.Fields(b.Text))
+			allWords += n
+			if s > 0.1 && s < 0.9 {
+				mixedWords += n
+				if len(mixedEx) < o.mixed {
+					t := b.Text
+					if len(t) > 160 {
+						t = t[:160] + "..."
+					}
+					mixedEx = append(mixedEx, fmt.Sprintf("%s block %d <%s> %.2f %q", e.ID, b.ID, b.Node.Data, s, t))
+				}
+			}
+		})
+		if err == nil && o.outDir != "" {
+			d := filepath.Join(o.outDir, name)
+			if err = os.MkdirAll(d, 0o755); err == nil {
+				err = os.WriteFile(filepath.Join(d, e.ID+".txt"), []byte(text), 0o644)
+			}
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "fiasco oracle: %s: %v\n", e.ID, err)
+			failed++
+			continue
+		}
+		orc, orcT = append(orc, orcR[0]), append(orcT, orcR[1])
+		all, allT = append(all, allR[0]), append(allT, allR[1])
+		pf = append(pf, pageF{e.ID, orcR[0].F})
 	}
-	return out
+	row := func(label string, rs, rt []score.Result) {
+		mi, ma, mt := score.Micro(rs), score.Macro(rs), score.Micro(rt)
+		fmt.Fprintf(stdout, "%-18s %5d %-9s %6.2f %6.2f %6.2f | %6.2f %6.2f %6.2f | %6.2f %6.2f\n",
+			name, len(rs), label, 100*mi.P, 100*mi.R, 100*mi.F, 100*ma.P, 100*ma.R, 100*ma.F, 100*mt.F, 100*mt.TagF)
+	}
+	row("oracle", orc, orcT)
+	row("keep-all", all, allT)
+	if o.mixed > 0 {
+		fmt.Fprintf(stdout, "  mixed blocks hold %d of %d words (%.2f%%)\n", mixedWords, allWords, 100*float64(mixedWords)/float64(max(allWords, 1)))
+		for _, e := range mixedEx {
+			fmt.Fprintf(stdout, "    %s\n", e)
+		}
+	}
+	for k := 0; k < o.worst && k < len(pf); k++ {
+		m := k
+		for j := k + 1; j < len(pf); j++ {
+			if pf[j].f < pf[m].f {
+				m = j
+			}
+		}
+		pf[k], pf[m] = pf[m], pf[k]
+		fmt.Fprintf(stdout, "  worst %-40s F %6.2f\n", pf[k].id, 100*pf[k].f)
+	}
+	return failed
 }
 
-// oraclePage scores one page: [0] without and [1] with segment tags as
-// tokens, for the oracle output and for keeping all blocks.
-func oraclePage(p gold.Pair, aopt gold.AlignOptions, gopt gold.Options, threshold float64, unwrapKW, splitBR, unlabelled, entities, dice bool, visit func(*blocks.Block, float64)) (orc, all [2]evaluate.Result, text string, err error) {
-	page, err := load.File(p.HTML, load.Options{})
-	if err != nil {
-		return orc, all, text, err
+// oraclePage scores one prepared page: [0] without and [1] with segment
+// tags as tokens, for the oracle output and for keeping all blocks. text
+// is the oracle output.
+func oraclePage(e *train.Example, o oracleOptions, visit func(*blocks.Block, float64)) (orc, all [2]score.Result, text string, err error) {
+	page, bs := e.Doc.Page, e.Doc.Blocks
+	if o.unwrapKW || o.splitBR {
+		// Experiments on the precleaned document: find the blocks anew.
+		if o.unwrapKW {
+			unwrap(page.Doc, "kw")
+		}
+		if o.splitBR {
+			splitLines(page.Doc)
+		}
+		bs = blocks.Find(page.Doc)
 	}
-	if err := preclean.Clean(page.Doc); err != nil {
-		return orc, all, text, err
-	}
-	if unwrapKW {
-		unwrap(page.Doc, "kw")
-	}
-	if splitBR {
-		splitLines(page.Doc)
-	}
-	bs := blocks.Find(page.Doc)
-	g, err := gold.ReadOptions(p.Gold, p.Format, gopt)
-	if err != nil {
-		return orc, all, text, err
-	}
-	goldText := g.Reference()
-	scores := gold.LabelOptions(bs, g, aopt)
-	if dice {
-		scores = gold.LabelDice(bs, g)
+	goldText := e.Gold.Reference()
+	var scores []float64
+	switch {
+	case o.dice:
+		scores = gold.LabelDice(bs, e.Gold)
+	case o.align == gold.DefaultAlign && len(e.Share) == len(bs) && !o.unwrapKW && !o.splitBR:
+		scores = e.Share // LoadData aligned the blocks with these options
+	default:
+		scores = gold.LabelOptions(bs, e.Gold, o.align)
 	}
 	for i, b := range bs {
 		visit(b, scores[i])
 	}
-	keep := gold.Labels(scores, threshold)
-	score := func(keep []bool) (r [2]evaluate.Result, err error) {
+	keep := gold.Labels(scores, o.threshold)
+	score := func(keep []bool) (r [2]score.Result, err error) {
 		var buf bytes.Buffer
 		if err := export.Write(&buf, export.CleanEval, page, bs, keep, nil); err != nil {
 			return r, err
 		}
 		text = buf.String()
-		r[0] = evaluate.Score(buf.String(), goldText, evaluate.Options{Unlabelled: unlabelled, Entities: entities})
-		r[1] = evaluate.Score(buf.String(), goldText, evaluate.Options{Tags: true, Unlabelled: unlabelled, Entities: entities})
+		r[0] = score.Score(text, goldText, score.Options{Unlabelled: o.unlabelled, Entities: o.entities})
+		r[1] = score.Score(text, goldText, score.Options{Tags: true, Unlabelled: o.unlabelled, Entities: o.entities})
 		return r, nil
 	}
 	if all, err = score(nil); err != nil {

@@ -2,7 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
+	"fmt"
+	"strings"
 	"time"
 
 	"github.com/fiasco-project/fiasco/pipeline"
@@ -32,23 +35,59 @@ func (r *renderFlags) options() render.Options {
 	return render.Options{ExecPath: r.chromium, RemoteURL: r.remote, Width: r.width, Timeout: r.timeout, ReuseTabs: r.reuse, Scale: r.scale}
 }
 
-// browserPath reports the browser that would be used, or why there is none.
-func (r *renderFlags) browserPath() (string, error) {
+// browserPath reports the browser that would be used, or why there is none
+// (see noChromium).
+func (r *renderFlags) browserPath(withoutRender string) (string, error) {
 	if r.remote != "" {
 		return r.remote, nil
 	}
 	if r.chromium != "" {
 		return r.chromium, nil
 	}
-	return render.FindChromium()
+	p, err := render.FindChromium()
+	if err != nil {
+		return "", r.noChromium(err, withoutRender)
+	}
+	return p, nil
 }
 
 // visualizer starts a browser and returns the Visualizer that renders
-// pages in it, and a function that stops the browser.
-func (r *renderFlags) visualizer(ctx context.Context) (pipeline.Visualizer, func(), error) {
-	v, err := pipeline.NewVisualizer(ctx, r.options())
+// pages in it, and a function that stops the browser and removes its
+// profile. withoutRender tells how to do without Chromium, for the message
+// when there is none ("" if the command cannot).
+func (r *renderFlags) visualizer(ctx context.Context, withoutRender string) (*pipeline.ChromeVisualizer, func(), error) {
+	v, err := r.start(ctx, r.options(), withoutRender)
 	if err != nil {
 		return nil, nil, err
 	}
 	return v, func() { v.Close() }, nil
+}
+
+// start starts a browser with opt (r's options, possibly changed).
+func (r *renderFlags) start(ctx context.Context, opt render.Options, withoutRender string) (*pipeline.ChromeVisualizer, error) {
+	v, err := pipeline.NewVisualizer(ctx, opt)
+	if err != nil {
+		return nil, r.noChromium(err, withoutRender)
+	}
+	return v, nil
+}
+
+// noRenderHint is what commands that have --no-render suggest.
+const noRenderHint = "pass --no-render to use the text-only model"
+
+// noChromium turns render's "no Chromium" error, which names the Go
+// options, into one that names the flags; other errors pass unchanged.
+func (r *renderFlags) noChromium(err error, withoutRender string) error {
+	if !errors.Is(err, render.ErrNoChromium) {
+		return err
+	}
+	if r.chromium != "" {
+		detail := strings.TrimPrefix(err.Error(), render.ErrNoChromium.Error()+": ")
+		return fmt.Errorf("--chromium %s: %s", r.chromium, detail)
+	}
+	msg := "no Chromium binary found: install it (Debian: apt-get install -y chromium), give its path with --chromium PATH or a running browser's DevTools URL with --remote URL"
+	if withoutRender != "" {
+		msg += ", or " + withoutRender
+	}
+	return errors.New(msg)
 }

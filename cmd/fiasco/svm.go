@@ -24,59 +24,38 @@ const svmUsage = `Usage:
 
 DATA files are in LIBSVM's sparse format ("label idx:val ..."). Models are
 LIBSVM text models (svm-predict reads them) plus a MODEL.meta.json sidecar.
+The options are LIBSVM's letters, svm-train's -h 0|1 (shrinking) included;
+-h without a value, -help and --help print help.
 Run "fiasco svm train -h" etc. for options.
 `
 
-func runSVM(args []string, stdout, stderr io.Writer) int {
+func runSVM(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, svmUsage)
-		return 2
+		return &usageError{cmd: "svm", err: errors.New("no subcommand"), shown: true}
 	}
+	var run func(context.Context, []string, io.Writer) error
 	switch args[0] {
 	case "train":
-		return svmTrain(args[1:], stdout, stderr)
+		run = svmTrain
 	case "predict":
-		return svmPredict(args[1:], stdout, stderr)
+		run = svmPredict
 	case "scale":
-		return svmScale(args[1:], stdout, stderr)
+		run = svmScale
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, svmUsage)
-		return 0
+		return nil
+	default:
+		return usagef("svm", "unknown subcommand %q (want train, predict or scale)", args[0])
 	}
-	fmt.Fprintf(stderr, "fiasco svm: unknown subcommand %q\n%s", args[0], svmUsage)
-	return 2
-}
-
-// newFlagSet makes a FlagSet whose usage text goes to stderr.
-func newFlagSet(name, usage string, stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "Usage: %s\n\nOptions:\n", usage)
-		fs.PrintDefaults()
-	}
-	return fs
-}
-
-// parseFlags returns -1 to continue, else an exit code. A lone -h asks
-// for help (-h with a value is LIBSVM's shrinking option).
-func parseFlags(fs *flag.FlagSet, args []string, nargs int) int {
-	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help") {
-		fs.Usage()
-		return 0
-	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
+	if err := run(ctx, args[1:], stdout); err != nil {
+		var ue *usageError
+		if errors.Is(err, flag.ErrHelp) || errors.As(err, &ue) {
+			return err
 		}
-		return 2
+		return &cmdError{cmd: "svm " + args[0], err: err}
 	}
-	if fs.NArg() != nargs {
-		fmt.Fprintf(fs.Output(), "%s: want %d arguments, got %d\n", fs.Name(), nargs, fs.NArg())
-		fs.Usage()
-		return 2
-	}
-	return -1
+	return nil
 }
 
 func readProblem(path string, minFeatures int) (*svm.Problem, error) {
@@ -92,39 +71,35 @@ func readProblem(path string, minFeatures int) (*svm.Problem, error) {
 	return p, nil
 }
 
-func svmTrain(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("fiasco svm train", "fiasco svm train [options] DATA MODEL\n\nTrains a two-class C-SVC exactly as svm-train does and writes MODEL\n(LIBSVM format) and MODEL"+svm.MetaSuffix+".", stderr)
-	sf := addSVMFlags(fs)
+func svmTrain(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlagSet("svm train", "usage: fiasco svm train [options] DATA MODEL\n\nTrains a two-class C-SVC exactly as svm-train does and writes MODEL\n(LIBSVM format) and MODEL"+svm.MetaSuffix+". -h 0|1 is svm-train's shrinking option;\n-h alone prints this help.")
+	sf := addSVMFlags(fs.FlagSet, libsvmLetters)
 	folds := fs.Int("v", 0, "n-fold stratified cross-validation instead of training (n >= 2); folds drawn from -seed")
 	quiet := fs.Bool("q", false, "quiet mode")
-	if code := parseFlags(fs, args, 2); code >= 0 {
-		return code
+	pos, err := fs.parseN(args, stdout, 2, "DATA MODEL")
+	if err != nil {
+		return err
 	}
 	p, err := sf.params()
 	if err != nil {
-		fmt.Fprintln(stderr, "fiasco svm train:", err)
-		return 2
+		return &usageError{cmd: "svm train", err: err}
 	}
-	prob, err := readProblem(fs.Arg(0), 0)
+	prob, err := readProblem(pos[0], 0)
 	if err != nil {
-		fmt.Fprintln(stderr, "fiasco svm train:", err)
-		return 1
+		return err
 	}
-	ctx := context.Background()
 	if *folds != 0 {
 		res, err := svm.CrossValidate(ctx, prob, p, *folds, sf.seed)
 		if err != nil {
-			fmt.Fprintln(stderr, "fiasco svm train:", err)
-			return 1
+			return err
 		}
 		fmt.Fprintf(stdout, "Cross Validation Accuracy = %g%%\n", 100*res.Accuracy)
 		fmt.Fprintf(stdout, "Positive class: precision = %g%%, recall = %g%%, F1 = %g%%\n", 100*res.Precision, 100*res.Recall, 100*res.F1)
-		return 0
+		return nil
 	}
 	m, err := svm.Train(ctx, prob, p)
 	if err != nil {
-		fmt.Fprintln(stderr, "fiasco svm train:", err)
-		return 1
+		return err
 	}
 	if !*quiet {
 		fmt.Fprintf(stdout, "optimization finished, #iter = %d\n", m.Iter)
@@ -132,52 +107,44 @@ func svmTrain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "nSV = %d, nBSV = %d\n", m.TotalSV(), m.NBSV)
 		fmt.Fprintf(stdout, "Total nSV = %d\n", m.TotalSV())
 	}
-	if err := m.Save(fs.Arg(1)); err != nil {
-		fmt.Fprintln(stderr, "fiasco svm train:", err)
-		return 1
-	}
-	return 0
+	return m.Save(pos[1])
 }
 
-func svmPredict(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("fiasco svm predict", "fiasco svm predict [options] DATA MODEL OUTPUT\n\nWrites one predicted label per line of DATA to OUTPUT, as svm-predict does.", stderr)
+func svmPredict(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlagSet("svm predict", "usage: fiasco svm predict [options] DATA MODEL OUTPUT\n\nWrites one predicted label per line of DATA to OUTPUT, as svm-predict does.")
 	prob := fs.Int("b", 0, "probability estimates: 1 writes \"labels ...\" and per-class probabilities (model must have them)")
 	thr := fs.String("threshold", "", "decision threshold: predict the positive class iff decision value > T (default: the model's, 0 for LIBSVM models)")
 	quiet := fs.Bool("q", false, "quiet mode")
-	if code := parseFlags(fs, args, 3); code >= 0 {
-		return code
-	}
-	fail := func(err error) int {
-		fmt.Fprintln(stderr, "fiasco svm predict:", err)
-		return 1
-	}
-	m, err := svm.LoadModel(fs.Arg(1))
+	pos, err := fs.parseN(args, stdout, 3, "DATA MODEL OUTPUT")
 	if err != nil {
-		return fail(err)
+		return err
+	}
+	m, err := svm.LoadModel(pos[1])
+	if err != nil {
+		return err
 	}
 	if *thr != "" {
 		t, err := strconv.ParseFloat(*thr, 64)
 		if err != nil {
-			fmt.Fprintln(stderr, "fiasco svm predict: bad -threshold:", err)
-			return 2
+			return usagef("svm predict", "-threshold %s: not a number", *thr)
 		}
 		m.Threshold = t
 	}
 	if *prob == 1 && !m.HasProb {
-		return fail(errors.New("model does not support probability estimates (train with -b 1)"))
+		return errors.New("model does not support probability estimates (train with -b 1)")
 	}
-	data, err := readProblem(fs.Arg(0), m.NumFeatures)
+	data, err := readProblem(pos[0], m.NumFeatures)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	if data.NumFeatures() > m.NumFeatures {
 		if err := m.Widen(data.NumFeatures()); err != nil {
-			return fail(err)
+			return err
 		}
 	}
-	out, err := os.Create(fs.Arg(2))
+	out, err := os.Create(pos[2])
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	bw := bufio.NewWriter(out)
 	if *prob == 1 {
@@ -186,7 +153,7 @@ func svmPredict(args []string, stdout, stderr io.Writer) int {
 	dec, err := m.DecisionBatch(data.X, 0)
 	if err != nil {
 		out.Close()
-		return fail(err)
+		return err
 	}
 	pred := make([]float64, len(dec))
 	for i, x := range data.X {
@@ -194,7 +161,7 @@ func svmPredict(args []string, stdout, stderr io.Writer) int {
 			pp, err := m.Probability(x)
 			if err != nil {
 				out.Close()
-				return fail(err)
+				return err
 			}
 			p0 := pp // probability of Labels[0]
 			if m.Labels[0] != m.PositiveLabel() {
@@ -215,17 +182,17 @@ func svmPredict(args []string, stdout, stderr io.Writer) int {
 	}
 	if err := bw.Flush(); err != nil {
 		out.Close()
-		return fail(err)
+		return err
 	}
 	if err := out.Close(); err != nil {
-		return fail(err)
+		return err
 	}
 	if !*quiet {
 		met := svm.NewMetrics(pred, data.Y, m.PositiveLabel())
 		fmt.Fprintf(stdout, "Accuracy = %g%% (%d/%d) (classification)\n", 100*met.Accuracy, met.TP+met.TN, met.N)
 		fmt.Fprintf(stdout, "Positive class %g: precision = %g%%, recall = %g%%, F1 = %g%%\n", m.PositiveLabel(), 100*met.Precision, 100*met.Recall, 100*met.F1)
 	}
-	return 0
+	return nil
 }
 
 func labelFor(m *svm.Model, dec float64) float64 {
@@ -235,71 +202,67 @@ func labelFor(m *svm.Model, dec float64) float64 {
 	return m.NegativeLabel()
 }
 
-func svmScale(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("fiasco svm scale", "fiasco svm scale [options] DATA\n\nWrites DATA scaled feature-wise to [lower, upper] to stdout, as svm-scale does\n(range files are svm-scale's format).", stderr)
+func svmScale(ctx context.Context, args []string, stdout io.Writer) error {
+	fs := newFlagSet("svm scale", "usage: fiasco svm scale [options] DATA\n\nWrites DATA scaled feature-wise to [lower, upper] to stdout, as svm-scale does\n(range files are svm-scale's format).")
 	lower := fs.Float64("l", -1, "x scaling lower limit")
 	upper := fs.Float64("u", 1, "x scaling upper limit")
 	save := fs.String("s", "", "save scaling parameters to FILE")
 	restore := fs.String("r", "", "restore scaling parameters from FILE")
-	if code := parseFlags(fs, args, 1); code >= 0 {
-		return code
-	}
-	fail := func(err error) int {
-		fmt.Fprintln(stderr, "fiasco svm scale:", err)
-		return 1
+	pos, err := fs.parseN(args, stdout, 1, "DATA")
+	if err != nil {
+		return err
 	}
 	if *save != "" && *restore != "" {
-		fmt.Fprintln(stderr, "fiasco svm scale: cannot use -s and -r together")
-		return 2
+		return usagef("svm scale", "cannot use -s and -r together")
 	}
-	data, err := readProblem(fs.Arg(0), 0)
+	data, err := readProblem(pos[0], 0)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	var sc *svm.Scaler
 	if *restore != "" {
 		f, err := os.Open(*restore)
 		if err != nil {
-			return fail(err)
+			return err
 		}
 		sc, err = svm.ReadRange(f, data.NumFeatures())
 		f.Close()
 		if err != nil {
-			return fail(err)
+			return err
 		}
 		if sc.NumFeatures() > data.NumFeatures() {
-			if data, err = readProblem(fs.Arg(0), sc.NumFeatures()); err != nil {
-				return fail(err)
+			if data, err = readProblem(pos[0], sc.NumFeatures()); err != nil {
+				return err
 			}
 		}
 	} else {
 		if sc, err = svm.FitScaler(data.X, *lower, *upper); err != nil {
-			return fail(err)
+			return err
 		}
 	}
 	if *save != "" {
 		f, err := os.Create(*save)
 		if err != nil {
-			return fail(err)
+			return err
 		}
 		if err := sc.WriteRange(f); err != nil {
 			f.Close()
-			return fail(err)
+			return err
 		}
 		if err := f.Close(); err != nil {
-			return fail(err)
+			return err
 		}
 	}
 	scaled, err := sc.TransformProblem(data)
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	bw := bufio.NewWriter(stdout)
 	if err := svm.WriteLIBSVM(bw, scaled); err != nil {
-		return fail(err)
+		return err
 	}
 	if err := bw.Flush(); err != nil {
-		return fail(err)
+		return err
 	}
-	return 0
+	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/fiasco-project/fiasco/svm"
 )
@@ -20,16 +21,33 @@ type svmFlags struct {
 	eps       float64
 	cacheMB   float64
 	shrinking int
+	shrinkOpt string // how the shrinking option is spelled: -h or --shrinking
 	prob      int
 	seed      uint64
 	threads   int
 }
 
-// addSVMFlags registers -s -t -d -g -r -c -w1 -w-1 -e -m -h -b -seed
-// -threads on fs with svm-train's defaults.
-func addSVMFlags(fs *flag.FlagSet) *svmFlags {
+// Spellings of LIBSVM's shrinking option (svm-train -h).
+const (
+	// libsvmLetters: the commands that mirror LIBSVM's tools (fiasco svm
+	// train, fiasco grid) keep svm-train's -h 0|1; there a -h without a
+	// value still asks for help.
+	libsvmLetters = true
+	// fiascoNames: every other command spells it --shrinking, since -h is
+	// help there.
+	fiascoNames = false
+)
+
+// shrinkingHelp is the note in the help of the commands that spell LIBSVM's
+// -h as --shrinking.
+const shrinkingHelp = "SVM options are svm-train's letters, except its -h (shrinking), which is\n--shrinking 0|1 here: -h asks for help."
+
+// addSVMFlags registers -s -t -d -g -r -c -w1 -w-1 -e -m -b -seed -threads
+// and the shrinking option (see libsvmLetters) on fs with svm-train's
+// defaults.
+func addSVMFlags(fs *flag.FlagSet, letters bool) *svmFlags {
 	d := svm.DefaultParams()
-	f := &svmFlags{}
+	f := &svmFlags{shrinking: 1}
 	fs.IntVar(&f.svmType, "s", 0, "svm_type: only 0 (C-SVC) is supported")
 	fs.IntVar(&f.kernel, "t", int(d.Kernel), "kernel_type: 0 linear u'v, 1 polynomial (gamma*u'v+coef0)^degree, 2 RBF exp(-gamma*|u-v|^2), 3 sigmoid tanh(gamma*u'v+coef0)")
 	fs.IntVar(&f.degree, "d", d.Degree, "degree of the polynomial kernel")
@@ -40,7 +58,23 @@ func addSVMFlags(fs *flag.FlagSet) *svmFlags {
 	fs.Float64Var(&f.wm1, "w-1", 1, "weight: C of class -1 is w-1*C")
 	fs.Float64Var(&f.eps, "e", d.Eps, "tolerance of the termination criterion")
 	fs.Float64Var(&f.cacheMB, "m", d.CacheMB, "kernel cache size in MB")
-	fs.IntVar(&f.shrinking, "h", 1, "shrinking heuristics: 1 on, 0 off")
+	if letters {
+		f.shrinkOpt = "-h"
+		fs.IntVar(&f.shrinking, "h", 1, "shrinking heuristics: 1 on, 0 off (-h alone: help)")
+	} else {
+		f.shrinkOpt = "--shrinking"
+		fs.Func("shrinking", "shrinking heuristics: `0|1`, 1 on (default), 0 off (svm-train's -h)", func(s string) error {
+			switch strings.ToLower(s) {
+			case "1", "true", "on":
+				f.shrinking = 1
+			case "0", "false", "off":
+				f.shrinking = 0
+			default:
+				return fmt.Errorf("want 0 or 1")
+			}
+			return nil
+		})
+	}
 	fs.IntVar(&f.prob, "b", 0, "probability estimates (Platt): 1 on, 0 off")
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for folds and probability estimates")
 	fs.IntVar(&f.threads, "threads", 1, "goroutines per kernel column for long columns (one training)")
@@ -54,7 +88,7 @@ func (f *svmFlags) params() (svm.Params, error) {
 		return svm.Params{}, fmt.Errorf("-s %d: only C-SVC (-s 0) is supported", f.svmType)
 	}
 	if f.shrinking != 0 && f.shrinking != 1 {
-		return svm.Params{}, fmt.Errorf("-h must be 0 or 1, got %d", f.shrinking)
+		return svm.Params{}, fmt.Errorf("%s must be 0 or 1, got %d", f.shrinkOpt, f.shrinking)
 	}
 	if f.prob != 0 && f.prob != 1 {
 		return svm.Params{}, fmt.Errorf("-b must be 0 or 1, got %d", f.prob)

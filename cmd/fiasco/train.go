@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/svm"
+	"github.com/fiasco-project/fiasco/train"
 )
 
 func init() {
@@ -20,109 +20,107 @@ func init() {
 	})
 }
 
-func runTrain(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("train", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(stderr, `usage: fiasco train --data DIR [--data DIR...] -o MODEL [options]
+const trainHelp = `usage: fiasco train --data DIR [--data DIR...] -o MODEL [options]
 
 Trains a cleaning model: every page of the data sets is loaded, precleaned
 and cut into blocks, its gold standard is aligned to the blocks to label
 them clean or dirty, and an SVM learns from their features. SVM options are
-svm-train's (-c, -g, -t, -w1, -w-1, -e, -m, -h); --grid picks C and gamma by
+svm-train's (-c, -g, -t, -w1, -w-1, -e, -m, -b), except its -h (shrinking),
+which is --shrinking 0|1 here: -h asks for help. --grid picks C and gamma by
 cross-validation over pages first. Pages are rendered in Chromium for the
-visual features unless --no-render is given (or --features names none).
+visual features unless --no-render is given (or --features names none).`
 
-Options:`)
-		fs.PrintDefaults()
-	}
+func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("train", trainHelp)
 	var df dataFlags
 	df.add(fs)
-	sf := addSVMFlags(fs)
+	sf := addSVMFlags(fs.FlagSet, fiascoNames)
 	out := fs.String("o", "", "output model file (required)")
 	noRender := fs.Bool("no-render", false, "do not render pages: train on text and structure features only")
 	rf := &renderFlags{}
-	rf.add(fs)
+	rf.add(fs.FlagSet)
 	threshold := fs.Float64("threshold", 0, "decision threshold stored in the model (higher = more precision)")
 	grid := fs.Bool("grid", false, "choose C and gamma by a grid search first")
 	log2c := fs.String("log2c", "-1,9,2", "grid: log2 C begin,end,step")
 	log2g := fs.String("log2g", "-9,1,2", "grid: log2 gamma begin,end,step")
 	folds := fs.Int("folds", 5, "grid: folds (pages, not blocks, are split)")
 	maxBlocks := fs.Int("max-blocks", 0, "train on a seeded sample of at most this many blocks (0: all)")
-	featFlag := fs.String("features", "", "features to train on: groups (linguistic, keyword, structural, visual, text, all) and names, comma-separated (default: text, plus visual when rendering)")
+	featFlag := fs.String("features", "", featuresHelp)
 	keywords := fs.Int("keywords", 100, "clean and dirty keywords to learn")
 	quiet := fs.Bool("q", false, "no progress bars")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	pos, err := fs.parse(args, stdout)
+	if err != nil {
+		return err
 	}
-	if *out == "" || fs.NArg() > 0 {
-		fs.Usage()
-		return 2
+	if err := noArgs(fs, pos); err != nil {
+		return err
+	}
+	if *out == "" {
+		return usagef("train", "no output: give -o MODEL")
+	}
+	if err := df.check(); err != nil {
+		return err
 	}
 	feats, err := featureSet(*featFlag)
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco %s: %v\n", fs.Name(), err)
-		return 2
+		return &usageError{cmd: "train", err: err}
+	}
+	if err := checkRenderFeatures(*noRender, feats, "train"); err != nil {
+		return err
 	}
 	params, err := sf.params()
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco train: %v\n", err)
-		return 2
+		return &usageError{cmd: "train", err: err}
 	}
-	ctx := context.Background()
+	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed}
+	var gopt svm.GridOptions
+	if *grid {
+		if gopt.Log2C, err = parseRange(*log2c); err != nil {
+			return usagef("train", "--log2c %v", err)
+		}
+		if gopt.Log2G, err = parseRange(*log2g); err != nil {
+			return usagef("train", "--log2g %v", err)
+		}
+	}
 	var prep pipeline.PrepareOptions
 	if needsRender(*noRender, feats) {
-		v, stop, err := rf.visualizer(ctx)
+		v, stop, err := rf.visualizer(ctx, "pass --no-render")
 		if err != nil {
-			fmt.Fprintf(stderr, "fiasco train: %v\n", err)
-			return 1
+			return err
 		}
 		defer stop()
 		prep.Visual = v
 	}
 	ex, err := df.load(ctx, prep, *quiet, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco train: %v\n", err)
-		return 1
+		return err
 	}
-	to := pipeline.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed}
 	if *grid {
-		var gopt svm.GridOptions
-		if gopt.Log2C, err = parseRange(*log2c); err == nil {
-			gopt.Log2G, err = parseRange(*log2g)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "fiasco train: %v\n", err)
-			return 2
-		}
 		bar := newProgress(stderr, "grid", "pairs", len(gopt.Log2C)*len(gopt.Log2G), *quiet)
 		gopt.Progress = bar.Update
-		res, err := pipeline.Grid(ctx, ex, to, *folds, sf.seed, gopt)
+		res, err := train.Grid(ctx, ex, to, *folds, sf.seed, gopt)
 		bar.Done()
 		if err != nil {
-			fmt.Fprintf(stderr, "fiasco train: grid: %v\n", err)
-			return 1
+			return fmt.Errorf("grid: %w", err)
 		}
 		printGridMatrix(stderr, res)
 		to.Params.C, to.Params.Gamma = res.Best.C, res.Best.Gamma
 		fmt.Fprintf(stderr, "fiasco train: best C = 2^%g = %g, gamma = 2^%g = %g (CV accuracy %.2f%%)\n",
 			res.Best.Log2C, res.Best.C, res.Best.Log2G, res.Best.Gamma, 100*res.Best.Accuracy)
 	}
-	m, err := pipeline.Train(ctx, ex, to)
+	m, err := train.Train(ctx, ex, to)
 	if err != nil {
-		fmt.Fprintf(stderr, "fiasco train: %v\n", err)
-		return 1
+		return err
 	}
 	m.Info.Data = df.dirs
 	m.Info.Command = "fiasco train " + strings.Join(args, " ")
 	if err := m.Save(*out); err != nil {
-		fmt.Fprintf(stderr, "fiasco train: %v\n", err)
-		return 1
+		return err
 	}
 	nsv := m.English.TotalSV()
 	fmt.Fprintf(stderr, "fiasco train: %d pages, %d blocks (%d clean); C = %g, gamma = %g, %d support vectors; wrote %s\n",
 		m.Info.Pages, m.Info.Blocks, m.Info.Clean, to.Params.C, m.English.Gamma, nsv, *out)
-	return 0
+	return nil
 }
 
 // printGridMatrix writes CV accuracy over the grid, gamma down, C across.

@@ -1,0 +1,101 @@
+package blocks
+
+import (
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Run is a stretch of page text, in reading order, that belongs to one
+// block. A block whose text is interrupted by a nested block (a <td> with a
+// <blockquote> inside) has several runs, while Block.Text joins them.
+type Run struct {
+	Block int    // index into the blocks slice
+	Text  string // white space collapsed, line breaks from <br> kept
+}
+
+// Runs returns the text of the page in document order, cut into runs at
+// block boundaries. The words of all runs of block i are the words of
+// bs[i].Text; a run never starts or ends inside a word. bs must come from
+// Find on the document that contains their nodes.
+func Runs(bs []*Block) []Run {
+	if len(bs) == 0 {
+		return nil
+	}
+	root := bs[0].Node
+	for root.Parent != nil {
+		root = root.Parent
+	}
+	// Blocks from Find come in document order, so the walk meets them in
+	// turn; only if it does not (blocks out of order, repeated or from
+	// another tree) does it need a map from node to block.
+	if out, ok := runs(bs, root, nil); ok {
+		return out
+	}
+	owner := make(map[*html.Node]int, len(bs))
+	for i, b := range bs {
+		owner[b.Node] = i
+	}
+	out, _ := runs(bs, root, owner)
+	return out
+}
+
+// runs is Runs, with owner mapping nodes to blocks, or, when owner is nil,
+// expecting to meet bs[0].Node, bs[1].Node, ... in document order; then ok
+// reports whether it met them all (else the result is wrong).
+func runs(bs []*Block, root *html.Node, owner map[*html.Node]int) (out []Run, ok bool) {
+	next := 0 // without owner: the block the walk meets next
+	var raw, text []byte
+	cur := -1
+	flush := func() {
+		if cur >= 0 {
+			text = collapseInto(text[:0], raw)
+			if len(text) > 0 {
+				out = append(out, Run{Block: cur, Text: string(text)})
+			}
+		}
+		raw = raw[:0]
+	}
+	var walk func(n *html.Node, blk int)
+	walk = func(n *html.Node, blk int) {
+		switch n.Type {
+		case html.TextNode:
+			if blk < 0 {
+				return
+			}
+			if blk != cur {
+				flush()
+				cur = blk
+			}
+			raw = append(raw, n.Data...)
+			return
+		case html.ElementNode:
+			if n.DataAtom == atom.Head {
+				return
+			}
+			if owner != nil {
+				if i, ok := owner[n]; ok {
+					blk = i
+				}
+			} else if next < len(bs) && n == bs[next].Node {
+				blk = next
+				next++
+			}
+		}
+		boundary := n.Type == html.ElementNode && !IsInline(n)
+		if boundary && blk == cur {
+			raw = append(raw, ' ')
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.ElementNode && c.DataAtom == atom.Br && blk == cur {
+				raw = append(raw, '\n')
+			}
+			walk(c, blk)
+		}
+		if boundary && blk == cur {
+			raw = append(raw, ' ')
+		}
+	}
+	walk(root, -1)
+	flush()
+	return out, owner != nil || next == len(bs)
+}

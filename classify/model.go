@@ -1,0 +1,69 @@
+package classify
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fiasco-project/fiasco/features"
+	"github.com/fiasco-project/fiasco/svm"
+)
+
+// Model is a trained cleaner: the classifiers, the feature names they
+// read (in order), the learned keywords and the decision threshold.
+// The scaling factors travel inside each svm.Model (its Scaler).
+type Model struct {
+	// Visual reports whether the model reads visual features, so that pages
+	// must be rendered.
+	Visual bool
+	// Threshold is the decision value at or above which a block is kept.
+	Threshold float64
+	Keywords  *features.Keywords
+	// English classifies pages whose text looks English; Other, when not
+	// nil, the rest (trained on the language-independent features only).
+	English *svm.Model
+	Other   *svm.Model
+	Info    Info
+}
+
+// Info records how a model was made.
+type Info struct {
+	Command string   `json:"command,omitempty"`
+	Data    []string `json:"data,omitempty"`
+	Pages   int      `json:"pages"`
+	Blocks  int      `json:"blocks"`
+	Clean   int      `json:"clean_blocks"`
+	C       float64  `json:"c"`
+	Gamma   float64  `json:"gamma"`
+	Note    string   `json:"note,omitempty"`
+}
+
+// Decide returns the decision value of every block of a page from its
+// feature table; english says whether the page's text looks English (see
+// features.Lang), which picks the classifier.
+func (m *Model) Decide(t *features.Table, english bool) ([]float64, error) {
+	if t == nil || len(t.Values) == 0 {
+		return nil, nil
+	}
+	sm := m.English
+	if !english && m.Other != nil {
+		sm = m.Other
+	}
+	if sm == nil {
+		return nil, errors.New("classify: model has no classifier")
+	}
+	cols, err := features.Select(sm.FeatureNames)
+	if err != nil {
+		return nil, fmt.Errorf("model does not fit this fiasco: %w", err)
+	}
+	rows := t.Columns(m.Keywords, cols)
+	return sm.DecisionBatch(rows, 1)
+}
+
+// Keep keeps the blocks whose decision value is at least threshold.
+func Keep(score []float64, threshold float64) []bool {
+	keep := make([]bool, len(score))
+	for i, v := range score {
+		keep[i] = v >= threshold
+	}
+	return keep
+}

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"sort"
+	"strings"
+
+	"github.com/fiasco-project/fiasco/corpus"
+	"github.com/fiasco-project/fiasco/pipeline"
+)
+
+// batchRun is the state of a batch: counts, and what stops it.
+type batchRun struct {
+	ctx    context.Context // the command's: a signal cancels it
+	runCtx context.Context // the batch's: also cancelled by a write failure
+	cancel context.CancelCauseFunc
+	sink   corpus.Sink
+	fails  *failureLog
+	status *status
+	stderr io.Writer
+	maxB   int64
+
+	pages, cleaned, failed, interrupted, truncated, unwritten int
+	stopped                                                   bool  // a page was interrupted: later pages are too
+	fatal                                                     error // an output could not be written
+}
+
+// cleanBatch cleans every input into the outputs the flags name.
+func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr io.Writer) error {
+	cleaner, closeFn, err := cf.model.cleaner(ctx)
+	if err != nil {
+		return err
+	}
+	defer closeFn() // also on interruption: closes Chromium, removes its profile
+	cleaner.Prepare.Load.MaxBytes = cf.maxBytes
+	out, err := corpus.Open(corpus.OutputOptions{
+		Format: cf.format, Path: cf.out, Stdout: stdout, Errors: cf.errors, Resume: cf.resume,
+		Blocks: cf.blocks, KeepDirs: cf.keepDirs, Software: software(),
+	})
+	if err != nil {
+		return err
+	}
+
+	src := corpus.NewSource(corpus.Options{
+		MaxBytes: cf.maxBytes, Exclude: out.Exclude, AnyStatus: cf.anyStatus,
+		Resources: cleaner.Model.Visual,
+	})
+	runCtx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	st := newStatus(stderr, "fiasco clean", cf.quiet)
+	b := &batchRun{
+		ctx: ctx, runCtx: runCtx, cancel: cancel, sink: out.Sink, status: st, stderr: stderr, maxB: cf.maxBytes,
+		fails: newFailureLog(stderr, "fiasco clean", st, out.Errors),
+	}
+	inputs := out.Resume.Filter(src.Inputs(runCtx, pos, cf.lists), out.Sink.Skip)
+	_ = cleaner.Stream(runCtx, inputs, pipeline.BatchOptions{Workers: cf.workers, Ordered: true, Post: out.Sink.Encode}, b.emit)
+	st.done()
+	if err := out.Close(); err != nil && b.fatal == nil {
+		b.fatal = err
+	}
+	if err := out.Resume.Err(); err != nil {
+		return err
+	}
+	b.fails.summary()
+	b.summary(out, src.Stats())
+	return b.result(out)
+}
+
+// emit handles one outcome, in input order.
+func (b *batchRun) emit(o pipeline.Outcome) {
+	b.pages++
+	if b.fatal != nil {
+		b.unwritten++
+		return
+	}
+	if b.stopped || b.runCtx.Err() != nil && errors.Is(o.Err, context.Canceled) {
+		// Not started, or stopped under way: a record, no message. The
+		// pages after it are not written either, so that the outputs
+		// stay a prefix of the inputs, which --resume continues.
+		b.stopped = true
+		b.interrupted++
+		b.check(b.fails.interrupted(o.Input, interruptedMsg(b.ctx)))
+		return
+	}
+	if _, err := b.sink.Put(o); err != nil {
+		b.unwritten++
+		b.check(err)
+		return
+	}
+	b.status.add(o.Err != nil)
+	if o.Err != nil {
+		b.failed++
+		b.check(b.fails.fail(o.Input, o.Err))
+		return
+	}
+	b.cleaned++
+	if corpus.Truncated(o) {
+		b.truncated++
+		if b.truncated <= maxRepeats {
+			b.status.message(fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, truncatedMsg(b.maxB)))
+		}
+	}
+}
+
+// check stops the batch when an output could not be written.
+func (b *batchRun) check(err error) {
+	if err != nil && b.fatal == nil {
+		b.fatal = err
+		b.cancel(err)
+	}
+}
+
+// summary reports the counts on stderr.
+func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
+	msg := fmt.Sprintf("fiasco clean: %d pages, %d cleaned, %d failed", b.pages, b.cleaned, b.failed)
+	if b.interrupted > 0 {
+		msg += fmt.Sprintf(", %d interrupted", b.interrupted)
+	}
+	if b.unwritten > 0 {
+		msg += fmt.Sprintf(", %d not written", b.unwritten)
+	}
+	if b.truncated > 0 {
+		msg += fmt.Sprintf(", %d truncated (cut at --max-bytes %d)", b.truncated, b.maxB)
+	}
+	msg += "; output in " + out.Where
+	if out.Errors != nil && out.Errors.Len() > 0 {
+		msg += ", errors in " + out.Errors.Path()
+	}
+	fmt.Fprintln(b.stderr, msg)
+	if n := out.Resume.Skipped(); n > 0 {
+		fmt.Fprintf(b.stderr, "fiasco clean: --resume: %d pages done by an earlier run, skipped\n", n)
+	}
+	if stats.Archives > 0 {
+		line := fmt.Sprintf("fiasco clean: WARC: %d records in %d files", stats.Records, stats.Archives)
+		if len(stats.Skipped) > 0 {
+			reasons := make([]string, 0, len(stats.Skipped))
+			for r := range stats.Skipped {
+				reasons = append(reasons, r)
+			}
+			sort.Strings(reasons)
+			for i, r := range reasons {
+				reasons[i] = fmt.Sprintf("%d %s", stats.Skipped[r], r)
+			}
+			line += "; skipped " + strings.Join(reasons, ", ")
+		}
+		fmt.Fprintln(b.stderr, line)
+	}
+}
+
+// result is the batch's outcome as the command's error.
+func (b *batchRun) result(out *corpus.Output) error {
+	if b.fatal != nil {
+		return fmt.Errorf("%w; the run stopped: %d pages were not written (fix the cause and run the same command with --resume to continue)", b.fatal, b.unwritten+b.interrupted)
+	}
+	if err := b.ctx.Err(); err != nil {
+		return err
+	}
+	if b.pages == 0 && out.Resume.Skipped() == 0 {
+		return errors.New("no input files found")
+	}
+	if b.failed > 0 {
+		return &failedError{n: b.failed, what: "pages"}
+	}
+	return nil
+}
+
+// software names this program in WET files.
+func software() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return "fiasco/" + bi.Main.Version
+	}
+	return "fiasco"
+}

@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sync"
+	"time"
+)
+
+// statusEvery is how often a run writes a progress line when stderr is
+// not a terminal (a log file, a pipe).
+var statusEvery = 10 * time.Second
+
+// status reports a batch's progress on stderr: on a terminal, one line
+// redrawn in place at most ten times a second; otherwise (logs) a line
+// every statusEvery, with pages done, pages per second and failures. It
+// is safe for concurrent use; failure messages take its lock so that they
+// do not break into a line being drawn.
+type status struct {
+	mu       sync.Mutex
+	w        io.Writer
+	label    string
+	term     bool
+	off      bool
+	start    time.Time
+	last     time.Time
+	pages    int
+	failed   int
+	drawn    bool // a terminal line is on screen
+	interval time.Duration
+}
+
+// newStatus returns the progress report of a batch labelled label; quiet
+// turns it off.
+func newStatus(w io.Writer, label string, quiet bool) *status {
+	now := time.Now()
+	s := &status{w: w, label: label, off: quiet, start: now, last: now, term: isTerminal(w), interval: statusEvery}
+	if s.term {
+		s.interval = 100 * time.Millisecond
+	}
+	return s
+}
+
+// isTerminal reports whether w is a terminal: a character device other
+// than /dev/null.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
+		return false
+	}
+	return true
+}
+
+// add records one page done, failed or not.
+func (s *status) add(failed bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.pages++
+	if failed {
+		s.failed++
+	}
+	if s.off {
+		return
+	}
+	if now := time.Now(); now.Sub(s.last) >= s.interval {
+		s.last = now
+		s.draw()
+	}
+}
+
+func (s *status) line() string {
+	el := time.Since(s.start)
+	rate := 0.0
+	if sec := el.Seconds(); sec > 0 {
+		rate = float64(s.pages) / sec
+	}
+	return fmt.Sprintf("%s: %d pages, %.1f pages/s, %d failed, %s", s.label, s.pages, rate, s.failed, el.Round(time.Second))
+}
+
+func (s *status) draw() {
+	if s.term {
+		fmt.Fprintf(s.w, "\r%s   ", s.line())
+		s.drawn = true
+		return
+	}
+	fmt.Fprintln(s.w, s.line())
+}
+
+// message writes a line (a failure) on stderr, clearing a terminal line
+// first.
+func (s *status) message(line string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.drawn {
+		fmt.Fprint(s.w, "\r\x1b[K") // clear the line
+	}
+	fmt.Fprintln(s.w, line)
+	if s.drawn {
+		s.draw()
+	}
+}
+
+// done ends the report: the terminal line is finished.
+func (s *status) done() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.drawn {
+		s.draw()
+		fmt.Fprintln(s.w)
+		s.drawn = false
+	}
+}

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// This file holds what every command shares: flag parsing with help, the
+// errors a command returns and how main turns them into one message and an
+// exit status, and the signals that end a run.
+//
+// Exit status:
+//
+//	0    success, or help asked for (-h, --help)
+//	1    the command failed, or ran to the end with pages that failed
+//	2    the command line is wrong
+//	130  interrupted by SIGINT  (128 + 2)
+//	141  standard output closed by its reader (SIGPIPE, 128 + 13)
+//	143  terminated by SIGTERM  (128 + 15)
+
+// usageError is a wrong command line: main prints it with a pointer to the
+// command's help and exits 2.
+type usageError struct {
+	cmd   string // the command whose help to point to, e.g. "svm train"
+	err   error
+	shown bool // the usage was printed already: no message
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usagef returns a usageError for cmd.
+func usagef(cmd, format string, args ...any) error {
+	return &usageError{cmd: cmd, err: fmt.Errorf(format, args...)}
+}
+
+// failedError says that a command ran to the end but some of its items
+// (pages) failed. They were reported one by one already, so main prints
+// nothing more and exits 1.
+type failedError struct {
+	n    int
+	what string // "pages"
+}
+
+func (e *failedError) Error() string { return fmt.Sprintf("%d %s failed", e.n, e.what) }
+
+// cmdError names the command (e.g. "svm train") that an error comes from,
+// for main's message.
+type cmdError struct {
+	cmd string
+	err error
+}
+
+func (e *cmdError) Error() string { return e.err.Error() }
+func (e *cmdError) Unwrap() error { return e.err }
+
+// signalError is the cause of a run's context when a signal ended it.
+type signalError struct{ sig syscall.Signal }
+
+func (e *signalError) Error() string { return "interrupted by " + signalName(e.sig) }
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGPIPE:
+		return "SIGPIPE"
+	}
+	return s.String()
+}
+
+// interrupted returns the signal that cancelled ctx, or nil.
+func interrupted(ctx context.Context) *signalError {
+	var se *signalError
+	if errors.As(context.Cause(ctx), &se) {
+		return se
+	}
+	return nil
+}
+
+// forceAfter is how long after the first SIGINT or SIGTERM another one
+// ends the process at once, without cleaning up. Earlier ones are taken
+// for the same request: timeout(1), for one, sends a signal both to its
+// child and to the child's process group, so fiasco gets it twice.
+const forceAfter = 2 * time.Second
+
+// withSignals returns a context that SIGINT or SIGTERM cancels with a
+// *signalError cause (signal.NotifyContext's cause does not say which
+// signal arrived, and the exit status depends on it). The run then stops
+// taking work and cleans up (Chromium and its profile); a further signal
+// forceAfter later ends the process at once. withSignals also stops Go
+// from killing the process when a write to a closed pipe raises SIGPIPE:
+// such writes fail with EPIPE instead, so that a run ends through its
+// error path and closes Chromium (see pipeWriter). stop releases the
+// signals.
+func withSignals(parent context.Context, stderr io.Writer) (ctx context.Context, cancel context.CancelCauseFunc, stop func()) {
+	ctx, cancel = context.WithCancelCause(parent)
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	pipe := make(chan os.Signal, 1) // never read: Notify drops what does not fit
+	signal.Notify(pipe, syscall.SIGPIPE)
+	done := make(chan struct{})
+	go func() {
+		var first time.Time
+		for {
+			select {
+			case s := <-sigs:
+				ss, _ := s.(syscall.Signal)
+				if first.IsZero() {
+					first = time.Now()
+					cancel(&signalError{ss})
+					continue
+				}
+				if time.Since(first) >= forceAfter {
+					fmt.Fprintf(stderr, "fiasco: %s again: quitting without cleaning up\n", signalName(ss))
+					os.Exit(128 + int(ss))
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			close(done)
+			signal.Stop(sigs)
+			signal.Stop(pipe)
+		})
+	}
+	return ctx, cancel, stop
+}
+
+// pipeWriter is standard output. A write that fails because the reader
+// has gone (EPIPE: fiasco clean page.html | head -1) cancels the run with
+// a SIGPIPE cause, so that it stops, closes Chromium and exits 141.
+type pipeWriter struct {
+	w      io.Writer
+	cancel context.CancelCauseFunc
+}
+
+func (p *pipeWriter) Write(b []byte) (int, error) {
+	n, err := p.w.Write(b)
+	if err != nil && errors.Is(err, syscall.EPIPE) {
+		p.cancel(&signalError{syscall.SIGPIPE})
+	}
+	return n, err
+}
+
+// exitCode reports err, the outcome of running command name (args[0]), on
+// stderr in one message and returns the process's exit status.
+func exitCode(ctx context.Context, name string, err error, stderr io.Writer) int {
+	prefix := "fiasco"
+	var ce *cmdError
+	var ue *usageError
+	if errors.As(err, &ce) {
+		name = ce.cmd
+	} else if errors.As(err, &ue) && ue.cmd != "" {
+		name = ue.cmd
+	}
+	if name != "" {
+		prefix += " " + name
+	}
+	if se := interrupted(ctx); se != nil {
+		if se.sig == syscall.SIGPIPE {
+			return 128 + int(se.sig) // the reader is gone: nobody to tell
+		}
+		if err != nil && !errors.Is(err, context.Canceled) && !isQuiet(err) {
+			fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
+		}
+		fmt.Fprintf(stderr, "%s: %v\n", prefix, se)
+		return 128 + int(se.sig)
+	}
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return 0
+	case errors.As(err, &ue):
+		if ue.shown {
+			return 2
+		}
+		fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
+		help := "fiasco help"
+		if ue.cmd != "" {
+			help = "fiasco " + ue.cmd + " -h"
+		}
+		fmt.Fprintf(stderr, "Run %q for usage.\n", help)
+		return 2
+	case isQuiet(err):
+		return 1
+	}
+	fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
+	return 1
+}
+
+func isQuiet(err error) bool {
+	var fe *failedError
+	return errors.As(err, &fe)
+}
+
+// flagSet is a command's flags with its help text. Help (-h, -help,
+// --help) goes to standard output and is not an error (exit 0); a wrong
+// flag is a usageError. The flag package prints nothing itself.
+type flagSet struct {
+	*flag.FlagSet
+	cmd  string // "clean", "svm train"
+	text string // synopsis and description, printed before the options
+}
+
+func newFlagSet(cmd, text string) *flagSet {
+	fs := flag.NewFlagSet("fiasco "+cmd, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	return &flagSet{FlagSet: fs, cmd: cmd, text: text}
+}
+
+// help writes the command's help: its text and its options.
+func (f *flagSet) help(w io.Writer) {
+	fmt.Fprintf(w, "%s\n\nOptions:\n", strings.TrimRight(f.text, "\n"))
+	f.SetOutput(w)
+	f.PrintDefaults()
+	f.SetOutput(io.Discard)
+}
+
+// parse parses flags placed anywhere among the positional arguments
+// (fiasco inspect PAGE -o PAGE.png), as LIBSVM's tools and most users
+// expect; "--" ends the flags. It returns the positional arguments. On
+// -h, -help or --help it writes the help to stdout and returns
+// flag.ErrHelp. Where -h is a flag of the command's own (LIBSVM's
+// shrinking option in the commands that mirror LIBSVM), a -h without a
+// value (alone or last) still asks for help.
+func (f *flagSet) parse(args []string, stdout io.Writer) ([]string, error) {
+	if f.Lookup("h") != nil && len(args) > 0 && args[len(args)-1] == "-h" {
+		f.help(stdout)
+		return nil, flag.ErrHelp
+	}
+	var pos []string
+	for {
+		if err := f.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				f.help(stdout)
+				return nil, err
+			}
+			return nil, &usageError{cmd: f.cmd, err: err}
+		}
+		rest := f.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if len(args) > 0 && len(rest) < len(args) && args[len(args)-len(rest)-1] == "--" {
+			return append(pos, rest...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+// parseN is parse for a command that takes exactly n positional
+// arguments, named in want ("DATA MODEL").
+func (f *flagSet) parseN(args []string, stdout io.Writer, n int, want string) ([]string, error) {
+	pos, err := f.parse(args, stdout)
+	if err != nil {
+		return nil, err
+	}
+	if len(pos) != n {
+		return nil, usagef(f.cmd, "want %d arguments (%s), got %d", n, want, len(pos))
+	}
+	return pos, nil
+}

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/fiasco-project/fiasco/corpus"
+	"github.com/fiasco-project/fiasco/pipeline"
+)
+
+// maxRepeats is how many pages failing with the same error are named on
+// stderr; the rest are counted (and all are in the error log).
+const maxRepeats = 3
+
+// errRecord is a line of errors.jsonl.
+type errRecord = corpus.ErrorRecord
+
+// failureLog reports the failures of a batch on stderr, each distinct
+// error (the message without the page's name) at most maxRepeats times,
+// and appends their records to the error log as they happen. It is used
+// from one goroutine (the batch's emit).
+type failureLog struct {
+	w      io.Writer
+	prefix string // "fiasco clean"
+	status *status
+	log    *corpus.ErrorLog // nil: no error log
+	count  map[string]int   // per error with the page's name cut out
+	order  []string
+}
+
+func newFailureLog(w io.Writer, prefix string, st *status, log *corpus.ErrorLog) *failureLog {
+	return &failureLog{w: w, prefix: prefix, status: st, log: log, count: map[string]int{}}
+}
+
+func record(in pipeline.Input, msg string, interrupted bool) errRecord {
+	return errRecord{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID, Error: msg, Interrupted: interrupted}
+}
+
+// interrupted records, without a message on stderr, that a signal kept in
+// from being cleaned. An error means the log cannot be written.
+func (l *failureLog) interrupted(in pipeline.Input, msg string) error {
+	if l.log == nil {
+		return nil
+	}
+	return l.log.Add(record(in, msg, true))
+}
+
+// fail records that in failed with err and reports it on stderr unless
+// the same error was reported maxRepeats times. An error means the log
+// cannot be written.
+func (l *failureLog) fail(in pipeline.Input, err error) error {
+	msg := err.Error()
+	var werr error
+	if l.log != nil {
+		werr = l.log.Add(record(in, msg, false))
+	}
+	line := firstLine(msg)
+	key := line
+	if in.Name != "" {
+		key = strings.ReplaceAll(line, in.Name, "PAGE")
+	}
+	if l.count[key] == 0 {
+		l.order = append(l.order, key)
+	}
+	l.count[key]++
+	if l.count[key] <= maxRepeats {
+		if !strings.Contains(line, in.Name) {
+			line = in.Name + ": " + line
+		}
+		l.status.message(fmt.Sprintf("%s: %s", l.prefix, line))
+	}
+	return werr
+}
+
+// summary reports the errors that were not all named.
+func (l *failureLog) summary() {
+	for _, key := range l.order {
+		if n := l.count[key] - maxRepeats; n > 0 {
+			fmt.Fprintf(l.w, "%s: %d more pages failed the same way (%q); the error records list all\n", l.prefix, n, key)
+		}
+	}
+}

@@ -1,0 +1,23 @@
+package main
+
+import (
+	"math"
+)
+
+// validateModelFlags checks the values of the model and render flags of
+// command cmd: a bad value is a usage error naming the flag, never
+// silently replaced by a default.
+func validateModelFlags(cmd string, m *modelFlags) error {
+	r := &m.render
+	switch {
+	case m.thSet && (math.IsNaN(m.threshold) || math.IsInf(m.threshold, 0)):
+		return usagef(cmd, "--threshold %v: want a finite decision value", m.threshold)
+	case r.width <= 0:
+		return usagef(cmd, "--width %d: want a positive viewport width in CSS pixels", r.width)
+	case r.scale <= 0 || math.IsNaN(r.scale) || math.IsInf(r.scale, 0):
+		return usagef(cmd, "--scale %v: want a positive capture scale (image px per CSS px)", r.scale)
+	case r.timeout <= 0:
+		return usagef(cmd, "--render-timeout %v: want a positive duration", r.timeout)
+	}
+	return nil
+}

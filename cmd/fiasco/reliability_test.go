@@ -1,0 +1,348 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fiasco-project/fiasco/corpus"
+	"github.com/fiasco-project/fiasco/warc"
+)
+
+// This file holds a test for each defect of issue #10: symbolic links,
+// unbounded reads, silent truncation, outputs that are not atomic, a full
+// disk, outputs read back as input, error logs that cannot be written,
+// bad flag values, the progress bar in logs.
+
+// jsonlInputs runs fiasco clean --format jsonl to stdout and returns the
+// input of every line.
+func jsonlInputs(t *testing.T, args ...string) []string {
+	t.Helper()
+	code, out, errs := fiasco(t, append([]string{"clean", "--no-render", "-q", "--format", "jsonl"}, args...)...)
+	if code != 0 && code != 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var ins []string
+	for _, l := range strings.Split(strings.TrimSuffix(out, "\n"), "\n") {
+		var v struct{ Input, Error string }
+		if err := json.Unmarshal([]byte(l), &v); err != nil {
+			t.Fatalf("%v: %q", err, l)
+		}
+		if v.Error != "" {
+			v.Input += "!"
+		}
+		ins = append(ins, v.Input)
+	}
+	return ins
+}
+
+// articlePath is the test article, absolute: tests change directory.
+var articlePath, _ = filepath.Abs("../../testdata/article.html")
+
+// articleDir writes copies of the test article into dir under names.
+func articleDir(t *testing.T, dir string, names ...string) {
+	t.Helper()
+	page, err := os.ReadFile(articlePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range names {
+		p := filepath.Join(dir, n)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, page, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestCleanSymlinks: a directory of symbolic links, a mixed directory, a
+// symbolic link to a directory without a trailing slash, a cycle.
+func TestCleanSymlinks(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	articleDir(t, dir, "pages/a.html", "pages/b.html", "mixed/own.html")
+	os.MkdirAll("links", 0o755)
+	os.Symlink("../pages/a.html", "links/a.html")
+	os.Symlink("../pages/b.html", "links/b.html")
+	os.Symlink("../pages/a.html", "mixed/linked.html")
+	os.Symlink("..", "mixed/loop")
+	os.Symlink("pages", "dirlink")
+	for _, c := range []struct{ arg, want string }{
+		{"links", "[links/a.html links/b.html]"},
+		{"mixed", "[mixed/linked.html mixed/loop/dirlink/a.html mixed/loop/dirlink/b.html mixed/loop/links/a.html mixed/loop/links/b.html mixed/own.html]"},
+		{"dirlink", "[dirlink/a.html dirlink/b.html]"},
+	} {
+		if got := fmt.Sprint(jsonlInputs(t, c.arg)); got != c.want {
+			t.Errorf("%s: pages %s, want %s", c.arg, got, c.want)
+		}
+	}
+}
+
+// TestHugeFile cleans a 1 GB file (sparse after its first 8.5 MB of HTML)
+// and /dev/zero: reading stops at --max-bytes, memory stays bounded, and
+// the cut is reported.
+func TestHugeFile(t *testing.T) {
+	dir := t.TempDir()
+	big := filepath.Join(dir, "big.html")
+	var b bytes.Buffer
+	b.WriteString("<html><head><title>Big</title></head><body>\n")
+	for i := 0; b.Len() < 8<<20+512<<10; i++ {
+		fmt.Fprintf(&b, "<p>Paragraph %d of a very long page, which goes on and on about the river, the bridge and the council, so that it is long enough to be a clean block of text on its own. %s</p>\n", i,
+			strings.Repeat("Then the council discussed the new bridge, the budget of the coming year and the schools of the district at some length. ", 8))
+	}
+	if err := os.WriteFile(big, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(big, 1<<30); err != nil {
+		t.Fatal(err)
+	}
+	// The reference: the same page already cut at 8 MiB, cleaned in the
+	// same run. The 1 GB file must cost about what its first 8 MiB cost.
+	cut := filepath.Join(dir, "cut.html")
+	if err := os.WriteFile(cut, b.Bytes()[:8<<20], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ref := runBinary(t, nil, "clean", "--no-render", "--format", "jsonl", "-o", filepath.Join(dir, "ref.jsonl"), cut)
+	if ref.code != 0 {
+		t.Fatalf("reference run: exit %d; stderr:\n%s", ref.code, ref.stderr)
+	}
+	out := filepath.Join(dir, "out.jsonl")
+	r := runBinary(t, nil, "clean", "--no-render", "--format", "jsonl", "-o", out, big)
+	t.Logf("1 GB file: %.1f s, peak RSS %.0f MB (VmHWM); the 8 MiB page alone: %.1f s, %.0f MB; ratio %.2f",
+		r.wall.Seconds(), r.hwmMB, ref.wall.Seconds(), ref.hwmMB, r.hwmMB/ref.hwmMB)
+	if r.code != 0 || !strings.Contains(r.stderr, "1 truncated") || !strings.Contains(r.stderr, "big.html: truncated") {
+		t.Errorf("exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+	// Reading the whole file would add 1 GB; allow for GC timing only.
+	if r.hwmMB > 1.5*ref.hwmMB+64 {
+		t.Errorf("peak RSS %.0f MB for a page cut at 8 MiB; the cut page alone peaks at %.0f MB", r.hwmMB, ref.hwmMB)
+	}
+	line, _ := os.ReadFile(out)
+	if !bytes.Contains(line, []byte(`"truncated":true`)) {
+		t.Errorf("the JSONL line does not say truncated: %.200s", line)
+	}
+	r = runBinary(t, nil, "clean", "--no-render", "/dev/zero")
+	if r.code != 1 || !strings.Contains(r.stderr, "/dev/zero: not a text file") {
+		t.Errorf("/dev/zero: exit %d; stderr:\n%s", r.code, r.stderr)
+	}
+}
+
+// TestTruncationReported: a page cut at --max-bytes is reported in every
+// output format and in the summary.
+func TestTruncationReported(t *testing.T) {
+	dir := t.TempDir()
+	articleDir(t, dir, "in/a.html")
+	in := filepath.Join(dir, "in", "a.html")
+	cut := []string{"--no-render", "-q", "--max-bytes", "1500"}
+	code, _, errs := fiasco(t, append([]string{"clean", in}, cut...)...)
+	if code != 0 || !strings.Contains(errs, "a.html: truncated") {
+		t.Errorf("one page to stdout: exit %d, stderr %q", code, errs)
+	}
+	for _, f := range []string{"cleaneval", "text", "html", "json"} {
+		out := filepath.Join(dir, f)
+		code, _, errs := fiasco(t, append([]string{"clean", "--format", f, "-o", out, in}, cut...)...)
+		m, _ := os.ReadFile(filepath.Join(out, corpus.ManifestName))
+		if code != 0 || !strings.Contains(errs, "1 truncated") || !bytes.Contains(m, []byte(`"truncated":true`)) {
+			t.Errorf("%s: exit %d, stderr %q, manifest %s", f, code, errs, m)
+		}
+	}
+	code, out, errs := fiasco(t, append([]string{"clean", "--format", "jsonl", in}, cut...)...)
+	if code != 0 || !strings.Contains(out, `"truncated":true`) || !strings.Contains(errs, "1 truncated") {
+		t.Errorf("jsonl: exit %d, stderr %q", code, errs)
+	}
+	code, out, errs = fiasco(t, append([]string{"clean", "--format", "wet", in}, cut...)...)
+	if code != 0 || !strings.Contains(gunzipAll(t, out), "WARC-Truncated: length") || !strings.Contains(errs, "1 truncated") {
+		t.Errorf("wet: exit %d, stderr %q", code, errs)
+	}
+}
+
+func gunzipAll(t *testing.T, s string) string {
+	t.Helper()
+	var b strings.Builder
+	r := warc.NewReader(strings.NewReader(s), warc.Options{})
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			return b.String()
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range rec.Header {
+			fmt.Fprintf(&b, "%s: %s\n", f.Name, f.Value)
+		}
+	}
+}
+
+// TestDiskFull fills a small tmpfs (in a mount namespace of its own) with
+// JSONL and with a directory output: the run stops with exit status 1 and
+// a message, leaves only whole lines and whole files, and, once there is
+// room again, --resume finishes it with the outputs of an uninterrupted
+// run.
+func TestDiskFull(t *testing.T) {
+	if out, err := exec.Command("unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt && umount /mnt").CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs in a private mount namespace (unshare -m, needs root): %v %s", err, out)
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	writePages(t, in, 30)
+	ref := filepath.Join(dir, "ref")
+	fiascoBinary(t)
+	for _, c := range []struct{ format, out string }{{"jsonl", "out.jsonl"}, {"text", "out"}} {
+		t.Run(c.format, func(t *testing.T) {
+			if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", c.format, "-o", filepath.Join(ref, c.out), in); code != 0 {
+				t.Fatalf("reference: exit %d: %s", code, errs)
+			}
+			mnt := filepath.Join(t.TempDir(), "mnt")
+			keep := filepath.Join(t.TempDir(), "keep")
+			os.MkdirAll(mnt, 0o755)
+			cmd := fmt.Sprintf(`set -u
+mount -t tmpfs -o size=24k tmpfs %[1]s
+%[2]s clean --no-render -q --format %[3]s -o %[1]s/%[4]s %[5]s; echo "rc=$?"
+cp -a %[1]s/%[4]s %[6]s.full
+mount -o remount,size=8m %[1]s
+%[2]s clean --no-render -q --format %[3]s -o %[1]s/%[4]s --resume %[5]s; echo "rc=$?"
+cp -a %[1]s/%[4]s %[6]s.final
+umount %[1]s`, mnt, binPath, c.format, c.out, in, keep)
+			out, err := exec.Command("unshare", "-m", "sh", "-c", cmd).CombinedOutput()
+			if err != nil {
+				t.Fatalf("%v:\n%s", err, out)
+			}
+			s := string(out)
+			if !strings.Contains(s, "rc=1") || !strings.Contains(s, "no space left on device") || !strings.Contains(s, "--resume to continue") || !strings.Contains(s, "rc=0") {
+				t.Errorf("full disk, then resumed:\n%s", s)
+			}
+			checkWhole(t, keep+".full")
+			if got, want := treeOf(t, keep+".final"), treeOf(t, filepath.Join(ref, c.out)); got != want {
+				t.Errorf("resumed after a full disk: outputs differ from an uninterrupted run:\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+}
+
+// checkWhole checks that an output left by a full disk holds whole lines,
+// whole files and no temporary file.
+func checkWhole(t *testing.T, path string) {
+	t.Helper()
+	filepath.Walk(path, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return err
+		}
+		data, _ := os.ReadFile(p)
+		switch {
+		case strings.HasPrefix(fi.Name(), ".fiasco-tmp"):
+			t.Errorf("temporary file left: %s", p)
+		case strings.HasSuffix(p, ".jsonl") && len(data) > 0 && data[len(data)-1] != '\n':
+			t.Errorf("%s ends inside a line", p)
+		case len(data) == 0:
+			t.Errorf("%s is empty", p)
+		}
+		return nil
+	})
+}
+
+// treeOf lists the files below path (or the file) with their contents.
+func treeOf(t *testing.T, path string) string {
+	t.Helper()
+	var b strings.Builder
+	filepath.Walk(path, func(p string, fi os.FileInfo, err error) error {
+		if err != nil || fi.IsDir() {
+			return err
+		}
+		data, _ := os.ReadFile(p)
+		rel, _ := filepath.Rel(path, p)
+		fmt.Fprintf(&b, "== %s\n%s", rel, data)
+		return nil
+	})
+	return b.String()
+}
+
+// TestOutputInsideInput: outputs written inside the input folder are not
+// read back on the next run.
+func TestOutputInsideInput(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	articleDir(t, dir, "in/a.html", "in/b.html")
+	os.WriteFile("in/empty.html", nil, 0o644)
+	for range 2 {
+		code, _, errs := fiasco(t, "clean", "--no-render", "-q", "-o", "in/out", "in")
+		if code != 1 || !strings.Contains(errs, "3 pages, 2 cleaned, 1 failed") {
+			t.Errorf("exit %d: %s", code, errs)
+		}
+	}
+	articleDir(t, dir, "in2/a.html", "in2/b.html")
+	for range 2 {
+		if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", "in2/out.jsonl", "--errors", "in2/errors.jsonl", "in2"); code != 0 {
+			t.Errorf("exit %d: %s", code, errs)
+		}
+	}
+	data, _ := os.ReadFile("in2/out.jsonl")
+	if n := bytes.Count(data, []byte("\n")); n != 2 {
+		t.Errorf("second JSONL run: %d lines, want 2 (out.jsonl not read):\n%s", n, data)
+	}
+}
+
+// TestErrorLogUnwritable: an error log that cannot be written (a directory
+// in its place, a path through a file) ends the run with exit status 1 and
+// a message naming it.
+func TestErrorLogUnwritable(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	articleDir(t, dir, "in/a.html")
+	os.WriteFile(filepath.Join(in, "empty.html"), nil, 0o644)
+	out := filepath.Join(dir, "out")
+	os.MkdirAll(filepath.Join(out, "errors.jsonl", "x"), 0o755)
+	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "-o", out, in)
+	if code != 1 || !strings.Contains(errs, "errors.jsonl") {
+		t.Errorf("errors.jsonl a directory: exit %d, stderr %q", code, errs)
+	}
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skipf("no /dev/full: %v", err)
+	}
+	code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--errors", "/dev/full", "-o", filepath.Join(dir, "out2"), in)
+	if code != 1 || !strings.Contains(errs, "/dev/full") || !strings.Contains(errs, "no space left on device") {
+		t.Errorf("error log on a full device: exit %d, stderr %q", code, errs)
+	}
+}
+
+// TestFlagValues: bad values are errors naming the flag, not replaced.
+func TestFlagValues(t *testing.T) {
+	for _, c := range []struct{ args, msg string }{
+		{"--scale 0", "--scale 0"},
+		{"--scale -1", "--scale -1"},
+		{"--width 0", "--width 0"},
+		{"--render-timeout 0s", "--render-timeout 0s"},
+		{"--workers -1", "--workers -1"},
+		{"--max-bytes 0", "--max-bytes 0"},
+		{"--threshold NaN", "--threshold NaN"},
+		{"--blocks", "--blocks needs --format jsonl"},
+		{"--format jsonl --keep-dirs", "--keep-dirs needs"},
+		{"--resume", "--resume needs -o"},
+		{"--format pdf", "--format pdf"},
+	} {
+		code, _, errs := fiasco(t, append(append([]string{"clean"}, strings.Fields(c.args)...), "x.html")...)
+		if code != 2 || !strings.Contains(errs, c.msg) {
+			t.Errorf("clean %s: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.msg)
+		}
+	}
+}
+
+// TestProgressLines: off a terminal, progress is a plain line every
+// statusEvery (here every page), with pages per second, never a bar.
+func TestProgressLines(t *testing.T) {
+	defer func(d time.Duration) { statusEvery = d }(statusEvery)
+	statusEvery = 0
+	dir := t.TempDir()
+	writePages(t, filepath.Join(dir, "in"), 3)
+	code, _, errs := fiasco(t, "clean", "--no-render", "-o", filepath.Join(dir, "out"), filepath.Join(dir, "in"))
+	if code != 0 || strings.Contains(errs, "\r") || strings.Count(errs, "pages/s") != 3 {
+		t.Errorf("exit %d; stderr:\n%q", code, errs)
+	}
+}

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/serve"
+)
+
+func init() {
+	register(&command{
+		name:    "serve",
+		summary: "HTTP service: POST a page to /clean, get what clean prints",
+		run:     runServe,
+	})
+	register(&command{
+		name:    "health",
+		summary: "exit 0 when a fiasco serve answers /healthz (Docker's HEALTHCHECK)",
+		run:     runHealthcheck,
+	})
+}
+
+const serveHelp = `usage: fiasco serve [options]
+
+Serves fiasco over HTTP (package serve has the contract):
+
+  POST /clean          the body is a page; the answer is what
+                       "fiasco clean -" prints for it. Query: format
+                       (cleaneval, text, html, json, jsonl), render (auto,
+                       on, off), threshold, policy (corpus), url, name.
+  POST /clean/batch    JSON Lines in ({"url":..,"html":..} or {"data":
+                       base64}), JSON Lines out as pages finish.
+  GET  /healthz        200 while the service and its Chromium are alive.
+  GET  /metrics        Prometheus text format.
+
+  curl --data-binary @page.html 'localhost:8080/clean?format=text'
+
+The service never fetches a URL it is given, and renders without network.
+--workers pages are cleaned at once, --queue more requests wait; beyond
+that requests get 503 with Retry-After. On SIGTERM or SIGINT it stops
+accepting connections, finishes the requests under way (at most
+--shutdown-timeout), closes Chromium and exits 143 (SIGTERM) or 130.`
+
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("serve", serveHelp)
+	addr := fs.String("addr", serve.DefaultAddr, "listen address (host:port; :PORT for every interface)")
+	maxBody := fs.Int64("max-body", serve.DefaultMaxBody, "largest page accepted, in bytes (413 beyond)")
+	timeout := fs.Duration("timeout", serve.DefaultTimeout, "time limit per page: waiting for a worker and cleaning (504 beyond)")
+	readTimeout := fs.Duration("read-timeout", serve.DefaultReadTimeout, "time limit to receive a request's headers, and its body (batch: each line); 408 beyond")
+	writeTimeout := fs.Duration("write-timeout", serve.DefaultWriteTimeout, "time limit to send an answer (batch: each line)")
+	shutdown := fs.Duration("shutdown-timeout", serve.DefaultShutdownTimeout, "on SIGTERM, how long requests under way may take to finish")
+	workers := fs.Int("workers", 0, "pages cleaned at once (0: one per CPU)")
+	queue := fs.Int("queue", 0, "requests that may wait for a worker (0: 4 per worker; -1: none); 503 beyond")
+	noRender := fs.Bool("no-render", false, "serve without Chromium: render=auto means off, render=on answers 501")
+	var rf renderFlags
+	rf.add(fs.FlagSet)
+	pos, err := fs.parse(args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("serve", "unexpected arguments %q", pos)
+	}
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	cfg := serve.Config{Addr: *addr, MaxBody: *maxBody, Timeout: *timeout, ReadTimeout: *readTimeout,
+		WriteTimeout: *writeTimeout, ShutdownTimeout: *shutdown, Workers: *workers, Queue: *queue, Log: log}
+	if !*noRender {
+		m, err := classify.Default(true)
+		if err != nil {
+			return err
+		}
+		v, stop, err := rf.visualizer(ctx, "pass --no-render to serve without rendering")
+		if err != nil {
+			return err
+		}
+		defer func() {
+			stop() // Chromium ends, its profile is removed
+			log.Info("Chromium closed")
+		}()
+		cfg.Rendered = &pipeline.Cleaner{Model: m, Prepare: pipeline.PrepareOptions{Visual: v}}
+	}
+	s, err := serve.New(cfg)
+	if err != nil {
+		return err
+	}
+	return s.ListenAndServe(ctx)
+}
+
+const healthcheckHelp = `usage: fiasco health [options]
+
+Asks a running "fiasco serve" for /healthz and exits 0 when it answers 200,
+1 otherwise: the HEALTHCHECK of the Docker image (which has no curl).`
+
+func runHealthcheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("health", healthcheckHelp)
+	url := fs.String("url", "http://127.0.0.1:8080/healthz", "the service's health URL")
+	timeout := fs.Duration("timeout", 25*time.Second, "time limit")
+	pos, err := fs.parse(args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("health", "unexpected arguments %q", pos)
+	}
+	ctx, cancel := context.WithTimeout(ctx, *timeout)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, *url, nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("%s: %s: %s", *url, resp.Status, body)
+	}
+	stdout.Write(body)
+	return nil
+}

@@ -1,0 +1,198 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fiasco-project/fiasco/corpus"
+	"github.com/fiasco-project/fiasco/warc"
+)
+
+// smallCrawl writes a WARC of a few captures of the test pages.
+func smallCrawl(t *testing.T, dir string, n int) *testCrawl {
+	t.Helper()
+	in := filepath.Join(t.TempDir(), "pages")
+	writePages(t, in, n)
+	var pages [][]byte
+	for i := range n {
+		p, err := os.ReadFile(filepath.Join(in, "page"+twoDigits(i)+".html"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, p)
+	}
+	return writeCrawl(t, filepath.Join(dir, "crawl.warc.gz"), pages)
+}
+
+func twoDigits(i int) string { return string([]byte{byte('0' + i/10), byte('0' + i%10)}) }
+
+// TestWETRoundTrip converts a WARC to WET and reads it back with
+// warc.Reader: a warcinfo record, then one conversion record per page with
+// the fields WARC 1.1 requires of every record (WARC-Record-ID,
+// Content-Length, WARC-Date, WARC-Type) and of a conversion record
+// (WARC-Target-URI), the response's ID in WARC-Refers-To, a correct block
+// digest and the page's text.
+func TestWETRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	c := smallCrawl(t, dir, 12)
+	wet := filepath.Join(dir, "out.warc.wet.gz")
+	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "wet", "-o", wet, c.path)
+	if code != 1 || !strings.Contains(errs, "truncated record") {
+		t.Fatalf("exit %d (want 1: the truncated record); stderr:\n%s", code, errs)
+	}
+	f, err := os.Open(wet)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	r := warc.NewReader(f, warc.Options{Name: wet})
+	var refers []string
+	for i := 0; ; i++ {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Version != "WARC/1.1" {
+			t.Errorf("record %d: version %q", i, rec.Version)
+		}
+		for _, name := range []string{warc.FieldRecordID, warc.FieldContentLength, warc.FieldDate, warc.FieldType} {
+			if rec.Header.Get(name) == "" {
+				t.Errorf("record %d (%s) lacks %s", i, rec.Type, name)
+			}
+		}
+		if rec.Date.IsZero() || !strings.HasPrefix(rec.ID, "<urn:uuid:") || !strings.HasSuffix(rec.ID, ">") {
+			t.Errorf("record %d: date %v, id %q", i, rec.Date, rec.ID)
+		}
+		block, err := io.ReadAll(rec.Block())
+		if err != nil || warc.BlockDigest(block) != rec.Header.Get(warc.FieldBlockDigest) {
+			t.Errorf("record %d: block %v, digest %s", i, err, rec.Header.Get(warc.FieldBlockDigest))
+		}
+		if i == 0 {
+			if rec.Type != warc.TypeWarcinfo || rec.ContentType != "application/warc-fields" || !bytes.Contains(block, []byte("software: fiasco")) {
+				t.Errorf("first record: %s %s %q", rec.Type, rec.ContentType, block)
+			}
+			continue
+		}
+		if rec.Type != warc.TypeConversion || rec.ContentType != "text/plain" || !strings.HasPrefix(rec.TargetURI, "http://site") {
+			t.Errorf("record %d: %s, %s, target %q", i, rec.Type, rec.ContentType, rec.TargetURI)
+		}
+		if !bytes.Contains(block, []byte("council meeting")) {
+			t.Errorf("record %d: text %q", i, block)
+		}
+		if rec.Date != time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC) {
+			t.Errorf("record %d dated %v, not as its response", i, rec.Date)
+		}
+		refers = append(refers, rec.Header.Get(warc.FieldRefersTo))
+	}
+	if strings.Join(refers, " ") != strings.Join(c.pages, " ") {
+		t.Errorf("WARC-Refers-To:\n%v\nwant the response records\n%v", refers, c.pages)
+	}
+	recs := readErrRecords(t, filepath.Join(dir, "out.errors.jsonl"))
+	if len(recs) != 1 || recs[0].WARCRecordID != c.last {
+		t.Errorf("error log %+v, want the truncated record %s", recs, c.last)
+	}
+	// Resumed, nothing is left to do: the output stays as it is.
+	before, _ := os.ReadFile(wet)
+	code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", "wet", "-o", wet, "--resume", c.path)
+	after, _ := os.ReadFile(wet)
+	if code != 0 || !bytes.Equal(before, after) || !strings.Contains(errs, "0 pages") {
+		t.Errorf("resume of a finished run: exit %d, output changed %v; stderr:\n%s", code, !bytes.Equal(before, after), errs)
+	}
+}
+
+// TestDirResumeAndMirror: --keep-dirs mirrors the input folders, the
+// manifest maps every input (a missing one too) to its output or error,
+// and a run resumed after losing the end of its manifest (a kill) ends
+// with the outputs of an uninterrupted run.
+func TestDirResumeAndMirror(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	articleDir(t, dir, "in/a.html", "in/sub/a.html", "in/sub/deeper/b.html")
+	os.WriteFile("in/sub/empty.html", nil, 0o644)
+	os.MkdirAll("in/crawls", 0o755)
+	c := smallCrawl(t, filepath.Join(dir, "in", "crawls"), 3)
+	args := []string{"clean", "--no-render", "-q", "--keep-dirs", "--format", "text", "-o", "out", "in", "missing.html"}
+	code, _, errs := fiasco(t, args...)
+	if code != 1 || !strings.Contains(errs, "missing.html: no such file or directory") {
+		t.Fatalf("exit %d; stderr:\n%s", code, errs)
+	}
+	want := treeOf(t, "out")
+	var lines []corpus.ManifestLine
+	m, _ := os.ReadFile("out/manifest.jsonl")
+	for _, l := range strings.SplitAfter(string(m), "\n") {
+		var ml corpus.ManifestLine
+		if l != "" && json.Unmarshal([]byte(l), &ml) == nil {
+			lines = append(lines, ml)
+		}
+	}
+	var outs []string
+	for _, l := range lines {
+		outs = append(outs, l.Output)
+	}
+	wantOuts := "a.txt crawls/crawl/000001.txt crawls/crawl/000002.txt crawls/crawl/000003.txt  sub/a.txt sub/deeper/b.txt  "
+	if strings.Join(outs, " ") != wantOuts || lines[len(lines)-1].Error == "" || lines[4].WARCRecordID != c.last {
+		t.Errorf("manifest outputs %q, want %q:\n%s", strings.Join(outs, " "), wantOuts, m)
+	}
+	// A run killed after 3 pages: its manifest ends inside the 4th line,
+	// the error log (written after the manifest) holds no record yet.
+	cut := bytes.Index(m, []byte("crawls/crawl/000003.txt")) + 5
+	os.WriteFile("out/manifest.jsonl", m[:cut], 0o644)
+	os.Remove("out/errors.jsonl")
+	os.Remove("out/sub/a.txt")
+	code, _, errs = fiasco(t, append(args, "--resume")...)
+	if code != 1 || !strings.Contains(errs, "3 pages done by an earlier run") {
+		t.Errorf("resumed: exit %d; stderr:\n%s", code, errs)
+	}
+	if got := treeOf(t, "out"); got != want {
+		t.Errorf("resumed output differs:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestJSONLBlocksAndStaleErrors: --blocks adds every block with its
+// label, type and decision value; an error log of an earlier run does not
+// outlive a run without errors.
+func TestJSONLBlocksAndStaleErrors(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "--blocks", articlePath)
+	var l corpus.Line
+	if err := json.Unmarshal([]byte(out), &l); code != 0 || err != nil || len(l.Blocks) < 5 {
+		t.Fatalf("exit %d (%v); stderr %s; line %.300s", code, err, errs, out)
+	}
+	minClean, maxDirty := 1e9, -1e9
+	for _, b := range l.Blocks {
+		if !strings.Contains("phl", b.Type) || b.Text == "" {
+			t.Errorf("block %+v", b)
+		}
+		if b.Label == "clean" {
+			minClean = min(minClean, b.Value)
+		} else {
+			maxDirty = max(maxDirty, b.Value)
+		}
+	}
+	if minClean == 1e9 || maxDirty == -1e9 || minClean < maxDirty {
+		t.Errorf("labels do not follow the decision values: clean from %v, dirty up to %v", minClean, maxDirty)
+	}
+	in := filepath.Join(dir, "in")
+	articleDir(t, dir, "in/a.html")
+	os.WriteFile(filepath.Join(in, "empty.html"), nil, 0o644)
+	o := filepath.Join(dir, "out")
+	if code, _, _ := fiasco(t, "clean", "--no-render", "-q", "-o", o, in); code != 1 {
+		t.Fatalf("exit %d with an empty page", code)
+	}
+	os.Remove(filepath.Join(in, "empty.html"))
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "-o", o, in); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(o, "errors.jsonl")); err == nil {
+		t.Error("the error log of the earlier run is still there")
+	}
+}

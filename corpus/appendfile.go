@@ -1,0 +1,199 @@
+package corpus
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// appendFile is an output written as a sequence of whole entries (lines,
+// WARC records), each with one write to a file opened for appending, so
+// that a process killed at any moment leaves whole entries and at most a
+// part of the last one, which a resumed run cuts off. A write that fails
+// is undone (the file is cut back to its last whole entry) and every later
+// write fails with the same error.
+type appendFile struct {
+	path string
+	f    *os.File
+	size int64 // bytes of whole entries
+	err  error
+}
+
+// openAppend opens path for a run. Without resume, it starts the file
+// afresh. With resume, it keeps the whole entries of an existing file:
+// good, given the file, returns the length of its whole entries, and
+// the rest is cut off.
+func openAppend(path string, resume bool, good func(f *os.File, size int64) (int64, error)) (*appendFile, error) {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	if !resume {
+		flags |= os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	a := &appendFile{path: path, f: f}
+	if resume {
+		r, err := os.Open(path)
+		if err != nil {
+			f.Close()
+			return nil, err
+		}
+		fi, err := r.Stat()
+		if err == nil {
+			a.size, err = good(r, fi.Size())
+		}
+		r.Close()
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		if a.size < fi.Size() {
+			if err := f.Truncate(a.size); err != nil {
+				f.Close()
+				return nil, err
+			}
+		}
+	}
+	return a, nil
+}
+
+// write appends one whole entry.
+func (a *appendFile) write(p []byte) error {
+	if a.err != nil {
+		return a.err
+	}
+	n, err := a.f.Write(p)
+	if err != nil {
+		if n > 0 {
+			// Undo the part written; if even that fails, the next run
+			// with --resume cuts it.
+			a.f.Truncate(a.size)
+		}
+		a.err = fmt.Errorf("writing %s: %w", a.path, err)
+		return a.err
+	}
+	a.size += int64(n)
+	return nil
+}
+
+func (a *appendFile) close() error {
+	err := a.f.Close()
+	if a.err != nil {
+		return a.err
+	}
+	if err != nil {
+		return fmt.Errorf("closing %s: %w", a.path, err)
+	}
+	return nil
+}
+
+// goodLines returns the length of the whole lines of a file: up to and
+// including its last newline.
+func goodLines(f *os.File, size int64) (int64, error) {
+	const chunk = 64 << 10
+	buf := make([]byte, chunk)
+	for end := size; end > 0; {
+		start := max(0, end-chunk)
+		n, err := f.ReadAt(buf[:end-start], start)
+		if err != nil && err != io.EOF {
+			return 0, err
+		}
+		if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+			return start + int64(i) + 1, nil
+		}
+		end = start
+	}
+	return 0, nil
+}
+
+// lineIDs returns the identities of the lines of the first size bytes of
+// the file at path, in order, read as they are asked for; id extracts one
+// from a line ("" and false to skip it).
+func lineIDs(path string, size int64, id func(line []byte) (string, bool, error)) func() (string, bool, error) {
+	var f *os.File
+	var br *bufio.Reader
+	lineNo := 0
+	return func() (string, bool, error) {
+		if br == nil {
+			var err error
+			if f, err = os.Open(path); err != nil {
+				return "", false, err
+			}
+			br = bufio.NewReaderSize(io.NewSectionReader(f, 0, size), 64<<10)
+		}
+		for {
+			line, err := br.ReadBytes('\n')
+			if len(line) == 0 && err == io.EOF {
+				f.Close()
+				return "", false, nil
+			}
+			if err != nil && err != io.EOF {
+				f.Close()
+				return "", false, err
+			}
+			lineNo++
+			s, ok, perr := id(line)
+			if perr != nil {
+				f.Close()
+				return "", false, fmt.Errorf("%s, line %d: %w", path, lineNo, perr)
+			}
+			if ok {
+				return s, true, nil
+			}
+		}
+	}
+}
+
+// tempPrefix starts the names of the temporary files outputs are written
+// to before they are renamed into place; hidden, so that no walk reads
+// them as input.
+const tempPrefix = ".fiasco-tmp-"
+
+// writeAtomic writes data to path through a temporary file in tmpDir
+// (which must be on the same file system) renamed into place: a reader,
+// or a run killed at any moment, sees the old file or the new one, never
+// a part.
+func writeAtomic(path, tmpDir string, data []byte) error {
+	f, err := os.CreateTemp(tmpDir, tempPrefix+"*")
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// removeTemps removes what killed runs left of their temporary files in
+// dir.
+func removeTemps(dir string) error {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil
+		}
+		return err
+	}
+	for _, de := range des {
+		if strings.HasPrefix(de.Name(), tempPrefix) && de.Type().IsRegular() {
+			if err := os.Remove(filepath.Join(dir, de.Name())); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,218 @@
+package corpus
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/warc"
+)
+
+var date = time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+
+// testWARC writes records with a seeded Writer (gzip per record if gz).
+type testWARC struct {
+	buf bytes.Buffer
+	w   *warc.Writer
+	ids []string
+}
+
+func newTestWARC(gz bool) *testWARC {
+	t := &testWARC{}
+	t.w = warc.NewWriter(&t.buf, gz)
+	t.w.Rand = rand.NewChaCha8([32]byte{7})
+	return t
+}
+
+func (t *testWARC) record(typ, uri, contentType string, block string) {
+	var f warc.Header
+	if uri != "" {
+		f.Add(warc.FieldTargetURI, uri)
+	}
+	if typ == warc.TypeRevisit {
+		f.Add(warc.FieldProfile, "http://netpreserve.org/warc/1.1/revisit/identical-payload-digest")
+	}
+	id, err := t.w.WriteRecord(typ, date, contentType, f, []byte(block))
+	if err != nil {
+		panic(err)
+	}
+	t.ids = append(t.ids, id)
+}
+
+func (t *testWARC) response(uri, status, header, body string) {
+	t.record(warc.TypeResponse, uri, "application/http; msgtype=response",
+		"HTTP/1.1 "+status+"\r\n"+header+"\r\n"+body)
+}
+
+func gzipped(s string) string {
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	w.Write([]byte(s))
+	w.Close()
+	return b.String()
+}
+
+const (
+	latin1Page = "<html><head><title>Caf\xe9</title></head><body><p>Un caf\xe9 cr\xe8me et une br\xfbl\xe9e.</p></body></html>"
+	css        = "p { color: red }"
+)
+
+// sampleWARC is a WARC of every kind of record a crawl holds, its last
+// record cut in its body.
+func sampleWARC(gz bool) (*testWARC, []byte) {
+	t := newTestWARC(gz)
+	t.record(warc.TypeWarcinfo, "", "application/warc-fields", "software: test\r\n")
+	t.record(warc.TypeRequest, "http://ex.org/", "application/http; msgtype=request", "GET / HTTP/1.1\r\nHost: ex.org\r\n\r\n")
+	t.response("http://ex.org/", "200 OK", "Content-Type: text/html; charset=iso-8859-1\r\n", latin1Page)
+	t.record(warc.TypeMetadata, "http://ex.org/", "application/warc-fields", "outlinks: x\r\n")
+	t.response("http://ex.org/style.css", "200 OK", "Content-Type: text/css\r\n", css)
+	t.response("http://ex.org/gz", "200 OK", "Content-Type: text/html\r\nContent-Encoding: gzip\r\n", gzipped(page))
+	t.record(warc.TypeRevisit, "http://ex.org/", "application/http; msgtype=response", "HTTP/1.1 200 OK\r\n\r\n")
+	t.response("http://ex.org/missing", "404 Not Found", "Content-Type: text/html\r\n", "<html><body><p>Not found.</p></body></html>")
+	t.response("http://ex.org/img.png", "200 OK", "Content-Type: image/png\r\n", "\x89PNG\r\n\x1a\n....")
+	t.response("http://ex.org/sniffed", "200 OK", "", "<!DOCTYPE html><html><body><p>No type given.</p></body></html>")
+	whole := t.buf.Len()
+	t.response("http://ex.org/last", "200 OK", "Content-Type: text/html\r\n", strings.Repeat("<p>Last page.</p>", 200))
+	data := t.buf.Bytes()
+	cut := whole + (len(data)-whole)/2
+	return t, data[:cut]
+}
+
+func writeFile(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func inputsOf(t *testing.T, s *Source, args ...string) []pipeline.Input {
+	t.Helper()
+	var out []pipeline.Input
+	for in := range s.Inputs(context.Background(), args, nil) {
+		out = append(out, in)
+	}
+	return out
+}
+
+// TestArchivePages: of a WARC with every kind of record, the HTML 2xx
+// responses are pages (decoded, with URL, record ID and HTTP Content-Type),
+// the rest is counted, and the truncated last record is one error.
+func TestArchivePages(t *testing.T) {
+	for _, gz := range []bool{false, true} {
+		t.Run(fmt.Sprintf("gzip=%v", gz), func(t *testing.T) {
+			w, data := sampleWARC(gz)
+			path := writeFile(t, "crawl.warc.gz", data)
+			s := NewSource(Options{})
+			ins := inputsOf(t, s, path)
+			var got []string
+			for _, in := range ins {
+				if in.Err != nil {
+					got = append(got, "error "+in.Name[len(path):]+" "+in.RecordID)
+					if !errors.Is(in.Err, warc.ErrTruncated) {
+						t.Errorf("error %v is not ErrTruncated", in.Err)
+					}
+					continue
+				}
+				got = append(got, in.URL+" "+in.RecordID+" "+in.Rel)
+			}
+			want := []string{
+				"http://ex.org/ " + w.ids[2] + " crawl.warc.gz#000001",
+				"http://ex.org/gz " + w.ids[5] + " crawl.warc.gz#000002",
+				"http://ex.org/sniffed " + w.ids[9] + " crawl.warc.gz#000003",
+			}
+			if len(got) != 4 || strings.Join(got[:3], "\n") != strings.Join(want, "\n") || !strings.HasPrefix(got[3], "error #") || !strings.HasSuffix(got[3], w.ids[10]) {
+				t.Fatalf("inputs:\n%s\nwant\n%s\nand the last record's error", strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+			if ins[0].ContentType != "text/html; charset=iso-8859-1" || string(ins[0].Data) != latin1Page {
+				t.Errorf("first page: Content-Type %q, data %q", ins[0].ContentType, ins[0].Data)
+			}
+			if string(ins[1].Data) != page {
+				t.Errorf("gzip-encoded page decoded to %q", ins[1].Data)
+			}
+			st := s.Stats()
+			wantSkip := map[string]int{"warcinfo records": 1, "request records": 1, "metadata records": 1, "revisit records": 1, SkipNotHTML: 2, SkipStatus: 1}
+			if st.Archives != 1 || st.Records < 10 || fmt.Sprint(st.Skipped) != fmt.Sprint(wantSkip) {
+				t.Errorf("stats %+v, want 10 or 11 records (the cut one read or not) and skipped %v", st, wantSkip)
+			}
+			s = NewSource(Options{AnyStatus: true})
+			if n := len(inputsOf(t, s, path)); n != 5 {
+				t.Errorf("AnyStatus: %d inputs, want 5 (the 404 page too)", n)
+			}
+		})
+	}
+}
+
+// TestArchiveLayouts: WARC 1.0, one gzip member for the whole file, zstd,
+// standard input; a payload over MaxBytes is read up to MaxBytes+1.
+func TestArchiveLayouts(t *testing.T) {
+	rec10 := "WARC/1.0\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-000000000001>\r\n" +
+		"WARC-Date: 2024-05-01T12:00:00Z\r\nWARC-Target-URI: <http://old.example/>\r\nContent-Type: application/http; msgtype=response\r\n"
+	body := "HTTP/1.0 200 OK\r\nContent-Type: text/html\r\n\r\n" + page
+	plain10 := fmt.Sprintf("%sContent-Length: %d\r\n\r\n%s\r\n\r\n", rec10, len(body), body)
+	var zs bytes.Buffer
+	enc, _ := zstd.NewWriter(&zs)
+	enc.Write([]byte(plain10))
+	enc.Close()
+	for name, data := range map[string]string{"plain10.warc": plain10, "whole.warc.gz": gzipped(plain10 + plain10), "z.warc.zst": zs.String()} {
+		ins := inputsOf(t, NewSource(Options{}), writeFile(t, name, []byte(data)))
+		if len(ins) == 0 || ins[0].Err != nil || ins[0].URL != "http://old.example/" || string(ins[0].Data) != page {
+			t.Errorf("%s: %+v", name, ins)
+		}
+	}
+	ins := inputsOf(t, NewSource(Options{Stdin: strings.NewReader(gzipped(plain10))}), "-")
+	if len(ins) != 1 || ins[0].Rel != "#000001" || string(ins[0].Data) != page {
+		t.Errorf("a WARC on standard input: %+v", ins)
+	}
+	ins = inputsOf(t, NewSource(Options{MaxBytes: 10}), writeFile(t, "p.warc", []byte(plain10)))
+	if len(ins) != 1 || len(ins[0].Data) != 11 {
+		t.Errorf("MaxBytes 10: %d bytes read", len(ins[0].Data))
+	}
+}
+
+// TestArchiveResources: with Options.Resources, a page gets the archive's
+// requisites by URL (in Chromium's canonical form), and only those.
+func TestArchiveResources(t *testing.T) {
+	_, data := sampleWARC(true)
+	path := writeFile(t, "crawl.warc.gz", data)
+	ins := inputsOf(t, NewSource(Options{Resources: true}), path)
+	res := ins[0].Resources
+	if res == nil {
+		t.Fatal("no Resources for a page of a gzip-per-record WARC")
+	}
+	for _, u := range []string{"http://ex.org/style.css", "HTTP://EX.ORG:80/style.css#x"} {
+		r, ok := res(u)
+		if !ok || r.ContentType != "text/css" || string(r.Body) != css {
+			t.Errorf("%s: %v %+v", u, ok, r)
+		}
+	}
+	for _, u := range []string{"http://ex.org/", "http://ex.org/gz", "http://ex.org/other.css", "https://ex.org/style.css"} {
+		if _, ok := res(u); ok {
+			t.Errorf("%s served as a requisite", u)
+		}
+	}
+	if r, ok := res("http://ex.org/img.png"); !ok || !strings.HasPrefix(string(r.Body), "\x89PNG") {
+		t.Errorf("image not served: %v", ok)
+	}
+	whole := writeFile(t, "whole.warc.gz", []byte(gzipped(string(sampleWARCPlain()))))
+	if ins := inputsOf(t, NewSource(Options{Resources: true}), whole); ins[0].Resources != nil {
+		t.Error("Resources for a WARC that cannot be read by offset")
+	}
+}
+
+func sampleWARCPlain() []byte {
+	_, data := sampleWARC(false)
+	return data
+}

@@ -1,0 +1,174 @@
+package corpus
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/fiasco-project/fiasco/export"
+	"github.com/fiasco-project/fiasco/pipeline"
+)
+
+// Names of the files a directory output keeps beside the pages.
+const (
+	ManifestName = "manifest.jsonl"
+	ErrorsName   = "errors.jsonl"
+)
+
+// ManifestLine is one line of a directory output's manifest: which output
+// file an input went to, or why it has none.
+type ManifestLine struct {
+	Input        string `json:"input"`
+	URL          string `json:"url,omitempty"`
+	WARCRecordID string `json:"warc_record_id,omitempty"`
+	Output       string `json:"output,omitempty"` // relative to the directory
+	Truncated    bool   `json:"truncated,omitempty"`
+	Error        string `json:"error,omitempty"`
+}
+
+// dirSink writes one file per page into a directory, each through a
+// temporary file renamed into place, and appends a manifest line per input
+// after it.
+type dirSink struct {
+	dir      string
+	format   export.Format
+	names    *namer
+	manifest *appendFile
+}
+
+func openDir(dir string, format export.Format, keepDirs, resume bool) (*dirSink, *doneLog, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, err
+	}
+	if err := removeTemps(dir); err != nil {
+		return nil, nil, err
+	}
+	mpath := filepath.Join(dir, ManifestName)
+	m, err := openAppend(mpath, resume, goodLines)
+	if err != nil {
+		return nil, nil, err
+	}
+	var log *doneLog
+	if resume {
+		log = &doneLog{name: mpath, next: lineIDs(mpath, m.size, jsonlID)}
+	}
+	s := &dirSink{dir: dir, format: format, manifest: m,
+		names: &namer{ext: format.Ext(), keepDirs: keepDirs, used: map[string]bool{ErrorsName: true, ManifestName: true}}}
+	return s, log, nil
+}
+
+func (s *dirSink) Encode(o *pipeline.Outcome) {
+	if o.Err != nil {
+		o.Result, o.Value = nil, &Encoded{}
+		return
+	}
+	r := o.Result
+	var b bytes.Buffer
+	if err := export.Write(&b, s.format, r.Page, r.Blocks, r.Keep, r.Score); err != nil {
+		o.Result, o.Err, o.Value = nil, fmt.Errorf("%s: %w", o.Input.Name, err), &Encoded{}
+		return
+	}
+	o.Result, o.Value = nil, &Encoded{Data: b.Bytes(), Truncated: r.Page.Truncated}
+}
+
+func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
+	name := s.names.name(o.Input)
+	in := o.Input
+	line := ManifestLine{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID}
+	where := ""
+	if o.Err != nil {
+		line.Error = o.Err.Error()
+	} else {
+		e, ok := o.Value.(*Encoded)
+		if !ok {
+			s.Encode(&o)
+			e = o.Value.(*Encoded)
+		}
+		p := filepath.Join(s.dir, filepath.FromSlash(name))
+		if d := filepath.Dir(p); d != s.dir {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return "", err
+			}
+		}
+		if err := writeAtomic(p, s.dir, e.Data); err != nil {
+			return "", err
+		}
+		line.Output, line.Truncated, where = name, e.Truncated, p
+	}
+	data, err := json.Marshal(line)
+	if err != nil {
+		return "", err
+	}
+	return where, s.manifest.write(append(data, '\n'))
+}
+
+func (s *dirSink) Skip(in pipeline.Input) { s.names.name(in) }
+
+func (s *dirSink) Close() error { return s.manifest.close() }
+
+// namer gives every input a distinct output name (slash-separated,
+// relative to the output directory), in input order: its base name (or,
+// mirroring the input folders, its Rel) with the extension replaced, and
+// -2, -3, ... added on collisions. A WARC record is named after its
+// archive and its page number in it: crawl-000001.txt, or
+// crawl/000001.txt when mirroring.
+type namer struct {
+	ext      string
+	keepDirs bool
+	used     map[string]bool
+}
+
+func (n *namer) name(in pipeline.Input) string {
+	rel := in.Rel
+	if rel == "" && in.Name != "-" {
+		rel = filepath.Base(in.Name)
+	}
+	dir, base := "", ""
+	if archive, page, ok := strings.Cut(rel, "#"); ok {
+		a := stripExts(path.Base(archive))
+		if archive == "" {
+			a = "stdin"
+		}
+		if n.keepDirs {
+			dir, base = path.Join(path.Dir(archive), a), page
+		} else {
+			base = a + "-" + page
+		}
+	} else {
+		base = stripExts(path.Base(rel))
+		if rel == "" {
+			base = "stdin"
+		}
+		if n.keepDirs {
+			dir = path.Dir(rel)
+		}
+	}
+	if dir == "." || !filepath.IsLocal(filepath.FromSlash(dir)) {
+		dir = ""
+	}
+	name := path.Join(dir, base+n.ext)
+	for k := 2; n.used[name]; k++ {
+		name = path.Join(dir, fmt.Sprintf("%s-%d%s", base, k, n.ext))
+	}
+	n.used[name] = true
+	return name
+}
+
+// stripExts removes a file name's extension, and first a compression
+// suffix and for archives .warc.
+func stripExts(name string) string {
+	for _, s := range []string{".gz", ".zst", ".zstd"} {
+		if t, ok := strings.CutSuffix(name, s); ok && t != "" {
+			name = t
+			break
+		}
+	}
+	if t := strings.TrimSuffix(name, filepath.Ext(name)); t != "" {
+		return t
+	}
+	return name
+}

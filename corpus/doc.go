@@ -1,0 +1,61 @@
+// Package corpus is where pages come from and where their clean text goes
+// when fiasco cleans a corpus: input sources (files, directories, lists of
+// paths, compressed pages, WARC archives) as a stream of pipeline.Input,
+// and output sinks (one file per page, JSON Lines, WET) that a killed run
+// can resume.
+//
+// # Inputs
+//
+// [Source.Inputs] turns command-line arguments into a stream, read as the
+// batch asks for pages, so memory stays bounded whatever the size of the
+// input. A file is one page, judged by its first bytes: a WARC file
+// (WARC/1.0 or 1.1, plain, gzip per record or as a whole, or zstd as a
+// whole) is read record by record; gzip- and zstd-compressed pages are
+// decompressed; anything else is a page. A directory stands for every
+// non-hidden file below it in the order of their sorted paths; symbolic
+// links are followed, each directory is entered once (so cycles end), and
+// the run's own outputs are skipped (Options.Exclude). A path that does not
+// exist, a broken link or an unreadable directory is an Input with Err set,
+// which the batch reports as a failed page: the run goes on.
+//
+// Every page is read through a limit of Options.MaxBytes+1 bytes (never
+// whole), so that a page cut at the limit is reported truncated and
+// /dev/zero is one cut page.
+//
+// Of a WARC file, the response records holding an HTML page (by the HTTP
+// Content-Type, sniffed when that says too little) with a 2xx status are
+// pages: their HTTP body with transfer and content codings removed, their
+// WARC-Target-URI as URL, their HTTP Content-Type (and so its charset) for
+// loading, and their WARC-Record-ID. Other records are counted by reason in
+// [Stats]. An archive that ends inside a record, or whose gzip data is
+// corrupt, ends with an Input whose Err says so. With Options.Resources,
+// the non-HTML responses of a WARC file are indexed by URL first (an
+// [Archive]), so that the renderer can take a page's style sheets, images
+// and fonts from the archive.
+//
+// # Outputs
+//
+// [Open] opens a run's outputs as a [Sink]: a directory of one file per
+// page (the export formats) with a manifest (manifest.jsonl: input →
+// output, or its error); a JSON Lines file or stream (jsonl: one object per
+// input: url, warc_record_id, title, lang, charset, truncated, text, and
+// optionally blocks, or error); or a WET file (wet: a warcinfo record and
+// one gzip member per page holding a conversion record with WARC-Refers-To
+// naming the response record, as Common Crawl's). Failed pages are also
+// appended to an error log ([ErrorLog]) as they happen.
+//
+// # Crash safety and resuming
+//
+// Every per-page file is written to a temporary file and renamed into
+// place. Stream outputs, the manifest and the error log are appended one
+// whole entry (line, gzip member) per write, and a failed write is undone,
+// so a run killed at any moment, even by SIGKILL, leaves whole entries and
+// at most a part of the last. The sink is fed in input order
+// (pipeline.BatchOptions.Ordered), so what a run finished is a prefix of
+// its inputs. A rerun with Resume cuts the partial entry and, walking the
+// inputs and the recorded identities ([Identity]: WARC-Record-ID, else
+// the input's name) in step, skips that prefix ([Resume]); the outputs end
+// up with exactly the entries of an uninterrupted run. Pages a signal
+// interrupted are recorded as such in the error log and cleaned on
+// resume.
+package corpus

@@ -1,0 +1,141 @@
+package corpus
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/fiasco-project/fiasco/export"
+	"github.com/fiasco-project/fiasco/pipeline"
+)
+
+// Encoded is what a Sink's Encode leaves in pipeline.Outcome.Value: the
+// bytes to write and what the summary needs, the page's Result dropped.
+type Encoded struct {
+	Data      []byte
+	Truncated bool // the page was cut (load.Page.Truncated)
+}
+
+// Identity is what a resumed run knows an input by: its WARC-Record-ID
+// when it comes from a WARC file, else its name.
+func Identity(in pipeline.Input) string {
+	if in.RecordID != "" {
+		return in.RecordID
+	}
+	return in.Name
+}
+
+// Truncated reports whether an outcome's page was cut, from its Result or
+// from what Encode left.
+func Truncated(o pipeline.Outcome) bool {
+	if e, ok := o.Value.(*Encoded); ok {
+		return e.Truncated
+	}
+	return o.Result != nil && o.Result.Page.Truncated
+}
+
+// Line is one line of the JSONL output: a cleaned page, or with Error set,
+// a page that failed (then only Input, URL and WARCRecordID are set).
+type Line struct {
+	Input        string      `json:"input"`
+	URL          string      `json:"url"`
+	WARCRecordID string      `json:"warc_record_id,omitempty"`
+	Title        *string     `json:"title,omitempty"`
+	Lang         *string     `json:"lang,omitempty"`
+	Charset      *string     `json:"charset,omitempty"`
+	Truncated    *bool       `json:"truncated,omitempty"`
+	Text         *string     `json:"text,omitempty"`
+	Blocks       []LineBlock `json:"blocks,omitempty"`
+	Error        string      `json:"error,omitempty"`
+}
+
+// LineBlock is a block of a page in the JSONL output (with --blocks).
+type LineBlock struct {
+	ID    int     `json:"id"`
+	Label string  `json:"label"` // clean or dirty
+	Type  string  `json:"type"`  // p, h or l, as export.Types
+	Value float64 `json:"value"` // the decision value, six decimals
+	Text  string  `json:"text"`
+}
+
+// JSONLine encodes o as one line of "fiasco clean --format jsonl" output,
+// newline included; withBlocks adds every block (--blocks).
+func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
+	in := o.Input
+	l := Line{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID}
+	if o.Err != nil {
+		l.Error = o.Err.Error()
+	} else {
+		r := o.Result
+		p := r.Page
+		if l.URL == "" {
+			l.URL = p.URL
+		}
+		text := strings.TrimSuffix(r.Text(), "\n")
+		title, lang, charset, trunc := PageTitle(r), Lang(text), p.Encoding, p.Truncated
+		l.Title, l.Lang, l.Charset, l.Truncated, l.Text = &title, &lang, &charset, &trunc, &text
+		if withBlocks {
+			l.Blocks = lineBlocks(r)
+		}
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(l); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func lineBlocks(r *pipeline.Result) []LineBlock {
+	types := export.Types(r.Blocks)
+	out := make([]LineBlock, len(r.Blocks))
+	for i, b := range r.Blocks {
+		lb := LineBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Text: b.Text}
+		if r.Keep[i] {
+			lb.Label = "clean"
+		}
+		if i < len(r.Score) {
+			lb.Value = math.Round(r.Score[i]*1e6) / 1e6
+		}
+		out[i] = lb
+	}
+	return out
+}
+
+// PageTitle returns the page's title: the CleanEval wrapper's, else the
+// text of its <title> element, white space collapsed.
+func PageTitle(r *pipeline.Result) string {
+	if r.Page.Title != "" {
+		return strings.Join(strings.Fields(r.Page.Title), " ")
+	}
+	var find func(n *html.Node) string
+	find = func(n *html.Node) string {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Title {
+			var b strings.Builder
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.TextNode {
+					b.WriteString(c.Data)
+				}
+			}
+			return strings.Join(strings.Fields(b.String()), " ")
+		}
+		if n.Type == html.ElementNode && n.DataAtom == atom.Body {
+			return ""
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if t := find(c); t != "" {
+				return t
+			}
+		}
+		return ""
+	}
+	if r.Page.Doc == nil {
+		return ""
+	}
+	return find(r.Page.Doc)
+}

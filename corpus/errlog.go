@@ -1,0 +1,154 @@
+package corpus
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+)
+
+// ErrorRecord is one line of an error log: an input that failed, or, with
+// Interrupted, one that a signal kept from being cleaned (a resumed run
+// cleans it).
+type ErrorRecord struct {
+	Input        string `json:"input"`
+	URL          string `json:"url,omitempty"`
+	WARCRecordID string `json:"warc_record_id,omitempty"`
+	Error        string `json:"error"`
+	Interrupted  bool   `json:"interrupted,omitempty"`
+}
+
+// ErrorLog is a JSON Lines file of error records, each appended with one
+// write as it happens, so that a killed run keeps every record but at most
+// a part of the last. The file is created with the first record: a run
+// without errors leaves none.
+type ErrorLog struct {
+	path string
+	f    *appendFile
+	n    int
+}
+
+// openErrorLog prepares the error log at path for a run. Without resume a
+// stale log of an earlier run is removed. With resume the records of
+// pages that were interrupted (which this run cleans) and a partial last
+// line are dropped, and the remaining records are returned as a log of
+// inputs done, for outputs that hold no record of failed pages.
+func openErrorLog(path string, resume bool) (*ErrorLog, *doneLog, error) {
+	l := &ErrorLog{path: path}
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil && !errors.Is(err, os.ErrNotExist):
+		return nil, nil, err
+	case err == nil && fi.IsDir():
+		return nil, nil, fmt.Errorf("%s is a directory, not an error log", path)
+	case err == nil && !fi.Mode().IsRegular():
+		return l, nil, nil // a device or a pipe: written as it is
+	case !resume && err == nil:
+		if err := os.Remove(path); err != nil {
+			return nil, nil, fmt.Errorf("removing the error log of an earlier run: %w", err)
+		}
+		return l, nil, nil
+	case !resume:
+		return l, nil, nil
+	}
+	size, err := l.keepFailures()
+	if err != nil {
+		return nil, nil, err
+	}
+	return l, &doneLog{name: path, next: lineIDs(path, size, jsonlID)}, nil
+}
+
+// keepFailures rewrites the log without its interrupted records and its
+// partial last line, and returns its new size.
+func (l *ErrorLog) keepFailures() (int64, error) {
+	f, err := os.Open(l.path)
+	if errors.Is(err, os.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	tmp, err := os.CreateTemp(filepath.Dir(l.path), tempPrefix+"*")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(tmp.Name()) // after a successful rename, there is none
+	bw := bufio.NewWriter(tmp)
+	var size int64
+	br := bufio.NewReader(f)
+	for {
+		line, err := br.ReadBytes('\n')
+		if err == io.EOF {
+			break // a partial last line, or none
+		}
+		if err != nil {
+			tmp.Close()
+			return 0, err
+		}
+		var r ErrorRecord
+		if json.Unmarshal(line, &r) != nil {
+			tmp.Close()
+			return 0, fmt.Errorf("%s: not an error log (line %q)", l.path, firstLine(line))
+		}
+		if !r.Interrupted {
+			bw.Write(line)
+			size += int64(len(line))
+		}
+	}
+	err = bw.Flush()
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), l.path)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("rewriting %s: %w", l.path, err)
+	}
+	return size, nil
+}
+
+func firstLine(b []byte) string {
+	if len(b) > 80 {
+		b = b[:80]
+	}
+	return string(b)
+}
+
+// Path returns the log's file name.
+func (l *ErrorLog) Path() string { return l.path }
+
+// Len returns the number of records this run added.
+func (l *ErrorLog) Len() int { return l.n }
+
+// Add appends a record. An error means the log cannot be written.
+func (l *ErrorLog) Add(r ErrorRecord) error {
+	if l.f == nil {
+		f, err := openAppend(l.path, true, goodLines)
+		if err != nil {
+			return fmt.Errorf("error log: %w", err)
+		}
+		l.f = f
+	}
+	data, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	if err := l.f.write(append(data, '\n')); err != nil {
+		return err
+	}
+	l.n++
+	return nil
+}
+
+// Close closes the log.
+func (l *ErrorLog) Close() error {
+	if l == nil || l.f == nil {
+		return nil
+	}
+	return l.f.close()
+}

@@ -1,0 +1,169 @@
+package corpus
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/fiasco-project/fiasco/export"
+)
+
+// Stream formats: one output for all pages.
+const (
+	JSONL = "jsonl" // one JSON object per input and line
+	WET   = "wet"   // WARC conversion records, as Common Crawl's WET files
+)
+
+// IsStream reports whether format writes all pages into one output
+// (jsonl, wet) rather than one file per page.
+func IsStream(format string) bool { return format == JSONL || format == WET }
+
+// OutputOptions say where and how a run writes its outputs.
+type OutputOptions struct {
+	// Format is jsonl, wet, or an export format (cleaneval, text, html,
+	// json), written one file per page into the directory Path.
+	Format string
+	// Path is the output: a file for jsonl and wet ("" writes to
+	// Stdout), a directory for the other formats.
+	Path   string
+	Stdout io.Writer
+	// Errors is the error log's path; "" means the default: errors.jsonl
+	// in an output directory, NAME.errors.jsonl beside an output file
+	// NAME.jsonl (or NAME.warc.wet.gz), none for standard output.
+	Errors string
+	// Resume continues an earlier run of the same command: its outputs
+	// are kept, cut after their last whole entry, and Output.Resume skips
+	// the inputs they record.
+	Resume bool
+	// Blocks adds the blocks to the jsonl format.
+	Blocks bool
+	// KeepDirs names per-page files after their path below the directory
+	// argument they were found in (Input.Rel) rather than their base name.
+	KeepDirs bool
+	// Software names the program in a WET file's warcinfo record.
+	Software string
+}
+
+// Output is a run's outputs, opened.
+type Output struct {
+	Sink   Sink
+	Errors *ErrorLog // nil: failures go to the sink only
+	Resume *Resume   // nil without OutputOptions.Resume
+	// Exclude lists the output paths, for Options.Exclude: an output inside
+	// an input folder is not read back as input.
+	Exclude []string
+	// Where names the output for messages.
+	Where string
+}
+
+// Open opens the outputs of a run (creating an output directory) and,
+// with opt.Resume, prepares to skip what an earlier run finished.
+func Open(opt OutputOptions) (*Output, error) {
+	out := &Output{}
+	var logs []*doneLog
+	var err error
+	errPath := opt.Errors
+	switch {
+	case IsStream(opt.Format) && opt.Path == "":
+		if opt.Resume {
+			return nil, fmt.Errorf("--resume needs an output file: the standard output cannot be read back")
+		}
+		w := streamWriter{opt.Stdout}
+		if opt.Format == JSONL {
+			out.Sink = &jsonlSink{out: w, blocks: opt.Blocks}
+		} else {
+			s := newWETSink(w)
+			if err := s.warcinfo("", opt.Software); err != nil {
+				return nil, err
+			}
+			out.Sink = s
+		}
+		out.Where = "standard output"
+	case IsStream(opt.Format):
+		if fi, err := os.Stat(opt.Path); err == nil && fi.IsDir() {
+			return nil, fmt.Errorf("-o %s is a directory; the %s format writes one file", opt.Path, opt.Format)
+		}
+		if errPath == "" {
+			errPath = errorsBeside(opt.Path)
+		}
+		if err := os.MkdirAll(filepath.Dir(opt.Path), 0o755); err != nil {
+			return nil, err
+		}
+		var log *doneLog
+		if opt.Format == JSONL {
+			out.Sink, log, err = openJSONL(opt.Path, opt.Resume, opt.Blocks)
+		} else {
+			out.Sink, log, err = openWET(opt.Path, opt.Resume, opt.Software)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if log != nil {
+			logs = append(logs, log)
+		}
+		out.Where = opt.Path
+		out.Exclude = append(out.Exclude, opt.Path)
+	default:
+		f, ferr := export.ParseFormat(opt.Format)
+		if ferr != nil {
+			return nil, ferr
+		}
+		if isFile(opt.Path) {
+			return nil, fmt.Errorf("-o %s is a file; the %s format writes one file per page into a directory", opt.Path, opt.Format)
+		}
+		if errPath == "" {
+			errPath = filepath.Join(opt.Path, ErrorsName)
+		}
+		var log *doneLog
+		out.Sink, log, err = openDir(opt.Path, f, opt.KeepDirs, opt.Resume)
+		if err != nil {
+			return nil, err
+		}
+		if log != nil {
+			logs = append(logs, log)
+		}
+		out.Where = opt.Path
+		out.Exclude = append(out.Exclude, opt.Path)
+	}
+	if errPath != "" {
+		var log *doneLog
+		out.Errors, log, err = openErrorLog(errPath, opt.Resume)
+		if err != nil {
+			out.Sink.Close()
+			return nil, fmt.Errorf("%s: %w", errPath, err)
+		}
+		// Only a WET file holds no record of failed pages: there the
+		// error log tells which inputs are done too.
+		if log != nil && opt.Format == WET {
+			logs = append(logs, log)
+		}
+		out.Exclude = append(out.Exclude, errPath)
+	}
+	if opt.Resume {
+		out.Resume = &Resume{logs: logs}
+	}
+	return out, nil
+}
+
+// errorsBeside names the default error log of an output file.
+func errorsBeside(p string) string {
+	dir, base := filepath.Split(p)
+	for _, ext := range []string{".warc.wet.gz", ".wet.gz", ".warc.gz", ".gz", ".jsonl", ".json", ".wet", ".warc"} {
+		if t, ok := strings.CutSuffix(base, ext); ok && t != "" {
+			base = t
+			break
+		}
+	}
+	return filepath.Join(dir, base+".errors.jsonl")
+}
+
+// Close closes the outputs.
+func (o *Output) Close() error {
+	err := o.Sink.Close()
+	if cerr := o.Errors.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}

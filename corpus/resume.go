@@ -1,0 +1,134 @@
+package corpus
+
+import (
+	"fmt"
+	"iter"
+
+	"github.com/fiasco-project/fiasco/pipeline"
+)
+
+// A doneLog is the identities (see Identity) of the inputs an earlier run
+// finished, in input order, as one of its outputs records them.
+type doneLog struct {
+	name string // the output, for messages
+	next func() (string, bool, error)
+	head string
+	has  bool
+	n    int // entries read
+}
+
+func (l *doneLog) advance() error {
+	id, ok, err := l.next()
+	if err != nil {
+		return err
+	}
+	l.head, l.has = id, ok
+	if ok {
+		l.n++
+	}
+	return nil
+}
+
+// Resume skips the inputs an earlier run of the same command finished.
+// Outputs are written in input order and a killed run leaves whole entries
+// only (a partial last one is cut off when the output is opened), so what
+// an earlier run finished is a prefix of the inputs, recorded in one or
+// more logs (a JSONL file; a WET file and the error log; a manifest).
+// Resume walks the inputs and the logs in step: it needs no memory per
+// page, and it notices when the inputs are not those the outputs were
+// written from.
+type Resume struct {
+	logs    []*doneLog
+	skipped int
+	err     error
+}
+
+// Skipped returns the number of inputs skipped as done.
+func (r *Resume) Skipped() int {
+	if r == nil {
+		return 0
+	}
+	return r.skipped
+}
+
+// Err returns why resuming failed: an output that does not match the
+// inputs, or cannot be read. The filtered stream ends at such an error.
+func (r *Resume) Err() error {
+	if r == nil {
+		return nil
+	}
+	return r.err
+}
+
+// Filter returns inputs without those done before. skip, if not nil, is
+// called for each input skipped, in order.
+func (r *Resume) Filter(inputs iter.Seq[pipeline.Input], skip func(pipeline.Input)) iter.Seq[pipeline.Input] {
+	if r == nil || len(r.logs) == 0 {
+		return inputs
+	}
+	return func(yield func(pipeline.Input) bool) {
+		for _, l := range r.logs {
+			if err := l.advance(); err != nil {
+				r.err = err
+				return
+			}
+		}
+		active := true
+		for in := range inputs {
+			if active {
+				done, err := r.done(in)
+				if err != nil {
+					r.err = err
+					return
+				}
+				if done {
+					r.skipped++
+					if skip != nil {
+						skip(in)
+					}
+					continue
+				}
+				if err := r.exhausted(in.Name); err != nil {
+					r.err = err
+					return
+				}
+				active = false
+			}
+			if !yield(in) {
+				return
+			}
+		}
+		if active {
+			r.err = r.exhausted("")
+		}
+	}
+}
+
+// done reports whether in is the next entry of one of the logs, and moves
+// that log on.
+func (r *Resume) done(in pipeline.Input) (bool, error) {
+	id := Identity(in)
+	for _, l := range r.logs {
+		if l.has && l.head == id {
+			return true, l.advance()
+		}
+	}
+	return false, nil
+}
+
+// exhausted checks that every log has been matched to its end at the
+// first input not done (named by next, "" at the end of the inputs).
+func (r *Resume) exhausted(next string) error {
+	for _, l := range r.logs {
+		if !l.has {
+			continue
+		}
+		where := "the inputs end"
+		if next != "" {
+			where = fmt.Sprintf("the next input is %s", next)
+		}
+		return fmt.Errorf("--resume: entry %d of %s is for %s, but %s: the inputs are not those the output was written from (same arguments, same order?); rerun without --resume to start afresh",
+			l.n, l.name, l.head, where)
+	}
+	return nil
+}

@@ -1,0 +1,107 @@
+package corpus
+
+import (
+	"encoding/json"
+	"io"
+	"os"
+
+	"github.com/fiasco-project/fiasco/pipeline"
+)
+
+// A Sink writes the outcomes of a batch: one output per cleaned page, and
+// for a failed page what the format records of it. Encode runs on the
+// batch's workers (pipeline.BatchOptions.Post); Put, Skip and Close on one
+// goroutine, Put and Skip in input order.
+type Sink interface {
+	// Encode prepares o's output: it sets o.Value to an *Encoded and drops
+	// o.Result. An encoding failure becomes o.Err.
+	Encode(o *pipeline.Outcome)
+	// Put writes the output of o, cleaned or failed, and returns where it
+	// went ("" when it went into a stream, or nowhere). An error means
+	// the output cannot be written: the run must stop.
+	Put(o pipeline.Outcome) (string, error)
+	// Skip is told of an input that a resumed run skips (done before).
+	Skip(in pipeline.Input)
+	// Close ends the output.
+	Close() error
+}
+
+// entryWriter writes whole entries (see appendFile).
+type entryWriter interface {
+	write(p []byte) error
+	close() error
+}
+
+// streamWriter writes entries to a stream (standard output).
+type streamWriter struct{ w io.Writer }
+
+func (s streamWriter) write(p []byte) error {
+	_, err := s.w.Write(p)
+	return err
+}
+
+func (s streamWriter) close() error { return nil }
+
+// jsonlSink writes one JSON object per input and line.
+type jsonlSink struct {
+	out    entryWriter
+	blocks bool
+}
+
+func (s *jsonlSink) Encode(o *pipeline.Outcome) {
+	trunc := Truncated(*o)
+	data, err := JSONLine(o, s.blocks)
+	if err != nil {
+		o.Err, o.Result = err, nil
+		data, _ = JSONLine(o, false)
+	}
+	o.Result, o.Value = nil, &Encoded{Data: data, Truncated: trunc}
+}
+
+func (s *jsonlSink) Put(o pipeline.Outcome) (string, error) {
+	e, ok := o.Value.(*Encoded)
+	if !ok {
+		s.Encode(&o)
+		e = o.Value.(*Encoded)
+	}
+	return "", s.out.write(e.Data)
+}
+
+func (s *jsonlSink) Skip(pipeline.Input) {}
+
+func (s *jsonlSink) Close() error { return s.out.close() }
+
+// jsonlID reads the identity of a JSONL (or manifest, or error log) line.
+func jsonlID(line []byte) (string, bool, error) {
+	var l struct {
+		Input        string `json:"input"`
+		WARCRecordID string `json:"warc_record_id"`
+	}
+	if err := json.Unmarshal(line, &l); err != nil {
+		return "", false, err
+	}
+	if l.WARCRecordID != "" {
+		return l.WARCRecordID, true, nil
+	}
+	return l.Input, true, nil
+}
+
+// openJSONL opens a JSONL output file; with resume, its partial last line
+// is cut and its lines are the log of inputs done.
+func openJSONL(path string, resume, blocks bool) (*jsonlSink, *doneLog, error) {
+	a, err := openAppend(path, resume, goodLines)
+	if err != nil {
+		return nil, nil, err
+	}
+	var log *doneLog
+	if resume {
+		log = &doneLog{name: path, next: lineIDs(path, a.size, jsonlID)}
+	}
+	return &jsonlSink{out: a, blocks: blocks}, log, nil
+}
+
+// stat reports whether path exists as a regular file.
+func isFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
+}

@@ -1,0 +1,274 @@
+package corpus
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/warc"
+)
+
+// outcomes cleans n pages (every third one failing) and returns their
+// outcomes in input order, encoded by sink.
+func outcomes(t *testing.T, n int, sink Sink) []pipeline.Outcome {
+	t.Helper()
+	c, err := pipeline.New(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ins []pipeline.Input
+	for i := range n {
+		in := pipeline.Input{Name: fmt.Sprintf("p%d.html", i), RecordID: fmt.Sprintf("<urn:uuid:%d>", i), URL: fmt.Sprintf("http://ex.org/%d", i),
+			Data: fmt.Appendf(nil, "<html><head><title>Page %d</title></head><body><p>The text of page %d, a sentence that is long enough to be kept by the model as the clean text of the page.</p></body></html>", i, i)}
+		if i%3 == 2 {
+			in.Data = []byte{}
+		}
+		ins = append(ins, in)
+	}
+	var out []pipeline.Outcome
+	err = c.Stream(context.Background(), slices.Values(ins), pipeline.BatchOptions{Ordered: true, Post: sink.Encode}, func(o pipeline.Outcome) {
+		out = append(out, o)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func put(t *testing.T, s Sink, os []pipeline.Outcome) {
+	t.Helper()
+	for _, o := range os {
+		if _, err := s.Put(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func appendBytes(t *testing.T, path string, data []byte) {
+	t.Helper()
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Write(data)
+	f.Close()
+}
+
+// resumed opens the output again with Resume and returns what the
+// resumed run would clean of all.
+func resumed(t *testing.T, opt OutputOptions, all []pipeline.Outcome) (*Output, []string) {
+	t.Helper()
+	opt.Resume = true
+	out, err := Open(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ins []pipeline.Input
+	for _, o := range all {
+		ins = append(ins, o.Input)
+	}
+	var todo []string
+	for in := range out.Resume.Filter(slices.Values(ins), out.Sink.Skip) {
+		todo = append(todo, in.Name)
+	}
+	return out, todo
+}
+
+// TestResumeJSONL: a JSONL file cut inside a line (a killed run) is cut
+// back to its whole lines on resume; the inputs it holds are skipped, and
+// the run ends with exactly the lines of an uninterrupted one.
+func TestResumeJSONL(t *testing.T) {
+	dir := t.TempDir()
+	full := filepath.Join(dir, "full.jsonl")
+	opt := OutputOptions{Format: JSONL, Path: full}
+	out, err := Open(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := outcomes(t, 9, out.Sink)
+	put(t, out.Sink, all)
+	out.Close()
+	want, _ := os.ReadFile(full)
+
+	part := filepath.Join(dir, "part.jsonl")
+	opt.Path = part
+	out, _ = Open(opt)
+	put(t, out.Sink, all[:5])
+	out.Close()
+	appendBytes(t, part, []byte(`{"input":"p5.html","url":"ht`))
+	out, todo := resumed(t, opt, all)
+	if fmt.Sprint(todo) != "[p5.html p6.html p7.html p8.html]" || out.Resume.Skipped() != 5 || out.Resume.Err() != nil {
+		t.Fatalf("resume cleans %v (skipped %d, %v)", todo, out.Resume.Skipped(), out.Resume.Err())
+	}
+	put(t, out.Sink, all[5:])
+	out.Close()
+	if got, _ := os.ReadFile(part); string(got) != string(want) {
+		t.Errorf("resumed output differs from an uninterrupted run:\n%s\nwant\n%s", got, want)
+	}
+	var l Line
+	json.Unmarshal([]byte(strings.Split(string(want), "\n")[0]), &l)
+	if l.Title == nil || *l.Title != "Page 0" || *l.Lang != "en" || *l.Charset != "utf-8" || *l.Truncated || !strings.Contains(*l.Text, "page 0") || l.WARCRecordID != "<urn:uuid:0>" {
+		t.Errorf("first line: %+v", l)
+	}
+	// Other inputs than the output was written from: an error, nothing cleaned.
+	out, todo = resumed(t, opt, append(all[:2:2], all[3:]...))
+	if out.Resume.Err() == nil || len(todo) != 0 {
+		t.Errorf("resume over other inputs cleans %v, error %v", todo, out.Resume.Err())
+	}
+	out.Close()
+}
+
+// TestResumeWET: a WET file cut inside a gzip member is cut back to its
+// whole records; its records and the error log's records say which pages
+// are done; the records carry the fields WARC 1.1 requires.
+func TestResumeWET(t *testing.T) {
+	dir := t.TempDir()
+	opt := OutputOptions{Format: WET, Path: filepath.Join(dir, "out.warc.wet.gz"), Software: "fiasco-test"}
+	out, err := Open(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out.Errors.Path() != filepath.Join(dir, "out.errors.jsonl") {
+		t.Errorf("error log %s", out.Errors.Path())
+	}
+	all := outcomes(t, 7, out.Sink)
+	for _, o := range all[:5] {
+		if _, err := out.Sink.Put(o); err != nil {
+			t.Fatal(err)
+		}
+		if o.Err != nil {
+			out.Errors.Add(ErrorRecord{Input: o.Input.Name, WARCRecordID: o.Input.RecordID, Error: o.Err.Error()})
+		}
+	}
+	out.Errors.Add(ErrorRecord{Input: "p5.html", WARCRecordID: "<urn:uuid:5>", Error: "interrupted", Interrupted: true})
+	out.Close()
+	enc := all[5].Value.(*Encoded).Data
+	appendBytes(t, opt.Path, enc[:len(enc)/2])
+
+	out, todo := resumed(t, opt, all)
+	if fmt.Sprint(todo) != "[p5.html p6.html]" || out.Resume.Err() != nil {
+		t.Fatalf("resume cleans %v (%v)", todo, out.Resume.Err())
+	}
+	put(t, out.Sink, all[5:])
+	out.Close()
+
+	f, _ := os.Open(opt.Path)
+	defer f.Close()
+	r := warc.NewReader(f, warc.Options{})
+	var got []string
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{warc.FieldRecordID, warc.FieldContentLength, warc.FieldDate, warc.FieldType, warc.FieldBlockDigest} {
+			if rec.Header.Get(name) == "" {
+				t.Errorf("%s record without %s", rec.Type, name)
+			}
+		}
+		block, _ := io.ReadAll(rec.Block())
+		if rec.Header.Get(warc.FieldBlockDigest) != warc.BlockDigest(block) {
+			t.Errorf("%s record: wrong block digest", rec.Type)
+		}
+		if rec.Type == warc.TypeConversion {
+			if rec.TargetURI == "" || rec.ContentType != "text/plain" {
+				t.Errorf("conversion record: target %q, type %q", rec.TargetURI, rec.ContentType)
+			}
+			got = append(got, rec.Header.Get(warc.FieldRefersTo))
+		} else {
+			got = append(got, rec.Type)
+		}
+	}
+	want := "[warcinfo <urn:uuid:0> <urn:uuid:1> <urn:uuid:3> <urn:uuid:4> <urn:uuid:6>]"
+	if fmt.Sprint(got) != want {
+		t.Errorf("records %v, want %s", got, want)
+	}
+	data, _ := os.ReadFile(out.Errors.Path())
+	if n := strings.Count(string(data), "\n"); n != 1 || strings.Contains(string(data), "interrupted") {
+		t.Errorf("error log after resume:\n%s", data)
+	}
+}
+
+// TestDirOutput: one file per page under its base name (or its path with
+// KeepDirs), a manifest line per input, no temporary file left; resuming
+// keeps the names.
+func TestDirOutput(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, tempPrefix+"stale"), []byte("x"), 0o644)
+	for _, keep := range []bool{false, true} {
+		out, err := Open(OutputOptions{Format: "text", Path: dir, KeepDirs: keep})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := outcomes(t, 5, out.Sink)
+		rels := []string{"a/x.html", "b/x.html", "c.warc.gz#000001", "d/c.warc.gz#000002", "x.htm"}
+		var got []string
+		for i := range all {
+			all[i].Input.Rel = rels[i]
+			where, err := out.Sink.Put(all[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			if where == "" {
+				got = append(got, "-")
+				continue
+			}
+			rel, _ := filepath.Rel(dir, where)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		out.Close()
+		want := "[x.txt x-2.txt - c-000002.txt x-3.txt]"
+		if keep {
+			want = "[a/x.txt b/x.txt - d/c/000002.txt x.txt]"
+		}
+		if fmt.Sprint(got) != want {
+			t.Errorf("KeepDirs %v: outputs %v, want %s", keep, got, want)
+		}
+		m, _ := os.ReadFile(filepath.Join(dir, ManifestName))
+		if n := strings.Count(string(m), "\n"); n != 5 || !strings.Contains(string(m), `"error":"p2.html: empty page"`) {
+			t.Errorf("manifest:\n%s", m)
+		}
+	}
+	if temps, _ := filepath.Glob(filepath.Join(dir, tempPrefix+"*")); len(temps) > 0 {
+		t.Errorf("temporary files left: %v", temps)
+	}
+}
+
+// TestAppendFailure: a write that fails is undone and fails every later
+// write.
+func TestAppendFailure(t *testing.T) {
+	a, err := openAppend(filepath.Join(t.TempDir(), "x"), false, goodLines)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.write([]byte("one\n"))
+	a.f.Close() // every write fails now
+	if err := a.write([]byte("two\n")); err == nil || !errors.Is(a.write([]byte("three\n")), os.ErrClosed) {
+		t.Errorf("writes after failure: %v", err)
+	}
+}
+
+func TestLang(t *testing.T) {
+	for text, want := range map[string]string{
+		"The council met on Monday and the members discussed the budget of the coming year, which has been a matter of dispute for months, and they agreed that it would be presented to the public.": "en",
+		"Der Rat hat am Montag über den Haushalt des kommenden Jahres beraten, der seit Monaten umstritten ist, und die Mitglieder sind sich einig, dass er nicht mehr verschoben werden kann.":       "de",
+		"Le conseil s'est réuni lundi et les membres ont discuté du budget de l'année prochaine, qui est contesté depuis des mois, et ils sont d'accord pour que ce budget soit présenté au public.":  "fr",
+		"El consejo se reunió el lunes y los miembros discutieron el presupuesto del próximo año, que ha sido objeto de disputa durante meses, y acordaron que se presentará al público.":             "es",
+		"Too short.": "",
+	} {
+		if got := Lang(text); got != want {
+			t.Errorf("Lang(%.30q) = %q, want %q", text, got, want)
+		}
+	}
+}

@@ -1,0 +1,259 @@
+package corpus
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fiasco-project/fiasco/load"
+	"github.com/fiasco-project/fiasco/pipeline"
+)
+
+// Options configure a Source.
+type Options struct {
+	// Stdin is what "-" reads (os.Stdin if nil).
+	Stdin io.Reader
+	// MaxBytes is the most bytes read of one page; a WARC payload is read
+	// up to MaxBytes+1, so that loading sees it was cut (0:
+	// load.DefaultMaxBytes).
+	MaxBytes int64
+	// Exclude lists files and directories that are not read as input
+	// (compared as files, so that symbolic links and other spellings
+	// match): the run's own outputs. A directory walk skips them; named
+	// as an argument or in a list, they are an error input.
+	Exclude []string
+	// AnyStatus cleans WARC responses of every HTTP status; by default
+	// only 2xx responses are pages, and the rest are counted as skipped.
+	AnyStatus bool
+	// Resources indexes, in a first pass over each WARC file, the
+	// response records that are not HTML (style sheets, images, fonts),
+	// so that its pages come with Input.Resources for the renderer.
+	Resources bool
+}
+
+// Source turns command-line arguments into a stream of pages: files,
+// directories (walked in sorted order, following symbolic links, each
+// directory once), standard input, lists of paths and WARC archives (one
+// page per HTML response record). It counts what it skips in Stats. A
+// Source is for one stream at a time.
+type Source struct {
+	opt      Options
+	stats    Stats
+	exclude  map[fileKey]bool
+	stdinUse bool
+}
+
+// NewSource returns a Source with the given options.
+func NewSource(opt Options) *Source {
+	if opt.Stdin == nil {
+		opt.Stdin = os.Stdin
+	}
+	if opt.MaxBytes <= 0 {
+		opt.MaxBytes = load.DefaultMaxBytes
+	}
+	return &Source{opt: opt}
+}
+
+// Stats counts what a Source read and skipped. Read it once the stream has
+// ended.
+type Stats struct {
+	Files    int // files read as pages (plain or compressed)
+	Archives int // WARC files read
+	Records  int // WARC records read
+	// Skipped counts WARC records that are not pages, by reason
+	// ("request", "revisit", "metadata", "warcinfo", "non-HTML", "HTTP
+	// status not 2xx", ...).
+	Skipped map[string]int
+}
+
+// Stats returns the counts so far.
+func (s *Source) Stats() Stats { return s.stats }
+
+func (s *Source) skip(reason string) {
+	if s.stats.Skipped == nil {
+		s.stats.Skipped = map[string]int{}
+	}
+	s.stats.Skipped[reason]++
+}
+
+// Inputs returns the pages that args and the lists of paths stand for, in
+// order: each argument in turn, then the paths listed in each file of
+// lists (one per line; blank lines and lines starting with # are
+// ignored; "-" reads the list from standard input). A file argument is one
+// page, or the pages of a WARC archive; gzip- and zstd-compressed pages
+// are decompressed. A directory stands for every non-hidden file below it,
+// in sorted order. A path that does not exist, a broken symbolic link or
+// an unreadable directory yields an Input with Err set, naming it.
+//
+// Once ctx is cancelled, files are no longer opened: the stream goes on
+// naming them (and the archives not yet read, one input each), so that a
+// batch can report every page it did not clean, but the archive being
+// read is not read further.
+func (s *Source) Inputs(ctx context.Context, args, lists []string) iter.Seq[pipeline.Input] {
+	return func(yield func(pipeline.Input) bool) {
+		s.initExclude()
+		for _, a := range args {
+			if !s.arg(ctx, a, yield) {
+				return
+			}
+		}
+		for _, l := range lists {
+			if !s.list(ctx, l, yield) {
+				return
+			}
+		}
+	}
+}
+
+func (s *Source) initExclude() {
+	s.exclude = map[fileKey]bool{}
+	for _, p := range s.opt.Exclude {
+		if fi, err := os.Stat(p); err == nil {
+			if k, ok := keyOf(fi); ok {
+				s.exclude[k] = true
+			}
+		}
+	}
+}
+
+func (s *Source) excluded(fi os.FileInfo) bool {
+	k, ok := keyOf(fi)
+	return ok && s.exclude[k]
+}
+
+// list reads a file of paths and expands each.
+func (s *Source) list(ctx context.Context, name string, yield func(pipeline.Input) bool) bool {
+	var r io.Reader
+	if name == "-" {
+		if s.stdinUse {
+			return yield(pipeline.Input{Name: "-", Err: errors.New("standard input is read more than once")})
+		}
+		s.stdinUse = true
+		r = s.opt.Stdin
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			return yield(pipeline.Input{Name: name, Err: fmt.Errorf("list of inputs: %w", err)})
+		}
+		defer f.Close()
+		r = f
+	}
+	br := bufio.NewReader(r)
+	for n := 1; ; n++ {
+		line, err := br.ReadString('\n')
+		p := strings.TrimSpace(line)
+		if p != "" && !strings.HasPrefix(p, "#") {
+			if !s.arg(ctx, p, yield) {
+				return false
+			}
+		}
+		if err == io.EOF {
+			return true
+		}
+		if err != nil {
+			return yield(pipeline.Input{Name: name, Err: fmt.Errorf("list of inputs %s, line %d: %w", name, n, err)})
+		}
+	}
+}
+
+// arg expands one command-line argument (or listed path).
+func (s *Source) arg(ctx context.Context, a string, yield func(pipeline.Input) bool) bool {
+	if a == "-" {
+		if s.stdinUse {
+			return yield(pipeline.Input{Name: "-", Err: errors.New("standard input is read more than once")})
+		}
+		s.stdinUse = true
+		if ctx.Err() != nil {
+			return yield(pipeline.Input{Name: "-"})
+		}
+		return s.stream(ctx, "-", "", s.opt.Stdin, time.Now(), yield)
+	}
+	fi, err := os.Stat(a) // follows symbolic links, with or without a trailing slash
+	if err != nil {
+		return yield(pipeline.Input{Name: a, Err: statErr(a, err)})
+	}
+	if s.excluded(fi) {
+		return yield(pipeline.Input{Name: a, Err: fmt.Errorf("%s is an output of this run: not read as input", a)})
+	}
+	if fi.IsDir() {
+		w := walker{s: s, ctx: ctx, yield: yield, seen: map[fileKey]bool{}}
+		if k, ok := keyOf(fi); ok {
+			w.seen[k] = true
+		}
+		return w.dir(a, "")
+	}
+	return s.file(ctx, a, filepath.Base(a), fi, yield)
+}
+
+// statErr words the error of a path that cannot be found.
+func statErr(p string, err error) error {
+	if errors.Is(err, os.ErrNotExist) {
+		if _, lerr := os.Lstat(p); lerr == nil {
+			return fmt.Errorf("%s: broken symbolic link", p)
+		}
+		return fmt.Errorf("%s: no such file or directory", p)
+	}
+	return err
+}
+
+// file yields the page or pages of one file: a page, a compressed page or
+// a WARC archive. Regular files are opened again when the page is read;
+// devices and pipes are read once, here.
+func (s *Source) file(ctx context.Context, path, rel string, fi os.FileInfo, yield func(pipeline.Input) bool) bool {
+	if ctx.Err() != nil {
+		return yield(pipeline.Input{Name: path, Rel: rel})
+	}
+	if !fi.Mode().IsRegular() {
+		f, err := os.Open(path)
+		if err != nil {
+			return yield(pipeline.Input{Name: path, Err: err})
+		}
+		defer f.Close()
+		return s.stream(ctx, path, rel, f, fi.ModTime(), yield)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return yield(pipeline.Input{Name: path, Err: err})
+	}
+	k := sniff(bufio.NewReader(f))
+	if k == kindWARC || k == kindZstdWARC {
+		defer f.Close()
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return yield(pipeline.Input{Name: path, Err: err})
+		}
+		return s.archive(ctx, path, rel, f, k, true, yield)
+	}
+	f.Close()
+	s.stats.Files++
+	return yield(pipeline.Input{Name: path, Rel: rel, Date: fi.ModTime(), Open: openPage(path, k)})
+}
+
+// stream yields the page or pages of a reader that can be read once
+// (standard input, a pipe, a device).
+func (s *Source) stream(ctx context.Context, name, rel string, r io.Reader, date time.Time, yield func(pipeline.Input) bool) bool {
+	br := bufio.NewReaderSize(r, 64<<10)
+	k := sniff(br)
+	if k == kindWARC || k == kindZstdWARC {
+		return s.archive(ctx, name, rel, br, k, false, yield)
+	}
+	s.stats.Files++
+	used := false
+	open := func() (io.ReadCloser, error) {
+		if used {
+			return nil, fmt.Errorf("%s: read twice", name)
+		}
+		used = true
+		return decompress(k, br)
+	}
+	// Read it here: the reader is gone once this function returns.
+	in := pipeline.Input{Name: name, Rel: rel, Date: date, Open: open}
+	data, err := in.ReadMax(s.opt.MaxBytes)
+	return yield(pipeline.Input{Name: name, Rel: rel, Date: date, Data: data, Err: err})
+}

@@ -1,0 +1,171 @@
+package corpus
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/klauspost/compress/zstd"
+
+	"github.com/fiasco-project/fiasco/pipeline"
+)
+
+const page = "<html><head><title>A page</title></head><body><p>Some text of a page.</p></body></html>"
+
+// writeFiles writes files (path: content) below dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, data := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func symlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// collect returns the inputs of a source as "rel=name" or "name!error".
+func collect(t *testing.T, s *Source, args ...string) []string {
+	t.Helper()
+	var out []string
+	for in := range s.Inputs(context.Background(), args, nil) {
+		if in.Err != nil {
+			out = append(out, in.Name+"!"+in.Err.Error())
+			continue
+		}
+		out = append(out, in.Rel+"="+in.Name)
+	}
+	return out
+}
+
+func chdir(t *testing.T, dir string) {
+	t.Helper()
+	t.Chdir(dir)
+}
+
+// TestSymlinks: a directory of symbolic links, a mixed directory, a
+// symbolic link to a directory given without a trailing slash, a cycle and
+// a broken link.
+func TestSymlinks(t *testing.T) {
+	root := t.TempDir()
+	chdir(t, root)
+	writeFiles(t, root, map[string]string{"pages/a.html": page, "pages/b.html": page, "pages/sub/c.html": page})
+	os.MkdirAll("links", 0o755)
+	symlink(t, "../pages/a.html", "links/a.html")
+	symlink(t, "../pages/b.html", "links/b.html")
+	writeFiles(t, root, map[string]string{"mixed/own.html": page})
+	symlink(t, "../pages/a.html", "mixed/linked.html")
+	symlink(t, "../pages/sub", "mixed/subdir")
+	symlink(t, "..", "mixed/up")          // a cycle: mixed/up/mixed/up/...
+	symlink(t, "nowhere.html", "mixed/z") // broken
+	symlink(t, "pages", "dirlink")
+
+	s := NewSource(Options{})
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"links"}, "a.html=links/a.html b.html=links/b.html"},
+		{[]string{"dirlink"}, "a.html=dirlink/a.html b.html=dirlink/b.html sub/c.html=dirlink/sub/c.html"},
+		{[]string{"dirlink/"}, "a.html=dirlink/a.html b.html=dirlink/b.html sub/c.html=dirlink/sub/c.html"},
+		// up leads back to the root: of it, only what was not walked yet
+		// (each directory is walked once).
+		{[]string{"mixed"}, "linked.html=mixed/linked.html own.html=mixed/own.html subdir/c.html=mixed/subdir/c.html " +
+			"up/dirlink/a.html=mixed/up/dirlink/a.html up/dirlink/b.html=mixed/up/dirlink/b.html " +
+			"up/links/a.html=mixed/up/links/a.html up/links/b.html=mixed/up/links/b.html " +
+			"mixed/z!mixed/z: broken symbolic link"},
+	} {
+		got := strings.Join(collect(t, s, c.args...), " ")
+		if got != c.want {
+			t.Errorf("%v:\n got %s\nwant %s", c.args, got, c.want)
+		}
+	}
+}
+
+// TestWalkOrderAndErrors: pages come in the order of their sorted paths,
+// hidden files are skipped, a missing path is an error input and the run's
+// own output inside the input folder is not read.
+func TestWalkOrderAndErrors(t *testing.T) {
+	root := t.TempDir()
+	chdir(t, root)
+	writeFiles(t, root, map[string]string{
+		"in/a.html": page, "in/a/b.html": page, "in/a-b.html": page, "in/.hidden.html": page,
+		"in/out/old.txt": "x", "in/out.jsonl": "{}\n",
+	})
+	s := NewSource(Options{Exclude: []string{"in/out", "./in/out.jsonl"}})
+	got := strings.Join(collect(t, s, "in", "missing.html"), " ")
+	want := "a-b.html=in/a-b.html a.html=in/a.html a/b.html=in/a/b.html missing.html!missing.html: no such file or directory"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := collect(t, s, "in/out.jsonl"); len(got) != 1 || !strings.Contains(got[0], "is an output of this run") {
+		t.Errorf("the output named as input: %v", got)
+	}
+}
+
+// TestCompressedAndLists: gzip and zstd pages are decompressed; lists name
+// paths one per line.
+func TestCompressedAndLists(t *testing.T) {
+	root := t.TempDir()
+	chdir(t, root)
+	var gz, zs bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte(page))
+	zw.Close()
+	enc, _ := zstd.NewWriter(&zs)
+	enc.Write([]byte(page))
+	enc.Close()
+	writeFiles(t, root, map[string]string{"p.html.gz": gz.String(), "p.html.zst": zs.String(), "list.txt": "# pages\np.html.gz\n\n  p.html.zst  \nnone.html\n"})
+	s := NewSource(Options{})
+	var got []string
+	for in := range s.Inputs(context.Background(), nil, []string{"list.txt", "nolist.txt"}) {
+		data, err := in.ReadMax(0)
+		if err != nil {
+			got = append(got, in.Name+"!")
+			continue
+		}
+		got = append(got, in.Name+"="+string(data))
+	}
+	want := []string{"p.html.gz=" + page, "p.html.zst=" + page, "none.html!", "nolist.txt!"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// TestBoundedRead: a device is read once, through the limit.
+func TestBoundedRead(t *testing.T) {
+	s := NewSource(Options{MaxBytes: 4096})
+	n := 0
+	for in := range s.Inputs(context.Background(), []string{"/dev/zero"}, nil) {
+		n++
+		if in.Err != nil || len(in.Data) != 4097 {
+			t.Errorf("/dev/zero: %d bytes (%v), want 4097", len(in.Data), in.Err)
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d inputs for /dev/zero", n)
+	}
+	var stdin bytes.Buffer
+	stdin.WriteString(page)
+	s = NewSource(Options{Stdin: &stdin})
+	var ins []pipeline.Input
+	for in := range s.Inputs(context.Background(), []string{"-", "-"}, nil) {
+		ins = append(ins, in)
+	}
+	if len(ins) != 2 || string(ins[0].Data) != page || ins[1].Err == nil {
+		t.Errorf("standard input twice: %+v", ins)
+	}
+}

@@ -1,0 +1,101 @@
+package corpus
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/fiasco-project/fiasco/pipeline"
+)
+
+// walker walks one directory argument.
+type walker struct {
+	s     *Source
+	ctx   context.Context
+	yield func(pipeline.Input) bool
+	seen  map[fileKey]bool // directories entered: each once, so cycles end
+}
+
+type entry struct {
+	name string
+	fi   os.FileInfo // the target's, for a symbolic link
+	err  error       // a broken link
+}
+
+// key sorts entries so that the walk visits files in the order of their
+// sorted full paths: a directory compares as its name and a slash.
+func (e entry) key() string {
+	if e.fi != nil && e.fi.IsDir() {
+		return e.name + "/"
+	}
+	return e.name
+}
+
+// maxDepth bounds the nesting of directories walked (a guard where files
+// cannot be identified, so that cycles are not seen).
+const maxDepth = 256
+
+// dir yields the pages below dir, whose path relative to the argument is
+// rel. It reports false when the consumer stopped.
+func (w *walker) dir(dir, rel string) bool {
+	if strings.Count(rel, "/") >= maxDepth {
+		return w.yield(pipeline.Input{Name: dir, Err: fmt.Errorf("%s: more than %d directories deep", dir, maxDepth)})
+	}
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return w.yield(pipeline.Input{Name: dir, Err: err})
+	}
+	entries := make([]entry, 0, len(des))
+	for _, de := range des {
+		name := de.Name()
+		if strings.HasPrefix(name, ".") {
+			continue
+		}
+		p := filepath.Join(dir, name)
+		fi, err := de.Info()
+		if err == nil && fi.Mode()&os.ModeSymlink != 0 {
+			fi, err = os.Stat(p)
+			if err != nil {
+				err = statErr(p, err)
+			}
+		}
+		if err != nil {
+			entries = append(entries, entry{name: name, err: err})
+			continue
+		}
+		entries = append(entries, entry{name: name, fi: fi})
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].key() < entries[j].key() })
+	for _, e := range entries {
+		p := filepath.Join(dir, e.name)
+		r := path.Join(rel, e.name)
+		switch {
+		case e.err != nil:
+			if !w.yield(pipeline.Input{Name: p, Err: e.err}) {
+				return false
+			}
+		case w.s.excluded(e.fi):
+			// the run's own output
+		case e.fi.IsDir():
+			k, ok := keyOf(e.fi)
+			if ok {
+				if w.seen[k] {
+					continue // a cycle, or a second link to a directory walked already
+				}
+				w.seen[k] = true
+			}
+			if !w.dir(p, r) {
+				return false
+			}
+		case e.fi.Mode().IsRegular():
+			if !w.s.file(w.ctx, p, r, e.fi, w.yield) {
+				return false
+			}
+		}
+	}
+	return true
+}

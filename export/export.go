@@ -1,0 +1,244 @@
+package export
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/fiasco-project/fiasco/blocks"
+	"github.com/fiasco-project/fiasco/load"
+)
+
+// Format is an output format.
+type Format int
+
+// The output formats.
+const (
+	CleanEval Format = iota // CleanEval text: URL line, segments opened by <p>, <h>, <l>
+	Text                    // plain paragraphs separated by blank lines
+	HTML                    // the pruned document
+	JSON                    // one object per block, with label, value, type, text
+)
+
+var formatNames = [...]string{"cleaneval", "text", "html", "json"}
+
+func (f Format) String() string {
+	if f < 0 || int(f) >= len(formatNames) {
+		return fmt.Sprintf("Format(%d)", int(f))
+	}
+	return formatNames[f]
+}
+
+// ParseFormat returns the format named s (cleaneval, text, html, json).
+func ParseFormat(s string) (Format, error) {
+	for i, n := range formatNames {
+		if strings.EqualFold(s, n) {
+			return Format(i), nil
+		}
+	}
+	return 0, fmt.Errorf("export: unknown format %q (want cleaneval, text, html or json)", s)
+}
+
+// Ext is the file extension for f: .txt, .html or .json.
+func (f Format) Ext() string {
+	switch f {
+	case HTML:
+		return ".html"
+	case JSON:
+		return ".json"
+	}
+	return ".txt"
+}
+
+// Write writes page p in format f. bs are the blocks of p.Doc (blocks.Find),
+// keep says which to keep (nil keeps all) and score holds the classifier's
+// decision values (nil if there are none; only JSON shows them). The HTML
+// format modifies p.Doc in place.
+func Write(w io.Writer, f Format, p *load.Page, bs []*blocks.Block, keep []bool, score []float64) error {
+	if keep != nil && len(keep) != len(bs) {
+		return fmt.Errorf("export: %d keep flags for %d blocks", len(keep), len(bs))
+	}
+	if score != nil && len(score) != len(bs) {
+		return fmt.Errorf("export: %d scores for %d blocks", len(score), len(bs))
+	}
+	kept := func(i int) bool { return keep == nil || keep[i] }
+	// In-memory writers take the output as it comes; others get a buffer.
+	var sw stringWriter
+	var bw *bufio.Writer
+	switch x := w.(type) {
+	case *strings.Builder:
+		sw = x
+	case *bytes.Buffer:
+		sw = x
+	default:
+		bw = bufio.NewWriter(w)
+		sw = bw
+	}
+	var err error
+	switch f {
+	case CleanEval:
+		err = writeCleanEval(sw, p, bs, kept)
+	case Text:
+		err = writeText(sw, bs, kept)
+	case HTML:
+		err = writeHTML(sw, p, bs, kept)
+	case JSON:
+		err = writeJSON(sw, p, bs, kept, score)
+	default:
+		return fmt.Errorf("export: unknown format %v", f)
+	}
+	if err != nil {
+		return err
+	}
+	if bw != nil {
+		return bw.Flush()
+	}
+	return nil
+}
+
+// stringWriter is what the writers below write to.
+type stringWriter interface {
+	io.Writer
+	io.StringWriter
+}
+
+func writeCleanEval(w stringWriter, p *load.Page, bs []*blocks.Block, kept func(int) bool) error {
+	if p != nil && p.URL != "" {
+		fmt.Fprintf(w, "URL: %s\n", oneLine(p.URL))
+	}
+	for _, s := range Segments(bs, kept) {
+		fmt.Fprintf(w, "<%c> %s\n", s.Kind, s.Text)
+	}
+	return nil
+}
+
+func writeText(w stringWriter, bs []*blocks.Block, kept func(int) bool) error {
+	segs := Segments(bs, kept)
+	if sb, ok := w.(*strings.Builder); ok {
+		n := 0
+		for _, s := range segs {
+			n += len(s.Text) + 2
+		}
+		sb.Grow(n)
+	}
+	for i, s := range segs {
+		if i > 0 {
+			w.WriteString("\n")
+		}
+		w.WriteString(s.Text)
+		w.WriteString("\n")
+	}
+	return nil
+}
+
+type jsonBlock struct {
+	ID    int      `json:"id"`
+	Label string   `json:"label"`
+	Value *float64 `json:"value,omitempty"`
+	Type  string   `json:"type"`
+	Tag   string   `json:"tag"`
+	Text  string   `json:"text"`
+}
+
+type jsonPage struct {
+	Name   string      `json:"name,omitempty"`
+	URL    string      `json:"url,omitempty"`
+	Blocks []jsonBlock `json:"blocks"`
+}
+
+func writeJSON(w stringWriter, p *load.Page, bs []*blocks.Block, kept func(int) bool, score []float64) error {
+	types := Types(bs)
+	out := jsonPage{Blocks: make([]jsonBlock, 0, len(bs))}
+	if p != nil {
+		out.Name, out.URL = p.Name, p.URL
+	}
+	for i, b := range bs {
+		jb := jsonBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Tag: b.Node.Data, Text: b.Text}
+		if kept(i) {
+			jb.Label = "clean"
+		}
+		if score != nil {
+			// Six decimals: decision values are exact to about 1e-12,
+			// and the last bits depend on the order of the arithmetic.
+			v := math.Round(score[i]*1e6) / 1e6
+			jb.Value = &v
+		}
+		out.Blocks = append(out.Blocks, jb)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	return enc.Encode(out)
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// writeHTML prunes p.Doc: the own text of every dropped block goes, then
+// every element left without text or images (except html, head, body and
+// the head's content); the rest is rendered unchanged.
+func writeHTML(w stringWriter, p *load.Page, bs []*blocks.Block, kept func(int) bool) error {
+	if p == nil || p.Doc == nil {
+		return fmt.Errorf("export: html format needs the page document")
+	}
+	owner := make(map[*html.Node]int, len(bs))
+	for i, b := range bs {
+		owner[b.Node] = i
+	}
+	var strip func(n *html.Node, blk int)
+	strip = func(n *html.Node, blk int) {
+		if i, ok := owner[n]; ok {
+			blk = i
+		}
+		for c := n.FirstChild; c != nil; {
+			next := c.NextSibling
+			if c.Type == html.TextNode && blk >= 0 && !kept(blk) {
+				n.RemoveChild(c)
+			} else if c.Type == html.ElementNode && c.DataAtom != atom.Head {
+				strip(c, blk)
+			}
+			c = next
+		}
+	}
+	strip(p.Doc, -1)
+	prune(p.Doc)
+	return html.Render(w, p.Doc)
+}
+
+// prune removes the empty elements below n and reports whether n holds
+// text or an image.
+func prune(n *html.Node) bool {
+	has := false
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		switch c.Type {
+		case html.TextNode:
+			if strings.TrimSpace(c.Data) != "" {
+				has = true
+			}
+		case html.ElementNode:
+			switch c.DataAtom {
+			case atom.Head, atom.Br, atom.Wbr, atom.Hr:
+				// kept as they are
+			case atom.Img, atom.Picture, atom.Svg, atom.Video, atom.Audio, atom.Iframe, atom.Object, atom.Embed, atom.Canvas:
+				has = true
+			default:
+				if prune(c) {
+					has = true
+				} else if c.DataAtom != atom.Html && c.DataAtom != atom.Body {
+					n.RemoveChild(c)
+				}
+			}
+		}
+		c = next
+	}
+	return has
+}

@@ -1,0 +1,225 @@
+package export
+
+import (
+	"bytes"
+	"flag"
+	"io"
+	"math/rand"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/fiasco-project/fiasco/blocks"
+	"github.com/fiasco-project/fiasco/load"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+func loadPage(t *testing.T) (*load.Page, []*blocks.Block) {
+	t.Helper()
+	data, err := os.ReadFile("testdata/page.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &load.Page{Name: "page.html", URL: "http://example.org/story", Doc: doc}
+	return p, blocks.Find(p.Doc)
+}
+
+// keepRule drops the navigation, the ad and the copyright line.
+func keepRule(bs []*blocks.Block) ([]bool, []float64) {
+	keep := make([]bool, len(bs))
+	score := make([]float64, len(bs))
+	for i, b := range bs {
+		dirty := strings.Contains(b.Text, "Home |") || strings.Contains(b.Text, "Buy now") ||
+			strings.Contains(b.Text, "Copyright") || strings.Contains(b.Text, "Menu junk")
+		keep[i] = !dirty
+		score[i] = 1
+		if dirty {
+			score[i] = -1
+		}
+	}
+	return keep, score
+}
+
+func TestGolden(t *testing.T) {
+	for _, f := range []Format{CleanEval, Text, HTML, JSON} {
+		t.Run(f.String(), func(t *testing.T) {
+			p, bs := loadPage(t)
+			keep, score := keepRule(bs)
+			var buf bytes.Buffer
+			if err := Write(&buf, f, p, bs, keep, score); err != nil {
+				t.Fatal(err)
+			}
+			golden := filepath.Join("testdata", "page."+f.String()+".golden")
+			if *update {
+				if err := os.WriteFile(golden, buf.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if !bytes.Equal(buf.Bytes(), want) {
+				t.Errorf("output differs from %s:\n%s", golden, buf.String())
+			}
+			out := buf.String()
+			for _, gone := range []string{"Buy now", "Copyright", "About"} {
+				if strings.Contains(out, gone) && f != JSON {
+					t.Errorf("dropped text %q in output", gone)
+				}
+			}
+			for _, kept := range []string{"quoted passage", "Second point", "Background"} {
+				if !strings.Contains(out, kept) {
+					t.Errorf("kept text %q missing", kept)
+				}
+			}
+		})
+	}
+}
+
+func TestCleanEvalStructure(t *testing.T) {
+	p, bs := loadPage(t)
+	keep, _ := keepRule(bs)
+	var buf bytes.Buffer
+	if err := Write(&buf, CleanEval, p, bs, keep, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, want := range []string{
+		"URL: http://example.org/story\n",
+		"<h> The Story Of The Day\n",
+		"<h> Short bold heading\n",
+		"<h> Background\n", // short, followed by a longer paragraph
+		"<l> First point\n",
+		"<l> Second point with a link\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("missing %q in\n%s", want, out)
+		}
+	}
+	// Reading order: the quote comes between the two parts of the cell.
+	i, j, k := strings.Index(out, "Intro"), strings.Index(out, "quoted"), strings.Index(out, "rest of the story")
+	if !(i >= 0 && i < j && j < k) {
+		t.Errorf("not in reading order:\n%s", out)
+	}
+}
+
+// TestRunsPartition checks that the runs of each block hold exactly the
+// words of its text.
+func TestRunsPartition(t *testing.T) {
+	_, bs := loadPage(t)
+	words := make([][]string, len(bs))
+	for _, r := range blocks.Runs(bs) {
+		words[r.Block] = append(words[r.Block], strings.Fields(r.Text)...)
+	}
+	for i, b := range bs {
+		if got, want := strings.Join(words[i], " "), strings.Join(strings.Fields(b.Text), " "); got != want {
+			t.Errorf("block %d: runs %q, text %q", i, got, want)
+		}
+	}
+	if len(blocks.Runs(nil)) != 0 {
+		t.Error("runs of no blocks")
+	}
+}
+
+func TestWriteErrors(t *testing.T) {
+	p, bs := loadPage(t)
+	var buf bytes.Buffer
+	if err := Write(&buf, Text, p, bs, make([]bool, len(bs)+1), nil); err == nil {
+		t.Error("no error for a wrong keep length")
+	}
+	if err := Write(&buf, JSON, p, bs, nil, []float64{1}); err == nil {
+		t.Error("no error for a wrong score length")
+	}
+	if err := Write(&buf, Format(9), p, bs, nil, nil); err == nil {
+		t.Error("no error for a bad format")
+	}
+	if _, err := ParseFormat("xml"); err == nil {
+		t.Error("no error for format xml")
+	}
+	if f, err := ParseFormat("JSON"); err != nil || f != JSON {
+		t.Errorf("ParseFormat(JSON) = %v, %v", f, err)
+	}
+}
+
+func TestKeepAll(t *testing.T) {
+	p, bs := loadPage(t)
+	var buf bytes.Buffer
+	if err := Write(&buf, Text, p, bs, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bs {
+		for _, w := range strings.Fields(b.Text) {
+			if !strings.Contains(buf.String(), w) {
+				t.Fatalf("word %q of block %d missing with keep nil", w, b.ID)
+			}
+		}
+	}
+}
+
+func TestCountFields(t *testing.T) {
+	inputs := []string{"", " ", "a", "a b", " a  b ", "a\nb\tc", "a\u00a0b", "a\u0085b", "\xff", "a \xff b",
+		"\xe2\x80 x", "日本 語 x", "a\u2028b\u3000c d e f g", "one two three four five six", "\v\f a"}
+	r := rand.New(rand.NewSource(1))
+	pieces := []string{"a", " ", "\n", "\u00a0", "\u0085", "\xff", "é", "\u3000", "\t", "xy"}
+	for range 5000 {
+		var b strings.Builder
+		for k := r.Intn(15); k > 0; k-- {
+			b.WriteString(pieces[r.Intn(len(pieces))])
+		}
+		inputs = append(inputs, b.String())
+	}
+	for _, s := range inputs {
+		want := len(strings.Fields(s))
+		for limit := 0; limit <= want+2; limit++ {
+			if got := countFields(s, limit); got != min(want, limit) {
+				t.Fatalf("countFields(%q, %d) = %d, want %d", s, limit, got, min(want, limit))
+			}
+		}
+	}
+}
+
+// onlyWriter hides the methods of the writer it wraps, so that Write
+// buffers it.
+type onlyWriter struct{ w io.Writer }
+
+func (o onlyWriter) Write(p []byte) (int, error) { return o.w.Write(p) }
+
+// Write gives the same bytes to an in-memory writer (written directly)
+// and to any other writer (through a buffer).
+func TestWriteAnyWriter(t *testing.T) {
+	for _, f := range []Format{CleanEval, Text, HTML, JSON} {
+		var outs []string
+		for k := range 3 {
+			p, bs := loadPage(t)
+			keep, score := keepRule(bs)
+			var buf bytes.Buffer
+			var sb strings.Builder
+			var err error
+			switch k {
+			case 0:
+				err = Write(&buf, f, p, bs, keep, score)
+			case 1:
+				err = Write(&sb, f, p, bs, keep, score)
+				buf.WriteString(sb.String())
+			default:
+				err = Write(onlyWriter{&buf}, f, p, bs, keep, score)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			outs = append(outs, buf.String())
+		}
+		if outs[0] != outs[1] || outs[0] != outs[2] || outs[0] == "" {
+			t.Errorf("%v: outputs differ by writer:\n%q\n%q\n%q", f, outs[0], outs[1], outs[2])
+		}
+	}
+}

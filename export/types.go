@@ -1,0 +1,162 @@
+package export
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+
+	"github.com/fiasco-project/fiasco/blocks"
+)
+
+// MaxHeadingChars is the longest text (in non-space characters) of a
+// heading-like block.
+const MaxHeadingChars = 80
+
+// Types returns the CleanEval segment type of each block: 'h' for headings,
+// 'l' for list items, 'p' for the rest.
+//
+//   - 'h': the element is h1-h6, or the block is heading-like: at most
+//     MaxHeadingChars characters, not ending in . , ; or :, and all of its own
+//     text inside <b>, <strong> or <th> elements.
+//   - 'l': the element is li, dd or dt.
+func Types(bs []*blocks.Block) []byte {
+	isBlock := make(map[*html.Node]bool, len(bs))
+	for _, b := range bs {
+		isBlock[b.Node] = true
+	}
+	out := make([]byte, len(bs))
+	for i, b := range bs {
+		out[i] = blockType(b, isBlock)
+	}
+	return out
+}
+
+func blockType(b *blocks.Block, isBlock map[*html.Node]bool) byte {
+	switch b.Node.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return 'h'
+	case atom.Li, atom.Dd, atom.Dt:
+		return 'l'
+	}
+	if headingLike(b, isBlock) {
+		return 'h'
+	}
+	return 'p'
+}
+
+func headingLike(b *blocks.Block, isBlock map[*html.Node]bool) bool {
+	if b.Chars == 0 || b.Chars > MaxHeadingChars {
+		return false
+	}
+	last, _ := utf8.DecodeLastRuneInString(b.Text)
+	if strings.ContainsRune(".,;:", last) {
+		return false
+	}
+	bold, plain := 0, 0
+	var walk func(n *html.Node, inBold bool)
+	walk = func(n *html.Node, inBold bool) {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch c.Type {
+			case html.TextNode:
+				k := 0
+				for _, r := range c.Data {
+					if !unicode.IsSpace(r) {
+						k++
+					}
+				}
+				if inBold {
+					bold += k
+				} else {
+					plain += k
+				}
+			case html.ElementNode:
+				if isBlock[c] {
+					continue
+				}
+				walk(c, inBold || c.DataAtom == atom.B || c.DataAtom == atom.Strong || c.DataAtom == atom.Th)
+			}
+		}
+	}
+	walk(b.Node, b.Node.DataAtom == atom.Th)
+	return bold > 0 && plain == 0
+}
+
+// MaxShortHeadingWords is the most words a short heading may have (see
+// Segments).
+const MaxShortHeadingWords = 4
+
+// Segment is one paragraph of output: a run of a kept block with its type.
+type Segment struct {
+	Block int    // index of the block in the blocks slice
+	Kind  byte   // 'p', 'h' or 'l'
+	Text  string // white space collapsed, line breaks from <br> kept
+}
+
+// Segments returns the kept text of the page in reading order, one segment
+// per run (see Runs), typed by Types, with one more rule measured on
+// CleanEval: a 'p' run of at most MaxShortHeadingWords words on one line,
+// not ending in . , ; : or !, and followed by a longer kept run is a short
+// heading ('h'), like "Continental Landings" above a paragraph.
+func Segments(bs []*blocks.Block, kept func(i int) bool) []Segment {
+	types := Types(bs)
+	var out []Segment
+	for _, r := range blocks.Runs(bs) {
+		if kept == nil || kept(r.Block) {
+			out = append(out, Segment{Block: r.Block, Kind: types[r.Block], Text: r.Text})
+		}
+	}
+	for i := range out {
+		if out[i].Kind != 'p' {
+			continue
+		}
+		n := countFields(out[i].Text, MaxShortHeadingWords+1)
+		if n > MaxShortHeadingWords || strings.Contains(out[i].Text, "\n") {
+			continue
+		}
+		last, _ := utf8.DecodeLastRuneInString(out[i].Text)
+		if strings.ContainsRune(".,;:!", last) {
+			continue
+		}
+		if i+1 < len(out) && countFields(out[i+1].Text, n+1) > n {
+			out[i].Kind = 'h'
+		}
+	}
+	return out
+}
+
+// countFields returns min(len(strings.Fields(s)), limit) without making
+// the fields: the runs of runes that are not white space (unicode.IsSpace;
+// an invalid byte is a rune that is not), counted up to limit.
+func countFields(s string, limit int) int {
+	n := 0
+	inField := false
+	for i := 0; i < len(s) && n < limit; {
+		var space bool
+		if c := s[i]; c < utf8.RuneSelf {
+			space = asciiSpace[c]
+			i++
+		} else {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			space = unicode.IsSpace(r)
+			i += size
+		}
+		if space {
+			inField = false
+		} else if !inField {
+			inField = true
+			n++
+		}
+	}
+	return n
+}
+
+// asciiSpace reports the ASCII bytes that unicode.IsSpace accepts.
+var asciiSpace = func() (t [utf8.RuneSelf]bool) {
+	for c := range t {
+		t[c] = unicode.IsSpace(rune(c))
+	}
+	return t
+}()

@@ -1,0 +1,239 @@
+package gold
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/text/encoding/charmap"
+	unicode16 "golang.org/x/text/encoding/unicode"
+)
+
+// Segment is one paragraph of clean gold text.
+type Segment struct {
+	Kind byte   // 'p' paragraph, 'h' heading, 'l' list item
+	Text string // white space collapsed to single spaces
+}
+
+// Word is one word of an annotated page with its gold label.
+type Word struct {
+	Text  string
+	Clean bool
+}
+
+// Gold is the parsed gold standard of one page.
+type Gold struct {
+	Format   Format
+	URL      string    // from the CleanEval "URL:" line, if any
+	Segments []Segment // the clean text, in order
+	Words    []string  // the words of Segments, in order
+	// Page holds, for annotated formats (L3S, KrdWrd), every visible word of
+	// the annotated page in document order with its label; nil for text
+	// formats, whose gold holds the clean text only.
+	Page []Word
+	// Raw is the gold file as text (UTF-8, no byte-order mark, LF line
+	// ends), for CleanEval-format files only.
+	Raw string
+}
+
+// Reference returns the text to score an output against: for CleanEval
+// files the file itself, as the reference scorer reads it (HTML comments
+// and character references included), otherwise CleanEval().
+func (g *Gold) Reference() string {
+	if g.Format == CleanEval {
+		return g.Raw
+	}
+	return g.CleanEval()
+}
+
+// Options change what counts as clean text: they map each annotated
+// format's labels to clean or not. [Policy.Options] gives the mapping of
+// an annotation policy; the zero value is the mapping used before
+// policies existed.
+type Options struct {
+	// Comments includes the user comments of Dragnet gold files (the text
+	// after the marker line) in the clean text; by default they are not
+	// main content.
+	Comments bool
+	// Uncertain counts KrdWrd's tag 2 (annotators uncertain) as clean; by
+	// default only tag 3 (good) is clean.
+	Uncertain bool
+	// L3SClasses lists the x-nc-selN numbers that count as clean for L3S-GN1;
+	// nil means 1, 2 and 3 (headline, full text, supplemental), as in
+	// Bevendorff et al. 2023.
+	L3SClasses []int
+}
+
+// Read parses the gold file at path in format f with default Options.
+func Read(path string, f Format) (*Gold, error) {
+	return ReadOptions(path, f, Options{})
+}
+
+// ReadOptions parses the gold file at path in format f; Unknown detects it.
+func ReadOptions(path string, f Format, opt Options) (*Gold, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	g, err := Parse(data, f, opt)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return g, nil
+}
+
+// Parse parses the content of a gold file in format f; Unknown detects it.
+// A UTF-16 byte-order mark selects UTF-16 (five Dragnet gold files);
+// otherwise bytes that are not valid UTF-8 are read as windows-1252.
+func Parse(data []byte, f Format, opt Options) (*Gold, error) {
+	if err := opt.Validate(); err != nil {
+		return nil, err
+	}
+	if f == Unknown {
+		f = DetectBytes(data)
+	}
+	data = decodeUTF16(data)
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if !utf8.Valid(data) {
+		dec, err := charmap.Windows1252.NewDecoder().Bytes(data)
+		if err == nil {
+			data = dec
+		}
+	}
+	text := strings.ReplaceAll(string(data), "\r\n", "\n")
+	text = strings.ReplaceAll(text, "\r", "\n")
+	var g *Gold
+	var err error
+	switch f {
+	case CleanEval:
+		g = parseCleanEval(text)
+		g.Raw = text
+	case Plain:
+		g = parsePlain(text, opt)
+	case L3S:
+		g, err = parseAnnotated(text, l3sLabeler(opt))
+	case KrdWrd:
+		g, err = parseAnnotated(text, krdwrdLabeler(opt))
+	default:
+		return nil, fmt.Errorf("gold: unknown format %v", f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	g.Format = f
+	for _, s := range g.Segments {
+		g.Words = append(g.Words, strings.Fields(s.Text)...)
+	}
+	return g, nil
+}
+
+// decodeUTF16 converts data that starts with a UTF-16 byte-order mark to
+// UTF-8 and returns other data unchanged.
+func decodeUTF16(data []byte) []byte {
+	var e unicode16.Endianness
+	switch {
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
+		e = unicode16.LittleEndian
+	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):
+		e = unicode16.BigEndian
+	default:
+		return data
+	}
+	out, err := unicode16.UTF16(e, unicode16.ExpectBOM).NewDecoder().Bytes(data)
+	if err != nil {
+		return data
+	}
+	return out
+}
+
+var (
+	commentRE = regexp.MustCompile(`(?s)<!--.*?-->`)
+	tagRE     = regexp.MustCompile(`(?i)<[phl]>`)
+)
+
+func parseCleanEval(text string) *Gold {
+	g := &Gold{}
+	first, rest, _ := strings.Cut(text, "\n")
+	if t := strings.TrimSpace(first); strings.HasPrefix(t, "URL:") {
+		g.URL = strings.TrimSpace(strings.TrimPrefix(t, "URL:"))
+		text = rest
+	}
+	text = commentRE.ReplaceAllString(text, " ")
+	locs := tagRE.FindAllStringIndex(text, -1)
+	add := func(kind byte, s string) {
+		if s = collapse(html.UnescapeString(s)); s != "" {
+			g.Segments = append(g.Segments, Segment{Kind: kind, Text: s})
+		}
+	}
+	prev, kind := 0, byte('p')
+	for _, l := range locs {
+		add(kind, text[prev:l[0]])
+		kind = byte(unicode.ToLower(rune(text[l[0]+1])))
+		prev = l[1]
+	}
+	add(kind, text[prev:])
+	return g
+}
+
+// isCommentMarker recognises Dragnet's "!@#$%^&*()  COMMENTS" line and its
+// misspelt variants.
+func isCommentMarker(line string) bool {
+	t := strings.TrimSpace(line)
+	if !strings.HasSuffix(t, "COMMENTS") {
+		return false
+	}
+	head := strings.TrimSpace(strings.TrimSuffix(t, "COMMENTS"))
+	if len(head) < 3 {
+		return false
+	}
+	for _, r := range head {
+		if !strings.ContainsRune("!@#$%^&*() ", r) {
+			return false
+		}
+	}
+	return true
+}
+
+func parsePlain(text string, opt Options) *Gold {
+	g := &Gold{}
+	for _, line := range strings.Split(text, "\n") {
+		if isCommentMarker(line) {
+			if !opt.Comments {
+				break
+			}
+			continue
+		}
+		if s := collapse(line); s != "" {
+			g.Segments = append(g.Segments, Segment{Kind: 'p', Text: s})
+		}
+	}
+	return g
+}
+
+// collapse turns runs of white space (NBSP included) into single spaces and
+// trims the ends.
+func collapse(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool {
+		return unicode.IsSpace(r) || r == '\u00a0'
+	}), " ")
+}
+
+// CleanEval renders the clean text in CleanEval's format: a "URL:" line
+// (empty URL if unknown), then one line per segment opened by its marker.
+func (g *Gold) CleanEval() string {
+	var b strings.Builder
+	b.WriteString("URL: " + g.URL + "\n")
+	for _, s := range g.Segments {
+		b.WriteByte('<')
+		b.WriteByte(s.Kind)
+		b.WriteString("> ")
+		b.WriteString(s.Text)
+		b.WriteByte('\n')
+	}
+	return b.String()
+}

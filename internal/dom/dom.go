@@ -1,0 +1,28 @@
+// Package dom holds the HTML facts that several stages share: which
+// elements are inline, so that their text counts as their parent's own.
+package dom
+
+import (
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// inline lists the elements whose text counts as their parent's own text.
+var inline = map[atom.Atom]bool{
+	atom.A: true, atom.Abbr: true, atom.B: true, atom.Bdi: true, atom.Bdo: true,
+	atom.Big: true, atom.Br: true, atom.Cite: true, atom.Code: true, atom.Data: true,
+	atom.Dfn: true, atom.Em: true, atom.Font: true, atom.I: true, atom.Img: true,
+	atom.Kbd: true, atom.Label: true, atom.Mark: true, atom.Nobr: true, atom.Q: true,
+	atom.S: true, atom.Samp: true, atom.Small: true, atom.Span: true, atom.Strike: true,
+	atom.Strong: true, atom.Sub: true, atom.Sup: true, atom.Time: true, atom.Tt: true,
+	atom.U: true, atom.Var: true, atom.Wbr: true, atom.Ins: true, atom.Del: true,
+	atom.Acronym: true, atom.Blink: true, atom.Input: true, atom.Select: true,
+	atom.Option: true, atom.Button: true, atom.Textarea: true,
+}
+
+// IsInline reports whether n is an element whose text counts as its parent's
+// own text: a known inline element, or an element HTML does not define
+// (browsers display unknown elements inline, e.g. KrdWrd's <kw>).
+func IsInline(n *html.Node) bool {
+	return n.Type == html.ElementNode && (inline[n.DataAtom] || n.DataAtom == 0)
+}

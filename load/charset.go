@@ -1,0 +1,332 @@
+package load
+
+import (
+	"bytes"
+	"encoding/binary"
+	"mime"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/net/html"
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/encoding/unicode"
+)
+
+// Encoding sources: the link of the charset chain that decided.
+const (
+	SourceBOM     = "bom"     // a byte-order mark
+	SourceUTF8    = "utf-8"   // valid UTF-8 with non-ASCII content
+	SourceHeader  = "header"  // Options.ContentType
+	SourceWrapper = "wrapper" // the CleanEval wrapper's encoding attribute
+	SourceMeta    = "meta"    // <meta charset>, <meta http-equiv>, <?xml encoding?>
+	SourceASCII   = "ascii"   // no byte above 0x7F and no declaration: decoded as UTF-8
+	SourceGuess   = "guess"   // the statistical detector
+	SourceDefault = "default" // windows-1252
+)
+
+// DefaultCharset is the charset of the last link of the chain.
+const DefaultCharset = "windows-1252"
+
+// choice is the outcome of the charset chain.
+type choice struct {
+	enc      encoding.Encoding // nil for UTF-8 (no decoding needed)
+	name     string            // canonical WHATWG name
+	source   string
+	declared string // first charset named by header, wrapper or meta
+	skip     int    // bytes of BOM to skip
+}
+
+// lookup resolves a charset label to an encoding, following the WHATWG
+// Encoding Standard's label table (so iso-8859-1 means windows-1252).
+// It returns ok=false for unknown labels.
+func lookup(label string) (encoding.Encoding, string, bool) {
+	label = strings.Trim(strings.TrimSpace(label), `"' `)
+	if label == "" {
+		return nil, "", false
+	}
+	enc, err := htmlindex.Get(label)
+	if err != nil {
+		return nil, "", false
+	}
+	name, err := htmlindex.Name(enc)
+	if err != nil {
+		return nil, "", false
+	}
+	return enc, name, true
+}
+
+// chooseCharset runs the charset chain on data (the page without any
+// CleanEval wrapper).
+func chooseCharset(data []byte, contentType, wrapperHint string) choice {
+	// 1. Byte-order mark.
+	switch {
+	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
+		return choice{name: "utf-8", source: SourceBOM, skip: 3}
+	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):
+		return choice{enc: unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), name: "utf-16be", source: SourceBOM, skip: 2}
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE}):
+		return choice{enc: unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), name: "utf-16le", source: SourceBOM, skip: 2}
+	}
+	// UTF-16 without a BOM shows as a regular pattern of NUL bytes.
+	if c, ok := sniffUTF16(data); ok {
+		return c
+	}
+	// 2. Valid UTF-8 with non-ASCII content.
+	st := utf8Stats(data)
+	if st.valid > 0 && st.invalid == 0 {
+		return choice{name: "utf-8", source: SourceUTF8}
+	}
+	// 3. Declarations: header, wrapper hint, meta anywhere in the head.
+	var c choice
+	decl := func(label, source string) bool {
+		enc, name, ok := lookup(label)
+		if !ok {
+			return false
+		}
+		if c.declared == "" {
+			c.declared = name
+		}
+		switch name {
+		case "utf-16be", "utf-16le":
+			// The bytes are not UTF-16 (sniffUTF16 said so); the HTML
+			// standard reads such a declaration as UTF-8.
+			enc, name = nil, "utf-8"
+		case "utf-8":
+			enc = nil
+		case "replacement", "x-user-defined":
+			return false
+		}
+		if name == "utf-8" && !st.mostlyUTF8() {
+			return false // contradicted by the bytes
+		}
+		c.enc, c.name, c.source = enc, name, source
+		return true
+	}
+	if contentType != "" {
+		if _, params, err := mime.ParseMediaType(contentType); err == nil {
+			if decl(params["charset"], SourceHeader) {
+				return c
+			}
+		}
+	}
+	if decl(wrapperHint, SourceWrapper) {
+		return c
+	}
+	if decl(metaCharset(data), SourceMeta) {
+		return c
+	}
+	declared := c.declared
+	// 4. Nothing to decode.
+	if st.valid == 0 && st.invalid == 0 {
+		return choice{name: "utf-8", source: SourceASCII, declared: declared}
+	}
+	// 5. Statistical detector.
+	if enc, name, ok := guess(data, st); ok {
+		return choice{enc: enc, name: name, source: SourceGuess, declared: declared}
+	}
+	// 6. Default.
+	enc, name, _ := lookup(DefaultCharset)
+	return choice{enc: enc, name: name, source: SourceDefault, declared: declared}
+}
+
+// u8stats counts UTF-8 multi-byte sequences in a byte string.
+type u8stats struct {
+	valid   int // valid multi-byte sequences
+	invalid int // bytes above 0x7F not part of a valid sequence
+}
+
+// mostlyUTF8 reports whether the bytes look like UTF-8 with some stray
+// bytes (a page patched together from UTF-8 and legacy parts). Legacy
+// 8-bit text almost never forms valid multi-byte sequences by chance, so
+// as many valid sequences as stray bytes is strong evidence.
+func (s u8stats) mostlyUTF8() bool {
+	return s.valid >= s.invalid && s.valid > 0 || s.valid+s.invalid == 0
+}
+
+func utf8Stats(data []byte) u8stats {
+	var s u8stats
+	for i := 0; i < len(data); {
+		// Skip ASCII eight bytes at a time.
+		for i+8 <= len(data) && binary.LittleEndian.Uint64(data[i:])&0x8080808080808080 == 0 {
+			i += 8
+		}
+		if i >= len(data) {
+			break
+		}
+		b := data[i]
+		if b < 0x80 {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size <= 1 {
+			// An incomplete sequence cut off at the very end is truncation,
+			// not evidence against UTF-8.
+			if len(data)-i < 4 && !utf8.FullRune(data[i:]) {
+				break
+			}
+			s.invalid++
+			i++
+			continue
+		}
+		s.valid++
+		i += size
+	}
+	return s
+}
+
+// sniffUTF16 recognises BOM-less UTF-16 text by its NUL bytes: mostly ASCII
+// markup puts a zero in every other byte.
+func sniffUTF16(data []byte) (choice, bool) {
+	n := len(data)
+	if n > 4096 {
+		n = 4096
+	}
+	n &^= 1
+	if n < 8 {
+		return choice{}, false
+	}
+	var even, odd int // zero bytes at even and odd offsets
+	for i := 0; i < n; i += 2 {
+		if data[i] == 0 {
+			even++
+		}
+		if data[i+1] == 0 {
+			odd++
+		}
+	}
+	half := n / 2
+	switch {
+	case odd*10 >= half*7 && even*10 <= half:
+		return choice{enc: unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), name: "utf-16le", source: SourceGuess}, true
+	case even*10 >= half*7 && odd*10 <= half:
+		return choice{enc: unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), name: "utf-16be", source: SourceGuess}, true
+	}
+	return choice{}, false
+}
+
+// maxMetaScan bounds the bytes searched for a charset declaration when the
+// head never ends.
+const maxMetaScan = 1 << 20
+
+// metaCharset returns the charset named by the first <meta charset>,
+// <meta http-equiv=content-type content=...> or XML declaration found in the
+// head of the page. It scans the whole head, tokenising (so script and
+// comment content is skipped), and stops at the first sign of the body.
+func metaCharset(data []byte) string {
+	if len(data) > maxMetaScan {
+		data = data[:maxMetaScan]
+	}
+	xml := ""
+	if bytes.HasPrefix(bytes.TrimLeft(data, " \t\r\n"), []byte("<?xml")) {
+		end := bytes.Index(data, []byte("?>"))
+		if end > 0 {
+			xml = attrInPI(string(data[:end]), "encoding")
+		}
+	}
+	z := html.NewTokenizer(bytes.NewReader(data))
+	for {
+		tt := z.Next()
+		switch tt {
+		case html.ErrorToken:
+			return xml
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			if string(name) == "head" {
+				return xml
+			}
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, hasAttr := z.TagName()
+			switch string(name) {
+			case "meta":
+				var charset, content, equiv string
+				for hasAttr {
+					var k, v []byte
+					k, v, hasAttr = z.TagAttr()
+					switch string(k) {
+					case "charset":
+						charset = string(v)
+					case "content":
+						content = string(v)
+					case "http-equiv":
+						equiv = strings.ToLower(string(v))
+					}
+				}
+				if charset != "" {
+					return charset
+				}
+				if equiv == "content-type" && content != "" {
+					if cs := charsetFromContent(content); cs != "" {
+						return cs
+					}
+				}
+			case "body", "frameset", "div", "p", "table", "h1", "h2", "h3", "h4",
+				"h5", "h6", "ul", "ol", "dl", "form", "center", "pre", "blockquote", "hr":
+				return xml
+			}
+		}
+	}
+}
+
+// charsetFromContent extracts charset=X from a Content-Type value, leniently
+// (the HTML standard's algorithm for extracting a character encoding).
+func charsetFromContent(s string) string {
+	i := indexFold(s, "charset")
+	if i < 0 {
+		return ""
+	}
+	s = strings.TrimLeft(s[i+len("charset"):], " \t\r\n")
+	if !strings.HasPrefix(s, "=") {
+		return ""
+	}
+	s = strings.TrimLeft(s[1:], " \t\r\n")
+	if s == "" {
+		return ""
+	}
+	if q := s[0]; q == '"' || q == '\'' {
+		if j := strings.IndexByte(s[1:], q); j >= 0 {
+			return s[1 : 1+j]
+		}
+		return ""
+	}
+	if j := strings.IndexAny(s, "; \t\r\n"); j >= 0 {
+		s = s[:j]
+	}
+	return s
+}
+
+// indexFold is strings.Index for an ASCII lower-case sub, ignoring ASCII
+// case in s (strings.ToLower would change the length of invalid UTF-8).
+func indexFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for j < len(sub) && (s[i+j] == sub[j] || s[i+j]|0x20 == sub[j] && sub[j] >= 'a' && sub[j] <= 'z') {
+			j++
+		}
+		if j == len(sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+// attrInPI finds key="value" in a processing instruction such as <?xml ...?>.
+func attrInPI(pi, key string) string {
+	i := strings.Index(pi, key)
+	if i < 0 {
+		return ""
+	}
+	s := strings.TrimLeft(pi[i+len(key):], " ")
+	if !strings.HasPrefix(s, "=") {
+		return ""
+	}
+	s = strings.TrimLeft(s[1:], " ")
+	if s == "" || s[0] != '"' && s[0] != '\'' {
+		return ""
+	}
+	if j := strings.IndexByte(s[1:], s[0]); j >= 0 {
+		return s[1 : 1+j]
+	}
+	return ""
+}

@@ -1,0 +1,258 @@
+package load
+
+import (
+	"bytes"
+	"unicode"
+
+	"golang.org/x/text/encoding"
+	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/korean"
+	"golang.org/x/text/encoding/simplifiedchinese"
+)
+
+// The statistical detector decodes the lines holding non-ASCII bytes with
+// each candidate charset and scores the decoded characters against a tiny
+// model of the languages written in it: a list of common characters in
+// rough frequency order, plus the script they belong to. Undecodable bytes
+// and C1 controls score badly, characters of the wrong script too. The best
+// mean score wins if it is positive.
+
+type model struct {
+	name   string
+	enc    encoding.Encoding
+	common map[rune]float64
+	script func(r rune) bool
+}
+
+func newModel(name string, enc encoding.Encoding, common string, script func(rune) bool) *model {
+	m := &model{name: name, enc: enc, common: map[rune]float64{}, script: script}
+	rs := []rune(common)
+	for i, r := range rs {
+		w := 1 + 2*(1-float64(i)/float64(len(rs))) // 3 for the first, 1 for the last
+		if _, ok := m.common[r]; !ok {
+			m.common[r] = w
+		}
+	}
+	return m
+}
+
+func isLatin(r rune) bool    { return unicode.Is(unicode.Latin, r) }
+func isCyrillic(r rune) bool { return unicode.Is(unicode.Cyrillic, r) }
+func isGreek(r rune) bool    { return unicode.Is(unicode.Greek, r) }
+func isHan(r rune) bool      { return unicode.Is(unicode.Han, r) }
+func isKana(r rune) bool {
+	return unicode.Is(unicode.Hiragana, r) || unicode.Is(unicode.Katakana, r) || r == 'ー'
+}
+func isJapanese(r rune) bool { return isKana(r) || isHan(r) }
+func isHangul(r rune) bool   { return unicode.Is(unicode.Hangul, r) }
+
+const (
+	western  = "éáíóúèàñçüöäêâôßãõîûëïåøæœìòùýÿðþ"
+	central  = "áéíóúěščřžýůňťďąęłśćźżńőűöüăâîșțşţđľĺŕ"
+	cyrillic = "оеаинтсвлркдмпуяыьгзбчйхжшюцщэфъё" + "іїєґў"
+	greek    = "αοιετνσρκπλμυηωδγχθφβζξψάέήίόύώς"
+	hanzi    = "的一是不了在人有我他这个们中来上大为和国地到以说时要就出会可也你对生能而子那得于着下自之年过发后作里用道行所然家种事成方多经么去法学如都同现当没动面起看定天分还进好小部其些主样理心她本前开但因只从想实日网新闻"
+	japan    = "のにはをたがでてとしれさいなっるかもすりあんうこらまおくきけつ日本人年大中出見行事時分自上生思者方会新的前手入後間気今何物子言発場同来目社"
+	hangul   = "이다는의에고하을가지기리사한로서도자일대정를어수으아시인구해나라스보적전부게있우주국제만면성것장들상했습니요그와과내비발위무여된화동경및원방문신소미세업"
+)
+
+var models = []*model{
+	newModel("windows-1252", charmap.Windows1252, western, isLatin),
+	newModel("windows-1250", charmap.Windows1250, central, isLatin),
+	newModel("iso-8859-2", charmap.ISO8859_2, central, isLatin),
+	newModel("windows-1251", charmap.Windows1251, cyrillic, isCyrillic),
+	newModel("koi8-r", charmap.KOI8R, cyrillic, isCyrillic),
+	newModel("windows-1253", charmap.Windows1253, greek, isGreek),
+	newModel("shift_jis", japanese.ShiftJIS, japan, isJapanese),
+	newModel("euc-jp", japanese.EUCJP, japan, isJapanese),
+	newModel("gbk", simplifiedchinese.GBK, hanzi, isHan),
+	newModel("euc-kr", korean.EUCKR, hangul, isHangul),
+}
+
+// neutral reports punctuation and symbols that pages in every language use.
+func neutral(r rune) bool {
+	switch {
+	case r >= 0x2000 && r <= 0x206F, r >= 0xA0 && r <= 0xBF, r == 0xD7, r == 0xF7,
+		r == 0x20AC, r == 0x2122, r == 0x192, r >= 0x3000 && r <= 0x303F, r >= 0xFF01 && r <= 0xFF5E:
+		return true
+	}
+	return false
+}
+
+func (m *model) score(r rune) float64 {
+	if r == unicode.ReplacementChar || r >= 0x80 && r <= 0x9F || r < 0x20 && r != '\t' && r != '\n' && r != '\r' {
+		return -8
+	}
+	if w, ok := m.common[r]; ok {
+		return w
+	}
+	if lr := unicode.ToLower(r); lr != r {
+		if w, ok := m.common[lr]; ok {
+			return w - 0.5
+		}
+	}
+	if neutral(r) {
+		return 0.3
+	}
+	if r >= 0xFF61 && r <= 0xFF9F {
+		return -0.5 // half-width katakana: single bytes in Shift_JIS, rare in text
+	}
+	if m.script(r) {
+		return 0.3
+	}
+	return -2
+}
+
+// preferDefault is the lead in mean score another candidate needs over
+// windows-1252 (models[0]), the most common legacy charset on the web.
+const preferDefault = 0.25
+
+// minLead is the lead in total score, and minDistinct the number of
+// distinct common characters, another candidate needs over windows-1252.
+const (
+	minLead     = 3
+	minDistinct = 3
+)
+
+// maxSample bounds the bytes the detector decodes.
+const maxSample = 64 << 10
+
+// sample returns the lines of data that hold non-ASCII bytes, up to
+// maxSample bytes. Lines start after an ASCII newline, so a multi-byte
+// sequence is never cut at the start.
+func sample(data []byte) []byte {
+	var out []byte
+	for len(data) > 0 && len(out) < maxSample {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i+1], data[i+1:]
+		} else {
+			data = nil
+		}
+		if !hasHigh(line) {
+			continue
+		}
+		if room := maxSample - len(out); len(line) > room {
+			// Cut after an ASCII byte so no sequence is split.
+			cut := room
+			for cut > 0 && line[cut-1] >= 0x80 {
+				cut--
+			}
+			line = line[:cut]
+		}
+		out = append(out, line...)
+	}
+	return out
+}
+
+func hasHigh(b []byte) bool {
+	for _, c := range b {
+		if c >= 0x80 {
+			return true
+		}
+	}
+	return false
+}
+
+// guess runs the statistical detector. It returns ok=false when no
+// candidate scores above zero.
+func guess(data []byte, st u8stats) (encoding.Encoding, string, bool) {
+	if st.valid > 0 && st.mostlyUTF8() {
+		return nil, "utf-8", true
+	}
+	s := sample(data)
+	if len(s) == 0 {
+		return nil, "", false
+	}
+	base := models[0].evaluate(s)
+	best, bestRes := -1, result{}
+	if base.mean > 0 {
+		best, bestRes = 0, base
+	}
+	for i, m := range models[1:] {
+		r := m.evaluate(s)
+		// Another charset must beat windows-1252, the most common legacy
+		// charset, clearly: by a margin in mean and in total score, with
+		// several distinct common characters of its languages.
+		if r.mean <= 0 || r.distinct < minDistinct || r.mean < base.mean+preferDefault || r.sum < base.sum+minLead {
+			continue
+		}
+		if best < 0 || r.mean > bestRes.mean {
+			best, bestRes = i+1, r
+		}
+	}
+	if best < 0 {
+		return nil, "", false
+	}
+	return models[best].enc, models[best].name, true
+}
+
+// result is a candidate's score on a sample.
+type result struct {
+	mean     float64 // mean score per non-ASCII rune
+	sum      float64 // total score
+	distinct int     // distinct common characters decoded
+}
+
+// evaluate decodes s and scores its non-ASCII runes in context.
+func (m *model) evaluate(s []byte) result {
+	if t := byteTableOf(m.enc); t != nil {
+		// One rune per byte: the runes of the decoded sample, read from
+		// the table.
+		return m.scoreRunes(len(s), func(i int) rune { return t.r[s[i]] })
+	}
+	dec, err := m.enc.NewDecoder().Bytes(s)
+	if err != nil {
+		return result{mean: -8}
+	}
+	rs := []rune(string(dec))
+	return m.scoreRunes(len(rs), func(i int) rune { return rs[i] })
+}
+
+// scoreRunes scores the n runes at(0), ..., at(n-1) of a decoded sample:
+// each non-ASCII rune with its neighbours.
+func (m *model) scoreRunes(n int, at func(i int) rune) result {
+	var res result
+	scored := 0
+	seen := map[rune]bool{}
+	for i := range n {
+		r := at(i)
+		if r < 0x80 {
+			continue
+		}
+		sc := m.score(r)
+		if _, ok := m.common[unicode.ToLower(r)]; ok && !seen[unicode.ToLower(r)] {
+			seen[unicode.ToLower(r)] = true
+			res.distinct++
+		}
+		var prev, next rune
+		if i > 0 {
+			prev = at(i - 1)
+		}
+		if i+1 < n {
+			next = at(i + 1)
+		}
+		switch {
+		case neutral(r) || sc <= 0 || isHan(r) || isKana(r) || isHangul(r) || !unicode.IsLetter(r):
+		case !unicode.IsLetter(prev) && !unicode.IsLetter(next):
+			// An accented letter standing alone is unlikely; a symbol
+			// there is common (© 2006).
+			sc = -1
+		case (isCyrillic(r) || isGreek(r)) && (isASCIILetter(prev) || isASCIILetter(next)):
+			// Cyrillic or Greek inside a Latin word.
+			sc = -2
+		case unicode.IsUpper(r) && unicode.IsLower(prev):
+			// An upper-case letter inside a word.
+			sc = -1.5
+		}
+		res.sum += sc
+		scored++
+	}
+	if scored > 0 {
+		res.mean = res.sum / float64(scored)
+	}
+	return res
+}
+
+func isASCIILetter(r rune) bool { return r < 0x80 && (r|0x20) >= 'a' && (r|0x20) <= 'z' }

@@ -1,0 +1,72 @@
+// Package load reads web pages: raw bytes of any charset, or CleanEval input
+// files, decoded to UTF-8 and parsed with golang.org/x/net/html.
+//
+// # Input
+//
+// [File], [Reader] and [Bytes] take one page. A CleanEval input file wraps
+// the page in <text id="URL" title=".." encoding="..">...</text>; the wrapper
+// is removed, id and title (decoded with the page's charset, character
+// references resolved) go to Page.URL and Page.Title, and the encoding
+// attribute is a hint for the charset chain ("unset" and other unknown
+// labels are ignored).
+//
+// # Charset chain
+//
+// The first link that applies decides; Page.EncodingSource names it:
+//
+//  1. "bom": a UTF-8, UTF-16LE or UTF-16BE byte-order mark. UTF-16 without
+//     a mark is recognised by its NUL bytes ("guess").
+//  2. "utf-8": the bytes are valid UTF-8 and hold non-ASCII characters. This
+//     beats any declaration: a page declared iso-8859-1 whose bytes are
+//     valid UTF-8 is UTF-8 (legacy text almost never forms valid UTF-8).
+//  3. "header": the charset of Options.ContentType (an HTTP header value).
+//  4. "wrapper": the CleanEval wrapper's encoding attribute.
+//  5. "meta": <meta charset>, <meta http-equiv="Content-Type" content=..>
+//     anywhere in the head (the head is tokenised to its end, up to 1 MiB,
+//     not only its first 1024 bytes), or an <?xml encoding=..?> declaration.
+//  6. "ascii": no byte above 0x7F; decoded as UTF-8.
+//  7. "guess": a statistical detector. Bytes that are mostly valid UTF-8
+//     (at least as many valid multi-byte sequences as stray bytes) are
+//     UTF-8. Otherwise the lines holding non-ASCII bytes (up to 64 KiB) are
+//     decoded with windows-1252, windows-1250, iso-8859-2, windows-1251,
+//     koi8-r, windows-1253, shift_jis, euc-jp, gbk and euc-kr, and each
+//     decoded character is scored against a small model of the charset's
+//     languages: common characters in frequency order, their script,
+//     undecodable bytes and C1 controls, and context (an accented letter
+//     standing alone, Cyrillic or Greek inside a Latin word, an upper-case
+//     letter inside a word). windows-1252 wins unless another charset leads
+//     it clearly (mean score +0.25, total +3, three distinct common
+//     characters). How well this guesses is measured on
+//     the shared data sets (RESULTS.md). Big5, Arabic, Hebrew, Thai and other
+//     charsets are not guessed.
+//  8. "default": windows-1252.
+//
+// Labels are resolved with the WHATWG Encoding Standard's table, so
+// iso-8859-1 and us-ascii mean windows-1252 and gb2312 means gbk. A
+// declaration of UTF-8 is skipped when the bytes contradict it (no valid
+// sequence, or more stray bytes than valid sequences); a declaration of
+// UTF-16 on bytes that are not UTF-16 means UTF-8, as in browsers.
+// Page.Declared keeps the first declared charset either way. Stray bytes in text
+// decoded as UTF-8 are read as windows-1252, so pages patched together from
+// UTF-8 and legacy parts stay readable; the decoded text is always valid
+// UTF-8.
+//
+// # Resource guards
+//
+// Input beyond Options.MaxBytes (default 8 MiB) is not read and the page is
+// cut there; a page with more than Options.MaxTags '<' characters (default
+// 200,000) is cut before the next one; Page.Truncated reports either. A
+// page nested deeper than the parser's limit of 512 open elements is
+// flattened: start tags beyond a depth of 256 (then 64) are dropped, their
+// text kept, and Page.Flattened counts them. An empty page is an error
+// wrapping [ErrEmpty]; a binary file (a known magic number, or more than 5%
+// control bytes in the first 16 KiB) one wrapping [ErrBinary]; errors name
+// the page. Loading time and memory grow linearly with the page
+// (guard_test.go; figures in RESULTS.md).
+//
+// # Example
+//
+// The examples load a page in windows-1251 declared by <meta>, read a file
+// and tell an empty page by its error, unwrap a CleanEval input file, and
+// pass an HTTP charset.
+package load

@@ -1,0 +1,155 @@
+package load
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+
+	"golang.org/x/net/html"
+)
+
+// Errors returned by File and Bytes, wrapped with the page name; test with
+// errors.Is.
+var (
+	ErrEmpty  = errors.New("empty page")
+	ErrBinary = errors.New("not a text file")
+	ErrDepth  = errors.New("nesting too deep to parse")
+)
+
+// binaryKind returns a description of data if it looks like a binary file:
+// a known magic number, or more than 5% control bytes in its first 16 KiB.
+// Text in UTF-16 must have been recognised before.
+func binaryKind(data []byte) string {
+	magics := []struct{ magic, kind string }{
+		{"\x89PNG", "PNG image"}, {"GIF8", "GIF image"}, {"\xFF\xD8\xFF", "JPEG image"},
+		{"%PDF-", "PDF document"}, {"PK\x03\x04", "ZIP archive"}, {"\x1F\x8B", "gzip-compressed data"},
+		{"\x7FELF", "ELF executable"}, {"\xD0\xCF\x11\xE0", "MS Office document"},
+		{"RIFF", "RIFF media"}, {"\x00\x00\x01\x00", "icon"},
+	}
+	for _, m := range magics {
+		if m.kind != "" && bytes.HasPrefix(data, []byte(m.magic)) {
+			return m.kind
+		}
+	}
+	n := len(data)
+	if n > 16<<10 {
+		n = 16 << 10
+	}
+	ctl := 0
+	for _, c := range data[:n] {
+		ctl += int(isControl[c])
+	}
+	if n > 0 && ctl*20 > n {
+		return "binary data"
+	}
+	return ""
+}
+
+// isControl is 1 for the control bytes binaryKind counts: below 0x20
+// except tab, newline, carriage return, form feed and escape, and DEL.
+var isControl = func() (t [256]uint8) {
+	for c := range t {
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1B || c == 0x7F {
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+// cutTags returns text cut before its (max+1)-th '<', and whether it cut.
+func cutTags(text string, max int) (string, bool) {
+	if max <= 0 || strings.Count(text, "<") <= max {
+		return text, false
+	}
+	off := 0
+	for i := 0; i < max; i++ {
+		off += strings.IndexByte(text[off:], '<') + 1
+	}
+	return text[:off-1], true
+}
+
+// isDepthError reports whether err is html.Parse refusing a deep nesting.
+func isDepthError(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "open stack of elements")
+}
+
+var voidElements = map[string]bool{
+	"area": true, "base": true, "br": true, "col": true, "embed": true, "hr": true,
+	"img": true, "input": true, "link": true, "meta": true, "param": true,
+	"source": true, "track": true, "wbr": true, "keygen": true, "basefont": true,
+	"bgsound": true, "frame": true, "image": true,
+}
+
+// closesSame lists elements whose start tag implicitly closes an open
+// element of the same group.
+var closesSame = map[string]string{
+	"p": "p", "li": "li", "dt": "d", "dd": "d", "option": "option",
+	"tr": "tr", "td": "t", "th": "t",
+}
+
+// flatten rewrites the page so that no element opens more than maxDepth
+// levels deep, by a cheap approximation of the parser's stack of open
+// elements: start tags beyond maxDepth are dropped together with their end
+// tags; their content stays. It returns the rewritten page and the number of
+// start tags dropped.
+func flatten(data string, maxDepth int) (string, int) {
+	type open struct {
+		name    string
+		dropped bool
+	}
+	var stack []open
+	kept := 0 // entries in stack that were not dropped
+	dropped := 0
+	var out strings.Builder
+	out.Grow(len(data))
+	z := html.NewTokenizer(strings.NewReader(data))
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
+			break
+		}
+		raw := z.Raw()
+		switch tt {
+		case html.StartTagToken:
+			nb, _ := z.TagName()
+			name := string(nb)
+			if voidElements[name] {
+				break
+			}
+			if g, ok := closesSame[name]; ok && len(stack) > 0 && closesSame[stack[len(stack)-1].name] == g {
+				if !stack[len(stack)-1].dropped {
+					kept--
+				}
+				stack = stack[:len(stack)-1]
+			}
+			if kept >= maxDepth {
+				stack = append(stack, open{name, true})
+				dropped++
+				continue
+			}
+			stack = append(stack, open{name, false})
+			kept++
+		case html.EndTagToken:
+			nb, _ := z.TagName()
+			name := string(nb)
+			for i := len(stack) - 1; i >= 0 && i >= len(stack)-64; i-- {
+				if stack[i].name != name {
+					continue
+				}
+				wasDropped := stack[i].dropped
+				for _, o := range stack[i:] {
+					if !o.dropped {
+						kept--
+					}
+				}
+				stack = stack[:i]
+				if wasDropped {
+					raw = nil
+				}
+				break
+			}
+		}
+		out.Write(raw)
+	}
+	return out.String(), dropped
+}

@@ -1,0 +1,46 @@
+package preclean
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/fiasco-project/fiasco/blocks"
+	"golang.org/x/net/html"
+)
+
+// TestBreaksMakeBlocks checks what the <br> splitting is for: each
+// paragraph separated by a run of <br> becomes a block of its own.
+func TestBreaksMakeBlocks(t *testing.T) {
+	cases := map[string][]string{
+		"testdata/golden/br-div.html": {
+			"First paragraph, line one\nstill the first paragraph.",
+			"Second paragraph with a link.",
+			"Third paragraph.",
+			"A block child.",
+			"Tail text",
+		},
+		"testdata/golden/br-inline.html": {"Cell one", "cell two italic", "more", "Item start", "item end", "Body-level font text", "next part"},
+		"testdata/golden/br-p.html":      {"Alpha bold", "still bold beta", "gamma", "Heading part", "second heading part", "Leading run"},
+	}
+	for file, want := range cases {
+		in, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		doc, err := html.Parse(strings.NewReader(string(in)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Clean(doc); err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, b := range blocks.Find(doc) {
+			got = append(got, b.Text)
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%s: blocks\n%q\nwant\n%q", file, got, want)
+		}
+	}
+}

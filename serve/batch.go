@@ -1,0 +1,250 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/fiasco-project/fiasco/export"
+)
+
+// batchIn is one line of a batch request.
+type batchIn struct {
+	ID   json.RawMessage `json:"id,omitempty"`
+	URL  string          `json:"url,omitempty"`
+	Name string          `json:"name,omitempty"`
+	HTML *string         `json:"html,omitempty"`
+	Data *string         `json:"data,omitempty"` // base64 (standard or URL alphabet, padded or not)
+}
+
+// batchOut is one line of a batch answer.
+type batchOut struct {
+	Line   int             `json:"line"`
+	ID     json.RawMessage `json:"id,omitempty"`
+	URL    string          `json:"url,omitempty"`
+	Name   string          `json:"name,omitempty"`
+	Status int             `json:"status"`
+	Render string          `json:"render,omitempty"`
+	Output *string         `json:"output,omitempty"`
+	Page   json.RawMessage `json:"page,omitempty"`
+	Error  string          `json:"error,omitempty"`
+}
+
+func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
+	o, e := parseOptions(r)
+	if e != nil {
+		s.fail(w, e)
+		return
+	}
+	if o.url != "" || o.name != "-" {
+		s.fail(w, badRequest("url and name are given per line in a batch"))
+		return
+	}
+	if _, _, e := s.cleaner(o); e != nil {
+		s.fail(w, e)
+		return
+	}
+	if e := s.admitRequest(); e != nil {
+		s.fail(w, e)
+		return
+	}
+	defer s.leave()
+
+	rc := http.NewResponseController(w)
+	// Answers go out while the request is still being read.
+	rc.EnableFullDuplex()
+	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("Trailer", "Fiasco-Batch")
+	w.Header().Set("X-Fiasco-Render", onOff(o.render == "on" || o.render == "auto" && s.cfg.Rendered != nil))
+	w.WriteHeader(http.StatusOK)
+	rc.Flush()
+
+	ctx, cancel := context.WithCancelCause(r.Context())
+	defer cancel(nil)
+	outs := make(chan batchOut)
+	var writeErr error
+	done := make(chan struct{})
+	go func() { // the one writer
+		defer close(done)
+		for out := range outs {
+			if writeErr != nil {
+				continue // drain: the client is gone
+			}
+			b, err := json.Marshal(out)
+			if err == nil {
+				rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+				b = append(b, '\n')
+				if _, err = w.Write(b); err == nil {
+					err = rc.Flush()
+				}
+			}
+			if err != nil {
+				writeErr = err
+				cancel(errClientGone)
+			}
+		}
+	}()
+
+	var wg sync.WaitGroup
+	slots := make(chan struct{}, s.cfg.Workers) // this batch's pages at once
+	maxLine := 2*s.cfg.MaxBody + 64<<10         // JSON escaping and base64 inflate a page
+	br := bufio.NewReaderSize(r.Body, 64<<10)
+	status := "complete"
+	for n := 1; ; n++ {
+		rc.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
+		line, err := readLine(br, maxLine)
+		if errors.Is(err, errLineTooLong) {
+			s.met.error(&Error{Status: http.StatusRequestEntityTooLarge, Kind: "too_large"})
+			outs <- batchOut{Line: n, Status: http.StatusRequestEntityTooLarge,
+				Error: fmt.Sprintf("line %d is longer than the limit of %d bytes", n, maxLine)}
+			continue
+		}
+		if len(bytes.TrimSpace(line)) > 0 {
+			// A page that is read goes out, whatever happens to the rest.
+			slots <- struct{}{}
+			wg.Add(1)
+			go func(n int, line []byte) {
+				defer wg.Done()
+				defer func() { <-slots }()
+				outs <- s.batchLine(ctx, o, n, line)
+			}(n, line)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			e := s.readError(err, -1)
+			s.met.error(e)
+			status = fmt.Sprintf("interrupted after line %d: %s", n-1, e.Msg)
+			if e.Status == http.StatusRequestTimeout {
+				outs <- batchOut{Line: n, Status: e.Status, Error: e.Msg}
+			}
+			break
+		}
+		if errors.Is(context.Cause(ctx), errClientGone) {
+			status = fmt.Sprintf("interrupted after line %d: %v", n, errClientGone)
+			break
+		}
+		// Cancelled by the shutdown deadline, the batch reads on: every
+		// line still coming is answered 503 at once, so that the client
+		// knows which pages to send again.
+	}
+	if status == "complete" && ctx.Err() != nil {
+		status = "complete, cut short by the shutdown: the pages answered 503 were not cleaned"
+	}
+	rc.SetReadDeadline(time.Time{})
+	wg.Wait()
+	close(outs)
+	<-done
+	if writeErr != nil {
+		s.log.Info("batch client gone", "err", writeErr)
+		return
+	}
+	w.Header().Set("Fiasco-Batch", status)
+}
+
+var (
+	errLineTooLong = errors.New("line too long")
+	errClientGone  = errors.New("the client does not take the answers")
+)
+
+// readLine reads one line (without its newline). A line longer than max
+// is skipped up to its end and reported with errLineTooLong. At the end
+// of the input it returns the last line, if any, and io.EOF.
+func readLine(br *bufio.Reader, max int64) ([]byte, error) {
+	var buf []byte
+	for {
+		chunk, err := br.ReadSlice('\n')
+		if int64(len(buf)+len(chunk)) > max {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice('\n')
+			}
+			if err != nil && err != io.EOF {
+				return nil, err
+			}
+			return nil, errLineTooLong
+		}
+		buf = append(buf, chunk...)
+		switch {
+		case err == nil:
+			return buf[:len(buf)-1], nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		default:
+			return buf, err
+		}
+	}
+}
+
+// batchLine cleans the page of one batch line.
+func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) batchOut {
+	out := batchOut{Line: n}
+	var in batchIn
+	fail := func(e *Error) batchOut {
+		s.met.error(e)
+		out.Status, out.Error = e.Status, e.Msg
+		return out
+	}
+	if err := json.Unmarshal(line, &in); err != nil {
+		return fail(badRequest("line %d: not a JSON object: %v", n, err))
+	}
+	out.ID, out.URL, out.Name = in.ID, in.URL, in.Name
+	var data []byte
+	switch {
+	case in.HTML != nil && in.Data != nil:
+		return fail(badRequest("line %d: give html or data, not both", n))
+	case in.HTML != nil:
+		data = []byte(*in.HTML)
+	case in.Data != nil:
+		var err error
+		if data, err = decodeBase64(*in.Data); err != nil {
+			return fail(badRequest("line %d: data is not base64: %v", n, err))
+		}
+	default:
+		return fail(badRequest(`line %d: no page: give "html" (a string) or "data" (base64 bytes)`, n))
+	}
+	if int64(len(data)) > s.cfg.MaxBody {
+		return fail(tooLarge(int64(len(data)), s.cfg.MaxBody))
+	}
+	if len(data) == 0 {
+		return fail(&Error{Status: http.StatusBadRequest, Msg: fmt.Sprintf("line %d: empty page", n), Kind: "empty"})
+	}
+	lo := o
+	lo.url, lo.name = in.URL, in.Name
+	if lo.name == "" {
+		lo.name = lo.url
+	}
+	if lo.name == "" {
+		lo.name = "-"
+	}
+	a, e := s.clean(ctx, lo, page{name: lo.name, url: lo.url, data: data})
+	if e != nil {
+		return fail(e)
+	}
+	out.Status, out.Render = http.StatusOK, onOff(a.rendered)
+	if o.format == export.JSON {
+		out.Page = json.RawMessage(bytes.TrimSpace(a.body))
+	} else {
+		text := string(a.body)
+		out.Output = &text
+	}
+	return out
+}
+
+func decodeBase64(s string) ([]byte, error) {
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.RawStdEncoding, base64.URLEncoding, base64.RawURLEncoding} {
+		if b, err := enc.DecodeString(s); err == nil {
+			return b, nil
+		}
+	}
+	_, err := base64.StdEncoding.DecodeString(s)
+	return nil, err
+}

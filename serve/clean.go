@@ -1,0 +1,457 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"mime"
+	"net"
+	"net/http"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fiasco-project/fiasco/corpus"
+	"github.com/fiasco-project/fiasco/export"
+	"github.com/fiasco-project/fiasco/load"
+	"github.com/fiasco-project/fiasco/pipeline"
+)
+
+// Formats lists the values of the format parameter.
+var Formats = []string{"cleaneval", "text", "html", "json", "jsonl"}
+
+// Policies lists the values of the policy parameter.
+var Policies = []string{"corpus"}
+
+// options are a request's query parameters.
+type options struct {
+	format    export.Format
+	jsonl     bool   // format=jsonl: the line fiasco clean --format jsonl prints
+	render    string // auto, on, off
+	threshold *float64
+	url, name string
+}
+
+var knownParams = map[string]bool{"format": true, "url": true, "name": true, "render": true, "threshold": true, "policy": true}
+
+func parseOptions(r *http.Request) (options, *Error) {
+	q := r.URL.Query()
+	for k := range q {
+		if !knownParams[k] {
+			return options{}, badRequest("unknown parameter %q (known: format, render, threshold, policy, url, name)", k)
+		}
+	}
+	for k, v := range q {
+		if len(v) > 1 {
+			return options{}, badRequest("parameter %q given %d times", k, len(v))
+		}
+	}
+	o := options{render: "auto", url: q.Get("url"), name: q.Get("name")}
+	switch f := strings.ToLower(q.Get("format")); f {
+	case "", "cleaneval":
+		o.format = export.CleanEval
+	case "jsonl":
+		o.format, o.jsonl = export.JSON, true
+	default:
+		ef, err := export.ParseFormat(f)
+		if err != nil {
+			return options{}, badRequest("unknown format %q (want one of %s)", q.Get("format"), strings.Join(Formats, ", "))
+		}
+		o.format = ef
+	}
+	switch rm := strings.ToLower(q.Get("render")); rm {
+	case "", "auto":
+	case "on", "off":
+		o.render = rm
+	default:
+		return options{}, badRequest("unknown render mode %q (want auto, on or off)", q.Get("render"))
+	}
+	if t := q.Get("threshold"); t != "" {
+		v, err := strconv.ParseFloat(t, 64)
+		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+			return options{}, badRequest("threshold %q is not a number", t)
+		}
+		o.threshold = &v
+	}
+	if p := q.Get("policy"); p != "" && !strings.EqualFold(p, "corpus") {
+		return options{}, badRequest("unknown policy %q (known: %s)", p, strings.Join(Policies, ", "))
+	}
+	if o.name == "" {
+		o.name = o.url
+	}
+	if o.name == "" {
+		o.name = "-"
+	}
+	return o, nil
+}
+
+// page is one page to clean.
+type page struct {
+	name, url   string
+	data        []byte
+	contentType string // the HTTP charset hint, if any
+}
+
+// answer is a cleaned page in the requested format.
+type answer struct {
+	body     []byte
+	rendered bool
+	blocks   int
+	kept     int
+}
+
+// cleaner returns the Cleaner for o's render mode.
+func (s *Server) cleaner(o options) (*pipeline.Cleaner, bool, *Error) {
+	switch {
+	case o.render == "off", o.render == "auto" && s.cfg.Rendered == nil:
+		return s.cfg.Text, false, nil
+	case s.cfg.Rendered == nil:
+		return nil, false, &Error{Status: http.StatusNotImplemented, Msg: "render=on: this service runs without a browser (use render=off or auto)", Kind: "no_browser"}
+	}
+	return s.cfg.Rendered, true, nil
+}
+
+// acquire takes a worker, waiting at most until ctx is done.
+func (s *Server) acquire(ctx context.Context) error {
+	select {
+	case s.work <- struct{}{}:
+		return nil
+	default:
+	}
+	t0 := time.Now()
+	select {
+	case s.work <- struct{}{}:
+		s.met.queueWait(time.Since(t0))
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (s *Server) release() { <-s.work }
+
+// admitRequest counts a request in, or refuses it when Workers+Queue
+// requests are in already.
+func (s *Server) admitRequest() *Error {
+	select {
+	case s.admit <- struct{}{}:
+		return nil
+	default:
+		s.met.rejected("queue_full")
+		return &Error{Status: http.StatusServiceUnavailable, Kind: "queue_full", RetryAfter: s.retryAfter(),
+			Msg: fmt.Sprintf("busy: %d pages being cleaned and %d waiting; retry later", s.cfg.Workers, s.cfg.Queue)}
+	}
+}
+
+func (s *Server) leave() { <-s.admit }
+
+// retryAfter estimates in seconds when a place in the queue frees up.
+func (s *Server) retryAfter() int {
+	mean := s.met.meanPageSeconds()
+	sec := int(math.Ceil(mean * float64(s.cfg.Workers+s.cfg.Queue) / float64(s.cfg.Workers)))
+	return min(max(sec, 1), 60)
+}
+
+// clean cleans one page as o asks, bounded by Config.Timeout (waiting for
+// a worker included).
+func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error) {
+	c, rendered, e := s.cleaner(o)
+	if e != nil {
+		return nil, e
+	}
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	t0 := time.Now()
+	if err := s.acquire(ctx); err != nil {
+		return nil, s.ctxError(ctx, err, "waiting for a worker")
+	}
+	defer s.release()
+
+	cc := *c // per request: threshold, charset hint
+	if o.threshold != nil {
+		cc.Threshold = o.threshold
+	}
+	cc.Prepare.Load.ContentType = p.contentType
+	if rendered {
+		cc.Prepare.Visual = tag(c.Prepare.Visual)
+	}
+	res, err := safeClean(ctx, &cc, p)
+	if err != nil && rendered && isRenderError(err) && ctx.Err() == nil {
+		// Chromium may have died under the page (it restarts on the next
+		// render): try once more.
+		s.met.retry()
+		s.log.Warn("render failed, retrying once", "page", p.name, "err", err)
+		res, err = safeClean(ctx, &cc, p)
+	}
+	if err != nil {
+		e := s.pageError(ctx, err)
+		s.met.page(rendered, time.Since(t0), nil, e.Kind)
+		return nil, e
+	}
+	if rendered {
+		s.health.renderOK()
+	}
+	if o.url != "" {
+		res.Page.URL = o.url
+	}
+	t1 := time.Now()
+	var buf bytes.Buffer
+	if err := export.Write(&buf, o.format, res.Page, res.Blocks, res.Keep, res.Score); err != nil {
+		e := &Error{Status: http.StatusInternalServerError, Msg: fmt.Sprintf("%s: export: %v", p.name, err), Kind: "internal"}
+		s.met.page(rendered, time.Since(t0), nil, e.Kind)
+		return nil, e
+	}
+	body := buf.Bytes()
+	if o.jsonl {
+		// The line "fiasco clean --format jsonl" prints for the page.
+		line, err := corpus.JSONLine(&pipeline.Outcome{Input: pipeline.Input{Name: p.name, URL: o.url}, Result: res}, false)
+		if err != nil {
+			return nil, &Error{Status: http.StatusInternalServerError, Msg: fmt.Sprintf("%s: jsonl: %v", p.name, err), Kind: "internal"}
+		}
+		body = line
+	}
+	tm := res.Timings
+	s.met.page(rendered, time.Since(t0), &stageTimes{Timings: tm, Export: time.Since(t1)}, "")
+	kept := 0
+	for _, k := range res.Keep {
+		if k {
+			kept++
+		}
+	}
+	return &answer{body: body, rendered: rendered, blocks: len(res.Blocks), kept: kept}, nil
+}
+
+// safeClean runs the cleaner, turning a panic into an error.
+func safeClean(ctx context.Context, c *pipeline.Cleaner, p page) (res *pipeline.Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = nil, &panicError{fmt.Sprintf("%s: internal error (please report): %v\n%s", p.name, r, debug.Stack())}
+		}
+	}()
+	return c.Clean(ctx, p.name, p.data)
+}
+
+type panicError struct{ msg string }
+
+func (e *panicError) Error() string { return e.msg }
+
+// tagged marks the errors of a Visualizer, so that the service can tell
+// a failed render from a page that cannot be cleaned. It is generic in
+// what the Visualizer returns (tag infers it from the method), so that it
+// follows pipeline.Visualizer as it is.
+type tagged[T any] struct {
+	v interface {
+		Visual(context.Context, *pipeline.Doc) (T, error)
+	}
+}
+
+func tag[T any](v interface {
+	Visual(context.Context, *pipeline.Doc) (T, error)
+}) tagged[T] {
+	return tagged[T]{v}
+}
+
+func (t tagged[T]) Visual(ctx context.Context, d *pipeline.Doc) (T, error) {
+	vi, err := t.v.Visual(ctx, d)
+	if err != nil {
+		return vi, &renderError{err}
+	}
+	return vi, nil
+}
+
+type renderError struct{ err error }
+
+func (e *renderError) Error() string { return e.err.Error() }
+func (e *renderError) Unwrap() error { return e.err }
+
+func isRenderError(err error) bool {
+	var re *renderError
+	return errors.As(err, &re)
+}
+
+// ctxError is the answer when ctx ended the work.
+func (s *Server) ctxError(ctx context.Context, err error, doing string) *Error {
+	switch {
+	case errors.Is(ctx.Err(), context.DeadlineExceeded):
+		return &Error{Status: http.StatusGatewayTimeout, Kind: "timeout",
+			Msg: fmt.Sprintf("timed out after %v %s (the service's per-page limit)", s.cfg.Timeout, doing)}
+	case s.draining.Load():
+		return &Error{Status: http.StatusServiceUnavailable, Kind: "shutdown", RetryAfter: 1,
+			Msg: "the service is shutting down: the page was not finished"}
+	default: // the client went away
+		return &Error{Status: 499, Kind: "canceled", Msg: "request cancelled: " + err.Error()}
+	}
+}
+
+// pageError is the answer for a page that failed.
+func (s *Server) pageError(ctx context.Context, err error) *Error {
+	var pe *panicError
+	switch {
+	case ctx.Err() != nil:
+		return s.ctxError(ctx, ctx.Err(), "cleaning the page")
+	case errors.As(err, &pe):
+		s.log.Error("panic", "err", err)
+		return &Error{Status: http.StatusInternalServerError, Msg: firstLine(err.Error()), Kind: "internal"}
+	case errors.Is(err, load.ErrEmpty):
+		return &Error{Status: http.StatusBadRequest, Msg: err.Error(), Kind: "empty"}
+	case errors.Is(err, load.ErrBinary):
+		return &Error{Status: http.StatusUnsupportedMediaType, Msg: err.Error() + ": send the bytes of an HTML page", Kind: "binary"}
+	case errors.Is(err, context.DeadlineExceeded):
+		// The renderer's own time limit (render.Options.Timeout).
+		return &Error{Status: http.StatusGatewayTimeout, Msg: err.Error(), Kind: "timeout"}
+	case isRenderError(err):
+		s.log.Warn("render failed", "err", err)
+		return &Error{Status: http.StatusBadGateway, Msg: "Chromium failed on the page: " + err.Error(), Kind: "render"}
+	}
+	return &Error{Status: http.StatusUnprocessableEntity, Msg: err.Error(), Kind: "page"}
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// charsetHint returns the Content-Type header when it names a charset.
+func charsetHint(r *http.Request) string {
+	ct := r.Header.Get("Content-Type")
+	if ct == "" {
+		return ""
+	}
+	if _, params, err := mime.ParseMediaType(ct); err == nil && params["charset"] != "" {
+		return ct
+	}
+	return ""
+}
+
+func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
+	o, e := parseOptions(r)
+	if e != nil {
+		s.fail(w, e)
+		return
+	}
+	if _, _, e := s.cleaner(o); e != nil {
+		s.fail(w, e)
+		return
+	}
+	if r.ContentLength > s.cfg.MaxBody {
+		w.Header().Set("Connection", "close")
+		s.fail(w, tooLarge(r.ContentLength, s.cfg.MaxBody))
+		return
+	}
+	data, e := s.readBody(w, r)
+	if e != nil {
+		s.fail(w, e)
+		return
+	}
+	if len(data) == 0 {
+		s.fail(w, &Error{Status: http.StatusBadRequest, Msg: "empty body: POST the bytes of an HTML page", Kind: "empty"})
+		return
+	}
+	if e := s.admitRequest(); e != nil {
+		s.fail(w, e)
+		return
+	}
+	defer s.leave()
+	a, e := s.clean(r.Context(), o, page{name: o.name, url: o.url, data: data, contentType: charsetHint(r)})
+	if e != nil {
+		s.fail(w, e)
+		return
+	}
+	http.NewResponseController(w).SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+	h := w.Header()
+	h.Set("Content-Type", contentType(o))
+	h.Set("Content-Length", strconv.Itoa(len(a.body)))
+	h.Set("X-Fiasco-Render", onOff(a.rendered))
+	h.Set("X-Fiasco-Blocks", strconv.Itoa(a.blocks))
+	h.Set("X-Fiasco-Kept", strconv.Itoa(a.kept))
+	w.Write(a.body)
+}
+
+// readBody reads a request's body, bounded by MaxBody and ReadTimeout.
+func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *Error) {
+	rc := http.NewResponseController(w)
+	rc.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, s.cfg.MaxBody))
+	if err != nil {
+		// The rest of the body is not read: the server would try to
+		// drain it before answering, and the connection cannot be reused.
+		w.Header().Set("Connection", "close")
+		return nil, s.readError(err, r.ContentLength)
+	}
+	// No deadline once read: an expired one would cancel the request's
+	// context while the page is cleaned.
+	rc.SetReadDeadline(time.Time{})
+	return data, nil
+}
+
+func (s *Server) readError(err error, n int64) *Error {
+	var mbe *http.MaxBytesError
+	var ne net.Error
+	switch {
+	case errors.As(err, &mbe):
+		return tooLarge(n, s.cfg.MaxBody)
+	case errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
+		return &Error{Status: http.StatusRequestTimeout, Kind: "slow_client",
+			Msg: fmt.Sprintf("the body did not arrive within %v", s.cfg.ReadTimeout)}
+	}
+	return &Error{Status: http.StatusBadRequest, Kind: "bad_request", Msg: "reading the body: " + err.Error()}
+}
+
+func tooLarge(n, max int64) *Error {
+	msg := fmt.Sprintf("the body is larger than the limit of %d bytes", max)
+	if n > 0 {
+		msg = fmt.Sprintf("the body of %d bytes is larger than the limit of %d bytes", n, max)
+	}
+	return &Error{Status: http.StatusRequestEntityTooLarge, Msg: msg, Kind: "too_large"}
+}
+
+func contentType(o options) string {
+	switch {
+	case o.jsonl:
+		return "application/x-ndjson"
+	case o.format == export.JSON:
+		return "application/json"
+	case o.format == export.HTML:
+		return "text/html; charset=utf-8"
+	}
+	return "text/plain; charset=utf-8"
+}
+
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}
+
+// fail writes e as a JSON error and counts it.
+func (s *Server) fail(w http.ResponseWriter, e *Error) {
+	s.met.error(e)
+	if e.Status == 499 {
+		return // nobody listens
+	}
+	writeError(w, e)
+}
+
+func writeError(w http.ResponseWriter, e *Error) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("X-Content-Type-Options", "nosniff")
+	if e.RetryAfter > 0 {
+		h.Set("Retry-After", strconv.Itoa(e.RetryAfter))
+	}
+	w.WriteHeader(e.Status)
+	b, _ := json.Marshal(struct {
+		Error  string `json:"error"`
+		Status int    `json:"status"`
+	}{e.Msg, e.Status})
+	w.Write(append(b, '\n'))
+}

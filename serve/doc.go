@@ -1,0 +1,85 @@
+// Package serve is fiasco's HTTP service: pages in, clean text out, with
+// the answers of the command line.
+//
+// # Contract
+//
+// The service cleans the bytes it is sent and nothing else: it never
+// fetches a URL it is given (the url parameter is a label), and a render
+// makes no network request (package render blocks every request but the
+// page's own, which it serves from memory).
+//
+//	POST /clean          the body is the page's bytes (raw HTML in any
+//	                     charset, or a CleanEval <text ...> file). The answer
+//	                     is exactly what `fiasco clean -` prints for those
+//	                     bytes on standard input with the same options.
+//	POST /clean/batch    JSON Lines in, one page per line; JSON Lines out,
+//	                     one answer per input line, written as pages finish.
+//	GET  /healthz        200 while the service and its Chromium are alive,
+//	                     503 otherwise and while shutting down.
+//	GET  /metrics        Prometheus text format: requests, pages, errors,
+//	                     latency per stage, queue and memory.
+//
+// Query parameters of both POST endpoints:
+//
+//	format     cleaneval (default), text, html, json as `fiasco clean
+//	           --format`; jsonl: the line `fiasco clean --format jsonl`
+//	           prints for the page (url, title, lang, charset, text ...).
+//	render     auto (default: on when the service has a browser), on, off
+//	           (`fiasco clean --no-render`).
+//	threshold  a decision value, as `fiasco clean --threshold`.
+//	policy     what to keep: corpus (default, the only policy so far: the
+//	           text a linguistic corpus wants, as CleanEval's annotators).
+//	url        the page's URL: printed in the URL line of the cleaneval
+//	           format and in json's url (it replaces a CleanEval wrapper's
+//	           id). Never fetched.
+//	name       the page's name in json output and in errors (default: the
+//	           url, else "-", as the command line names standard input).
+//
+// A Content-Type request header with a charset parameter is the HTTP
+// charset of the page (the command line has no such hint, so send none to
+// compare answers). Unknown parameters are an error (400), so that a typo
+// does not silently change the answer.
+//
+// A batch line is a JSON object with "html" (the page as a string) or
+// "data" (its bytes in base64), and optionally "url", "name" and "id" (any
+// JSON value, echoed back). Its answer line carries "line" (1-based input
+// line), "id", "url", "name", "status" (the HTTP status /clean would have
+// given), "render" ("on" or "off"), and "output" (the answer as text; for
+// json and jsonl "page", the answer as an object) or "error". A line that
+// is not valid JSON, or too long, gets an error answer and the batch goes
+// on. The response's trailer Fiasco-Batch says "complete" when every line
+// read was answered, or why the batch stopped.
+//
+// # Errors
+//
+// Errors are JSON objects {"error": "...", "status": N}: 400 for an empty
+// body, an unknown format, policy, render mode or parameter, a bad
+// threshold; 405 for a wrong method; 408 when the body does not arrive in
+// Config.ReadTimeout (a slow client); 413 for a body over Config.MaxBody;
+// 415 for binary data; 422 for a page that cannot be cleaned (nesting too
+// deep, too many blocks); 501 for render=on on a service without a
+// browser; 502 when Chromium fails on the page (one retry first, for a
+// browser that died and restarts); 503 with Retry-After when the queue is
+// full or the service is shutting down; 504 when the page is not done in
+// Config.Timeout.
+//
+// # Limits
+//
+// Config.Workers pages are cleaned at once; up to Config.Queue more
+// requests wait for a worker, and beyond that a request is answered 503 at
+// once, with Retry-After. A batch is one request in that count and cleans
+// up to Workers of its pages at once. A body (a batch: each line) must
+// arrive within Config.ReadTimeout, else 408; headers too, and within 10 s
+// at most: a client whose headers do not end in time (a slowloris) is
+// answered 408 and the connection is closed. The answer must be taken
+// within Config.WriteTimeout.
+//
+// # Shutting down
+//
+// [Server.Serve] returns when its context is cancelled (cmd/fiasco cancels
+// it on SIGTERM and SIGINT): the listener closes at once, /healthz answers
+// 503, requests under way (batches included) finish, and idle connections
+// close. Requests still running after Config.ShutdownTimeout are cancelled
+// and answered 503; then Serve returns and the caller closes the cleaners
+// (and with them Chromium).
+package serve

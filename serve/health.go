@@ -1,0 +1,109 @@
+package serve
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"sync"
+	"time"
+)
+
+// A render that succeeded this recently proves Chromium alive; after that
+// /healthz renders a probe page.
+const (
+	healthFresh        = 5 * time.Second
+	healthProbeTimeout = 20 * time.Second
+)
+
+const probePage = `<!DOCTYPE html><html><head><title>fiasco health check</title></head><body>
+<h1>Health check</h1><p>This page is rendered by the service to check that its browser answers.</p></body></html>`
+
+// health tracks whether Chromium answers.
+type health struct {
+	mu      sync.Mutex
+	lastOK  time.Time     // last successful render
+	lastErr error         // of the last probe, nil if it succeeded
+	probe   chan struct{} // closed when the probe under way ends
+}
+
+func (h *health) renderOK() {
+	h.mu.Lock()
+	h.lastOK, h.lastErr = time.Now(), nil
+	h.mu.Unlock()
+}
+
+func (h *health) up() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return !h.lastOK.IsZero() && h.lastErr == nil
+}
+
+// chromium reports whether the browser renders: at once when a page was
+// rendered lately, else by rendering a probe page (one probe at a time;
+// concurrent callers wait for its result).
+func (s *Server) chromium(ctx context.Context) error {
+	h := &s.health
+	h.mu.Lock()
+	if time.Since(h.lastOK) < healthFresh {
+		h.mu.Unlock()
+		return nil
+	}
+	ch := h.probe
+	if ch == nil {
+		ch = make(chan struct{})
+		h.probe = ch
+		go func() {
+			pctx, cancel := context.WithTimeout(context.Background(), healthProbeTimeout)
+			defer cancel()
+			_, err := safeClean(pctx, s.cfg.Rendered, page{name: "health probe", data: []byte(probePage)})
+			h.mu.Lock()
+			if err == nil {
+				h.lastOK = time.Now()
+			} else {
+				s.log.Warn("health probe: Chromium does not render", "err", err)
+			}
+			h.lastErr = err
+			h.probe = nil
+			h.mu.Unlock()
+			close(ch)
+		}()
+	}
+	h.mu.Unlock()
+	select {
+	case <-ch:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.lastErr
+}
+
+func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
+	type report struct {
+		Status   string `json:"status"`
+		Render   bool   `json:"render"`
+		Chromium string `json:"chromium,omitempty"`
+		Workers  int    `json:"workers"`
+		Busy     int    `json:"busy"`
+		Admitted int    `json:"admitted"`
+		Capacity int    `json:"capacity"`
+	}
+	rep := report{Status: "ok", Render: s.cfg.Rendered != nil, Workers: s.cfg.Workers,
+		Busy: len(s.work), Admitted: len(s.admit), Capacity: cap(s.admit)}
+	code := http.StatusOK
+	if s.draining.Load() {
+		rep.Status, code = "shutting down", http.StatusServiceUnavailable
+	} else if s.cfg.Rendered != nil {
+		if err := s.chromium(r.Context()); err != nil {
+			rep.Status, rep.Chromium, code = "unhealthy", err.Error(), http.StatusServiceUnavailable
+		} else {
+			rep.Chromium = "ok"
+		}
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(code)
+	b, _ := json.Marshal(rep)
+	w.Write(append(b, '\n'))
+}

@@ -1,0 +1,189 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/fiasco-project/fiasco/export"
+	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/render"
+)
+
+// renderedCleaner starts Chromium; without it the test skips, except in
+// CI (CI=true), where Chromium is installed and the test must run.
+func renderedCleaner(t *testing.T) *pipeline.Cleaner {
+	t.Helper()
+	if _, err := render.FindChromium(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("CI=true but no Chromium: %v", err)
+		}
+		t.Skipf("no Chromium on this machine (%v): the rendered service is not tested", err)
+	}
+	c, err := pipeline.New(context.Background(), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+func TestRendered(t *testing.T) {
+	rc := renderedCleaner(t)
+	srv := start(t, Config{Rendered: rc})
+	checkHealth(t, srv.url, 200)
+	data := readFile(t, article)
+	exp := want(t, rc, data, export.CleanEval)
+	for _, mode := range []string{"auto", "on"} {
+		resp, got := post(t, srv.url+"/clean?render="+mode, data)
+		if resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Render") != "on" {
+			t.Fatalf("render=%s: %d, X-Fiasco-Render %q: %s", mode, resp.StatusCode, resp.Header.Get("X-Fiasco-Render"), got)
+		}
+		if !bytes.Equal(got, exp) {
+			t.Errorf("render=%s: answer differs from the rendered Cleaner's:\n got %q\nwant %q", mode, trunc(got), trunc(exp))
+		}
+	}
+	resp, got := post(t, srv.url+"/clean?render=off", data)
+	if resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Render") != "off" {
+		t.Errorf("render=off: %d %q", resp.StatusCode, resp.Header.Get("X-Fiasco-Render"))
+	}
+	if exp := want(t, textCleaner(t), data, export.CleanEval); !bytes.Equal(got, exp) {
+		t.Errorf("render=off on a rendering service differs from the text model's answer")
+	}
+	m := metricsText(t, srv.url)
+	for _, s := range []string{`fiasco_pages_total{render="on",outcome="ok"} 2`, `fiasco_stage_seconds_count{stage="render"} 2`,
+		`fiasco_stage_seconds_count{stage="vision"} 2`, `fiasco_chromium_up 1`} {
+		if !strings.Contains(m, s+"\n") {
+			t.Errorf("metrics lack %s", s)
+		}
+	}
+}
+
+// chromiumPIDs returns the Chromium processes this process started.
+func chromiumPIDs(t *testing.T) []int {
+	t.Helper()
+	dirs, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Skipf("no /proc: %v", err)
+	}
+	var pids []int
+	me := os.Getpid()
+	for _, d := range dirs {
+		pid, err := strconv.Atoi(d.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", d.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// pid (comm) state ppid ...
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		if i < 0 || !strings.Contains(s[:i], "(chrom") {
+			continue
+		}
+		f := strings.Fields(s[i+1:])
+		if len(f) > 1 && f[1] == strconv.Itoa(me) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func TestRenderedChromiumKilled(t *testing.T) {
+	rc := renderedCleaner(t)
+	srv := start(t, Config{Rendered: rc, Workers: 2, Timeout: 60 * time.Second})
+	data := readFile(t, article)
+	if resp, body := post(t, srv.url+"/clean?render=on", data); resp.StatusCode != 200 {
+		t.Fatalf("before: %d %s", resp.StatusCode, body)
+	}
+	pids := chromiumPIDs(t)
+	if len(pids) == 0 {
+		t.Fatal("no Chromium process found among this process's children")
+	}
+	// Requests in flight while Chromium is killed: each gets an answer,
+	// 200 or a clear 5xx, in bounded time.
+	const n = 6
+	var wg sync.WaitGroup
+	codes := make(chan int, n)
+	for i := 0; i < n; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, body := post(t, srv.url+"/clean?render=on", data)
+			if resp.StatusCode != 200 {
+				t.Logf("in flight: %d %s", resp.StatusCode, bytes.TrimSpace(body))
+			}
+			codes <- resp.StatusCode
+		}()
+	}
+	time.Sleep(300 * time.Millisecond)
+	for _, pid := range pids {
+		syscall.Kill(pid, syscall.SIGKILL)
+	}
+	t.Logf("killed Chromium %v", pids)
+	done := make(chan struct{})
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(90 * time.Second):
+		t.Fatal("requests in flight hang after Chromium was killed")
+	}
+	close(codes)
+	counts := map[int]int{}
+	for c := range codes {
+		counts[c]++
+		if c != 200 && c < 500 {
+			t.Errorf("in flight: status %d, want 200 or 5xx", c)
+		}
+	}
+	t.Logf("in flight when Chromium died: %v", counts)
+	// Recovered: healthy, and rendering.
+	time.Sleep(healthFresh)
+	checkHealth(t, srv.url, 200)
+	if resp, body := post(t, srv.url+"/clean?render=on", data); resp.StatusCode != 200 {
+		t.Errorf("after: %d %s", resp.StatusCode, body)
+	}
+	if after := chromiumPIDs(t); len(after) == 0 || after[0] == pids[0] {
+		t.Errorf("Chromium not restarted: %v", after)
+	}
+}
+
+// TestRenderedNoNetwork: the service fetches neither the url it is given
+// nor anything the page references, rendered or not.
+func TestRenderedNoNetwork(t *testing.T) {
+	rc := renderedCleaner(t)
+	var hits atomic.Int64
+	local := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Write([]byte("<p>fetched</p>"))
+	}))
+	defer local.Close()
+	srv := start(t, Config{Rendered: rc})
+	page := fmt.Sprintf(`<html><head><link rel="stylesheet" href="%[1]s/style.css"><script src="%[1]s/app.js"></script></head>
+<body><img src="%[1]s/image.png"><iframe src="%[1]s/frame.html"></iframe>
+<p style="background: url(%[1]s/bg.png)">A paragraph of text long enough to be a block of the page, with a few more words in it.</p>
+<a href="%[1]s/next.html">next</a></body></html>`, local.URL)
+	for _, mode := range []string{"on", "off"} {
+		resp, body := post(t, srv.url+"/clean?render="+mode+"&url="+url.QueryEscape(local.URL+"/page.html"), []byte(page))
+		if resp.StatusCode != 200 {
+			t.Fatalf("render=%s: %d %s", mode, resp.StatusCode, body)
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("%d requests reached the page's server", n)
+	}
+}

@@ -1,0 +1,891 @@
+package serve
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/corpus"
+	"github.com/fiasco-project/fiasco/export"
+	"github.com/fiasco-project/fiasco/internal/shared"
+	"github.com/fiasco-project/fiasco/pipeline"
+)
+
+// running is a Server serving on a loopback port.
+type running struct {
+	*Server
+	url    string
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// start serves cfg on 127.0.0.1 until the test ends.
+func start(t testing.TB, cfg Config) *running {
+	t.Helper()
+	s, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{Server: s, url: "http://" + ln.Addr().String(), cancel: cancel, done: make(chan error, 1)}
+	go func() { r.done <- s.Serve(ctx, ln) }()
+	t.Cleanup(func() { r.stop(t) })
+	return r
+}
+
+func (r *running) stop(t testing.TB) {
+	r.cancel()
+	select {
+	case err, ok := <-r.done:
+		if ok && err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+		close(r.done)
+	case <-time.After(2 * r.cfg.ShutdownTimeout):
+		t.Errorf("Serve did not return within %v of its shutdown", 2*r.cfg.ShutdownTimeout)
+	}
+}
+
+func readFile(t testing.TB, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+var article = filepath.Join("..", "testdata", "article.html")
+
+func post(t testing.TB, url string, body []byte) (*http.Response, []byte) {
+	t.Helper()
+	resp, err := http.Post(url, "application/octet-stream", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp, b
+}
+
+// want is what `fiasco clean -` prints for data with the cleaner: the
+// page named "-" (standard input), export.Write in format f.
+func want(t testing.TB, c *pipeline.Cleaner, data []byte, f export.Format) []byte {
+	t.Helper()
+	res, err := c.Clean(context.Background(), "-", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := export.Write(&buf, f, res.Page, res.Blocks, res.Keep, res.Score); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+func textCleaner(t testing.TB) *pipeline.Cleaner {
+	c, err := pipeline.New(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func TestFormatsMatchExport(t *testing.T) {
+	srv := start(t, Config{})
+	c := textCleaner(t)
+	data := readFile(t, article)
+	for _, f := range []string{"cleaneval", "text", "html", "json", "jsonl", "JSON"} {
+		resp, got := post(t, srv.url+"/clean?render=auto&format="+f, data)
+		if resp.StatusCode != 200 {
+			t.Fatalf("format %s: status %d: %s", f, resp.StatusCode, got)
+		}
+		ef, err := export.ParseFormat(f)
+		if f == "jsonl" {
+			ef, err = export.JSON, nil
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		exp := want(t, c, data, ef)
+		if f == "jsonl" {
+			// The line "fiasco clean --format jsonl -" prints.
+			res, err := c.Clean(context.Background(), "-", data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if exp, err = corpus.JSONLine(&pipeline.Outcome{Input: pipeline.Input{Name: "-"}, Result: res}, false); err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Count(got, []byte("\n")) != 1 {
+				t.Errorf("jsonl answer is not one line")
+			}
+		}
+		if !bytes.Equal(got, exp) {
+			t.Errorf("format %s: answer differs from export.Write:\n got %q\nwant %q", f, trunc(got), trunc(exp))
+		}
+		if r := resp.Header.Get("X-Fiasco-Render"); r != "off" {
+			t.Errorf("format %s: X-Fiasco-Render %q, want off (no browser)", f, r)
+		}
+		t.Logf("format %s: %s, %d bytes", f, resp.Header.Get("Content-Type"), len(got))
+	}
+}
+
+func trunc(b []byte) []byte {
+	if len(b) > 300 {
+		return b[:300]
+	}
+	return b
+}
+
+func TestOptions(t *testing.T) {
+	srv := start(t, Config{})
+	data := readFile(t, article)
+	c := textCleaner(t)
+
+	// threshold: as Cleaner.Threshold (fiasco clean --threshold).
+	th := 0.5
+	ct := *c
+	ct.Threshold = &th
+	_, got := post(t, srv.url+"/clean?render=off&format=text&threshold=0.5", data)
+	if exp := want(t, &ct, data, export.Text); !bytes.Equal(got, exp) {
+		t.Errorf("threshold=0.5 differs from Cleaner.Threshold")
+	}
+	_, all := post(t, srv.url+"/clean?render=off&format=text&threshold=-100", data)
+	if len(all) <= len(got) {
+		t.Errorf("threshold=-100 kept %d bytes, threshold=0.5 %d", len(all), len(got))
+	}
+
+	// url and name label the page; the url is never fetched.
+	_, got = post(t, srv.url+"/clean?format=cleaneval&url=http://example.invalid/a%20b", data)
+	if !bytes.HasPrefix(got, []byte("URL: http://example.invalid/a b\n")) {
+		t.Errorf("url: answer starts %q", trunc(got))
+	}
+	_, got = post(t, srv.url+"/clean?format=json&name=page.html", data)
+	var jp struct{ Name, URL string }
+	if err := json.Unmarshal(got, &jp); err != nil || jp.Name != "page.html" || jp.URL != "" {
+		t.Errorf("name: %+v %v", jp, err)
+	}
+	_, got = post(t, srv.url+"/clean?format=json", data)
+	if err := json.Unmarshal(got, &jp); err != nil || jp.Name != "-" {
+		t.Errorf("default name %q, want - (as standard input)", jp.Name)
+	}
+	resp, _ := post(t, srv.url+"/clean?policy=corpus", data)
+	if resp.StatusCode != 200 {
+		t.Errorf("policy=corpus: %d", resp.StatusCode)
+	}
+
+	// A charset in Content-Type is the page's HTTP charset.
+	latin := []byte("<html><body><p>Caf\xe9 cr\xe8me: a long enough paragraph of text for a block to be kept by the model, with words.</p></body></html>")
+	req, _ := http.NewRequest("POST", srv.url+"/clean?format=text&threshold=-100", bytes.NewReader(latin))
+	req.Header.Set("Content-Type", "text/html; charset=iso-8859-1")
+	r2, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(r2.Body)
+	r2.Body.Close()
+	if !strings.Contains(string(b), "Café crème") {
+		t.Errorf("charset from Content-Type not used: %q", b)
+	}
+}
+
+// errorOf checks that an answer is a JSON error with the status.
+func errorOf(t *testing.T, what string, resp *http.Response, body []byte, status int) string {
+	t.Helper()
+	if resp.StatusCode != status {
+		t.Errorf("%s: status %d, want %d (%s)", what, resp.StatusCode, status, body)
+		return ""
+	}
+	var e struct {
+		Error  string
+		Status int
+	}
+	if err := json.Unmarshal(body, &e); err != nil || e.Error == "" || e.Status != status {
+		t.Errorf("%s: not a JSON error: %q", what, body)
+	}
+	t.Logf("%s: %d %s", what, status, e.Error)
+	return e.Error
+}
+
+func TestBadRequests(t *testing.T) {
+	srv := start(t, Config{MaxBody: 1 << 20})
+	page := readFile(t, article)
+	png := append([]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"), bytes.Repeat([]byte{0, 1, 2, 3, 0xff}, 2000)...)
+	for _, c := range []struct {
+		what, query string
+		body        []byte
+		status      int
+	}{
+		{"empty body", "", nil, 400},
+		{"blank page", "", []byte(" \n\t "), 400},
+		{"binary", "", png, 415},
+		{"unknown format", "?format=pdf", page, 400},
+		{"unknown parameter", "?fromat=text", page, 400},
+		{"parameter twice", "?format=text&format=json", page, 400},
+		{"bad threshold", "?threshold=high", page, 400},
+		{"NaN threshold", "?threshold=NaN", page, 400},
+		{"unknown policy", "?policy=article", page, 400},
+		{"unknown render mode", "?render=maybe", page, 400},
+		{"render=on without a browser", "?render=on", page, 501},
+		{"too large", "", bytes.Repeat([]byte("<p>x</p>"), 1<<18), 413},
+	} {
+		resp, body := post(t, srv.url+"/clean"+c.query, c.body)
+		msg := errorOf(t, c.what, resp, body, c.status)
+		if c.what == "unknown policy" && !strings.Contains(msg, "corpus") {
+			t.Errorf("unknown policy: the message does not list the known ones: %q", msg)
+		}
+	}
+
+	// Too large without a Content-Length (chunked): cut at MaxBody.
+	req, _ := http.NewRequest("POST", srv.url+"/clean", io.MultiReader(bytes.NewReader(page), infinite{}))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	errorOf(t, "too large, chunked", resp, body, 413)
+
+	// Wrong method, unknown path.
+	resp, err = http.Get(srv.url + "/clean")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 405 {
+		t.Errorf("GET /clean: %d, want 405", resp.StatusCode)
+	}
+	resp, _ = post(t, srv.url+"/nothing", page)
+	if resp.StatusCode != 404 {
+		t.Errorf("POST /nothing: %d, want 404", resp.StatusCode)
+	}
+
+	// Still healthy, still cleaning.
+	checkHealth(t, srv.url, 200)
+	if resp, body := post(t, srv.url+"/clean", page); resp.StatusCode != 200 {
+		t.Errorf("after the bad requests: %d %s", resp.StatusCode, body)
+	}
+	m := metricsText(t, srv.url)
+	for _, s := range []string{`fiasco_errors_total{kind="binary",code="415"} 1`, `fiasco_errors_total{kind="too_large",code="413"} 2`, `fiasco_pages_total{render="off",outcome="ok"} 1`} {
+		if !strings.Contains(m, s+"\n") {
+			t.Errorf("metrics lack %s", s)
+		}
+	}
+}
+
+// infinite is an endless body.
+type infinite struct{}
+
+func (infinite) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = 'x'
+	}
+	return len(p), nil
+}
+
+func checkHealth(t testing.TB, url string, status int) {
+	t.Helper()
+	resp, err := http.Get(url + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != status {
+		t.Errorf("healthz: %d %s, want %d", resp.StatusCode, b, status)
+	}
+}
+
+func metricsText(t testing.TB, url string) string {
+	t.Helper()
+	resp, err := http.Get(url + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/plain; version=0.0.4") {
+		t.Errorf("metrics Content-Type %q", ct)
+	}
+	return string(b)
+}
+
+func TestMetricsFormat(t *testing.T) {
+	srv := start(t, Config{})
+	page := readFile(t, article)
+	for i := 0; i < 3; i++ {
+		post(t, srv.url+"/clean", page)
+	}
+	m := metricsText(t, srv.url)
+	// Every line is a comment or "name{labels} value"; every sample's
+	// family has a TYPE; histogram buckets are cumulative.
+	types := map[string]string{}
+	var lastBucket = map[string]float64{}
+	for _, line := range strings.Split(strings.TrimSpace(m), "\n") {
+		if strings.HasPrefix(line, "# TYPE ") {
+			f := strings.Fields(line)
+			types[f[2]] = f[3]
+			continue
+		}
+		if strings.HasPrefix(line, "#") {
+			continue
+		}
+		i := strings.LastIndexByte(line, ' ')
+		name, rest := line[:i], line[i+1:]
+		var v float64
+		if _, err := fmt.Sscan(rest, &v); err != nil {
+			t.Errorf("bad sample %q", line)
+		}
+		base, _, _ := strings.Cut(name, "{")
+		fam := strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(base, "_bucket"), "_sum"), "_count")
+		if types[fam] == "" && types[base] == "" {
+			t.Errorf("sample %q has no TYPE", line)
+		}
+		if strings.HasSuffix(base, "_bucket") {
+			key := name[:strings.Index(name, "le=")]
+			if v < lastBucket[key] {
+				t.Errorf("bucket %s not cumulative", name)
+			}
+			lastBucket[key] = v
+		}
+	}
+	for _, s := range []string{
+		`fiasco_pages_total{render="off",outcome="ok"} 3`,
+		`fiasco_stage_seconds_count{stage="load"} 3`,
+		`fiasco_stage_seconds_count{stage="classify"} 3`,
+		`fiasco_stage_seconds_count{stage="export"} 3`,
+		`fiasco_stage_seconds_bucket{stage="features",le="+Inf"} 3`,
+		`fiasco_page_seconds_count{render="off"} 3`,
+		`fiasco_http_requests_total{route="/clean",code="200"} 3`,
+	} {
+		if !strings.Contains(m, s+"\n") {
+			t.Errorf("metrics lack %s", s)
+		}
+	}
+}
+
+type batchLine struct {
+	Line   int
+	ID     json.RawMessage
+	URL    string
+	Name   string
+	Status int
+	Render string
+	Output *string
+	Page   json.RawMessage
+	Error  string
+}
+
+func postBatch(t testing.TB, url string, body io.Reader) (*http.Response, []batchLine) {
+	t.Helper()
+	resp, err := http.Post(url, "application/x-ndjson", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out []batchLine
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 64<<20)
+	for sc.Scan() {
+		var l batchLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("answer line %q: %v", sc.Bytes(), err)
+		}
+		out = append(out, l)
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return resp, out
+}
+
+func TestBatch(t *testing.T) {
+	srv := start(t, Config{Workers: 2})
+	page := readFile(t, article)
+	c := textCleaner(t)
+	html, _ := json.Marshal(string(page))
+	var in bytes.Buffer
+	fmt.Fprintf(&in, `{"id": 1, "url": "http://a.invalid/", "html": %s}`+"\n", html)
+	fmt.Fprintf(&in, `{"id": "two", "name": "b.html", "data": %q}`+"\n", base64.StdEncoding.EncodeToString(page))
+	fmt.Fprintf(&in, "{not json\n")
+	fmt.Fprintf(&in, "\n")
+	fmt.Fprintf(&in, `{"id": 5, "url": "x"}`+"\n")
+	fmt.Fprintf(&in, `{"id": 6, "data": "!!!"}`+"\n")
+	fmt.Fprintf(&in, `{"id": 7, "html": ""}`+"\n")
+	fmt.Fprintf(&in, `{"id": 8, "data": %q}`, base64.RawURLEncoding.EncodeToString(page)) // no final newline
+	resp, out := postBatch(t, srv.url+"/clean/batch?format=text&render=off", &in)
+	if resp.StatusCode != 200 {
+		t.Fatalf("status %d", resp.StatusCode)
+	}
+	if tr := resp.Trailer.Get("Fiasco-Batch"); tr != "complete" {
+		t.Errorf("trailer Fiasco-Batch %q, want complete", tr)
+	}
+	byLine := map[int]batchLine{}
+	for _, l := range out {
+		byLine[l.Line] = l
+	}
+	if len(out) != 7 || len(byLine) != 7 {
+		t.Fatalf("%d answers for 7 non-empty lines: %+v", len(out), out)
+	}
+	exp := string(want(t, c, page, export.Text))
+	for _, n := range []int{1, 2, 8} {
+		l := byLine[n]
+		if l.Status != 200 || l.Output == nil || *l.Output != exp || l.Render != "off" {
+			t.Errorf("line %d: %+v", n, l)
+		}
+	}
+	if string(byLine[1].ID) != "1" || byLine[1].URL != "http://a.invalid/" || string(byLine[2].ID) != `"two"` || byLine[2].Name != "b.html" {
+		t.Errorf("ids, urls and names not echoed: %+v %+v", byLine[1], byLine[2])
+	}
+	for _, n := range []int{3, 5, 6, 7} {
+		if l := byLine[n]; l.Status != 400 || l.Error == "" {
+			t.Errorf("line %d: %+v, want a 400 error", n, l)
+		} else {
+			t.Logf("line %d: %d %s", n, l.Status, l.Error)
+		}
+	}
+
+	// json: the page as an object; jsonl: the CLI's JSONL line as an object.
+	for _, f := range []string{"json", "jsonl"} {
+		in.Reset()
+		fmt.Fprintf(&in, `{"html": %s, "name": "p"}`+"\n", html)
+		_, out = postBatch(t, srv.url+"/clean/batch?format="+f, &in)
+		if len(out) != 1 || out[0].Status != 200 || out[0].Output != nil {
+			t.Fatalf("%s: %+v", f, out)
+		}
+		res, _ := c.Clean(context.Background(), "p", page)
+		var buf bytes.Buffer
+		export.Write(&buf, export.JSON, res.Page, res.Blocks, res.Keep, res.Score)
+		if f == "jsonl" {
+			buf.Reset()
+			line, err := corpus.JSONLine(&pipeline.Outcome{Input: pipeline.Input{Name: "p"}, Result: res}, false)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf.Write(line)
+		}
+		var compact bytes.Buffer
+		json.Compact(&compact, buf.Bytes())
+		if !bytes.Equal(out[0].Page, compact.Bytes()) {
+			t.Errorf("%s: page %s\nwant %s", f, trunc(out[0].Page), trunc(compact.Bytes()))
+		}
+	}
+
+	// Batch-level errors.
+	resp, _ = post(t, srv.url+"/clean/batch?format=pdf", nil)
+	if resp.StatusCode != 400 {
+		t.Errorf("batch with unknown format: %d", resp.StatusCode)
+	}
+	resp, _ = post(t, srv.url+"/clean/batch?url=x", nil)
+	if resp.StatusCode != 400 {
+		t.Errorf("batch with url: %d", resp.StatusCode)
+	}
+	// An empty batch is answered by nothing, completely.
+	resp, out = postBatch(t, srv.url+"/clean/batch", strings.NewReader(""))
+	if resp.StatusCode != 200 || len(out) != 0 || resp.Trailer.Get("Fiasco-Batch") != "complete" {
+		t.Errorf("empty batch: %d, %d lines, trailer %q", resp.StatusCode, len(out), resp.Trailer.Get("Fiasco-Batch"))
+	}
+	checkHealth(t, srv.url, 200)
+}
+
+func TestBatchLongLine(t *testing.T) {
+	srv := start(t, Config{MaxBody: 1000})
+	var in bytes.Buffer
+	fmt.Fprintf(&in, `{"html": "%s"}`+"\n", strings.Repeat("<p>word</p>", 1000))
+	fmt.Fprintf(&in, `{"html": "<p>%s</p>"}`+"\n", strings.Repeat("word ", 300))
+	fmt.Fprintf(&in, `{"html": "<p>A short page with a sentence of words that reads like text.</p>"}`+"\n")
+	_, out := postBatch(t, srv.url+"/clean/batch?format=text", &in)
+	got := map[int]int{}
+	for _, l := range out {
+		got[l.Line] = l.Status
+	}
+	if got[1] != 413 || got[2] != 413 || got[3] != 200 || len(out) != 3 {
+		t.Errorf("statuses by line %v, want 1: 413 (line too long), 2: 413 (page too large), 3: 200", got)
+	}
+}
+
+// gate holds the pages of a blocking Visualizer.
+type gate struct {
+	release chan struct{} // closed: the pages go on
+	started chan struct{} // a value per page that reached the renderer
+}
+
+// blocking is a fake Visualizer: every page waits until its gate opens
+// (or its context ends) and is then measured as if nothing had rendered.
+// It is generic in what pipeline.Visualizer returns (T, a slice), which
+// newBlocking infers from the interface.
+type blocking[T ~[]E, E any] struct{ *gate }
+
+func newBlocking[T ~[]E, E any](g *gate, _ interface {
+	Visual(context.Context, *pipeline.Doc) (T, error)
+}) blocking[T, E] {
+	return blocking[T, E]{g}
+}
+
+func (b blocking[T, E]) Visual(ctx context.Context, d *pipeline.Doc) (T, error) {
+	b.started <- struct{}{}
+	select {
+	case <-b.release:
+		return make(T, len(d.Blocks)), nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// blockingCleaner is a "rendered" Cleaner whose renders wait at the gate.
+func blockingCleaner(t testing.TB) (*pipeline.Cleaner, *gate) {
+	m, err := classify.Default(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &gate{release: make(chan struct{}), started: make(chan struct{}, 100)}
+	c := &pipeline.Cleaner{Model: m}
+	c.Prepare.Visual = newBlocking(g, pipeline.Visualizer(nil))
+	return c, g
+}
+
+func TestQueueFull(t *testing.T) {
+	rc, b := blockingCleaner(t)
+	srv := start(t, Config{Rendered: rc, Workers: 1, Queue: 1})
+	page := readFile(t, article)
+	// Two renders in: one works (blocked), one waits.
+	var wg sync.WaitGroup
+	codes := make(chan int, 2)
+	for i := 0; i < 2; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, _ := post(t, srv.url+"/clean?render=on", page)
+			codes <- resp.StatusCode
+		}()
+	}
+	<-b.started
+	deadline := time.Now().Add(5 * time.Second)
+	for len(srv.admit) < 2 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	// The third is refused at once, text pages too.
+	for _, q := range []string{"render=on", "render=off"} {
+		t0 := time.Now()
+		resp, body := post(t, srv.url+"/clean?"+q, page)
+		errorOf(t, "queue full, "+q, resp, body, 503)
+		if ra := resp.Header.Get("Retry-After"); ra == "" {
+			t.Errorf("503 without Retry-After")
+		}
+		if d := time.Since(t0); d > time.Second {
+			t.Errorf("503 took %v", d)
+		}
+	}
+	close(b.release)
+	wg.Wait()
+	close(codes)
+	for c := range codes {
+		if c != 200 {
+			t.Errorf("queued request: %d", c)
+		}
+	}
+	if resp, _ := post(t, srv.url+"/clean?render=off", page); resp.StatusCode != 200 {
+		t.Errorf("after the queue emptied: %d", resp.StatusCode)
+	}
+	if m := metricsText(t, srv.url); !strings.Contains(m, `fiasco_rejected_total{reason="queue_full"} 2`) {
+		t.Errorf("rejections not counted")
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	rc, _ := blockingCleaner(t)
+	srv := start(t, Config{Rendered: rc, Timeout: 300 * time.Millisecond})
+	resp, body := post(t, srv.url+"/clean?render=on", readFile(t, article))
+	errorOf(t, "slow page", resp, body, 504)
+}
+
+func TestShutdownFinishesInFlight(t *testing.T) {
+	rc, b := blockingCleaner(t)
+	srv := start(t, Config{Rendered: rc, ShutdownTimeout: 10 * time.Second})
+	page := readFile(t, article)
+	type result struct {
+		code int
+		body []byte
+	}
+	res := make(chan result, 2)
+	for i := 0; i < 2; i++ {
+		go func() {
+			resp, body := post(t, srv.url+"/clean?render=on&format=text", page)
+			res <- result{resp.StatusCode, body}
+		}()
+	}
+	<-b.started
+	<-b.started
+	srv.cancel() // SIGTERM
+	// The listener closes at once: new connections are refused.
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		conn, err := net.DialTimeout("tcp", strings.TrimPrefix(srv.url, "http://"), time.Second)
+		if err != nil {
+			break
+		}
+		conn.Close()
+		if time.Now().After(deadline) {
+			t.Fatal("still accepting connections 2 s after shutdown began")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	close(b.release) // the pages finish
+	for i := 0; i < 2; i++ {
+		r := <-res
+		if r.code != 200 || len(r.body) == 0 {
+			t.Errorf("request in flight during shutdown: %d %q", r.code, r.body)
+		}
+	}
+}
+
+func TestShutdownDeadline(t *testing.T) {
+	rc, b := blockingCleaner(t)
+	srv := start(t, Config{Rendered: rc, ShutdownTimeout: 300 * time.Millisecond})
+	res := make(chan int, 1)
+	go func() {
+		resp, body := post(t, srv.url+"/clean?render=on", readFile(t, article))
+		t.Logf("after the deadline: %d %s", resp.StatusCode, body)
+		res <- resp.StatusCode
+	}()
+	<-b.started
+	t0 := time.Now()
+	srv.cancel()
+	select {
+	case code := <-res:
+		if code != 503 {
+			t.Errorf("request cancelled at the shutdown deadline: %d, want 503", code)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("request hangs after the shutdown deadline")
+	}
+	t.Logf("answered %v after shutdown began", time.Since(t0).Round(time.Millisecond))
+}
+
+func TestBatchDuringShutdown(t *testing.T) {
+	// A batch under way when shutdown begins is finished: every line read
+	// is answered, and lines still coming are read.
+	srv := start(t, Config{Workers: 2, ShutdownTimeout: 20 * time.Second})
+	page := readFile(t, article)
+	html, _ := json.Marshal(string(page))
+	pr, pw := io.Pipe()
+	resps := make(chan *http.Response, 1)
+	go func() {
+		resp, err := http.Post(srv.url+"/clean/batch?format=text", "application/x-ndjson", pr)
+		if err != nil {
+			t.Error(err)
+			pr.CloseWithError(err)
+			close(resps)
+			return
+		}
+		resps <- resp
+	}()
+	const n = 20
+	line := func(i int) { fmt.Fprintf(pw, `{"id": %d, "html": %s}`+"\n", i, html) }
+	line(1)
+	resp := <-resps // the batch is under way: its answer has begun
+	if resp == nil {
+		return
+	}
+	defer resp.Body.Close()
+	srv.cancel() // SIGTERM
+	time.Sleep(50 * time.Millisecond)
+	for i := 2; i <= n; i++ {
+		line(i)
+	}
+	pw.Close()
+	ok := 0
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		var l batchLine
+		if json.Unmarshal(sc.Bytes(), &l) == nil && l.Status == 200 {
+			ok++
+		}
+	}
+	if ok != n || resp.Trailer.Get("Fiasco-Batch") != "complete" {
+		t.Errorf("%d of %d lines answered 200; trailer %q", ok, n, resp.Trailer.Get("Fiasco-Batch"))
+	}
+	// New connections are refused meanwhile.
+	if _, err := http.Get(srv.url + "/healthz"); err == nil {
+		t.Errorf("a new connection was accepted during shutdown")
+	}
+}
+
+func TestBatchShutdownDeadline(t *testing.T) {
+	// A batch still running at the shutdown deadline: the pages under way
+	// and every line still coming are answered 503, none is lost.
+	rc, g := blockingCleaner(t)
+	srv := start(t, Config{Rendered: rc, Workers: 2, ShutdownTimeout: 300 * time.Millisecond})
+	html, _ := json.Marshal(string(readFile(t, article)))
+	pr, pw := io.Pipe()
+	resps := make(chan *http.Response, 1)
+	go func() {
+		resp, err := http.Post(srv.url+"/clean/batch?format=text&render=on", "application/x-ndjson", pr)
+		if err != nil {
+			t.Error(err)
+			close(resps)
+			return
+		}
+		resps <- resp
+	}()
+	const n = 10
+	for i := 1; i <= 3; i++ {
+		fmt.Fprintf(pw, `{"id": %d, "html": %s}`+"\n", i, html)
+	}
+	resp := <-resps
+	if resp == nil {
+		return
+	}
+	defer resp.Body.Close()
+	<-g.started
+	<-g.started
+	srv.cancel()
+	time.Sleep(500 * time.Millisecond) // past the deadline
+	for i := 4; i <= n; i++ {
+		fmt.Fprintf(pw, `{"id": %d, "html": %s}`+"\n", i, html)
+	}
+	pw.Close()
+	codes := map[int]int{}
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		var l batchLine
+		json.Unmarshal(sc.Bytes(), &l)
+		codes[l.Line] = l.Status
+	}
+	if len(codes) != n {
+		t.Errorf("%d of %d lines answered: %v", len(codes), n, codes)
+	}
+	for line, c := range codes {
+		if c != 503 {
+			t.Errorf("line %d: %d, want 503", line, c)
+		}
+	}
+	if tr := resp.Trailer.Get("Fiasco-Batch"); !strings.HasPrefix(tr, "complete, cut short by the shutdown") {
+		t.Errorf("trailer %q", tr)
+	}
+}
+
+func TestSlowClients(t *testing.T) {
+	srv := start(t, Config{ReadTimeout: 500 * time.Millisecond})
+	addr := strings.TrimPrefix(srv.url, "http://")
+
+	// Slowloris: headers that never end. The server answers 408 and
+	// hangs up.
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	t0 := time.Now()
+	fmt.Fprintf(conn, "POST /clean HTTP/1.1\r\nHost: x\r\n")
+	closed := make(chan []byte, 1)
+	go func() {
+		b, _ := io.ReadAll(conn)
+		closed <- b
+	}()
+	for i := 0; i < 40; i++ {
+		if _, err := fmt.Fprintf(conn, "X-Slow-%d: y\r\n", i); err != nil {
+			break
+		}
+		select {
+		case b := <-closed:
+			t.Logf("slow headers: after %v: %q", time.Since(t0).Round(time.Millisecond), b)
+			if !bytes.HasPrefix(b, []byte("HTTP/1.1 408 ")) {
+				t.Errorf("slow headers: answer %q, want 408", b)
+			}
+			goto body
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
+	t.Fatalf("slow headers: connection still open after %v", time.Since(t0))
+
+body:
+	// A body that trickles: 408, and the connection closes.
+	conn2, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn2.Close()
+	fmt.Fprintf(conn2, "POST /clean HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\n<html>")
+	conn2.SetReadDeadline(time.Now().Add(5 * time.Second))
+	resp, err := http.ReadResponse(bufio.NewReader(conn2), nil)
+	if err != nil {
+		t.Fatalf("slow body: %v", err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 408 {
+		t.Errorf("slow body: %d %s, want 408", resp.StatusCode, b)
+	}
+	checkHealth(t, srv.url, 200)
+
+	if m := metricsText(t, srv.url); !strings.Contains(m, `fiasco_errors_total{kind="slow_client",code="408"} 2`) {
+		t.Errorf("slow clients not counted")
+	}
+}
+
+func TestSameAnswersCleanEval(t *testing.T) {
+	dir := shared.Path(t, "cleaneval-en-dev/html")
+	files, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no pages in %s: %v", dir, err)
+	}
+	srv := start(t, Config{})
+	c := textCleaner(t)
+	for i, f := range files {
+		data := readFile(t, f)
+		formats := []export.Format{export.CleanEval}
+		if i%5 == 0 {
+			formats = append(formats, export.JSON, export.HTML)
+		}
+		for _, format := range formats {
+			resp, got := post(t, srv.url+"/clean?render=off&format="+format.String(), data)
+			if resp.StatusCode != 200 {
+				t.Errorf("%s: %d %s", f, resp.StatusCode, got)
+				continue
+			}
+			if exp := want(t, c, data, format); !bytes.Equal(got, exp) {
+				t.Errorf("%s, %s: answer differs", filepath.Base(f), format)
+			}
+		}
+	}
+	t.Logf("%d CleanEval dev pages: byte-identical answers in cleaneval (every fifth also in json and html)", len(files))
+}
+
+func TestNew(t *testing.T) {
+	m, _ := classify.Default(true)
+	if _, err := New(Config{Text: &pipeline.Cleaner{Model: m}}); err == nil {
+		t.Error("a visual model as Text was accepted")
+	}
+	if _, err := New(Config{Rendered: &pipeline.Cleaner{Model: m}}); err == nil {
+		t.Error("Rendered without a Visualizer was accepted")
+	}
+	s, err := New(Config{Queue: -1, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg := s.Config(); cfg.Queue != 0 || cap(s.admit) != 3 || cfg.Addr != DefaultAddr || cfg.MaxBody != DefaultMaxBody {
+		t.Errorf("defaults: %+v", cfg)
+	}
+}

@@ -1,0 +1,286 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/pipeline"
+)
+
+// Defaults of [Config].
+const (
+	DefaultAddr            = ":8080"
+	DefaultMaxBody         = 16 << 20
+	DefaultTimeout         = 60 * time.Second
+	DefaultReadTimeout     = 30 * time.Second
+	DefaultWriteTimeout    = 60 * time.Second
+	DefaultShutdownTimeout = 60 * time.Second
+)
+
+// maxHeaderTimeout bounds the time to receive a request's headers, which
+// are small, below Config.ReadTimeout.
+const maxHeaderTimeout = 10 * time.Second
+
+// Config configures a [Server]. A zero field means its default.
+type Config struct {
+	// Addr is the address ListenAndServe listens on; DefaultAddr if empty.
+	Addr string
+	// Text cleans pages with render=off, and with render=auto when there
+	// is no Rendered. nil: the embedded text-and-structure model.
+	Text *pipeline.Cleaner
+	// Rendered cleans pages with render=on, and with render=auto; it must
+	// have a visual model and a Visualizer (pipeline.New(ctx, true)). nil:
+	// the service renders nothing and answers render=on with 501.
+	Rendered *pipeline.Cleaner
+	// MaxBody is the largest page accepted, in bytes (a batch: per page);
+	// larger bodies get 413. DefaultMaxBody if 0.
+	MaxBody int64
+	// Timeout bounds one page: waiting for a worker and cleaning it.
+	// DefaultTimeout if 0.
+	Timeout time.Duration
+	// ReadTimeout bounds receiving a request's body (a batch: each line of
+	// it), and its headers (but those at most 10 s). DefaultReadTimeout if
+	// 0.
+	ReadTimeout time.Duration
+	// WriteTimeout bounds sending an answer (a batch: each line of it).
+	// DefaultWriteTimeout if 0.
+	WriteTimeout time.Duration
+	// Workers is the number of pages cleaned at once; runtime.GOMAXPROCS
+	// if 0.
+	Workers int
+	// Queue is the number of requests that may wait for a worker; beyond
+	// it requests are answered 503. 4 × Workers if 0; -1 for none.
+	Queue int
+	// ShutdownTimeout bounds how long Serve waits for requests under way
+	// once its context is done. DefaultShutdownTimeout if 0.
+	ShutdownTimeout time.Duration
+	// Log receives the service's events (start, stop, failed pages); nil
+	// discards them.
+	Log *slog.Logger
+}
+
+// Server is the HTTP service. Create it with [New]; its zero value is not
+// usable.
+type Server struct {
+	cfg   Config
+	admit chan struct{} // requests admitted: working or waiting for a worker
+	work  chan struct{} // pages being cleaned
+	met   *metrics
+	log   *slog.Logger
+
+	draining atomic.Bool
+	health   health
+	handler  http.Handler
+}
+
+// New returns a Server for cfg, filling in defaults.
+func New(cfg Config) (*Server, error) {
+	if cfg.Addr == "" {
+		cfg.Addr = DefaultAddr
+	}
+	if cfg.MaxBody <= 0 {
+		cfg.MaxBody = DefaultMaxBody
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = DefaultTimeout
+	}
+	if cfg.ReadTimeout <= 0 {
+		cfg.ReadTimeout = DefaultReadTimeout
+	}
+	if cfg.WriteTimeout <= 0 {
+		cfg.WriteTimeout = DefaultWriteTimeout
+	}
+	if cfg.ShutdownTimeout <= 0 {
+		cfg.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if cfg.Workers <= 0 {
+		cfg.Workers = runtime.GOMAXPROCS(0)
+	}
+	switch {
+	case cfg.Queue == 0:
+		cfg.Queue = 4 * cfg.Workers
+	case cfg.Queue < 0:
+		cfg.Queue = 0
+	}
+	if cfg.Text == nil {
+		m, err := classify.Default(false)
+		if err != nil {
+			return nil, err
+		}
+		cfg.Text = &pipeline.Cleaner{Model: m}
+	}
+	if cfg.Text.Model == nil || cfg.Text.Model.Visual {
+		return nil, errors.New("serve: Config.Text needs a model without visual features")
+	}
+	if r := cfg.Rendered; r != nil && (r.Model == nil || !r.Model.Visual || r.Prepare.Visual == nil) {
+		return nil, errors.New("serve: Config.Rendered needs a visual model and a Visualizer")
+	}
+	log := cfg.Log
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &Server{
+		cfg:   cfg,
+		admit: make(chan struct{}, cfg.Workers+cfg.Queue),
+		work:  make(chan struct{}, cfg.Workers),
+		met:   newMetrics(),
+		log:   log,
+	}
+	s.handler = s.routes()
+	return s, nil
+}
+
+// Config returns the configuration in effect, defaults filled in.
+func (s *Server) Config() Config { return s.cfg }
+
+// Handler returns the service's HTTP handler. Serve adds the connection
+// limits (header and body time-outs) that a bare handler lacks.
+func (s *Server) Handler() http.Handler { return s.handler }
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /clean", s.handleClean)
+	mux.HandleFunc("POST /clean/batch", s.handleBatch)
+	mux.HandleFunc("GET /healthz", s.handleHealth)
+	mux.HandleFunc("GET /metrics", s.handleMetrics)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, route := mux.Handler(r)
+		if _, path, ok := strings.Cut(route, " "); ok {
+			route = path // "POST /clean": the method is in the pattern
+		}
+		if route == "" {
+			route = "other"
+		}
+		if c := connOf(r.Context()); c != nil {
+			c.begin()
+			defer c.end()
+		}
+		sw := &statusWriter{ResponseWriter: w}
+		if s.draining.Load() && r.Method == http.MethodPost {
+			// A request on a kept-alive connection after shutdown began.
+			w.Header().Set("Connection", "close")
+			s.met.rejected("shutdown")
+			writeError(sw, &Error{Status: http.StatusServiceUnavailable, Msg: "the service is shutting down", RetryAfter: 1})
+		} else {
+			mux.ServeHTTP(sw, r)
+		}
+		s.met.request(route, sw.code())
+	})
+}
+
+// statusWriter records the status of an answer for the metrics. It keeps
+// http.ResponseController working through Unwrap.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func (w *statusWriter) code() int {
+	if w.status == 0 {
+		return http.StatusOK
+	}
+	return w.status
+}
+
+// ListenAndServe listens on Config.Addr and serves until ctx is done (see
+// Serve).
+func (s *Server) ListenAndServe(ctx context.Context) error {
+	ln, err := net.Listen("tcp", s.cfg.Addr)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ctx, ln)
+}
+
+// Serve serves HTTP on ln until ctx is done, then shuts down: it closes ln,
+// lets requests under way finish within Config.ShutdownTimeout, cancels
+// those still running after it (they are answered 503) and returns. It
+// returns nil after a shutdown, or the error that stopped the listener.
+// The cleaners of the Config are the caller's to close afterwards.
+func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
+	base, cancelAll := context.WithCancel(context.Background())
+	defer cancelAll()
+	hs := &http.Server{
+		Handler:           s.handler,
+		ReadHeaderTimeout: min(s.cfg.ReadTimeout, maxHeaderTimeout),
+		IdleTimeout:       2 * time.Minute,
+		MaxHeaderBytes:    64 << 10,
+		BaseContext:       func(net.Listener) context.Context { return base },
+		ConnContext:       withConn,
+		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
+	}
+	s.log.Info("serving", "addr", ln.Addr().String(), "workers", s.cfg.Workers, "queue", s.cfg.Queue,
+		"render", s.cfg.Rendered != nil, "max_body", s.cfg.MaxBody, "timeout", s.cfg.Timeout)
+	errc := make(chan error, 1)
+	slow := func() {
+		s.met.error(&Error{Status: http.StatusRequestTimeout, Kind: "slow_client"})
+		s.met.request("other", http.StatusRequestTimeout)
+	}
+	go func() { errc <- hs.Serve(watchedListener{ln, slow}) }()
+	select {
+	case err := <-errc:
+		return err
+	case <-ctx.Done():
+	}
+	s.draining.Store(true)
+	t0 := time.Now()
+	s.log.Info("shutting down: no new connections, finishing requests under way",
+		"in_flight", len(s.admit), "deadline", s.cfg.ShutdownTimeout)
+	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	defer cancel()
+	err := hs.Shutdown(sctx)
+	if err != nil {
+		// Deadline: cancel the requests still running, let them answer
+		// 503, then close every connection.
+		s.log.Warn("shutdown deadline passed: cancelling requests under way", "in_flight", len(s.admit))
+		cancelAll()
+		gctx, gcancel := context.WithTimeout(context.Background(), 5*time.Second)
+		if hs.Shutdown(gctx) != nil {
+			hs.Close()
+		}
+		gcancel()
+	}
+	<-errc // http.ErrServerClosed
+	s.log.Info("stopped", "took", time.Since(t0).Round(time.Millisecond))
+	return nil
+}
+
+// Error is an answer other than 200, with the message sent to the client.
+type Error struct {
+	Status     int
+	Msg        string
+	Kind       string // for the metrics: empty, binary, too_large, ...
+	RetryAfter int    // seconds, for 503
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("%d %s", e.Status, e.Msg) }
+
+func badRequest(format string, args ...any) *Error {
+	return &Error{Status: http.StatusBadRequest, Msg: fmt.Sprintf(format, args...), Kind: "bad_request"}
+}

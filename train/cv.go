@@ -1,0 +1,108 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/pipeline"
+)
+
+// PageResult is the classification of one held-out page.
+type PageResult struct {
+	Example *Example
+	Score   []float64
+	Keep    []bool
+}
+
+// CVOptions configure CrossValidate.
+type CVOptions struct {
+	Folds int    // default 10
+	Seed  uint64 // shuffles pages into folds
+	Train TrainOptions
+	// Each is called after every fold with the number of folds done.
+	Each func(done, total int)
+}
+
+// Folds assigns each of n pages to one of k folds: a seeded shuffle dealt
+// round-robin, so fold sizes differ by at most one and the assignment is
+// the same run to run.
+func Folds(n, k int, seed uint64) []int {
+	r := rand.New(rand.NewPCG(seed, 0x666f6c6473))
+	perm := r.Perm(n)
+	fold := make([]int, n)
+	for i, p := range perm {
+		fold[p] = i % k
+	}
+	return fold
+}
+
+// CrossValidate trains on all folds but one and classifies the pages of
+// the held-out fold, for every fold: pages are never split across folds, so
+// every page is classified by a model that has not seen it. Keywords and
+// scaling are learned inside each fold.
+func CrossValidate(ctx context.Context, ex []*Example, opt CVOptions) ([]PageResult, error) {
+	k := opt.Folds
+	if k <= 0 {
+		k = 10
+	}
+	if k > len(ex) {
+		return nil, fmt.Errorf("pipeline: %d folds for %d pages", k, len(ex))
+	}
+	fold := Folds(len(ex), k, opt.Seed)
+	out := make([]PageResult, len(ex))
+	for f := 0; f < k; f++ {
+		var train []*Example
+		for i, e := range ex {
+			if fold[i] != f {
+				train = append(train, e)
+			}
+		}
+		m, err := Train(ctx, train, opt.Train)
+		if err != nil {
+			return nil, fmt.Errorf("fold %d: %w", f+1, err)
+		}
+		for i, e := range ex {
+			if fold[i] != f {
+				continue
+			}
+			if e.Doc == nil {
+				out[i] = PageResult{Example: e}
+				continue
+			}
+			s, err := pipeline.Decide(m, e.Doc)
+			if err != nil {
+				return nil, fmt.Errorf("fold %d: %w", f+1, err)
+			}
+			out[i] = PageResult{Example: e, Score: s, Keep: classify.Keep(s, m.Threshold)}
+		}
+		if opt.Each != nil {
+			opt.Each(f+1, k)
+		}
+	}
+	return out, nil
+}
+
+// Classify applies a trained model to the examples (pages it should not
+// have been trained on). A page the model cannot classify gets a result
+// without Keep, which Evaluate counts as empty output, and its error is
+// passed to onError.
+func Classify(m *classify.Model, ex []*Example, threshold float64, onError func(*Example, error)) []PageResult {
+	out := make([]PageResult, len(ex))
+	for i, e := range ex {
+		out[i].Example = e
+		if e.Doc == nil {
+			continue
+		}
+		s, err := pipeline.Decide(m, e.Doc)
+		if err != nil {
+			if onError != nil {
+				onError(e, err)
+			}
+			continue
+		}
+		out[i].Score, out[i].Keep = s, classify.Keep(s, threshold)
+	}
+	return out
+}

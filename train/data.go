@@ -1,0 +1,172 @@
+package train
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/fiasco-project/fiasco/gold"
+	"github.com/fiasco-project/fiasco/pipeline"
+)
+
+// Example is one training page: its prepared document, its gold standard and
+// the gold share of every block.
+type Example struct {
+	Set, ID string
+	Doc     *pipeline.Doc
+	Gold    *gold.Gold
+	// Share is, per block, the share of its words aligned to gold content;
+	// a block is labelled clean when Share >= LabelThreshold.
+	Share []float64
+	// Err is why the page could not be prepared (with
+	// DataOptions.KeepFailed); Doc is nil then.
+	Err error
+}
+
+// LabelThreshold is the aligned share at or above which a block counts as
+// clean in training.
+const LabelThreshold = 0.5
+
+// Labels returns +1 (clean) or -1 (dirty) for every block of e.
+func (e *Example) Labels() []float64 {
+	y := make([]float64, len(e.Share))
+	for i, s := range e.Share {
+		y[i] = -1
+		if s >= LabelThreshold {
+			y[i] = 1
+		}
+	}
+	return y
+}
+
+// DataOptions configure LoadData.
+type DataOptions struct {
+	Prepare pipeline.PrepareOptions
+	Gold    gold.Options
+	Workers int                          // 0: one per CPU
+	Limit   int                          // > 0: at most this many pages per data set (the first, by ID)
+	Split   string                       // Dragnet: "training" or "test" restricts to that split
+	Each    func(done, total int)        // progress, called from one goroutine
+	OnError func(pair string, err error) // a page that failed; it is left out
+	// KeepFailed keeps pages that failed to load (but whose gold could be
+	// read) as Examples with Err set and no Doc, so that an evaluation
+	// counts them as empty output instead of skipping them.
+	KeepFailed bool
+}
+
+// LoadData reads the data sets in dirs (each with html/ and gold/, see
+// package gold), prepares every page and aligns its gold standard to its
+// blocks. Pages that fail are reported through OnError and left out; the
+// error returned is for a data set that cannot be read at all.
+func LoadData(ctx context.Context, dirs []string, opt DataOptions) ([]*Example, error) {
+	type job struct {
+		set  string
+		pair gold.Pair
+	}
+	var jobs []job
+	for _, dir := range dirs {
+		pairs, err := gold.Pairs(dir)
+		if err != nil {
+			return nil, fmt.Errorf("data set %s: %w", dir, err)
+		}
+		if len(pairs) == 0 {
+			return nil, fmt.Errorf("data set %s: no html/<id>.html with gold/<id>.* found", dir)
+		}
+		if opt.Split != "" {
+			pairs, err = filterSplit(dir, pairs, opt.Split)
+			if err != nil {
+				return nil, err
+			}
+		}
+		if opt.Limit > 0 && len(pairs) > opt.Limit {
+			pairs = pairs[:opt.Limit]
+		}
+		set := filepath.Base(filepath.Clean(dir))
+		for _, p := range pairs {
+			jobs = append(jobs, job{set, p})
+		}
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	out := make([]*Example, len(jobs))
+	errs := make([]error, len(jobs))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	var mu sync.Mutex
+	done := 0
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				out[i], errs[i] = loadExample(ctx, jobs[i].set, jobs[i].pair, opt)
+				if opt.Each != nil {
+					mu.Lock()
+					done++
+					opt.Each(done, len(jobs))
+					mu.Unlock()
+				}
+			}
+		}()
+	}
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var ex []*Example
+	for i, e := range out {
+		if errs[i] != nil && !(opt.KeepFailed && e != nil) {
+			if opt.OnError != nil {
+				opt.OnError(jobs[i].pair.HTML, errs[i])
+			}
+			continue
+		}
+		if errs[i] != nil && opt.OnError != nil {
+			opt.OnError(jobs[i].pair.HTML, errs[i])
+		}
+		ex = append(ex, e)
+	}
+	return ex, nil
+}
+
+func loadExample(ctx context.Context, set string, p gold.Pair, opt DataOptions) (*Example, error) {
+	g, err := gold.ReadOptions(p.Gold, p.Format, opt.Gold)
+	if err != nil {
+		return nil, err
+	}
+	d, err := pipeline.PrepareFile(ctx, p.HTML, opt.Prepare)
+	if err != nil {
+		return &Example{Set: set, ID: p.ID, Gold: g, Err: err}, err
+	}
+	return &Example{Set: set, ID: p.ID, Doc: d, Gold: g, Share: gold.Label(d.Blocks, g)}, nil
+}
+
+// filterSplit keeps the pairs listed in dir/split/<name>.txt (Dragnet's
+// published train/test split: one ID per line).
+func filterSplit(dir string, pairs []gold.Pair, name string) ([]gold.Pair, error) {
+	data, err := os.ReadFile(filepath.Join(dir, "split", name+".txt"))
+	if err != nil {
+		return nil, fmt.Errorf("data set %s: split %q: %w", dir, name, err)
+	}
+	keep := map[string]bool{}
+	for _, id := range strings.Fields(string(data)) {
+		keep[strings.TrimSuffix(id, ".html")] = true
+	}
+	var out []gold.Pair
+	for _, p := range pairs {
+		if keep[p.ID] {
+			out = append(out, p)
+		}
+	}
+	return out, nil
+}

@@ -1,0 +1,63 @@
+package train
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/fiasco-project/fiasco/features"
+	"github.com/fiasco-project/fiasco/svm"
+)
+
+// Grid searches C and gamma by cross-validation over the blocks of the
+// examples, with folds grouped by page (a page's blocks are all in one
+// fold, so the search does not reward memorising a page). Keywords and
+// scaling are learned once on all examples, which makes the search cheap
+// and its accuracies slightly optimistic; CrossValidate gives the honest
+// figures for the pair chosen. opt.FoldOf is filled in here.
+func Grid(ctx context.Context, ex []*Example, to TrainOptions, folds int, seed uint64, opt svm.GridOptions) (*svm.GridResult, error) {
+	ex = loaded(ex)
+	to.defaults(ex)
+	if folds <= 1 || folds > len(ex) {
+		return nil, fmt.Errorf("pipeline: %d folds for %d pages", folds, len(ex))
+	}
+	kw, err := learnKeywords(ex, to)
+	if err != nil {
+		return nil, err
+	}
+	pageFold := Folds(len(ex), folds, seed)
+	var rows [][]float64
+	var y []float64
+	var foldOf []int
+	for i, e := range ex {
+		r := e.Doc.Table.Rows(kw)
+		rows = append(rows, r...)
+		y = append(y, e.Labels()...)
+		for range r {
+			foldOf = append(foldOf, pageFold[i])
+		}
+	}
+	if to.MaxBlocks > 0 && len(rows) > to.MaxBlocks {
+		var r2 [][]float64
+		var y2 []float64
+		var f2 []int
+		for _, i := range sampleIndex(len(rows), to.MaxBlocks, to.Seed) {
+			r2, y2, f2 = append(r2, rows[i]), append(y2, y[i]), append(f2, foldOf[i])
+		}
+		rows, y, foldOf = r2, y2, f2
+	}
+	cols, err := features.Select(to.Features)
+	if err != nil {
+		return nil, err
+	}
+	X := features.Project(rows, cols)
+	sc, err := svm.FitScaler(X, -1, 1)
+	if err != nil {
+		return nil, err
+	}
+	prob, err := sc.TransformProblem(&svm.Problem{X: X, Y: y, FeatureNames: to.Features})
+	if err != nil {
+		return nil, err
+	}
+	opt.FoldOf = foldOf
+	return svm.GridSearch(ctx, prob, to.Params, opt)
+}

@@ -1,0 +1,157 @@
+package train
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/fiasco-project/fiasco/export"
+	"github.com/fiasco-project/fiasco/score"
+)
+
+// Scores are word-level figures of a set of pages against their gold.
+type Scores struct {
+	Micro, Macro             score.Result // words with segment tags as tokens
+	MicroNoTags, MacroNoTags score.Result // words only
+}
+
+// NodeScores are block-level figures against the aligned gold labels,
+// with clean as the positive class.
+type NodeScores struct {
+	TP, FP, TN, FN int
+}
+
+// Accuracy is the share of blocks classified as labelled.
+func (n NodeScores) Accuracy() float64 {
+	return ratio(n.TP+n.TN, n.TP+n.FP+n.TN+n.FN)
+}
+
+// P is the precision of the clean class.
+func (n NodeScores) P() float64 { return ratio(n.TP, n.TP+n.FP) }
+
+// R is the recall of the clean class.
+func (n NodeScores) R() float64 { return ratio(n.TP, n.TP+n.FN) }
+
+// F is the F1 of the clean class.
+func (n NodeScores) F() float64 {
+	p, r := n.P(), n.R()
+	if p+r == 0 {
+		return 0
+	}
+	return 2 * p * r / (p + r)
+}
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// Report compares classified pages with their gold standard, beside two
+// references on the same pages: keeping every block (the baseline, no
+// cleaning) and keeping exactly the blocks labelled clean by the gold
+// alignment (the oracle, the best any block classifier can do).
+type Report struct {
+	Pages    int
+	Failed   int // pages that could not be loaded, scored as empty output
+	Model    Scores
+	Baseline Scores
+	Oracle   Scores
+	Nodes    NodeScores
+}
+
+// Evaluate scores the results. A page whose result has no Keep (its
+// cleaning failed) counts as an empty output.
+func Evaluate(results []PageResult) (*Report, error) {
+	var r Report
+	var m, b, o, mn, bn, on []score.Result
+	for _, pr := range results {
+		e := pr.Example
+		// The gold file as the CleanEval scorer reads it (CleanEval format),
+		// or the clean text rendered in that format (the other formats).
+		g := e.Gold.Reference()
+		if e.Doc == nil { // the page failed to load: empty output all round
+			for _, rs := range []*[]score.Result{&m, &b, &o} {
+				*rs = append(*rs, score.Score("", g, score.Options{Tags: true}))
+			}
+			for _, rs := range []*[]score.Result{&mn, &bn, &on} {
+				*rs = append(*rs, score.Score("", g, score.Options{}))
+			}
+			r.Pages++
+			r.Failed++
+			continue
+		}
+		all := make([]bool, len(e.Doc.Blocks))
+		for i := range all {
+			all[i] = true
+		}
+		labels := e.Labels()
+		oracle := make([]bool, len(labels))
+		for i, y := range labels {
+			oracle[i] = y > 0
+		}
+		keep := pr.Keep
+		if keep == nil {
+			keep = make([]bool, len(e.Doc.Blocks))
+		}
+		for i, y := range labels {
+			switch {
+			case keep[i] && y > 0:
+				r.Nodes.TP++
+			case keep[i]:
+				r.Nodes.FP++
+			case y > 0:
+				r.Nodes.FN++
+			default:
+				r.Nodes.TN++
+			}
+		}
+		for _, c := range []struct {
+			keep       []bool
+			tags, none *[]score.Result
+		}{{keep, &m, &mn}, {all, &b, &bn}, {oracle, &o, &on}} {
+			var buf bytes.Buffer
+			if err := export.Write(&buf, export.CleanEval, e.Doc.Page, e.Doc.Blocks, c.keep, nil); err != nil {
+				return nil, fmt.Errorf("%s: %w", e.Doc.Page.Name, err)
+			}
+			*c.tags = append(*c.tags, score.Score(buf.String(), g, score.Options{Tags: true}))
+			*c.none = append(*c.none, score.Score(buf.String(), g, score.Options{}))
+		}
+		r.Pages++
+	}
+	agg := func(t, n []score.Result) Scores {
+		return Scores{score.Micro(t), score.Macro(t), score.Micro(n), score.Macro(n)}
+	}
+	r.Model, r.Baseline, r.Oracle = agg(m, mn), agg(b, bn), agg(o, on)
+	return &r, nil
+}
+
+// Print writes the report as a table.
+func (r *Report) Print(w io.Writer) {
+	fmt.Fprintf(w, "pages: %d (%d failed to load, scored as empty output)\n\n", r.Pages, r.Failed)
+	fmt.Fprintln(w, "word level (CleanEval scorer)      P      R      F")
+	row := func(name string, x score.Result) {
+		fmt.Fprintf(w, "  %-30s %6.2f %6.2f %6.2f\n", name, 100*x.P, 100*x.R, 100*x.F)
+	}
+	for _, s := range []struct {
+		name string
+		sc   Scores
+	}{{"model", r.Model}, {"baseline (keep all)", r.Baseline}, {"oracle (gold labels)", r.Oracle}} {
+		row(s.name+" micro", s.sc.MicroNoTags)
+		row(s.name+" macro", s.sc.MacroNoTags)
+		row(s.name+" micro, tags", s.sc.Micro)
+		row(s.name+" macro, tags", s.sc.Macro)
+	}
+	fmt.Fprintln(w, "\nsegment tags                       P      R      F")
+	for _, s := range []struct {
+		name string
+		sc   Scores
+	}{{"model", r.Model}, {"oracle", r.Oracle}} {
+		x := s.sc.Micro
+		fmt.Fprintf(w, "  %-30s %6.2f %6.2f %6.2f\n", s.name, 100*x.TagP, 100*x.TagR, 100*x.TagF)
+	}
+	n := r.Nodes
+	fmt.Fprintf(w, "\nnode level (clean class)   accuracy %.2f  P %.2f  R %.2f  F %.2f  (TP %d FP %d TN %d FN %d)\n",
+		100*n.Accuracy(), 100*n.P(), 100*n.R(), 100*n.F(), n.TP, n.FP, n.TN, n.FN)
+}

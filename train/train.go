@@ -1,0 +1,212 @@
+package train
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/features"
+	"github.com/fiasco-project/fiasco/svm"
+)
+
+// TrainOptions configure Train.
+type TrainOptions struct {
+	Params svm.Params
+	// Features names the columns to train on; nil means every text and
+	// structure feature, plus the visual ones when the examples were
+	// rendered.
+	Features []string
+	// Keywords is the number of clean and of dirty keywords kept (default
+	// 100); KeywordMinCount the least frequency of a keyword (default 5).
+	Keywords, KeywordMinCount int
+	// NoOther skips the language-independent classifier for non-English
+	// pages.
+	NoOther bool
+	// Threshold is stored in the model as its decision threshold.
+	Threshold float64
+	// MaxBlocks > 0 trains on a seeded random sample of at most that many
+	// blocks (the SVM's cost grows faster than linearly with them).
+	MaxBlocks int
+	Seed      uint64
+}
+
+func (o *TrainOptions) defaults(ex []*Example) {
+	if o.Keywords <= 0 {
+		o.Keywords = 100
+	}
+	if o.KeywordMinCount <= 0 {
+		o.KeywordMinCount = 5
+	}
+	if o.Features == nil {
+		g := features.Linguistic | features.Keyword | features.Structural
+		if len(ex) > 0 && ex[0].Doc.Visual != nil {
+			g |= features.Visual
+		}
+		o.Features = features.Names(g, true)
+	}
+	if o.Params == (svm.Params{}) {
+		o.Params = svm.DefaultParams()
+	}
+}
+
+// Train learns a model from the examples.
+func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Model, error) {
+	ex = loaded(ex)
+	opt.defaults(ex)
+	if len(ex) == 0 {
+		return nil, errors.New("pipeline: no training pages")
+	}
+	visual := ex[0].Doc.Visual != nil
+	for _, e := range ex {
+		if (e.Doc.Visual != nil) != visual && len(e.Doc.Blocks) > 0 {
+			return nil, errors.New("pipeline: training pages mix rendered and unrendered documents")
+		}
+	}
+	if hasVisual(opt.Features) && !visual {
+		return nil, errors.New("pipeline: visual features need rendered pages (a Visualizer)")
+	}
+	kw, err := learnKeywords(ex, opt)
+	if err != nil {
+		return nil, err
+	}
+	m := &classify.Model{Visual: hasVisual(opt.Features), Threshold: opt.Threshold, Keywords: kw}
+	rows, y := blockRows(ex, kw, nil)
+	rows, y = sample(rows, y, opt.MaxBlocks, opt.Seed)
+	m.English, err = trainSVM(ctx, rows, y, opt.Features, opt.Params)
+	if err != nil {
+		return nil, err
+	}
+	if !opt.NoOther {
+		names := features.LanguageIndependent(opt.Features)
+		if len(names) < len(opt.Features) {
+			if m.Other, err = trainSVM(ctx, rows, y, names, opt.Params); err != nil {
+				return nil, err
+			}
+		}
+	}
+	clean := 0
+	for _, v := range y {
+		if v > 0 {
+			clean++
+		}
+	}
+	m.Info = classify.Info{Pages: len(ex), Blocks: len(y), Clean: clean, C: opt.Params.C, Gamma: m.English.Gamma}
+	return m, nil
+}
+
+// loaded returns the examples that have a document (see KeepFailed).
+func loaded(ex []*Example) []*Example {
+	out := make([]*Example, 0, len(ex))
+	for _, e := range ex {
+		if e.Doc != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func hasVisual(names []string) bool {
+	for _, n := range names {
+		if len(n) > 4 && n[:4] == "vis_" {
+			return true
+		}
+	}
+	return false
+}
+
+// LearnKeywords ranks k clean and k dirty keywords between the clean and
+// dirty blocks of the English examples (as Train does).
+func LearnKeywords(ex []*Example, k int) (*features.Keywords, error) {
+	ex = loaded(ex)
+	opt := TrainOptions{Keywords: k}
+	opt.defaults(ex)
+	return learnKeywords(ex, opt)
+}
+
+// learnKeywords ranks keywords between the clean and dirty blocks of the
+// English examples.
+func learnKeywords(ex []*Example, opt TrainOptions) (*features.Keywords, error) {
+	var clean, dirty [][]string
+	for _, e := range ex {
+		if !e.Doc.English {
+			continue
+		}
+		for i, y := range e.Labels() {
+			if y > 0 {
+				clean = append(clean, e.Doc.Table.Tokens[i])
+			} else {
+				dirty = append(dirty, e.Doc.Table.Tokens[i])
+			}
+		}
+	}
+	kw, err := features.LearnKeywords(clean, dirty, opt.Keywords, opt.KeywordMinCount)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: keywords: %w", err)
+	}
+	return kw, nil
+}
+
+// blockRows returns the full-schema rows and labels of all blocks of the
+// examples (of those with keep[i] true when keep is not nil).
+func blockRows(ex []*Example, kw *features.Keywords, keep []bool) ([][]float64, []float64) {
+	var rows [][]float64
+	var y []float64
+	for i, e := range ex {
+		if keep != nil && !keep[i] {
+			continue
+		}
+		rows = append(rows, e.Doc.Table.Rows(kw)...)
+		y = append(y, e.Labels()...)
+	}
+	return rows, y
+}
+
+func sample(rows [][]float64, y []float64, max int, seed uint64) ([][]float64, []float64) {
+	if max <= 0 || len(rows) <= max {
+		return rows, y
+	}
+	outR := make([][]float64, 0, max)
+	outY := make([]float64, 0, max)
+	for _, i := range sampleIndex(len(rows), max, seed) {
+		outR, outY = append(outR, rows[i]), append(outY, y[i])
+	}
+	return outR, outY
+}
+
+// sampleIndex returns max of the indices 0..n-1, chosen by a seeded
+// shuffle and sorted.
+func sampleIndex(n, max int, seed uint64) []int {
+	r := rand.New(rand.NewPCG(seed, 0x6669617363))
+	idx := r.Perm(n)[:max]
+	sort.Ints(idx)
+	return idx
+}
+
+// trainSVM scales the named columns of rows to [-1, 1] and trains an SVM
+// that carries its scaler and feature names.
+func trainSVM(ctx context.Context, rows [][]float64, y []float64, names []string, p svm.Params) (*svm.Model, error) {
+	cols, err := features.Select(names)
+	if err != nil {
+		return nil, err
+	}
+	X := features.Project(rows, cols)
+	sc, err := svm.FitScaler(X, -1, 1)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: scaling: %w", err)
+	}
+	prob := &svm.Problem{X: X, Y: y, FeatureNames: names}
+	scaled, err := sc.TransformProblem(prob)
+	if err != nil {
+		return nil, err
+	}
+	m, err := svm.Train(ctx, scaled, p)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline: training: %w", err)
+	}
+	m.Scaler = sc
+	m.FeatureNames = names
+	return m, nil
+}

@@ -1,0 +1,41 @@
+package vision
+
+import "math"
+
+// Field is one per-block measurement that vision exports to the
+// classifier's feature schema: package features makes one column of every
+// entry of Fields, in order, named Name.
+type Field struct {
+	// Name is the column's name in the feature schema (and in the models
+	// trained on it): never rename one that a model may use.
+	Name string
+	// Get returns the value of a found block. It returns 0 for a block
+	// that was not found (whose Features are all zero); package features
+	// writes zeros for those blocks without calling it.
+	Get func(f *Features) float64
+}
+
+// Fields are the measurements of Features that become feature columns, in
+// column order. Adding a visual feature means computing it into Features
+// (measureBlock or pageFeatures) and adding its entry here; package
+// features picks it up, and models that do not name it ignore it.
+var Fields = []Field{
+	{"vis_found", func(f *Features) float64 { return bool01(f.Found) }},
+	{"vis_solidity1", func(f *Features) float64 { return f.SolidityI }},
+	{"vis_solidity2", func(f *Features) float64 { return f.SolidityII }},
+	{"vis_solidity3", func(f *Features) float64 { return f.SolidityIII }},
+	{"vis_relwidth", func(f *Features) float64 { return f.RelWidth }},
+	{"vis_headline", func(f *Features) float64 { return f.Headline }},
+	{"vis_x", func(f *Features) float64 { return f.X }},
+	{"vis_y", func(f *Features) float64 { return f.Y }},
+	{"vis_area", func(f *Features) float64 { return f.Area }},
+	{"vis_fontsize", func(f *Features) float64 { return f.FontSizeRel }},
+	{"vis_lines", func(f *Features) float64 { return math.Log1p(float64(f.Lines)) }},
+}
+
+func bool01(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

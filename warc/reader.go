@@ -1,0 +1,504 @@
+package warc
+
+import (
+	"bufio"
+	"compress/flate"
+	"compress/gzip"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Errors a Reader returns, wrapped in an *Error; test them with errors.Is.
+var (
+	// ErrTruncated: the input ends inside a record (its header, its block,
+	// or the gzip member holding it).
+	ErrTruncated = errors.New("truncated record")
+	// ErrMalformed: a record header that is not WARC syntax (no WARC/
+	// version line, a field line without a colon, a missing or bad
+	// Content-Length, an over-long header).
+	ErrMalformed = errors.New("malformed record header")
+	// ErrGzip: corrupt gzip data (bad member header, bad deflate data,
+	// checksum mismatch).
+	ErrGzip = errors.New("corrupt gzip data")
+	// ErrStale: a read from a record, or from its HTTP body, after Next
+	// moved to a later record.
+	ErrStale = errors.New("record read after Next")
+	// ErrBlockUsed: Record.Block after Record.HTTP, or HTTP after Block.
+	ErrBlockUsed = errors.New("record block already used")
+)
+
+// DefaultMaxHeaderBytes is the size limit of one WARC header when
+// Options.MaxHeaderBytes is 0.
+const DefaultMaxHeaderBytes = 1 << 20
+
+const bufSize = 64 << 10
+
+// Options configures a Reader. The zero value is ready to use.
+type Options struct {
+	// Name names the input (a file name) in errors.
+	Name string
+	// MaxPayload, when > 0, caps the bytes a caller can read from a record
+	// through Record.Block or HTTPResponse.Body; Record.Truncated then
+	// reports the cut. The rest of the record is skipped, never buffered.
+	MaxPayload int64
+	// StartOffset is added to every reported offset: set it to the file
+	// offset the input starts at when resuming from a Record.Offset.
+	StartOffset int64
+	// MaxHeaderBytes limits the size of one WARC header
+	// (DefaultMaxHeaderBytes if 0).
+	MaxHeaderBytes int
+}
+
+// Error is the error type of Reader: what went wrong, where.
+type Error struct {
+	Name     string // Options.Name
+	Offset   int64  // offset of the record (see Record.Offset)
+	RecordID string // WARC-Record-ID of the record, if it was read
+	Err      error  // wraps one of the Err* values, or an I/O error
+}
+
+func (e *Error) Error() string {
+	var b strings.Builder
+	b.WriteString("warc: ")
+	if e.Name != "" {
+		b.WriteString(e.Name)
+		b.WriteString(": ")
+	}
+	fmt.Fprintf(&b, "record at offset %d", e.Offset)
+	if e.RecordID != "" {
+		b.WriteString(" ")
+		b.WriteString(e.RecordID)
+	}
+	b.WriteString(": ")
+	b.WriteString(e.Err.Error())
+	return b.String()
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// Reader reads the records of one WARC file in order. It is not safe for
+// concurrent use.
+type Reader struct {
+	opts Options
+	cr   countingReader
+	br   *bufio.Reader // over cr: the file
+	gz   *gzip.Reader  // nil for a plain file
+	mr   memberReader
+	dr   *bufio.Reader // the records (br itself for a plain file)
+
+	started bool
+	err     error   // sticky: returned by every later Next
+	rec     *Record // current record
+	gen     uint64  // bumped by Next; older records go stale
+	scratch []byte
+
+	// reused by Record.HTTP
+	hb, cb, sb *bufio.Reader
+	ceGzip     *gzip.Reader
+	ceFlate    io.ReadCloser
+}
+
+// NewReader returns a Reader of the WARC file r, plain or gzip-compressed
+// (one member per record, or any other member layout). It reads r through
+// its own buffer: r need not be buffered.
+func NewReader(r io.Reader, opts Options) *Reader {
+	if opts.MaxHeaderBytes <= 0 {
+		opts.MaxHeaderBytes = DefaultMaxHeaderBytes
+	}
+	rd := &Reader{opts: opts}
+	rd.cr.r = r
+	return rd
+}
+
+type countingReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// memberReader yields the decompressed bytes of the current gzip member.
+// At its end it moves on to the next member only while cross is set (in
+// the middle of a record); otherwise it reports io.EOF, so that Next can
+// note where each member starts.
+type memberReader struct {
+	r     *Reader
+	done  bool  // current member fully read
+	cross bool  // may continue into the next member
+	start int64 // file offset of the current member
+}
+
+func (m *memberReader) Read(p []byte) (int, error) {
+	for {
+		if m.done {
+			if !m.cross {
+				return 0, io.EOF
+			}
+			if err := m.r.nextMember(); err != nil {
+				return 0, err
+			}
+		}
+		n, err := m.r.gz.Read(p)
+		if err == io.EOF {
+			m.done = true
+			if n > 0 {
+				return n, nil
+			}
+			continue
+		}
+		if err != nil {
+			err = gzipErr(err)
+		}
+		return n, err
+	}
+}
+
+// nextMember starts the next gzip member; io.EOF at the end of the file.
+func (r *Reader) nextMember() error {
+	start := r.cr.n - int64(r.br.Buffered())
+	r.mr.start = start
+	if err := r.gz.Reset(r.br); err != nil {
+		if err == io.EOF {
+			return io.EOF
+		}
+		return gzipErr(err)
+	}
+	r.gz.Multistream(false)
+	r.mr.done = false
+	return nil
+}
+
+func gzipErr(err error) error {
+	var ce flate.CorruptInputError
+	switch {
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Errorf("%w: gzip member ends early", ErrTruncated)
+	case errors.Is(err, gzip.ErrHeader), errors.Is(err, gzip.ErrChecksum), errors.As(err, &ce):
+		return fmt.Errorf("%w: %w", ErrGzip, err)
+	}
+	return err
+}
+
+func (r *Reader) init() {
+	r.started = true
+	r.br = bufio.NewReaderSize(&r.cr, bufSize)
+	magic, _ := r.br.Peek(2)
+	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		r.gz = new(gzip.Reader)
+		r.mr = memberReader{r: r, done: true}
+		r.dr = bufio.NewReaderSize(&r.mr, bufSize)
+	} else {
+		r.dr = r.br
+	}
+}
+
+// Next returns the next record, after skipping what the caller left unread
+// of the previous one. At the end of the input it returns io.EOF. Any
+// other error is an *Error and ends the reading: every later call returns
+// it again. The previous record's readers fail with ErrStale from then on.
+func (r *Reader) Next() (*Record, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	if !r.started {
+		r.init()
+	}
+	if prev := r.rec; prev != nil {
+		r.rec = nil
+		r.gen++
+		left, err := r.discard(prev.remaining)
+		prev.remaining = left
+		if err != nil {
+			if err == io.EOF {
+				err = prev.errorf(ErrTruncated, "block ends after %d of %d bytes",
+					prev.ContentLength-left, prev.ContentLength)
+			}
+			r.err = prev.wrap(err)
+			return nil, r.err
+		}
+	}
+	rec, err := r.readHeader()
+	if err != nil {
+		r.err = err
+		return nil, err
+	}
+	r.rec = rec
+	return rec, nil
+}
+
+// discard skips n bytes of the current record and returns how many it
+// could not skip.
+func (r *Reader) discard(n int64) (int64, error) {
+	for n > 0 {
+		d, err := r.dr.Discard(int(min(n, 1<<30)))
+		n -= int64(d)
+		if err != nil {
+			return n, err
+		}
+	}
+	return 0, nil
+}
+
+func (r *Reader) offset() int64 {
+	if r.gz != nil {
+		return r.mr.start + r.opts.StartOffset
+	}
+	return r.cr.n - int64(r.br.Buffered()) + r.opts.StartOffset
+}
+
+// skipToRecord skips line ends between records, and moves to the next gzip
+// member when the current one is exhausted. It returns io.EOF at the end of
+// the input.
+func (r *Reader) skipToRecord() error {
+	r.mr.cross = false
+	for {
+		b, err := r.dr.Peek(1)
+		if err == nil {
+			if b[0] != '\r' && b[0] != '\n' {
+				return nil
+			}
+			r.dr.Discard(1)
+			continue
+		}
+		if err == io.EOF && r.gz != nil && r.mr.done {
+			err = r.nextMember()
+			if err == nil {
+				continue
+			}
+		}
+		if err == io.EOF {
+			return io.EOF
+		}
+		return &Error{Name: r.opts.Name, Offset: r.offset(), Err: err}
+	}
+}
+
+func (r *Reader) readHeader() (*Record, error) {
+	if err := r.skipToRecord(); err != nil {
+		return nil, err
+	}
+	rec := &Record{Offset: r.offset(), r: r, gen: r.gen}
+	r.mr.cross = true
+	budget := r.opts.MaxHeaderBytes
+	line, err := readLine(r.dr, &r.scratch, &budget)
+	if err != nil {
+		return nil, rec.headerErr(err)
+	}
+	if !strings.HasPrefix(string(line), "WARC/") {
+		return nil, rec.errorf(ErrMalformed, "no WARC version line, found %.40q", line)
+	}
+	switch string(line) {
+	case "WARC/1.1":
+		rec.Version = "WARC/1.1"
+	case "WARC/1.0":
+		rec.Version = "WARC/1.0"
+	default:
+		rec.Version = string(line)
+	}
+	rec.Header = make(Header, 0, 16)
+	for {
+		line, err = readLine(r.dr, &r.scratch, &budget)
+		if err != nil {
+			rec.ID = rec.Header.Get(FieldRecordID)
+			return nil, rec.headerErr(err)
+		}
+		if len(line) == 0 {
+			break
+		}
+		if isLWS(line) && len(rec.Header) > 0 {
+			f := &rec.Header[len(rec.Header)-1]
+			f.Value = strings.TrimSpace(f.Value + " " + strings.TrimSpace(string(line)))
+			continue
+		}
+		name, value, ok := parseField(line)
+		if !ok {
+			rec.ID = rec.Header.Get(FieldRecordID)
+			return nil, rec.errorf(ErrMalformed, "bad field line %.60q", line)
+		}
+		rec.Header = append(rec.Header, Field{name, value})
+	}
+	h := rec.Header
+	rec.ID = h.Get(FieldRecordID)
+	cl, ok := h.Lookup(FieldContentLength)
+	if !ok {
+		return nil, rec.errorf(ErrMalformed, "no Content-Length")
+	}
+	n, err := strconv.ParseInt(cl, 10, 64)
+	if err != nil || n < 0 {
+		return nil, rec.errorf(ErrMalformed, "bad Content-Length %.40q", cl)
+	}
+	rec.ContentLength, rec.remaining = n, n
+	rec.Type = h.Get(FieldType)
+	rec.TargetURI = trimAngle(h.Get(FieldTargetURI))
+	rec.ContentType = h.Get(FieldContentType)
+	if d, err := time.Parse(time.RFC3339Nano, h.Get(FieldDate)); err == nil {
+		rec.Date = d
+	}
+	rec.raw.rec = rec
+	return rec, nil
+}
+
+// Record is one WARC record. Its fields are valid for good; its block
+// can be read only until the next call of Reader.Next.
+type Record struct {
+	// Offset is where the record starts in the file (plus
+	// Options.StartOffset): for a plain file, its first byte; for a gzip
+	// file, the first byte of the gzip member the record starts in, which
+	// is the record's own member in a gzip-per-record file (the usual
+	// layout) and 0 for every record of a whole-file gzip. A reader
+	// started at that offset reads this record first.
+	Offset int64
+	// Version is the version line, "WARC/1.0" or "WARC/1.1".
+	Version string
+	// Header holds every named field, in file order.
+	Header Header
+
+	Type          string    // WARC-Type, e.g. TypeResponse
+	ID            string    // WARC-Record-ID, e.g. "<urn:uuid:...>"
+	TargetURI     string    // WARC-Target-URI without angle brackets
+	ContentType   string    // Content-Type of the block
+	Date          time.Time // WARC-Date; zero if absent or unparsable
+	ContentLength int64     // Content-Length: the size of the block
+
+	r         *Reader
+	gen       uint64
+	remaining int64 // unread block bytes
+	used      bool  // Block or HTTP was called
+	httpUsed  bool  // HTTP was called
+	truncated bool
+	raw       rawReader
+	capped    capReader
+	resp      *HTTPResponse
+}
+
+// Block returns the record block: ContentLength bytes, or Options.MaxPayload
+// bytes if that is set and smaller (then Truncated reports true). Block
+// returns the same reader on every call. After HTTP, the reader fails with
+// ErrBlockUsed.
+func (rec *Record) Block() io.Reader {
+	if rec.httpUsed {
+		return errReader{rec.wrap(ErrBlockUsed)}
+	}
+	if !rec.used {
+		rec.used = true
+		rec.capped = capReader{rec: rec, r: &rec.raw, left: -1}
+		if maxp := rec.r.opts.MaxPayload; maxp > 0 {
+			rec.capped.left = maxp
+			rec.truncated = rec.ContentLength > maxp
+		}
+	}
+	return &rec.capped
+}
+
+// Truncated reports whether the payload the caller reads was cut at
+// Options.MaxPayload: for Block it is known at once (ContentLength >
+// MaxPayload); for HTTPResponse.Body it is set once Body returned io.EOF at
+// the cap with more data left. It says nothing of the WARC-Truncated field,
+// which is in Header.
+func (rec *Record) Truncated() bool { return rec.truncated }
+
+func (rec *Record) errorf(sentinel error, format string, args ...any) *Error {
+	return &Error{
+		Name:     rec.r.opts.Name,
+		Offset:   rec.Offset,
+		RecordID: rec.ID,
+		Err:      fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...),
+	}
+}
+
+func (rec *Record) wrap(err error) *Error {
+	if we, ok := err.(*Error); ok {
+		return we
+	}
+	return &Error{Name: rec.r.opts.Name, Offset: rec.Offset, RecordID: rec.ID, Err: err}
+}
+
+func (rec *Record) headerErr(err error) *Error {
+	switch {
+	case err == errLineTooLong:
+		return rec.errorf(ErrMalformed, "header longer than %d bytes", rec.r.opts.MaxHeaderBytes)
+	case err == io.EOF:
+		return rec.errorf(ErrTruncated, "input ends in the header")
+	}
+	return rec.wrap(err)
+}
+
+// rawReader reads the block, uncapped.
+type rawReader struct{ rec *Record }
+
+func (b *rawReader) Read(p []byte) (int, error) {
+	rec := b.rec
+	r := rec.r
+	if rec.gen != r.gen {
+		return 0, rec.wrap(ErrStale)
+	}
+	if r.err != nil {
+		return 0, r.err
+	}
+	if rec.remaining <= 0 {
+		return 0, io.EOF
+	}
+	if int64(len(p)) > rec.remaining {
+		p = p[:rec.remaining]
+	}
+	n, err := r.dr.Read(p)
+	rec.remaining -= int64(n)
+	if err != nil {
+		if err == io.EOF {
+			if rec.remaining == 0 {
+				return n, io.EOF
+			}
+			err = rec.errorf(ErrTruncated, "block ends after %d of %d bytes",
+				rec.ContentLength-rec.remaining, rec.ContentLength)
+		} else {
+			err = rec.wrap(err)
+		}
+		r.err = err
+	}
+	return n, err
+}
+
+// capReader is the reader handed to callers: it checks staleness and
+// stops at the cap (left < 0: no cap), probing for more data there.
+type capReader struct {
+	rec  *Record
+	r    io.Reader
+	left int64
+}
+
+func (c *capReader) Read(p []byte) (int, error) {
+	if c.rec.gen != c.rec.r.gen {
+		return 0, c.rec.wrap(ErrStale)
+	}
+	if c.left < 0 {
+		return c.r.Read(p)
+	}
+	if c.left == 0 {
+		var b [1]byte
+		n, err := io.ReadFull(c.r, b[:])
+		if n > 0 {
+			c.rec.truncated = true
+		} else if err != io.EOF && err != io.ErrUnexpectedEOF {
+			return 0, err
+		}
+		return 0, io.EOF
+	}
+	if int64(len(p)) > c.left {
+		p = p[:c.left]
+	}
+	n, err := c.r.Read(p)
+	c.left -= int64(n)
+	return n, err
+}
+
+type errReader struct{ err error }
+
+func (e errReader) Read([]byte) (int, error) { return 0, e.err }

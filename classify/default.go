@@ -4,25 +4,54 @@ import (
 	"bytes"
 	"embed"
 	"fmt"
+	"strings"
 )
 
 //go:embed models
 var embedded embed.FS
 
-// Default returns the embedded default model: with visual features
-// (pages must be rendered) or without.
-func Default(visual bool) (*Model, error) {
-	name := "models/text.fiasco"
-	if visual {
-		name = "models/visual.fiasco"
+// Policies names the annotation policies of the embedded models: corpus
+// (CleanEval's: all running text of the page's own content, comments
+// included) and article (the main article only). Model.Info.Policy holds
+// one of them.
+var Policies = []string{"corpus", "article"}
+
+// Default returns the embedded default model of the corpus policy: with
+// visual features (pages must be rendered) or without.
+func Default(visual bool) (*Model, error) { return DefaultFor("corpus", visual) }
+
+// DefaultFor returns the embedded model of a policy (one of Policies; ""
+// means corpus), with visual features or without.
+func DefaultFor(policy string, visual bool) (*Model, error) {
+	var name string
+	switch strings.ToLower(policy) {
+	case "", "corpus":
+		name = "text.fiasco"
+		if visual {
+			name = "visual.fiasco"
+		}
+	case "article":
+		name = "article-text.fiasco"
+		if visual {
+			name = "article-visual.fiasco"
+		}
+	default:
+		return nil, fmt.Errorf("classify: unknown policy %q (known: %s)", policy, strings.Join(Policies, ", "))
 	}
-	data, err := embedded.ReadFile(name)
+	data, err := embedded.ReadFile("models/" + name)
 	if err != nil {
-		return nil, fmt.Errorf("this fiasco was built without the default model %s: %w", name, err)
+		return nil, fmt.Errorf("this fiasco was built without the %s model models/%s: %w", orCorpus(policy), name, err)
 	}
 	m, err := Read(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("embedded %s: %w", name, err)
+		return nil, fmt.Errorf("embedded models/%s: %w", name, err)
 	}
 	return m, nil
+}
+
+func orCorpus(p string) string {
+	if p == "" {
+		return "corpus"
+	}
+	return strings.ToLower(p)
 }

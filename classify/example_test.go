@@ -33,6 +33,12 @@ func ExampleDefault() {
 // cut it was trained with.
 func ExampleKeep() {
 	fmt.Println(classify.Keep([]float64{-1.3, -0.5, 0.2}, -0.5))
+	// No block reaches the threshold: the best is kept, being within
+	// FallbackMargin of it; on the second page none is.
+	fmt.Println(classify.Keep([]float64{-2.1, -0.9, -1.2}, -0.5))
+	fmt.Println(classify.Keep([]float64{-2.1, -1.9, -1.6}, -0.5))
 	// Output:
 	// [false true true]
+	// [false true false]
+	// [false false false]
 }

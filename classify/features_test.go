@@ -1,6 +1,7 @@
 package classify_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/fiasco-project/fiasco/classify"
@@ -41,4 +42,31 @@ func hasVisual(names []string) bool {
 		}
 	}
 	return false
+}
+
+// TestDefaultFor: every policy has its embedded models, which say what
+// policy and whether visual; an unknown policy is an error naming the
+// known ones.
+func TestDefaultFor(t *testing.T) {
+	for _, p := range classify.Policies {
+		for _, visual := range []bool{false, true} {
+			m, err := classify.DefaultFor(p, visual)
+			if err != nil {
+				t.Errorf("policy %s, visual %v: %v", p, visual, err)
+				continue
+			}
+			if m.Visual != visual {
+				t.Errorf("policy %s, visual %v: model.Visual = %v", p, visual, m.Visual)
+			}
+			if got := m.Info.Policy; got != p && !(p == "corpus" && got == "") {
+				t.Errorf("policy %s, visual %v: model trained for policy %q", p, visual, got)
+			}
+			if _, err := features.Select(m.English.FeatureNames); err != nil {
+				t.Errorf("policy %s, visual %v: %v", p, visual, err)
+			}
+		}
+	}
+	if _, err := classify.DefaultFor("news", false); err == nil || !strings.Contains(err.Error(), "corpus, article") {
+		t.Errorf("unknown policy: err = %v", err)
+	}
 }

@@ -27,14 +27,17 @@ type Model struct {
 
 // Info records how a model was made.
 type Info struct {
-	Command string   `json:"command,omitempty"`
-	Data    []string `json:"data,omitempty"`
-	Pages   int      `json:"pages"`
-	Blocks  int      `json:"blocks"`
-	Clean   int      `json:"clean_blocks"`
-	C       float64  `json:"c"`
-	Gamma   float64  `json:"gamma"`
-	Note    string   `json:"note,omitempty"`
+	Command string `json:"command,omitempty"`
+	// Policy is the annotation policy the gold labels were mapped to
+	// (one of Policies; "" in models made before policies: corpus).
+	Policy string   `json:"policy,omitempty"`
+	Data   []string `json:"data,omitempty"`
+	Pages  int      `json:"pages"`
+	Blocks int      `json:"blocks"`
+	Clean  int      `json:"clean_blocks"`
+	C      float64  `json:"c"`
+	Gamma  float64  `json:"gamma"`
+	Note   string   `json:"note,omitempty"`
 }
 
 // Decide returns the decision value of every block of a page from its
@@ -59,11 +62,30 @@ func (m *Model) Decide(t *features.Table, english bool) ([]float64, error) {
 	return sm.DecisionBatch(rows, 1)
 }
 
-// Keep keeps the blocks whose decision value is at least threshold.
+// FallbackMargin is how far below the threshold the best block of a page
+// may be and still be kept when no block reaches the threshold: a page
+// whose only text the model doubts (one paragraph, one long table cell
+// unlike any block it was trained on) gives that text, not nothing. A
+// block further below is boilerplate the model is sure of.
+const FallbackMargin = 1.0
+
+// Keep keeps the blocks whose decision value is at least threshold. When
+// none is, it keeps the one block with the highest value if that value
+// is within FallbackMargin of the threshold.
 func Keep(score []float64, threshold float64) []bool {
 	keep := make([]bool, len(score))
+	best := -1
 	for i, v := range score {
 		keep[i] = v >= threshold
+		if keep[i] {
+			best = -2
+		}
+		if best != -2 && (best < 0 || v > score[best]) {
+			best = i
+		}
+	}
+	if best >= 0 && score[best] >= threshold-FallbackMargin {
+		keep[best] = true
 	}
 	return keep
 }

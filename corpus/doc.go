@@ -36,10 +36,12 @@
 // # Outputs
 //
 // [Open] opens a run's outputs as a [Sink]: a directory of one file per
-// page (the export formats) with a manifest (manifest.jsonl: input →
+// page (the export formats, JSON with the page's metadata as
+// export.WriteMeta writes it) with a manifest (manifest.jsonl: input →
 // output, or its error); a JSON Lines file or stream (jsonl: one object per
-// input: url, warc_record_id, title, lang, charset, truncated, text, and
-// optionally blocks, or error); or a WET file (wet: a warcinfo record and
+// input: url, warc_record_id, title, author, date, site (the page's
+// metadata, package meta; author, date and site only when known), lang,
+// charset, truncated, text, and optionally blocks, or error); or a WET file (wet: a warcinfo record and
 // one gzip member per page holding a conversion record with WARC-Refers-To
 // naming the response record, as Common Crawl's). Failed pages are also
 // appended to an error log ([ErrorLog]) as they happen.

@@ -40,11 +40,17 @@ func Truncated(o pipeline.Outcome) bool {
 
 // Line is one line of the JSONL output: a cleaned page, or with Error set,
 // a page that failed (then only Input, URL and WARCRecordID are set).
+// Title (always set for a cleaned page), Author, Date and Site are the
+// page's metadata (pipeline.Doc.Meta, package meta); Author, Date and Site
+// are omitted when the page does not give them.
 type Line struct {
 	Input        string      `json:"input"`
 	URL          string      `json:"url"`
 	WARCRecordID string      `json:"warc_record_id,omitempty"`
 	Title        *string     `json:"title,omitempty"`
+	Author       string      `json:"author,omitempty"`
+	Date         string      `json:"date,omitempty"`
+	Site         string      `json:"site,omitempty"`
 	Lang         *string     `json:"lang,omitempty"`
 	Charset      *string     `json:"charset,omitempty"`
 	Truncated    *bool       `json:"truncated,omitempty"`
@@ -76,8 +82,13 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 			l.URL = p.URL
 		}
 		text := strings.TrimSuffix(r.Text(), "\n")
-		title, lang, charset, trunc := PageTitle(r), Lang(text), p.Encoding, p.Truncated
+		title := r.Meta.Title
+		if title == "" {
+			title = PageTitle(r)
+		}
+		lang, charset, trunc := Lang(text), p.Encoding, p.Truncated
 		l.Title, l.Lang, l.Charset, l.Truncated, l.Text = &title, &lang, &charset, &trunc, &text
+		l.Author, l.Date, l.Site = r.Meta.Author, r.Meta.Date, r.Meta.Site
 		if withBlocks {
 			l.Blocks = lineBlocks(r)
 		}
@@ -108,7 +119,9 @@ func lineBlocks(r *pipeline.Result) []LineBlock {
 }
 
 // PageTitle returns the page's title: the CleanEval wrapper's, else the
-// text of its <title> element, white space collapsed.
+// text of its <title> element, white space collapsed. JSONLine takes the
+// title of the page's metadata (package meta) and falls back to this one
+// only for a Result without metadata.
 func PageTitle(r *pipeline.Result) string {
 	if r.Page.Title != "" {
 		return strings.Join(strings.Fields(r.Page.Title), " ")

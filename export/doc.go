@@ -11,7 +11,9 @@
 //   - [JSON]: one object per page, {"name", "url", "blocks": [...]}, with
 //     one object per block: id, label (clean or dirty), value (the
 //     decision value to six decimals, when given), type (p, h or l), tag,
-//     text.
+//     text. [WriteMeta] adds the page's metadata (package meta) after
+//     name and url: "title" always, "author", "date" and "site" when the
+//     page gives them.
 //
 // # Reading order
 //

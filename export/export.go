@@ -14,6 +14,7 @@ import (
 
 	"github.com/fiasco-project/fiasco/blocks"
 	"github.com/fiasco-project/fiasco/load"
+	"github.com/fiasco-project/fiasco/meta"
 )
 
 // Format is an output format.
@@ -62,6 +63,18 @@ func (f Format) Ext() string {
 // decision values (nil if there are none; only JSON shows them). The HTML
 // format modifies p.Doc in place.
 func Write(w io.Writer, f Format, p *load.Page, bs []*blocks.Block, keep []bool, score []float64) error {
+	return write(w, f, p, nil, bs, keep, score)
+}
+
+// WriteMeta is Write with the page's metadata m (package meta, as
+// pipeline.Doc.Meta holds it): the JSON format adds title (always, "" when
+// the page has none), author, date and site (each when the page gives it)
+// after name and url. The other formats are Write's.
+func WriteMeta(w io.Writer, f Format, p *load.Page, m meta.Meta, bs []*blocks.Block, keep []bool, score []float64) error {
+	return write(w, f, p, &m, bs, keep, score)
+}
+
+func write(w io.Writer, f Format, p *load.Page, m *meta.Meta, bs []*blocks.Block, keep []bool, score []float64) error {
 	if keep != nil && len(keep) != len(bs) {
 		return fmt.Errorf("export: %d keep flags for %d blocks", len(keep), len(bs))
 	}
@@ -90,7 +103,7 @@ func Write(w io.Writer, f Format, p *load.Page, bs []*blocks.Block, keep []bool,
 	case HTML:
 		err = writeHTML(sw, p, bs, kept)
 	case JSON:
-		err = writeJSON(sw, p, bs, kept, score)
+		err = writeJSON(sw, p, m, bs, kept, score)
 	default:
 		return fmt.Errorf("export: unknown format %v", f)
 	}
@@ -148,16 +161,24 @@ type jsonBlock struct {
 }
 
 type jsonPage struct {
-	Name   string      `json:"name,omitempty"`
-	URL    string      `json:"url,omitempty"`
+	Name string `json:"name,omitempty"`
+	URL  string `json:"url,omitempty"`
+	// The metadata, with WriteMeta only: Title is nil with Write.
+	Title  *string     `json:"title,omitempty"`
+	Author string      `json:"author,omitempty"`
+	Date   string      `json:"date,omitempty"`
+	Site   string      `json:"site,omitempty"`
 	Blocks []jsonBlock `json:"blocks"`
 }
 
-func writeJSON(w stringWriter, p *load.Page, bs []*blocks.Block, kept func(int) bool, score []float64) error {
+func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, kept func(int) bool, score []float64) error {
 	types := Types(bs)
 	out := jsonPage{Blocks: make([]jsonBlock, 0, len(bs))}
 	if p != nil {
 		out.Name, out.URL = p.Name, p.URL
+	}
+	if m != nil {
+		out.Title, out.Author, out.Date, out.Site = &m.Title, m.Author, m.Date, m.Site
 	}
 	for i, b := range bs {
 		jb := jsonBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Tag: b.Node.Data, Text: b.Text}

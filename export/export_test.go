@@ -2,6 +2,7 @@ package export
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"io"
 	"math/rand"
@@ -14,6 +15,7 @@ import (
 
 	"github.com/fiasco-project/fiasco/blocks"
 	"github.com/fiasco-project/fiasco/load"
+	"github.com/fiasco-project/fiasco/meta"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -220,6 +222,69 @@ func TestWriteAnyWriter(t *testing.T) {
 		}
 		if outs[0] != outs[1] || outs[0] != outs[2] || outs[0] == "" {
 			t.Errorf("%v: outputs differ by writer:\n%q\n%q\n%q", f, outs[0], outs[1], outs[2])
+		}
+	}
+}
+
+// TestWriteMeta: WriteMeta's JSON carries the page's metadata after name
+// and url (title always; author, date and site when known) and is Write's
+// otherwise; Write's JSON has none of these fields, as before.
+func TestWriteMeta(t *testing.T) {
+	p, bs := loadPage(t)
+	keep, score := keepRule(bs)
+	var plain, full, none bytes.Buffer
+	if err := Write(&plain, JSON, p, bs, keep, score); err != nil {
+		t.Fatal(err)
+	}
+	m := meta.Meta{Title: "A story", Author: "Ada Lovelace", Date: "2024-03-05", DateRaw: "March 5, 2024", Site: "Example Times", Description: "not written"}
+	if err := WriteMeta(&full, JSON, p, m, bs, keep, score); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteMeta(&none, JSON, p, meta.Meta{}, bs, keep, score); err != nil {
+		t.Fatal(err)
+	}
+	want := `{
+ "name": "page.html",
+ "url": "http://example.org/story",
+ "title": "A story",
+ "author": "Ada Lovelace",
+ "date": "2024-03-05",
+ "site": "Example Times",
+ "blocks": [
+`
+	if !strings.HasPrefix(full.String(), want) {
+		t.Errorf("WriteMeta JSON starts\n%s\nwant\n%s", full.String()[:min(full.Len(), len(want)+40)], want)
+	}
+	if got, rest := full.String(), plain.String()[strings.Index(plain.String(), ` "blocks"`):]; !strings.HasSuffix(got, rest) {
+		t.Errorf("WriteMeta's blocks differ from Write's")
+	}
+	if !strings.Contains(none.String(), "\n \"title\": \"\",\n \"blocks\"") {
+		t.Errorf("WriteMeta without metadata: no empty title, or other fields:\n%.200s", none.String())
+	}
+	for _, k := range []string{`"title"`, `"author"`, `"date"`, `"site"`} {
+		if strings.Contains(plain.String(), k) {
+			t.Errorf("Write's JSON has %s", k)
+		}
+	}
+	var page struct {
+		Title, Author, Date, Site string
+		Blocks                    []json.RawMessage
+	}
+	if err := json.Unmarshal(full.Bytes(), &page); err != nil || page.Title != m.Title || page.Author != m.Author || page.Date != m.Date || page.Site != m.Site || len(page.Blocks) != len(bs) {
+		t.Errorf("decoded %+v, %v", page, err)
+	}
+	for _, f := range []Format{CleanEval, Text, HTML} {
+		var a, b bytes.Buffer
+		p, bs := loadPage(t)
+		if err := Write(&a, f, p, bs, keep, score); err != nil {
+			t.Fatal(err)
+		}
+		p, bs = loadPage(t)
+		if err := WriteMeta(&b, f, p, m, bs, keep, score); err != nil {
+			t.Fatal(err)
+		}
+		if a.String() != b.String() {
+			t.Errorf("%v: WriteMeta differs from Write", f)
 		}
 	}
 }

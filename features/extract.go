@@ -162,6 +162,7 @@ func Extract(bs []*blocks.Block, vis []vision.Features) *Table {
 		}
 		t.Values[i] = v
 	}
+	contextFeatures(bs, t.Tokens, t.Values)
 	return t
 }
 

@@ -183,7 +183,7 @@ func TestExtract(t *testing.T) {
 
 func TestSelect(t *testing.T) {
 	cols, err := Select([]string{"tokens", "vis_col_density"})
-	if err != nil || cols[0] != index["tokens"] || cols[1] != len(schema)-1 {
+	if err != nil || cols[0] != index["tokens"] || cols[1] != contextCol(0)-1 {
 		t.Errorf("Select = %v, %v", cols, err)
 	}
 	if _, err := Select([]string{"no_such_feature"}); err == nil || !strings.Contains(err.Error(), "no_such_feature") {

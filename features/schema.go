@@ -15,6 +15,7 @@ const (
 	Keyword
 	Structural
 	Visual
+	Context
 )
 
 // Feature describes one column.
@@ -31,7 +32,8 @@ type Feature struct {
 // compile. The full schema is textSchema (columns 0..numText-1), then one
 // column per vision.Fields entry (the measurements package vision exports),
 // then layoutSchema, the layout features computed here from the blocks'
-// boxes (layout.go); layoutCol gives their columns.
+// boxes (layout.go); layoutCol gives their columns; then contextSchema,
+// the context features (context.go), at contextCol.
 const (
 	colLenChars = iota
 	colTokens
@@ -152,13 +154,17 @@ const visualCol = numText
 
 func layoutCol(k int) int { return numText + len(visionFields) + k }
 
+// contextCol(k) is the column of contextSchema[k].
+func contextCol(k int) int { return numText + len(visionFields) + numLayout + k }
+
 // schema is the full schema in column order.
 var schema = func() []Feature {
 	s := append([]Feature(nil), textSchema[:]...)
 	for _, f := range visionFields {
 		s = append(s, Feature{f.Name, Visual, false})
 	}
-	return append(s, layoutSchema[:]...)
+	s = append(s, layoutSchema[:]...)
+	return append(s, contextSchema[:]...)
 }()
 
 var index = func() map[string]int {

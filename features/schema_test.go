@@ -13,10 +13,11 @@ import (
 )
 
 // TestSchema: every column has a name, no name is used twice, and the
-// schema is the text columns, vision's fields and the layout columns, in
-// that order; visual names, and only they, start with vis_.
+// schema is the text columns, vision's fields, the layout columns and the
+// context columns, in that order; visual names, and only they, start with
+// vis_.
 func TestSchema(t *testing.T) {
-	if want := numText + len(vision.Fields) + numLayout; len(schema) != want {
+	if want := numText + len(vision.Fields) + numLayout + numContext; len(schema) != want {
 		t.Fatalf("%d columns, want %d", len(schema), want)
 	}
 	seen := map[string]int{}
@@ -127,7 +128,7 @@ func TestExtractVisual(t *testing.T) {
 		if i == 1 {
 			continue
 		}
-		for c := visualCol; c < len(schema); c++ {
+		for c := visualCol; c < contextCol(0); c++ {
 			if r[c] != 0 {
 				t.Errorf("block %d not found but %s = %v", i, schema[c].Name, r[c])
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/fiasco-project/fiasco/blocks"
 	"github.com/fiasco-project/fiasco/features"
 	"github.com/fiasco-project/fiasco/load"
+	"github.com/fiasco-project/fiasco/meta"
 	"github.com/fiasco-project/fiasco/preclean"
 	"github.com/fiasco-project/fiasco/render"
 	"github.com/fiasco-project/fiasco/vision"
@@ -21,6 +22,7 @@ import (
 // Doc is one page carried through the stages up to the features.
 type Doc struct {
 	Page    *load.Page
+	Meta    meta.Meta // what the page says about itself, read before preclean
 	Blocks  []*blocks.Block
 	Table   *features.Table
 	Visual  []vision.Features // nil when the page was not rendered
@@ -117,6 +119,7 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 		return nil, err
 	}
 	d.Page = p
+	d.Meta = meta.FromPage(p, opt.URL)
 	t1 := time.Now()
 	pc := opt.Preclean
 	var links []*html.Node
@@ -150,11 +153,7 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	}
 	t4 := time.Now()
 	d.Table = features.Extract(d.Blocks, d.Visual)
-	var all []string
-	for _, toks := range d.Table.Tokens {
-		all = append(all, toks...)
-	}
-	d.English, _ = features.Lang(all)
+	d.English, _ = d.Table.Lang()
 	d.Timings.Features = time.Since(t4)
 	return d, nil
 }

@@ -87,8 +87,9 @@ func (v *ChromeVisualizer) Visual(ctx context.Context, d *Doc) ([]vision.Feature
 	d.Timings.Render = time.Since(t0)
 	d.Timings.RenderSplit = res.Timings
 	t1 := time.Now()
-	scale := v.Browser.Options().Scale
-	vf, err := vision.Measure(res.Image, len(d.Blocks), vision.Options{LineHeight: res.LineHeight, FontSize: res.FontSize, Scale: scale, Workers: 1})
+	// render's line heights are image pixels already (CSS px times the
+	// capture scale): vision must not scale them again.
+	vf, err := vision.Measure(res.Image, len(d.Blocks), vision.Options{LineHeight: res.LineHeight, FontSize: res.FontSize, Scale: 1, Workers: 1})
 	if err != nil {
 		return nil, fmt.Errorf("vision: %w", err)
 	}

@@ -83,7 +83,8 @@ type Result struct {
 	// to the image; empty when the block has no rendered text.
 	Boxes []image.Rectangle
 	// FontSize[i] and LineHeight[i] come from the computed style of the
-	// element holding block i's longest text run; 0 when not rendered.
+	// element holding block i's longest text run, in image pixels (CSS
+	// pixels times Options.Scale); 0 when not rendered.
 	FontSize   []float64
 	LineHeight []float64
 	// PageHeight is the document's full height; when it exceeds

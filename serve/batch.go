@@ -48,7 +48,8 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, badRequest("url and name are given per line in a batch"))
 		return
 	}
-	if _, _, e := s.cleaner(o); e != nil {
+	_, rendered, e := s.cleaner(o)
+	if e != nil {
 		s.fail(w, e)
 		return
 	}
@@ -63,7 +64,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	rc.EnableFullDuplex()
 	w.Header().Set("Content-Type", "application/x-ndjson")
 	w.Header().Set("Trailer", "Fiasco-Batch")
-	w.Header().Set("X-Fiasco-Render", onOff(o.render == "on" || o.render == "auto" && s.cfg.Rendered != nil))
+	w.Header().Set("X-Fiasco-Render", onOff(rendered))
 	w.WriteHeader(http.StatusOK)
 	rc.Flush()
 

@@ -27,7 +27,7 @@ import (
 var Formats = []string{"cleaneval", "text", "html", "json", "jsonl"}
 
 // Policies lists the values of the policy parameter.
-var Policies = []string{"corpus"}
+var Policies = []string{"corpus", "article"}
 
 // options are a request's query parameters.
 type options struct {
@@ -35,6 +35,7 @@ type options struct {
 	jsonl     bool   // format=jsonl: the line fiasco clean --format jsonl prints
 	render    string // auto, on, off
 	threshold *float64
+	article   bool // policy=article
 	url, name string
 }
 
@@ -79,8 +80,12 @@ func parseOptions(r *http.Request) (options, *Error) {
 		}
 		o.threshold = &v
 	}
-	if p := q.Get("policy"); p != "" && !strings.EqualFold(p, "corpus") {
-		return options{}, badRequest("unknown policy %q (known: %s)", p, strings.Join(Policies, ", "))
+	switch p := strings.ToLower(q.Get("policy")); p {
+	case "", "corpus":
+	case "article":
+		o.article = true
+	default:
+		return options{}, badRequest("unknown policy %q (known: %s)", q.Get("policy"), strings.Join(Policies, ", "))
 	}
 	if o.name == "" {
 		o.name = o.url
@@ -106,15 +111,19 @@ type answer struct {
 	kept     int
 }
 
-// cleaner returns the Cleaner for o's render mode.
+// cleaner returns the Cleaner for o's policy and render mode.
 func (s *Server) cleaner(o options) (*pipeline.Cleaner, bool, *Error) {
+	text, rendered := s.cfg.Text, s.cfg.Rendered
+	if o.article {
+		text, rendered = s.cfg.ArticleText, s.cfg.ArticleRendered
+	}
 	switch {
-	case o.render == "off", o.render == "auto" && s.cfg.Rendered == nil:
-		return s.cfg.Text, false, nil
-	case s.cfg.Rendered == nil:
+	case o.render == "off", o.render == "auto" && rendered == nil:
+		return text, false, nil
+	case rendered == nil:
 		return nil, false, &Error{Status: http.StatusNotImplemented, Msg: "render=on: this service runs without a browser (use render=off or auto)", Kind: "no_browser"}
 	}
-	return s.cfg.Rendered, true, nil
+	return rendered, true, nil
 }
 
 // acquire takes a worker, waiting at most until ctx is done.
@@ -202,7 +211,7 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 	}
 	t1 := time.Now()
 	var buf bytes.Buffer
-	if err := export.Write(&buf, o.format, res.Page, res.Blocks, res.Keep, res.Score); err != nil {
+	if err := export.WriteMeta(&buf, o.format, res.Page, res.Meta, res.Blocks, res.Keep, res.Score); err != nil {
 		e := &Error{Status: http.StatusInternalServerError, Msg: fmt.Sprintf("%s: export: %v", p.name, err), Kind: "internal"}
 		s.met.page(rendered, time.Since(t0), nil, e.Kind)
 		return nil, e

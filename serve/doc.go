@@ -27,8 +27,9 @@
 //	render     auto (default: on when the service has a browser), on, off
 //	           (`fiasco clean --no-render`).
 //	threshold  a decision value, as `fiasco clean --threshold`.
-//	policy     what to keep: corpus (default, the only policy so far: the
-//	           text a linguistic corpus wants, as CleanEval's annotators).
+//	policy     what to keep: corpus (default: the text a linguistic corpus
+//	           wants, as CleanEval's annotators) or article (the main
+//	           article only), as `fiasco clean --policy`.
 //	url        the page's URL: printed in the URL line of the cleaneval
 //	           format and in json's url (it replaces a CleanEval wrapper's
 //	           id). Never fetched.

@@ -89,7 +89,7 @@ func post(t testing.TB, url string, body []byte) (*http.Response, []byte) {
 }
 
 // want is what `fiasco clean -` prints for data with the cleaner: the
-// page named "-" (standard input), export.Write in format f.
+// page named "-" (standard input), export.WriteMeta in format f.
 func want(t testing.TB, c *pipeline.Cleaner, data []byte, f export.Format) []byte {
 	t.Helper()
 	res, err := c.Clean(context.Background(), "-", data)
@@ -97,7 +97,7 @@ func want(t testing.TB, c *pipeline.Cleaner, data []byte, f export.Format) []byt
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := export.Write(&buf, f, res.Page, res.Blocks, res.Keep, res.Score); err != nil {
+	if err := export.WriteMeta(&buf, f, res.Page, res.Meta, res.Blocks, res.Keep, res.Score); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -142,7 +142,7 @@ func TestFormatsMatchExport(t *testing.T) {
 			}
 		}
 		if !bytes.Equal(got, exp) {
-			t.Errorf("format %s: answer differs from export.Write:\n got %q\nwant %q", f, trunc(got), trunc(exp))
+			t.Errorf("format %s: answer differs from export.WriteMeta:\n got %q\nwant %q", f, trunc(got), trunc(exp))
 		}
 		if r := resp.Header.Get("X-Fiasco-Render"); r != "off" {
 			t.Errorf("format %s: X-Fiasco-Render %q, want off (no browser)", f, r)
@@ -193,6 +193,15 @@ func TestOptions(t *testing.T) {
 	resp, _ := post(t, srv.url+"/clean?policy=corpus", data)
 	if resp.StatusCode != 200 {
 		t.Errorf("policy=corpus: %d", resp.StatusCode)
+	}
+	// policy=article: the embedded article model, as clean --policy article.
+	am, err := classify.DefaultFor("article", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, got = post(t, srv.url+"/clean?policy=article&format=text", data)
+	if exp := want(t, &pipeline.Cleaner{Model: am}, data, export.Text); !bytes.Equal(got, exp) {
+		t.Errorf("policy=article: answer %q, want %q", trunc(got), trunc(exp))
 	}
 
 	// A charset in Content-Type is the page's HTTP charset.
@@ -245,14 +254,14 @@ func TestBadRequests(t *testing.T) {
 		{"parameter twice", "?format=text&format=json", page, 400},
 		{"bad threshold", "?threshold=high", page, 400},
 		{"NaN threshold", "?threshold=NaN", page, 400},
-		{"unknown policy", "?policy=article", page, 400},
+		{"unknown policy", "?policy=news", page, 400},
 		{"unknown render mode", "?render=maybe", page, 400},
 		{"render=on without a browser", "?render=on", page, 501},
 		{"too large", "", bytes.Repeat([]byte("<p>x</p>"), 1<<18), 413},
 	} {
 		resp, body := post(t, srv.url+"/clean"+c.query, c.body)
 		msg := errorOf(t, c.what, resp, body, c.status)
-		if c.what == "unknown policy" && !strings.Contains(msg, "corpus") {
+		if c.what == "unknown policy" && !(strings.Contains(msg, "corpus") && strings.Contains(msg, "article")) {
 			t.Errorf("unknown policy: the message does not list the known ones: %q", msg)
 		}
 	}
@@ -476,7 +485,7 @@ func TestBatch(t *testing.T) {
 		}
 		res, _ := c.Clean(context.Background(), "p", page)
 		var buf bytes.Buffer
-		export.Write(&buf, export.JSON, res.Page, res.Blocks, res.Keep, res.Score)
+		export.WriteMeta(&buf, export.JSON, res.Page, res.Meta, res.Blocks, res.Keep, res.Score)
 		if f == "jsonl" {
 			buf.Reset()
 			line, err := corpus.JSONLine(&pipeline.Outcome{Input: pipeline.Input{Name: "p"}, Result: res}, false)

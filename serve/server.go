@@ -2,7 +2,6 @@ package serve
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -42,6 +41,11 @@ type Config struct {
 	// have a visual model and a Visualizer (pipeline.New(ctx, true)). nil:
 	// the service renders nothing and answers render=on with 501.
 	Rendered *pipeline.Cleaner
+	// ArticleText and ArticleRendered are the same for policy=article.
+	// ArticleText nil: the embedded article model without visual
+	// features. ArticleRendered nil: policy=article renders nothing
+	// (render=auto means off; render=on answers 501).
+	ArticleText, ArticleRendered *pipeline.Cleaner
 	// MaxBody is the largest page accepted, in bytes (a batch: per page);
 	// larger bodies get 413. DefaultMaxBody if 0.
 	MaxBody int64
@@ -119,11 +123,28 @@ func New(cfg Config) (*Server, error) {
 		}
 		cfg.Text = &pipeline.Cleaner{Model: m}
 	}
-	if cfg.Text.Model == nil || cfg.Text.Model.Visual {
-		return nil, errors.New("serve: Config.Text needs a model without visual features")
+	if cfg.ArticleText == nil {
+		m, err := classify.DefaultFor("article", false)
+		if err != nil {
+			return nil, err
+		}
+		cfg.ArticleText = &pipeline.Cleaner{Model: m}
 	}
-	if r := cfg.Rendered; r != nil && (r.Model == nil || !r.Model.Visual || r.Prepare.Visual == nil) {
-		return nil, errors.New("serve: Config.Rendered needs a visual model and a Visualizer")
+	for _, c := range []struct {
+		name string
+		c    *pipeline.Cleaner
+	}{{"Text", cfg.Text}, {"ArticleText", cfg.ArticleText}} {
+		if c.c.Model == nil || c.c.Model.Visual {
+			return nil, fmt.Errorf("serve: Config.%s needs a model without visual features", c.name)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		c    *pipeline.Cleaner
+	}{{"Rendered", cfg.Rendered}, {"ArticleRendered", cfg.ArticleRendered}} {
+		if r := c.c; r != nil && (r.Model == nil || !r.Model.Visual || r.Prepare.Visual == nil) {
+			return nil, fmt.Errorf("serve: Config.%s needs a visual model and a Visualizer", c.name)
+		}
 	}
 	log := cfg.Log
 	if log == nil {

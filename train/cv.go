@@ -48,7 +48,7 @@ func CrossValidate(ctx context.Context, ex []*Example, opt CVOptions) ([]PageRes
 		k = 10
 	}
 	if k > len(ex) {
-		return nil, fmt.Errorf("pipeline: %d folds for %d pages", k, len(ex))
+		return nil, fmt.Errorf("train: %d folds for %d pages", k, len(ex))
 	}
 	fold := Folds(len(ex), k, opt.Seed)
 	out := make([]PageResult, len(ex))

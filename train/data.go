@@ -2,7 +2,9 @@ package train
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -49,7 +51,7 @@ type DataOptions struct {
 	Gold    gold.Options
 	Workers int                          // 0: one per CPU
 	Limit   int                          // > 0: at most this many pages per data set (the first, by ID)
-	Split   string                       // Dragnet: "training" or "test" restricts to that split
+	Split   string                       // "training" or "test": restricts the sets that publish splits (Dragnet) to that split; the others are used whole
 	Each    func(done, total int)        // progress, called from one goroutine
 	OnError func(pair string, err error) // a page that failed; it is left out
 	// KeepFailed keeps pages that failed to load (but whose gold could be
@@ -152,9 +154,15 @@ func loadExample(ctx context.Context, set string, p gold.Pair, opt DataOptions) 
 }
 
 // filterSplit keeps the pairs listed in dir/split/<name>.txt (Dragnet's
-// published train/test split: one ID per line).
+// published train/test split: one ID per line). A set without a split/
+// directory is kept whole.
 func filterSplit(dir string, pairs []gold.Pair, name string) ([]gold.Pair, error) {
 	data, err := os.ReadFile(filepath.Join(dir, "split", name+".txt"))
+	if errors.Is(err, fs.ErrNotExist) {
+		if _, derr := os.Stat(filepath.Join(dir, "split")); errors.Is(derr, fs.ErrNotExist) {
+			return pairs, nil // a set without published splits is used whole
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("data set %s: split %q: %w", dir, name, err)
 	}

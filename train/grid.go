@@ -18,7 +18,7 @@ func Grid(ctx context.Context, ex []*Example, to TrainOptions, folds int, seed u
 	ex = loaded(ex)
 	to.defaults(ex)
 	if folds <= 1 || folds > len(ex) {
-		return nil, fmt.Errorf("pipeline: %d folds for %d pages", folds, len(ex))
+		return nil, fmt.Errorf("train: %d folds for %d pages", folds, len(ex))
 	}
 	kw, err := learnKeywords(ex, to)
 	if err != nil {

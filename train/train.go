@@ -57,16 +57,16 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 	ex = loaded(ex)
 	opt.defaults(ex)
 	if len(ex) == 0 {
-		return nil, errors.New("pipeline: no training pages")
+		return nil, errors.New("train: no training pages")
 	}
 	visual := ex[0].Doc.Visual != nil
 	for _, e := range ex {
 		if (e.Doc.Visual != nil) != visual && len(e.Doc.Blocks) > 0 {
-			return nil, errors.New("pipeline: training pages mix rendered and unrendered documents")
+			return nil, errors.New("train: training pages mix rendered and unrendered documents")
 		}
 	}
 	if hasVisual(opt.Features) && !visual {
-		return nil, errors.New("pipeline: visual features need rendered pages (a Visualizer)")
+		return nil, errors.New("train: visual features need rendered pages (a Visualizer)")
 	}
 	kw, err := learnKeywords(ex, opt)
 	if err != nil {
@@ -144,7 +144,7 @@ func learnKeywords(ex []*Example, opt TrainOptions) (*features.Keywords, error) 
 	}
 	kw, err := features.LearnKeywords(clean, dirty, opt.Keywords, opt.KeywordMinCount)
 	if err != nil {
-		return nil, fmt.Errorf("pipeline: keywords: %w", err)
+		return nil, fmt.Errorf("train: keywords: %w", err)
 	}
 	return kw, nil
 }
@@ -195,7 +195,7 @@ func trainSVM(ctx context.Context, rows [][]float64, y []float64, names []string
 	X := features.Project(rows, cols)
 	sc, err := svm.FitScaler(X, -1, 1)
 	if err != nil {
-		return nil, fmt.Errorf("pipeline: scaling: %w", err)
+		return nil, fmt.Errorf("train: scaling: %w", err)
 	}
 	prob := &svm.Problem{X: X, Y: y, FeatureNames: names}
 	scaled, err := sc.TransformProblem(prob)
@@ -204,7 +204,7 @@ func trainSVM(ctx context.Context, rows [][]float64, y []float64, names []string
 	}
 	m, err := svm.Train(ctx, scaled, p)
 	if err != nil {
-		return nil, fmt.Errorf("pipeline: training: %w", err)
+		return nil, fmt.Errorf("train: training: %w", err)
 	}
 	m.Scaler = sc
 	m.FeatureNames = names

@@ -52,7 +52,10 @@ import (
 // Version is the version of what render and vision measure for a page.
 // Raise it when a change to render or vision changes their measurements
 // without changing vision.Features' fields.
-const Version = 1
+//
+// Version 2: line heights are no longer scaled twice at a capture scale
+// other than 1.
+const Version = 2
 
 // format is the entry layout; part of every key.
 const format = "fiasco-vcache/1"

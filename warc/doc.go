@@ -20,9 +20,9 @@
 //
 // For a response record holding an HTTP response (Content-Type
 // application/http), Record.HTTP parses the status line and header and
-// gives the body with chunked transfer coding and gzip or deflate content
-// coding removed; other content codings (br, zstd) give
-// ErrUnsupportedEncoding for that record. HTTPResponse.Charset is the
+// gives the body with chunked transfer coding and gzip, deflate, br or zstd
+// content coding removed; other content codings (compress), or two codings
+// stacked, give ErrUnsupportedEncoding for that record. HTTPResponse.Charset is the
 // charset parameter of the HTTP Content-Type, and HTTPResponse.IsHTML (or
 // the function IsHTML) judges whether the payload is an HTML page, sniffing
 // the body when the Content-Type says too little.

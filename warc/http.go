@@ -6,6 +6,7 @@ import (
 	"compress/flate"
 	"compress/gzip"
 	"compress/zlib"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -13,6 +14,9 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
 )
 
 // Errors of Record.HTTP and of reading an HTTP body. They concern one
@@ -25,7 +29,7 @@ var (
 	// over-long header, chunked framing).
 	ErrBadHTTP = errors.New("malformed HTTP response")
 	// ErrUnsupportedEncoding: a Content-Encoding this package does not
-	// decode (br, zstd, compress, or more than one coding).
+	// decode (compress, or more than one coding).
 	ErrUnsupportedEncoding = errors.New("unsupported Content-Encoding")
 )
 
@@ -45,7 +49,7 @@ type HTTPResponse struct {
 	// ("text/html"), "" if absent; Charset is its lower-case charset
 	// parameter ("utf-8"), "" if absent.
 	MediaType, Charset string
-	// Body is the HTTP body: chunked transfer coding and gzip or deflate
+	// Body is the HTTP body: chunked transfer coding and gzip, deflate, br or zstd
 	// content coding removed, cut at Options.MaxPayload (see
 	// Record.Truncated). It fails with ErrStale after Reader.Next.
 	Body io.Reader
@@ -220,7 +224,7 @@ func contentCoding(h http.Header) (string, error) {
 			if c == enc {
 				continue // a repeated header line, most likely
 			}
-			if c != "gzip" && c != "deflate" || enc != "" {
+			if c != "gzip" && c != "deflate" && c != "br" && c != "zstd" || enc != "" {
 				return "", fmt.Errorf("%w: %.40q", ErrUnsupportedEncoding, v)
 			}
 			enc = c
@@ -229,11 +233,12 @@ func contentCoding(h http.Header) (string, error) {
 	return enc, nil
 }
 
-// decoder returns a reader undoing enc ("gzip" or "deflate") on src. A body
-// that does not start like its coding says (a crawler that stored it
-// decoded) is passed through as is; an empty body stays empty.
+// decoder returns a reader undoing enc ("gzip", "deflate", "br" or
+// "zstd") on src. A gzip or zstd body that does not start like its coding
+// says (a crawler that stored it decoded), or a br body that starts like
+// markup, is passed through as is; an empty body stays empty.
 func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
-	magic, err := src.Peek(2)
+	magic, err := src.Peek(4)
 	if len(magic) == 0 {
 		if err != nil && err != io.EOF {
 			return nil, err
@@ -241,7 +246,29 @@ func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
 		return src, nil
 	}
 	switch {
-	case enc == "gzip" && len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b:
+	case enc == "zstd" && len(magic) == 4 && binary.LittleEndian.Uint32(magic) == 0xFD2FB528:
+		if r.ceZstd == nil {
+			zr, err := zstd.NewReader(src, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(64<<20))
+			if err != nil {
+				return nil, decodeErr("zstd", err)
+			}
+			r.ceZstd = zr
+		} else if err := r.ceZstd.Reset(src); err != nil {
+			return nil, decodeErr("zstd", err)
+		}
+		return &decodeErrReader{r.ceZstd, enc}, nil
+	case enc == "zstd":
+		return src, nil
+	case enc == "br" && looksLikeMarkup(src):
+		return src, nil
+	case enc == "br":
+		if r.ceBrotli == nil {
+			r.ceBrotli = brotli.NewReader(src)
+		} else if err := r.ceBrotli.Reset(src); err != nil {
+			return nil, decodeErr("br", err)
+		}
+		return &decodeErrReader{r.ceBrotli, enc}, nil
+	case enc == "gzip" && len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
 		if r.ceGzip == nil {
 			r.ceGzip = new(gzip.Reader)
 		}
@@ -252,7 +279,7 @@ func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
 		return &decodeErrReader{r.ceGzip, enc}, nil
 	case enc == "gzip":
 		return src, nil
-	case len(magic) == 2 && magic[0]&0x0f == 8 && (uint(magic[0])<<8|uint(magic[1]))%31 == 0:
+	case len(magic) >= 2 && magic[0]&0x0f == 8 && (uint(magic[0])<<8|uint(magic[1]))%31 == 0:
 		zr, err := zlib.NewReader(src)
 		if err != nil {
 			return nil, decodeErr("deflate", err)
@@ -472,4 +499,24 @@ func IsHTML(contentType string, head []byte) bool {
 		l[i] = c
 	}
 	return bytes.Contains(l, []byte("<html")) || bytes.Contains(l, []byte("<!doctype html"))
+}
+
+// looksLikeMarkup reports whether a body starts like text markup (after
+// optional white space, a '<'): brotli data has no magic number, so a body
+// stored decoded is recognised this way. A brotli stream's first byte
+// holds its window size; encoders at their default window (22) write 0x1b
+// or 0x8b, and '<' (0x3c) would need a 64 KiB window with a particular
+// first meta-block, so the test errs on that rare case only.
+func looksLikeMarkup(src *bufio.Reader) bool {
+	p, _ := src.Peek(64)
+	for _, c := range p {
+		switch c {
+		case ' ', '\t', '\r', '\n':
+			continue
+		case '<':
+			return true
+		}
+		return false
+	}
+	return false
 }

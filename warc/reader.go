@@ -10,6 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
 )
 
 // Errors a Reader returns, wrapped in an *Error; test them with errors.Is.
@@ -100,6 +103,8 @@ type Reader struct {
 	hb, cb, sb *bufio.Reader
 	ceGzip     *gzip.Reader
 	ceFlate    io.ReadCloser
+	ceZstd     *zstd.Decoder
+	ceBrotli   *brotli.Reader
 }
 
 // NewReader returns a Reader of the WARC file r, plain or gzip-compressed

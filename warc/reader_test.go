@@ -6,6 +6,9 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/andybalholm/brotli"
+	"github.com/klauspost/compress/zstd"
 )
 
 // wantRec is what a test expects of one record.
@@ -141,7 +144,12 @@ func readCases() []readCase {
 		httpCase("gzip header, body stored decoded", "Content-Encoding: x-gzip\r\nContent-Type: text/html\r\n", htmlPage, wantRec{body: htmlPage, html: true}),
 		httpCase("gzip empty body", "Content-Encoding: gzip\r\n", nil, wantRec{status: 0, body: []byte{}}),
 		httpCase("gzip corrupt body", "Content-Encoding: gzip\r\n", append(gz(htmlPage)[:200], make([]byte, 300)...), wantRec{bodyErr: ErrBadHTTP, html: true}),
-		httpCase("br unsupported", "Content-Encoding: br\r\nContent-Type: text/html\r\n", []byte("\x1b\x00\x00"), wantRec{httpErr: ErrUnsupportedEncoding}),
+		httpCase("br", "Content-Encoding: br\r\nContent-Type: text/html\r\n", brotliOf(chunkPage), wantRec{body: chunkPage, html: true}),
+		httpCase("br header, body stored decoded", "Content-Encoding: br\r\nContent-Type: text/html\r\n", htmlPage, wantRec{body: htmlPage, html: true}),
+		httpCase("br corrupt body", "Content-Encoding: br\r\n", append(brotliOf(chunkPage)[:100], make([]byte, 300)...), wantRec{bodyErr: ErrBadHTTP, html: true}),
+		httpCase("zstd", "Content-Encoding: zstd\r\nContent-Type: text/html\r\n", zstdOf(chunkPage), wantRec{body: chunkPage, html: true}),
+		httpCase("zstd header, body stored decoded", "Content-Encoding: zstd\r\nContent-Type: text/html\r\n", htmlPage, wantRec{body: htmlPage, html: true}),
+		httpCase("compress unsupported", "Content-Encoding: compress\r\nContent-Type: text/html\r\n", []byte("\x1f\x9d\x90"), wantRec{httpErr: ErrUnsupportedEncoding}),
 		httpCase("repeated Content-Encoding line", "Content-Encoding: gzip\r\nContent-Encoding: gzip\r\n", gz(htmlPage), wantRec{body: htmlPage, html: true}),
 		httpCase("two codings", "Content-Encoding: deflate, gzip\r\n", gz(htmlPage), wantRec{httpErr: ErrUnsupportedEncoding}),
 		httpCase("100 Continue first", "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Type: text/html\r\n", htmlPage, wantRec{body: htmlPage, html: true}),
@@ -443,4 +451,21 @@ func TestBlockOrHTTP(t *testing.T) {
 	if rec, err = r.Next(); err != nil || rec.ID != id(7) {
 		t.Errorf("record after: %v", err)
 	}
+}
+
+func brotliOf(b []byte) []byte {
+	var out bytes.Buffer
+	w := brotli.NewWriterLevel(&out, 5)
+	w.Write(b)
+	w.Close()
+	return out.Bytes()
+}
+
+func zstdOf(b []byte) []byte {
+	enc, err := zstd.NewWriter(nil)
+	if err != nil {
+		panic(err)
+	}
+	defer enc.Close()
+	return enc.EncodeAll(b, nil)
 }

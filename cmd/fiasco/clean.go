@@ -42,7 +42,8 @@ Outputs:
         a temporary file renamed into place; DIR/manifest.jsonl maps every
         input to its output or its error.
   --format jsonl   one JSON object per input and line (url, warc_record_id,
-        title, lang, charset, truncated, text; with --blocks the blocks; a
+        title, author, date, site (when the page gives them: meta tags,
+        JSON-LD), lang, charset, truncated, text; with --blocks the blocks; a
         failed page has error instead), in input order, to standard output
         or -o FILE.
   --format wet     WARC conversion records as in Common Crawl's WET files,
@@ -175,7 +176,7 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	if err := export.Write(stdout, f, res.Page, res.Blocks, res.Keep, res.Score); err != nil {
+	if err := export.WriteMeta(stdout, f, res.Page, res.Meta, res.Blocks, res.Keep, res.Score); err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)
 	}
 	if res.Page.Truncated {

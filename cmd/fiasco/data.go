@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/fiasco-project/fiasco/gold"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/train"
 )
@@ -17,12 +18,12 @@ const limitHelp = "use the first N pages of each data set, in order of page ID (
 
 // dataFlags select gold data sets (train, eval, features, oracle).
 type dataFlags struct {
-	cmd      string // the command, for messages
-	dirs     []string
-	limit    int
-	split    string
-	comments bool
-	workers  int
+	cmd     string // the command, for messages
+	dirs    []string
+	limit   int
+	split   string
+	policy  gold.Policy
+	workers int
 	// keepFailed keeps pages that fail to load, for eval to score as empty.
 	keepFailed bool
 }
@@ -34,8 +35,9 @@ func (d *dataFlags) add(fs *flagSet) {
 		return nil
 	})
 	fs.IntVar(&d.limit, "limit", 0, limitHelp)
-	fs.StringVar(&d.split, "split", "", "restrict to a published split (dragnet: training or test)")
-	fs.BoolVar(&d.comments, "comments", false, "count user comments as content (Dragnet gold)")
+	fs.StringVar(&d.split, "split", "", "restrict the sets that publish a split (dragnet) to it: training or test; the other sets are used whole")
+	d.policy = gold.Corpus
+	fs.Var(&policyValue{&d.policy}, "policy", policyHelp)
 	fs.IntVar(&d.workers, "workers", 0, "pages prepared at once (0: one per CPU)")
 }
 
@@ -53,7 +55,7 @@ func (d *dataFlags) check() error {
 // options returns the train.DataOptions the flags select.
 func (d *dataFlags) options(prep pipeline.PrepareOptions) train.DataOptions {
 	opt := train.DataOptions{Prepare: prep, Workers: d.workers, Limit: d.limit, Split: d.split, KeepFailed: d.keepFailed}
-	opt.Gold.Comments = d.comments
+	opt.Gold = d.policy.Options()
 	return opt
 }
 
@@ -103,5 +105,28 @@ func noArgs(fs *flagSet, pos []string) error {
 	if len(pos) > 0 {
 		return usagef(fs.cmd, "unexpected argument %q (options start with -)", pos[0])
 	}
+	return nil
+}
+
+// policyHelp documents --policy (clean, inspect, serve, train, eval).
+const policyHelp = "what to keep: corpus (CleanEval's policy: the page's own running text, headings and lists, comments included; default) or article (the main article only); in train and eval also the mapping of each data set's gold labels"
+
+// policyValue is the --policy flag. Commands with both data and model
+// flags (eval) register it once; the model flags then read the same value.
+type policyValue struct{ p *gold.Policy }
+
+func (v *policyValue) String() string {
+	if v == nil || v.p == nil {
+		return gold.Corpus.String()
+	}
+	return v.p.String()
+}
+
+func (v *policyValue) Set(s string) error {
+	p, err := gold.ParsePolicy(s)
+	if err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), "gold: "))
+	}
+	*v.p = p
 	return nil
 }

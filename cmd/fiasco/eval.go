@@ -17,7 +17,7 @@ func init() {
 	})
 }
 
-const evalHelp = `usage: fiasco eval --data DIR [--data DIR...] [--model M | --cv K] [options]
+const evalHelp = `usage: fiasco eval --data DIR [--data DIR...] [--model M | --cv K | --nested OUTER,INNER | --by-set] [options]
 
 Cleans every page of the data sets and scores the output against the gold
 standard as the CleanEval scorer does (word-level precision, recall and F,
@@ -31,6 +31,8 @@ model; only pages it was not trained on give honest figures. With --cv K
 the pages are split into K folds and each fold is cleaned by a model trained
 on the others (SVM options as for fiasco train).
 
+` + evalNestedHelp + `
+
 ` + shrinkingHelp
 
 func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -40,9 +42,10 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	mf := addModelFlags(fs.FlagSet)
 	cv := fs.Int("cv", 0, "cross-validate with this many folds over pages instead of using a model")
 	sf := addSVMFlags(fs.FlagSet, fiascoNames)
-	maxBlocks := fs.Int("max-blocks", 0, "--cv: train on at most this many blocks (0: all)")
+	maxBlocks := fs.Int("max-blocks", 0, "--cv, --nested, --by-set: train on at most this many blocks (0: all)")
 	featFlag := fs.String("features", "", featuresHelp)
-	keywords := fs.Int("keywords", 100, "--cv: clean and dirty keywords to learn")
+	keywords := fs.Int("keywords", 100, "--cv, --nested, --by-set: clean and dirty keywords to learn")
+	nf := addNestedFlags(fs)
 	quiet := fs.Bool("q", false, "no progress bars")
 	pos, err := fs.parse(args, stdout)
 	if err != nil {
@@ -54,8 +57,17 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := df.check(); err != nil {
 		return err
 	}
+	if err := validateModelFlags("eval", mf); err != nil {
+		return err
+	}
+	if err := nf.check(fs, &df, mf); err != nil {
+		return err
+	}
+	if nf.active() {
+		return evalNested(ctx, &df, mf, sf, nf, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr)
+	}
 	if *cv > 0 {
-		return evalCV(ctx, &df, mf, sf, *cv, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr)
+		return evalCV(ctx, &df, mf, sf, nf, *cv, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr)
 	}
 	if *cv < 0 {
 		return usagef("eval", "--cv %d: want 2 or more folds", *cv)
@@ -65,8 +77,15 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer stop()
+	rend, err := cachedCleaner(ctx, c, mf, nf.cacheDir)
+	if err != nil {
+		return err
+	}
 	ex, err := df.load(ctx, c.Prepare, *quiet, stderr)
 	if err != nil {
+		return err
+	}
+	if err := rend.loaded(stderr); err != nil {
 		return err
 	}
 	th := c.Model.Threshold
@@ -76,11 +95,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	results := train.Classify(c.Model, ex, th, func(e *train.Example, err error) {
 		fmt.Fprintf(stderr, "fiasco eval: %s: %v (counted as empty output)\n", e.Doc.Page.Name, err)
 	})
-	return report(results, stdout)
+	return reportIntervals(results, nf, sf.seed, stdout)
 }
 
 // evalCV cross-validates training by page.
-func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, folds, maxBlocks int, featFlag string, keywords int, quiet bool, stdout, stderr io.Writer) error {
+func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf *nestedFlags, folds, maxBlocks int, featFlag string, keywords int, quiet bool, stdout, stderr io.Writer) error {
 	params, err := sf.params()
 	if err != nil {
 		return &usageError{cmd: "eval", err: err}
@@ -93,16 +112,19 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, fo
 		return err
 	}
 	var prep pipeline.PrepareOptions
+	var rend *cachedRenderer
 	if needsRender(mf.noRender, feats) {
-		v, stop, err := mf.render.visualizer(ctx, "pass --no-render")
-		if err != nil {
+		if rend, err = newCachedRenderer(ctx, "eval", &mf.render, nf.cacheDir); err != nil {
 			return err
 		}
-		defer stop()
-		prep.Visual = v
+		defer rend.close()
+		prep.Visual = rend.v
 	}
 	ex, err := df.load(ctx, prep, quiet, stderr)
 	if err != nil {
+		return err
+	}
+	if err := rend.loaded(stderr); err != nil {
 		return err
 	}
 	th := 0.0
@@ -118,7 +140,7 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, fo
 		return err
 	}
 	fmt.Fprintf(stdout, "%d-fold cross-validation over pages, C = %g, gamma = %g\n", folds, params.C, params.Gamma)
-	return report(results, stdout)
+	return reportIntervals(results, nf, sf.seed, stdout)
 }
 
 func report(results []train.PageResult, stdout io.Writer) error {

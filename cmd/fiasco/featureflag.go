@@ -16,9 +16,9 @@ func featureSet(s string) ([]string, error) {
 	}
 	groups := map[string]features.Group{
 		"linguistic": features.Linguistic, "keyword": features.Keyword,
-		"structural": features.Structural, "visual": features.Visual,
+		"structural": features.Structural, "visual": features.Visual, "context": features.Context,
 		"text": features.Linguistic | features.Keyword | features.Structural,
-		"all":  features.Linguistic | features.Keyword | features.Structural | features.Visual,
+		"all":  features.Linguistic | features.Keyword | features.Structural | features.Visual | features.Context,
 	}
 	var names []string
 	seen := map[string]bool{}
@@ -37,7 +37,7 @@ func featureSet(s string) ([]string, error) {
 			continue
 		}
 		if _, err := features.Select([]string{tok}); err != nil {
-			return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, visual, text, all) nor a feature", tok)
+			return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, visual, context, text, all) nor a feature", tok)
 		}
 		add(tok)
 	}
@@ -69,7 +69,7 @@ func needsRender(noRender bool, feats []string) bool {
 }
 
 // featuresHelp documents --features (train, eval).
-const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual, text, all) and names, comma-separated (default: text, plus visual when rendering)"
+const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual, context, text, all) and names, comma-separated (default: text, plus visual when rendering)"
 
 // checkRenderFeatures rejects visual features with --no-render.
 func checkRenderFeatures(noRender bool, feats []string, cmd string) error {

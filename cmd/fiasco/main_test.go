@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fiasco-project/fiasco/classify"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -50,6 +52,42 @@ func TestCleanGolden(t *testing.T) {
 			}
 			golden(t, "article."+format, out)
 		})
+	}
+}
+
+// TestCleanPolicies cleans a news page with comments, related links and
+// metadata under each policy (embedded text models) and compares with
+// golden files: the article policy drops the comments that the corpus
+// policy keeps; json carries the page's metadata.
+func TestCleanPolicies(t *testing.T) {
+	for _, c := range []struct{ policy, format string }{
+		{"corpus", "text"}, {"article", "text"}, {"article", "json"},
+	} {
+		t.Run(c.policy+"."+c.format, func(t *testing.T) {
+			code, out, errs := fiasco(t, "clean", "--no-render", "--policy", c.policy, "--format", c.format, "testdata/comments.html")
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			golden(t, "comments."+c.policy+"."+c.format, out)
+		})
+	}
+	code, _, errs := fiasco(t, "clean", "--no-render", "--policy", "news", "testdata/comments.html")
+	if code != 2 || !strings.Contains(errs, "corpus or article") {
+		t.Errorf("--policy news: exit %d, stderr %q", code, errs)
+	}
+	// A model trained for one policy is refused under the other.
+	dir := t.TempDir()
+	m, err := classify.DefaultFor("article", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "a.fiasco")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = fiasco(t, "clean", "--no-render", "--model", path, "testdata/comments.html")
+	if code != 1 || !strings.Contains(errs, "trained for --policy article, not corpus") {
+		t.Errorf("article model under --policy corpus: exit %d, stderr %q", code, errs)
 	}
 }
 

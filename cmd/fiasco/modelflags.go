@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/gold"
 	"github.com/fiasco-project/fiasco/pipeline"
 )
 
@@ -16,7 +17,11 @@ type modelFlags struct {
 	noRender  bool
 	threshold float64
 	thSet     bool
-	render    renderFlags
+	policy    *gold.Policy // --policy: picks the embedded model
+	// scoring (eval): --policy maps the gold labels; a model of another
+	// policy may be scored under it.
+	scoring bool
+	render  renderFlags
 	// withoutRender is how to do without Chromium, for the message when
 	// there is none ("": the command cannot).
 	withoutRender string
@@ -31,6 +36,14 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 		m.thSet = err == nil
 		return err
 	})
+	if f := fs.Lookup("policy"); f != nil {
+		m.policy = f.Value.(*policyValue).p // eval: the data flags' --policy
+		m.scoring = true
+	} else {
+		p := gold.Corpus
+		m.policy = &p
+		fs.Var(&policyValue{m.policy}, "policy", policyHelp)
+	}
 	m.render.add(fs)
 	return m
 }
@@ -45,15 +58,18 @@ func (m *modelFlags) load() (*classify.Model, error) {
 		if mod.Visual && m.noRender {
 			return nil, fmt.Errorf("--model %s uses visual features: it cannot run with --no-render", m.model)
 		}
+		if p := mod.Info.Policy; p != "" && p != m.policy.String() && !m.scoring {
+			return nil, fmt.Errorf("--model %s was trained for --policy %s, not %s", m.model, p, m.policy)
+		}
 		return mod, nil
 	}
 	if m.noRender {
-		return classify.Default(false)
+		return classify.DefaultFor(m.policy.String(), false)
 	}
 	if _, err := m.render.browserPath(m.withoutRender); err != nil {
 		return nil, err
 	}
-	return classify.Default(true)
+	return classify.DefaultFor(m.policy.String(), true)
 }
 
 // cleaner builds a Cleaner, starting a browser when the model needs one.

@@ -8,8 +8,11 @@ import (
 	"time"
 )
 
-// progress draws a progress bar on a terminal stream (stderr). It redraws
-// at most ten times a second and is safe for concurrent use.
+// progress draws a progress bar on a terminal stream (stderr), redrawn at
+// most ten times a second. On anything else (a log file, a pipe) it writes
+// a whole line at most every logEvery and one at the end, so that logs get
+// lines, not one endless line of carriage returns. It is safe for
+// concurrent use.
 type progress struct {
 	mu    sync.Mutex
 	w     io.Writer
@@ -22,12 +25,17 @@ type progress struct {
 	drawn int // done at the last draw
 	off   bool
 	quiet bool
+	term  bool // w is a terminal
 }
+
+// logEvery is how often a progress line goes to a stream that is not a
+// terminal.
+const logEvery = 10 * time.Second
 
 // newProgress returns a bar for total steps of unit; quiet or total < 2
 // turn it off.
 func newProgress(w io.Writer, label, unit string, total int, quiet bool) *progress {
-	return &progress{w: w, label: label, unit: unit, total: total, start: time.Now(), off: quiet || total < 2, quiet: quiet}
+	return &progress{w: w, label: label, unit: unit, total: total, start: time.Now(), off: quiet || total < 2, quiet: quiet, term: isTerminal(w)}
 }
 
 // Set records that done steps are complete; a smaller count than one
@@ -42,7 +50,14 @@ func (p *progress) Set(done int) {
 		return
 	}
 	p.done = done
-	if now := time.Now(); done < p.total && now.Sub(p.last) < 100*time.Millisecond {
+	every := 100 * time.Millisecond
+	if !p.term {
+		every = logEvery
+		if p.last.IsZero() {
+			p.last = p.start // the first line after logEvery, not at once
+		}
+	}
+	if now := time.Now(); done < p.total && now.Sub(p.last) < every {
 		return
 	}
 	p.last = time.Now()
@@ -83,7 +98,9 @@ func (p *progress) Done() {
 	if p.drawn != p.done || p.last.IsZero() {
 		p.draw()
 	}
-	fmt.Fprintln(p.w)
+	if p.term {
+		fmt.Fprintln(p.w)
+	}
 }
 
 func (p *progress) draw() {
@@ -99,6 +116,10 @@ func (p *progress) draw() {
 	if p.done > 0 && p.done < p.total {
 		rem := time.Duration(float64(el) / float64(p.done) * float64(p.total-p.done))
 		eta = " eta " + rem.Round(time.Second).String()
+	}
+	if !p.term {
+		fmt.Fprintf(p.w, "%s: %d/%d %s %3.0f%% %s%s\n", p.label, p.done, p.total, p.unit, 100*frac, el.Round(time.Second), eta)
+		return
 	}
 	fmt.Fprintf(p.w, "\r%s [%s%s] %d/%d %s %3.0f%% %s%s   ", p.label,
 		strings.Repeat("=", n), strings.Repeat(" ", width-n), p.done, p.total, p.unit, 100*frac,

@@ -33,7 +33,7 @@ Serves fiasco over HTTP (package serve has the contract):
   POST /clean          the body is a page; the answer is what
                        "fiasco clean -" prints for it. Query: format
                        (cleaneval, text, html, json, jsonl), render (auto,
-                       on, off), threshold, policy (corpus), url, name.
+                       on, off), threshold, policy (corpus, article), url, name.
   POST /clean/batch    JSON Lines in ({"url":..,"html":..} or {"data":
                        base64}), JSON Lines out as pages finish.
   GET  /healthz        200 while the service and its Chromium are alive.
@@ -84,6 +84,11 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			log.Info("Chromium closed")
 		}()
 		cfg.Rendered = &pipeline.Cleaner{Model: m, Prepare: pipeline.PrepareOptions{Visual: v}}
+		am, err := classify.DefaultFor("article", true)
+		if err != nil {
+			return err
+		}
+		cfg.ArticleRendered = &pipeline.Cleaner{Model: am, Prepare: pipeline.PrepareOptions{Visual: v}}
 	}
 	s, err := serve.New(cfg)
 	if err != nil {

@@ -48,6 +48,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	featFlag := fs.String("features", "", featuresHelp)
 	keywords := fs.Int("keywords", 100, "clean and dirty keywords to learn")
 	quiet := fs.Bool("q", false, "no progress bars")
+	cacheDir := fs.String("cache-dir", "", "keep rendered pages' measurements in `DIR` so that each page renders once across runs (train and eval share it)")
 	pos, err := fs.parse(args, stdout)
 	if err != nil {
 		return err
@@ -82,17 +83,24 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usagef("train", "--log2g %v", err)
 		}
 	}
+	if *cacheDir != "" && !needsRender(*noRender, feats) {
+		return usagef("train", "--cache-dir keeps renderings: it has no use without rendering")
+	}
 	var prep pipeline.PrepareOptions
+	var rend *cachedRenderer
 	if needsRender(*noRender, feats) {
-		v, stop, err := rf.visualizer(ctx, "pass --no-render")
+		rend, err = newCachedRenderer(ctx, "train", rf, *cacheDir)
 		if err != nil {
 			return err
 		}
-		defer stop()
-		prep.Visual = v
+		defer rend.close()
+		prep.Visual = rend.v
 	}
 	ex, err := df.load(ctx, prep, *quiet, stderr)
 	if err != nil {
+		return err
+	}
+	if err := rend.loaded(stderr); err != nil {
 		return err
 	}
 	if *grid {
@@ -113,6 +121,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	m.Info.Data = df.dirs
+	m.Info.Policy = df.policy.String()
 	m.Info.Command = "fiasco train " + strings.Join(args, " ")
 	if err := m.Save(*out); err != nil {
 		return err

@@ -16,6 +16,9 @@ var Layers = [][]string{
 	{"svm", "warc", "render"},
 	// The cleaning stages, in the order data flows through them.
 	{"load"},
+	// Page metadata, read from the loaded page before preclean drops its
+	// scripts and meta elements.
+	{"meta"},
 	{"preclean"},
 	{"blocks"},
 	{"vision"},

@@ -1,0 +1,436 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/score"
+	"github.com/fiasco-project/fiasco/train"
+)
+
+// This file holds eval's honest evaluation: nested cross-validation by
+// page (--nested) and leave-one-set-out (--by-set), both choosing their
+// setting from a grid by inner cross-validation (train.NestedCV,
+// train.LeaveOneSetOut); bootstrap intervals over pages (train.Bootstrap);
+// and the render cache (package vcache).
+
+// evalNestedHelp is the part of eval's help about these options.
+const evalNestedHelp = `With --nested OUTER,INNER choosing the model is part of what is measured:
+the pages are dealt into OUTER folds; for each, the pages of the other
+folds are dealt into INNER folds, every setting of the grid (feature set,
+C, gamma, threshold) is cross-validated on them, and the one with the best
+inner word F (micro-averaged, no segment tags) is trained on all of them
+and cleans the held-out fold. With --by-set (two or more --data sets)
+each data set is held out in turn and cleaned by a model chosen (--inner
+folds) and trained on the other sets. No page is cleaned by a model, or
+scored for a choice, that saw it.
+
+The grid is --candidate-features NAME=SPEC (repeatable; SPEC as for
+--features, empty for the default set), --grid-c, --grid-gamma and
+--grid-threshold (comma-separated lists). An absent one is the single
+value of --features, -c, -g or --threshold (default 0). Pages are rendered
+only when a feature set needs the visual features. --extra DIR adds a data
+set to every training set, inner and outer, whose pages are never scored:
+it measures whether more data helps. --workers also bounds the trainings
+run at once.
+
+Every outer fold's choice and its inner F are printed, then the usual
+report over all pages, then word P/R/F and node figures with 95% bootstrap
+intervals over pages (--bootstrap resamples, seeded by --seed; also with
+--model or --cv when --bootstrap is given).
+
+--cache-dir DIR keeps what rendering measured for each page, keyed by the
+marked-up page, the render options and the browser's version, so that a
+page renders once across runs; with --cv, --nested or --by-set a run whose
+pages are all cached does not start a browser.`
+
+// nestedFlags are eval's options for nested evaluation, bootstrap
+// intervals and the render cache.
+type nestedFlags struct {
+	outer, inner  int // --nested OUTER,INNER; 0: not given
+	bySet         bool
+	setInner      int // --inner, the inner folds of --by-set
+	gridC         []float64
+	gridGamma     []float64
+	gridThreshold []float64
+	candidates    []train.FeatureSet
+	extra         []string
+	bootstrap     int
+	cacheDir      string
+	given         map[string]bool // the flags on the command line
+}
+
+func addNestedFlags(fs *flagSet) *nestedFlags {
+	n := &nestedFlags{}
+	fs.Func("nested", "nested cross-validation by page: `OUTER,INNER` folds (e.g. 10,5); inner folds choose the setting from the grid, outer folds report", func(s string) error {
+		o, i, err := parseFoldPair(s)
+		n.outer, n.inner = o, i
+		return err
+	})
+	fs.BoolVar(&n.bySet, "by-set", false, "leave one data set out: each --data set is cleaned by a model chosen and trained on the others")
+	fs.IntVar(&n.setInner, "inner", 5, "--by-set: inner folds that choose the setting")
+	fs.Func("grid-c", "--nested/--by-set: `LIST` of C values to choose from, comma-separated (default: -c)", func(s string) error {
+		v, err := parseGridList(s, func(x float64) bool { return x > 0 }, "a positive C")
+		n.gridC = v
+		return err
+	})
+	fs.Func("grid-gamma", "--nested/--by-set: `LIST` of gamma values to choose from, comma-separated (default: -g; 0 means 1/num_features)", func(s string) error {
+		v, err := parseGridList(s, func(x float64) bool { return x >= 0 }, "a gamma of 0 or more")
+		n.gridGamma = v
+		return err
+	})
+	fs.Func("grid-threshold", "--nested/--by-set: `LIST` of decision thresholds to choose from, comma-separated (default: --threshold, else 0)", func(s string) error {
+		v, err := parseGridList(s, func(float64) bool { return true }, "a threshold")
+		n.gridThreshold = v
+		return err
+	})
+	fs.Func("candidate-features", "--nested/--by-set: a feature set to choose from, `NAME=SPEC` with SPEC as for --features (repeatable; default: --features)", func(s string) error {
+		fset, err := parseCandidate(s)
+		if err != nil {
+			return err
+		}
+		for _, c := range n.candidates {
+			if c.Name == fset.Name {
+				return fmt.Errorf("feature set name %q given twice", c.Name)
+			}
+		}
+		n.candidates = append(n.candidates, fset)
+		return nil
+	})
+	fs.Func("extra", "--nested/--by-set: data set `DIR` added to every training set, never scored (repeatable)", func(s string) error {
+		n.extra = append(n.extra, s)
+		return nil
+	})
+	fs.IntVar(&n.bootstrap, "bootstrap", 1000, "resamples of the pages for 95% intervals (0: none); used with --nested and --by-set, with --model or --cv only when given")
+	fs.StringVar(&n.cacheDir, "cache-dir", "", "keep rendered pages' measurements in `DIR` so that each page renders once across runs")
+	return n
+}
+
+// parseFoldPair parses --nested's OUTER,INNER.
+func parseFoldPair(s string) (int, int, error) {
+	a, b, ok := strings.Cut(s, ",")
+	if !ok {
+		return 0, 0, fmt.Errorf("want OUTER,INNER fold counts, e.g. 10,5")
+	}
+	o, err1 := strconv.Atoi(strings.TrimSpace(a))
+	i, err2 := strconv.Atoi(strings.TrimSpace(b))
+	if err1 != nil || err2 != nil {
+		return 0, 0, fmt.Errorf("want OUTER,INNER fold counts, e.g. 10,5")
+	}
+	if o < 2 || i < 2 {
+		return 0, 0, fmt.Errorf("want 2 or more outer and inner folds")
+	}
+	return o, i, nil
+}
+
+// parseGridList parses a comma-separated list of distinct finite numbers
+// that ok accepts (want says what it accepts).
+func parseGridList(s string, ok func(float64) bool, want string) ([]float64, error) {
+	var out []float64
+	for _, p := range strings.Split(s, ",") {
+		p = strings.TrimSpace(p)
+		x, err := strconv.ParseFloat(p, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("bad number %q (want a comma-separated list)", p)
+		}
+		if !ok(x) {
+			return nil, fmt.Errorf("%g: want %s", x, want)
+		}
+		for _, y := range out {
+			if y == x {
+				return nil, fmt.Errorf("%g given twice", x)
+			}
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+// parseCandidate parses NAME=SPEC; SPEC alone is named by itself.
+func parseCandidate(s string) (train.FeatureSet, error) {
+	name, spec, found := strings.Cut(s, "=")
+	if !found {
+		spec = s
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || strings.ContainsAny(name, " \t") {
+		return train.FeatureSet{}, fmt.Errorf("want NAME=SPEC, NAME without spaces (e.g. text=text or vis=text,visual)")
+	}
+	feats, err := featureSet(strings.TrimSpace(spec))
+	if err != nil {
+		return train.FeatureSet{}, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "--features: "))
+	}
+	return train.FeatureSet{Name: name, Features: feats}, nil
+}
+
+// active reports whether --nested or --by-set was given.
+func (n *nestedFlags) active() bool { return n.outer > 0 || n.bySet }
+
+// check validates the flags together, after parsing: combinations that
+// make no sense are usage errors.
+func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags) error {
+	n.given = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { n.given[f.Name] = true })
+	mode := "--nested"
+	if n.bySet {
+		mode = "--by-set"
+	}
+	switch {
+	case n.outer > 0 && n.bySet:
+		return usagef("eval", "--nested and --by-set: choose one (--by-set's inner folds are --inner)")
+	case n.active() && n.given["cv"]:
+		return usagef("eval", "--cv and %s: choose one (%s cross-validates by itself)", mode, mode)
+	case n.active() && n.given["model"]:
+		return usagef("eval", "--model and %s: %s trains its own models, drop --model", mode, mode)
+	case n.bySet && len(df.dirs) < 2:
+		return usagef("eval", "--by-set needs two or more --data sets, got %d", len(df.dirs))
+	case n.given["inner"] && !n.bySet:
+		return usagef("eval", "--inner is for --by-set (with --nested give OUTER,INNER)")
+	case n.setInner < 2:
+		return usagef("eval", "--inner %d: want 2 or more folds", n.setInner)
+	case n.bootstrap < 0:
+		return usagef("eval", "--bootstrap %d: want 0 (no intervals) or more resamples", n.bootstrap)
+	case n.cacheDir != "" && mf.noRender:
+		return usagef("eval", "--cache-dir keeps renderings: it has no use with --no-render")
+	}
+	for _, f := range []string{"grid-c", "grid-gamma", "grid-threshold", "candidate-features", "extra"} {
+		if n.given[f] && !n.active() {
+			return usagef("eval", "--%s needs --nested or --by-set", f)
+		}
+	}
+	for _, p := range [][2]string{{"c", "grid-c"}, {"g", "grid-gamma"}, {"threshold", "grid-threshold"}, {"features", "candidate-features"}} {
+		if n.given[p[0]] && n.given[p[1]] {
+			one := "--" + p[0]
+			if len(p[0]) == 1 {
+				one = "-" + p[0]
+			}
+			return usagef("eval", "%s and --%s: give one (an absent --%s is the single value of %s)", one, p[1], p[1], one)
+		}
+	}
+	sets := map[string]bool{}
+	for _, d := range df.dirs {
+		sets[filepath.Base(filepath.Clean(d))] = true
+	}
+	for _, d := range n.extra {
+		if sets[filepath.Base(filepath.Clean(d))] {
+			return usagef("eval", "--extra %s is also a --data set: extra pages are trained on, never scored", d)
+		}
+	}
+	if mf.noRender {
+		for _, c := range n.candidates {
+			for _, f := range c.Features {
+				if strings.HasPrefix(f, "vis_") {
+					return usagef("eval", "--candidate-features %s needs rendered pages (%s): drop --no-render", c.Name, f)
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// intervals reports whether to print bootstrap intervals: by default with
+// --nested and --by-set, otherwise when --bootstrap is given.
+func (n *nestedFlags) intervals() bool {
+	return n.bootstrap > 0 && (n.active() || n.given["bootstrap"])
+}
+
+// evalNested runs --nested or --by-set and prints the choices, the report
+// and the bootstrap intervals.
+func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf *nestedFlags, maxBlocks int, featFlag string, keywords int, quiet bool, stdout, stderr io.Writer) error {
+	params, err := sf.params()
+	if err != nil {
+		return &usageError{cmd: "eval", err: err}
+	}
+	feats, err := featureSet(featFlag)
+	if err != nil {
+		return &usageError{cmd: "eval", err: err}
+	}
+	if err := checkRenderFeatures(mf.noRender, feats, "eval"); err != nil {
+		return err
+	}
+	grid := train.NestedGrid{Features: nf.candidates, C: nf.gridC, Gamma: nf.gridGamma, Thresholds: nf.gridThreshold}
+	if grid.Features == nil {
+		name := strings.ReplaceAll(featFlag, " ", "")
+		if name == "" {
+			name = "default"
+		}
+		grid.Features = []train.FeatureSet{{Name: name, Features: feats}}
+	}
+	th := 0.0
+	if mf.thSet {
+		th = mf.threshold
+	}
+	var prep pipeline.PrepareOptions
+	var rend *cachedRenderer
+	for _, c := range grid.Features {
+		if needsRender(mf.noRender, c.Features) {
+			rend, err = newCachedRenderer(ctx, "eval", &mf.render, nf.cacheDir)
+			if err != nil {
+				return err
+			}
+			defer rend.close()
+			prep.Visual = rend.v
+			break
+		}
+	}
+	ex, err := df.load(ctx, prep, quiet, stderr)
+	if err != nil {
+		return err
+	}
+	var extra []*train.Example
+	if len(nf.extra) > 0 {
+		edf := *df
+		edf.dirs, edf.keepFailed = nf.extra, false
+		if extra, err = edf.load(ctx, prep, quiet, stderr); err != nil {
+			return err
+		}
+	}
+	if err := rend.loaded(stderr); err != nil {
+		return err
+	}
+	opt := train.NestedOptions{OuterFolds: nf.outer, InnerFolds: nf.inner, Seed: sf.seed, Grid: grid,
+		Train:   train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed},
+		Extra:   extra,
+		Workers: df.workers}
+	run, label := train.NestedCV, "nested"
+	if nf.bySet {
+		run, label, opt.InnerFolds = train.LeaveOneSetOut, "by-set", nf.setInner
+	}
+	bar := newProgress(stderr, label, "trainings", 0, quiet)
+	opt.Progress = bar.Update
+	start := time.Now()
+	res, err := run(ctx, ex, opt)
+	bar.Done()
+	if err != nil {
+		return err
+	}
+	if !quiet {
+		fmt.Fprintf(stderr, "fiasco eval: %s evaluation took %v\n", label, time.Since(start).Round(time.Second))
+	}
+	ps, err := train.ScorePages(res.Results)
+	if err != nil {
+		return err
+	}
+	if nf.bySet {
+		fmt.Fprintf(stdout, "leave-one-set-out over %d data sets, %d inner folds, seed %d\n", len(res.Folds), opt.InnerFolds, sf.seed)
+	} else {
+		fmt.Fprintf(stdout, "nested cross-validation over pages: %d outer folds, %d inner folds, seed %d\n", nf.outer, nf.inner, sf.seed)
+	}
+	printGrid(stdout, grid, params.C, params.Gamma, th)
+	if len(extra) > 0 {
+		fmt.Fprintf(stdout, "extra training pages, never scored: %d from %s\n", len(extra), strings.Join(nf.extra, ", "))
+	}
+	fmt.Fprintln(stdout)
+	printChoices(stdout, res, ps, nf.bySet)
+	fmt.Fprintln(stdout)
+	if err := report(res.Results, stdout); err != nil {
+		return err
+	}
+	if nf.intervals() {
+		sum, err := train.BootstrapScores(ps, nf.bootstrap, sf.seed)
+		if err != nil {
+			return err
+		}
+		printIntervals(stdout, sum, sf.seed)
+	}
+	return nil
+}
+
+// printGrid writes the candidates inner cross-validation chose from.
+func printGrid(w io.Writer, g train.NestedGrid, c, gamma, th float64) {
+	or := func(v []float64, def float64) []float64 {
+		if v == nil {
+			return []float64{def}
+		}
+		return v
+	}
+	list := func(v []float64) string {
+		s := make([]string, len(v))
+		for i, x := range v {
+			s[i] = strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		return strings.Join(s, ", ")
+	}
+	names := make([]string, len(g.Features))
+	for i, f := range g.Features {
+		names[i] = f.Name
+	}
+	cs, gs, ts := or(g.C, c), or(g.Gamma, gamma), or(g.Thresholds, th)
+	fmt.Fprintf(w, "grid: features %s; C %s; gamma %s; threshold %s (%d settings)\n",
+		strings.Join(names, ", "), list(cs), list(gs), list(ts), len(names)*len(cs)*len(gs)*len(ts))
+}
+
+// printChoices writes a row per outer fold (what it chose, its inner F and
+// the F of the pages it tested) and how often each setting was chosen.
+func printChoices(w io.Writer, res *train.NestedResult, ps []train.PageScore, bySet bool) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	first := "fold"
+	if bySet {
+		first = "held out"
+	}
+	fmt.Fprintf(tw, "%s\ttest\ttrain\tfeatures\tC\tgamma\tthreshold\tinner F\touter F\n", first)
+	var order []train.Setting
+	count := map[train.Setting]int{}
+	for _, f := range res.Folds {
+		var words score.Counts
+		for _, i := range f.Test {
+			words.Matched += ps[i].Words.Matched
+			words.Out += ps[i].Words.Out
+			words.Gold += ps[i].Words.Gold
+		}
+		s := f.Chosen.Setting
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%g\t%g\t%g\t%.2f\t%.2f\n",
+			f.Name, len(f.Test), f.TrainPages, s.Features, s.C, s.Gamma, s.Threshold, 100*f.Chosen.Inner.F(), 100*words.F())
+		if count[s] == 0 {
+			order = append(order, s)
+		}
+		count[s]++
+	}
+	tw.Flush()
+	fmt.Fprintln(w, "\nsettings chosen:")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, s := range order {
+		fmt.Fprintf(tw, "  %d of %d folds\tfeatures %s\tC %g\tgamma %g\tthreshold %g\n", count[s], len(res.Folds), s.Features, s.C, s.Gamma, s.Threshold)
+	}
+	tw.Flush()
+}
+
+// printIntervals writes the bootstrap summary, one figure a line.
+func printIntervals(w io.Writer, s *train.Summary, seed uint64) {
+	fmt.Fprintf(w, "\n95%% bootstrap intervals over %d pages (%d resamples, seed %d)\n", s.Pages, s.Resamples, seed)
+	for _, f := range []struct {
+		name string
+		e    train.Estimate
+	}{
+		{"word P (micro)", s.WordP}, {"word R (micro)", s.WordR}, {"word F (micro)", s.WordF},
+		{"node accuracy", s.NodeAccuracy}, {"node P", s.NodeP}, {"node R", s.NodeR}, {"node F", s.NodeF},
+	} {
+		fmt.Fprintf(w, "  %-16s %6.2f  [%.2f, %.2f]\n", f.name, 100*f.e.Value, 100*f.e.Lo, 100*f.e.Hi)
+	}
+}
+
+// reportIntervals prints the report and, when asked, the bootstrap
+// intervals (--model and --cv).
+func reportIntervals(results []train.PageResult, nf *nestedFlags, seed uint64, stdout io.Writer) error {
+	if err := report(results, stdout); err != nil {
+		return err
+	}
+	if !nf.intervals() {
+		return nil
+	}
+	sum, err := train.Bootstrap(results, nf.bootstrap, seed)
+	if err != nil {
+		return err
+	}
+	printIntervals(stdout, sum, seed)
+	return nil
+}

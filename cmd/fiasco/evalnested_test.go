@@ -1,0 +1,248 @@
+package main
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fiasco-project/fiasco/internal/shared"
+)
+
+// foldRow is one row of the per-fold table of eval --nested or --by-set.
+type foldRow struct {
+	name                string
+	test, train         int
+	features            string
+	c, gamma, threshold float64
+	innerF, outerF      float64
+}
+
+// foldRows parses the per-fold table: the rows between its header (first
+// column header) and the next empty line.
+func foldRows(t *testing.T, out, header string) []foldRow {
+	t.Helper()
+	var rows []foldRow
+	in := false
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case strings.HasPrefix(line, header+" ") && strings.Contains(line, "inner F"):
+			in = true
+			continue
+		case !in:
+			continue
+		case strings.TrimSpace(line) == "":
+			return rows
+		}
+		f := strings.Fields(line)
+		if len(f) < 9 {
+			t.Fatalf("fold row %q: want 9 or more columns", line)
+		}
+		n := len(f) - 8 // the name may have spaces ("fold 1")
+		var r foldRow
+		r.name = strings.Join(f[:n], " ")
+		var err [8]error
+		r.test, err[0] = strconv.Atoi(f[n])
+		r.train, err[1] = strconv.Atoi(f[n+1])
+		r.features = f[n+2]
+		r.c, err[2] = strconv.ParseFloat(f[n+3], 64)
+		r.gamma, err[3] = strconv.ParseFloat(f[n+4], 64)
+		r.threshold, err[4] = strconv.ParseFloat(f[n+5], 64)
+		r.innerF, err[5] = strconv.ParseFloat(f[n+6], 64)
+		r.outerF, err[6] = strconv.ParseFloat(f[n+7], 64)
+		for _, e := range err {
+			if e != nil {
+				t.Fatalf("fold row %q: %v", line, e)
+			}
+		}
+		rows = append(rows, r)
+	}
+	t.Fatalf("no fold table (header %q) in:\n%s", header, out)
+	return nil
+}
+
+var (
+	intervalRe = regexp.MustCompile(`(?m)^  word F \(micro\)\s+([0-9.]+)\s+\[([0-9.]+), ([0-9.]+)\]$`)
+	microRe    = regexp.MustCompile(`(?m)^  model micro\s+[0-9.]+\s+[0-9.]+\s+([0-9.]+)$`)
+)
+
+// checkInterval finds the bootstrap line of word F and checks lo <= F <=
+// hi, and that F is the report's micro-averaged model F.
+func checkInterval(t *testing.T, out string) {
+	t.Helper()
+	m := intervalRe.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no word F interval line in:\n%s", out)
+	}
+	f, _ := strconv.ParseFloat(m[1], 64)
+	lo, _ := strconv.ParseFloat(m[2], 64)
+	hi, _ := strconv.ParseFloat(m[3], 64)
+	if !(lo <= f && f <= hi) || lo == hi {
+		t.Errorf("word F %g, interval [%g, %g]: want lo <= F <= hi and a nonempty interval", f, lo, hi)
+	}
+	r := microRe.FindStringSubmatch(out)
+	if r == nil {
+		t.Fatalf("no model micro line in:\n%s", out)
+	}
+	if r[1] != m[1] {
+		t.Errorf("bootstrap word F %s differs from the report's model micro F %s", m[1], r[1])
+	}
+}
+
+// TestEvalNested runs a cheap nested cross-validation: 12 pages, 3 outer
+// and 2 inner folds, a grid of 2 C values x 1 gamma.
+func TestEvalNested(t *testing.T) {
+	dir := shared.Path(t, "cleaneval-en-dev")
+	code, out, errs := fiasco(t, "eval", "-q", "--no-render", "--nested", "3,2", "--limit", "12", "--workers", "2",
+		"--grid-c", "1,4", "--grid-gamma", "0.06", "--bootstrap", "200", "--data", dir)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+	if !strings.Contains(out, "grid: features default; C 1, 4; gamma 0.06; threshold 0 (2 settings)") {
+		t.Errorf("no grid line in:\n%s", out)
+	}
+	rows := foldRows(t, out, "fold")
+	if len(rows) != 3 {
+		t.Fatalf("%d fold rows, want 3:\n%s", len(rows), out)
+	}
+	tested := 0
+	for i, r := range rows {
+		if r.name != "fold "+strconv.Itoa(i+1) {
+			t.Errorf("row %d named %q", i, r.name)
+		}
+		if r.features != "default" || (r.c != 1 && r.c != 4) || r.gamma != 0.06 || r.threshold != 0 {
+			t.Errorf("%s chose %+v: not a setting of the grid", r.name, r)
+		}
+		if r.test+r.train != 12 {
+			t.Errorf("%s: %d tested + %d trained on, want 12 pages", r.name, r.test, r.train)
+		}
+		if r.innerF <= 0 || r.innerF > 100 || r.outerF <= 0 || r.outerF > 100 {
+			t.Errorf("%s: inner F %g, outer F %g", r.name, r.innerF, r.outerF)
+		}
+		tested += r.test
+	}
+	if tested != 12 {
+		t.Errorf("folds test %d pages, want each of 12 once", tested)
+	}
+	if !strings.Contains(out, "settings chosen:") || !strings.Contains(out, "pages: 12 ") {
+		t.Errorf("no choice summary or report:\n%s", out)
+	}
+	if !strings.Contains(out, "(200 resamples, seed 1)") {
+		t.Errorf("--bootstrap 200 not used:\n%s", out)
+	}
+	checkInterval(t, out)
+}
+
+// TestEvalBySet holds out each of two sets (8 pages each), choosing a
+// threshold and a feature set, with a third set as extra training data.
+func TestEvalBySet(t *testing.T) {
+	ce, cp, l3s := shared.Path(t, "cleaneval-en-dev"), shared.Path(t, "cleanportaleval"), shared.Path(t, "l3s-gn1")
+	code, out, errs := fiasco(t, "eval", "-q", "--no-render", "--by-set", "--inner", "2", "--limit", "8", "--workers", "2",
+		"--grid-threshold", "-0.5,0", "--candidate-features", "text=text", "--candidate-features", "ls=linguistic,structural",
+		"--extra", l3s, "--data", ce, "--data", cp)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+	rows := foldRows(t, out, "held out")
+	if len(rows) != 2 || rows[0].name != "cleaneval-en-dev" || rows[1].name != "cleanportaleval" {
+		t.Fatalf("fold rows %+v, want cleaneval-en-dev and cleanportaleval held out:\n%s", rows, out)
+	}
+	for _, r := range rows {
+		// The other set's 8 pages and the 8 extra pages.
+		if r.test != 8 || r.train != 16 {
+			t.Errorf("%s: tests %d pages, trains on %d; want 8 and 16", r.name, r.test, r.train)
+		}
+		if (r.features != "text" && r.features != "ls") || (r.threshold != -0.5 && r.threshold != 0) {
+			t.Errorf("%s chose %+v: not a setting of the grid", r.name, r)
+		}
+	}
+	if !strings.Contains(out, "extra training pages, never scored: 8 from ") || !strings.Contains(out, "pages: 16 ") {
+		t.Errorf("extra pages scored or not reported:\n%s", out)
+	}
+	checkInterval(t, out)
+}
+
+// TestEvalCVBootstrap: with --cv, intervals are printed only when
+// --bootstrap is given.
+func TestEvalCVBootstrap(t *testing.T) {
+	dir := shared.Path(t, "cleaneval-en-dev")
+	args := []string{"eval", "-q", "--no-render", "--cv", "2", "--limit", "6", "--workers", "2", "--data", dir}
+	code, out, errs := fiasco(t, args...)
+	if code != 0 || strings.Contains(out, "bootstrap") {
+		t.Fatalf("--cv without --bootstrap: exit %d, stderr %s, stdout:\n%s", code, errs, out)
+	}
+	code, out, errs = fiasco(t, append(args, "--bootstrap", "100")...)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+	checkInterval(t, out)
+}
+
+// TestEvalNestedCache renders 4 pages through the render cache, then runs
+// again: every page comes from the cache and the figures are the same.
+func TestEvalNestedCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders pages")
+	}
+	dir := shared.Path(t, "cleaneval-en-dev")
+	needChromium(t)
+	cache := t.TempDir()
+	args := []string{"eval", "-q", "--nested", "2,2", "--limit", "4", "--workers", "2", "--bootstrap", "0", "--cache-dir", cache, "--data", dir}
+	code, out1, errs := fiasco(t, args...)
+	if code != 0 || !strings.Contains(errs, "0 pages from the cache, 4 rendered") {
+		t.Fatalf("first run: exit %d, stderr %s", code, errs)
+	}
+	code, out2, errs := fiasco(t, args...)
+	if code != 0 || !strings.Contains(errs, "4 pages from the cache, 0 rendered") {
+		t.Fatalf("second run: exit %d, stderr %s", code, errs)
+	}
+	if out1 != out2 {
+		t.Errorf("cached run differs:\n%s\nfirst run:\n%s", out2, out1)
+	}
+	if strings.Contains(out1, "bootstrap") {
+		t.Errorf("--bootstrap 0 printed intervals:\n%s", out1)
+	}
+}
+
+// TestEvalNestedUsage: wrong combinations and values are usage errors
+// (exit 2) that name the problem, found before any page is read.
+func TestEvalNestedUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--nested", "10"}, "OUTER,INNER"},
+		{[]string{"--nested", "10,x"}, "OUTER,INNER"},
+		{[]string{"--nested", "1,5"}, "2 or more"},
+		{[]string{"--nested", "10,5", "--cv", "5"}, "--cv and --nested"},
+		{[]string{"--nested", "10,5", "--by-set"}, "--nested and --by-set"},
+		{[]string{"--nested", "10,5", "--model", "m.model"}, "drop --model"},
+		{[]string{"--by-set"}, "two or more --data"},
+		{[]string{"--nested", "10,5", "--inner", "3"}, "--inner is for --by-set"},
+		{[]string{"--by-set", "--data", "y", "--inner", "1"}, "--inner 1"},
+		{[]string{"--grid-c", "1,4"}, "--grid-c needs --nested or --by-set"},
+		{[]string{"--extra", "z"}, "--extra needs --nested or --by-set"},
+		{[]string{"--nested", "10,5", "--grid-c", "1,,4"}, "bad number"},
+		{[]string{"--nested", "10,5", "--grid-c", "0,4"}, "positive C"},
+		{[]string{"--nested", "10,5", "--grid-c", "4,4"}, "twice"},
+		{[]string{"--nested", "10,5", "--grid-gamma", "-1"}, "gamma"},
+		{[]string{"--nested", "10,5", "--grid-threshold", "NaN"}, "bad number"},
+		{[]string{"--nested", "10,5", "-c", "2", "--grid-c", "1,4"}, "-c and --grid-c"},
+		{[]string{"--nested", "10,5", "--threshold", "0", "--grid-threshold", "-1,0"}, "--threshold and --grid-threshold"},
+		{[]string{"--nested", "10,5", "--features", "text", "--candidate-features", "a=text"}, "--features and --candidate-features"},
+		{[]string{"--nested", "10,5", "--candidate-features", "a=nonsense"}, "nonsense"},
+		{[]string{"--nested", "10,5", "--candidate-features", "=text"}, "NAME=SPEC"},
+		{[]string{"--nested", "10,5", "--candidate-features", "a=text", "--candidate-features", "a=linguistic"}, "twice"},
+		{[]string{"--nested", "10,5", "--no-render", "--candidate-features", "v=text,visual"}, "drop --no-render"},
+		{[]string{"--nested", "10,5", "--extra", "a/x"}, "also a --data set"},
+		{[]string{"--nested", "10,5", "--bootstrap", "-1"}, "--bootstrap -1"},
+		{[]string{"--no-render", "--cache-dir", "c"}, "--cache-dir"},
+	} {
+		args := append([]string{"eval", "--data", "x"}, c.args...)
+		code, out, errs := fiasco(t, args...)
+		if code != 2 || !strings.Contains(errs, c.want) || out != "" {
+			t.Errorf("fiasco %s: exit %d, stderr %q, stdout %q; want 2 and a message with %q",
+				strings.Join(args, " "), code, errs, out, c.want)
+		}
+	}
+}

@@ -1,0 +1,72 @@
+package features
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+
+	"github.com/fiasco-project/fiasco/blocks"
+)
+
+// TestContext checks every context column on a small news page with a
+// menu, an article, a comment section and a footer.
+func TestContext(t *testing.T) {
+	data, err := os.ReadFile("testdata/article.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(strings.NewReader(string(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs := blocks.Find(doc)
+	tab := Extract(bs, nil)
+	get := func(prefix, name string) float64 {
+		t.Helper()
+		for i, b := range bs {
+			if strings.HasPrefix(b.Text, prefix) {
+				c, err := Select([]string{name})
+				if err != nil {
+					t.Fatal(err)
+				}
+				return tab.Values[i][c[0]]
+			}
+		}
+		t.Fatalf("no block starts with %q; blocks: %d", prefix, len(bs))
+		return 0
+	}
+	for _, c := range []struct {
+		block, feature string
+		want           float64
+	}{
+		{"The new bridge", "ctx_dense_in", 1},
+		{"The mayor", "ctx_dense_in", 1},
+		{"Work on the bridge", "ctx_dense_in", 1},
+		{"The mayor", "ctx_dense_dist", 0},
+		{"Copyright", "ctx_dense_in", 0},
+		{"The new bridge", "ctx_top_parent", 1},
+		{"About time", "ctx_top_parent", 0},
+		{"River bridge opens", "ctx_title_share", 1}, // river, bridge, opens, ten, years all in the title
+		{"The mayor", "ctx_comment_marker", 0},
+		{"Posted by Ann", "ctx_comment_marker", 1},
+		{"The mayor", "ctx_after_comments", 0},
+		{"3 Comments", "ctx_after_comments", 1},
+		{"About time", "ctx_after_comments", 1},
+		{"Copyright", "ctx_after_comments", 1},
+		{"About time", "ctx_comment_attr", 1},
+		{"The mayor", "ctx_comment_attr", 0},
+	} {
+		if got := get(c.block, c.feature); got != c.want {
+			t.Errorf("%q: %s = %v, want %v", c.block, c.feature, got, c.want)
+		}
+	}
+	// The copyright line is the second block after the run: log1p(2) or more.
+	if d := get("Copyright", "ctx_dense_dist"); d < 1 {
+		t.Errorf("Copyright: ctx_dense_dist = %v, want log1p of 2 blocks or more", d)
+	}
+	if s := get("About time", "ctx_title_share"); s > 0.2 {
+		t.Errorf("comment: ctx_title_share = %v, want about 0", s)
+	}
+}

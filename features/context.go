@@ -18,11 +18,11 @@ import (
 // contextCol gives their columns.
 const (
 	ctxDenseIn       = iota // inside the densest run of text
-	ctxDenseDist            // log1p of the blocks between the block and that run
+	ctxDenseDist            // log1p of the block's distance, in blocks, from that run
 	ctxTopParent            // inside the element whose <p> children hold the most text
 	ctxTitleShare           // share of the block's words (stop words aside) in the page's title
 	ctxCommentMarker        // looks like the head of a comment: reply, posted by, says: ...
-	ctxAfterComments        // at or after the page's first comment-section marker
+	ctxAfterComments        // at or after the page's first comment-section marker (after the run starts)
 	ctxCommentAttr          // inside an element whose class or id names comments
 	numContext
 )
@@ -44,8 +44,9 @@ var contextSchema = [numContext]Feature{
 const denseCost = 12
 
 // contextFeatures fills the context columns of the rows of one page.
-// tokens are the blocks' word tokens (lower case, as Extract made them).
-func contextFeatures(bs []*blocks.Block, tokens [][]string, rows [][]float64) {
+// tokens are the blocks' word tokens (lower case, as Extract made them);
+// title is the page's title ("": the <title> element of the document).
+func contextFeatures(bs []*blocks.Block, tokens [][]string, rows [][]float64, title string) {
 	if len(bs) == 0 {
 		return
 	}
@@ -77,7 +78,10 @@ func contextFeatures(bs []*blocks.Block, tokens [][]string, rows [][]float64) {
 			}
 		}
 	}
-	title := titleWords(bs[0].Node)
+	if title == "" {
+		title = titleText(bs[0].Node)
+	}
+	titleSet := titleWords(title)
 	comments := len(bs)
 	commentAttr := map[*html.Node]bool{}
 	for i, b := range bs {
@@ -93,12 +97,12 @@ func contextFeatures(bs []*blocks.Block, tokens [][]string, rows [][]float64) {
 		if top != nil && within(b.Node, top) {
 			v[cc+ctxTopParent] = 1
 		}
-		if len(title) > 0 && len(tokens[i]) > 0 {
+		if len(titleSet) > 0 && len(tokens[i]) > 0 {
 			in, words := 0, 0
 			for _, w := range tokens[i] {
 				if !IsStopWord(w) {
 					words++
-					if title[w] {
+					if titleSet[w] {
 						in++
 					}
 				}
@@ -110,7 +114,7 @@ func contextFeatures(bs []*blocks.Block, tokens [][]string, rows [][]float64) {
 			if commentHead(lower) {
 				v[cc+ctxCommentMarker] = 1
 			}
-			if comments == len(bs) && n <= 12 && commentSection(lower) {
+			if comments == len(bs) && i > bestA && n <= 12 && commentSection(lower) {
 				comments = i
 			}
 		}
@@ -131,53 +135,41 @@ func within(n, top *html.Node) bool {
 	return false
 }
 
-// titleWords returns the lower-case words (stop words left out) of the
-// page's <title> and og:title, found from any node of the page.
-func titleWords(n *html.Node) map[string]bool {
+// titleText returns the text of the <title> element of the document that
+// n belongs to, or "".
+func titleText(n *html.Node) string {
 	root := n
 	for root.Parent != nil {
 		root = root.Parent
 	}
-	var texts []string
-	var walk func(*html.Node, int)
-	walk = func(n *html.Node, depth int) {
-		if depth > 3 || len(texts) > 4 {
-			return
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
+	var find func(*html.Node, int) string
+	find = func(n *html.Node, depth int) string {
+		for c := n.FirstChild; c != nil && depth <= 2; c = c.NextSibling {
 			if c.Type != html.ElementNode {
 				continue
 			}
 			switch c.DataAtom {
 			case atom.Title:
 				if c.FirstChild != nil && c.FirstChild.Type == html.TextNode {
-					texts = append(texts, c.FirstChild.Data)
-				}
-			case atom.Meta:
-				var prop, content string
-				for _, a := range c.Attr {
-					switch a.Key {
-					case "property", "name":
-						prop = strings.ToLower(a.Val)
-					case "content":
-						content = a.Val
-					}
-				}
-				if prop == "og:title" || prop == "twitter:title" {
-					texts = append(texts, content)
+					return c.FirstChild.Data
 				}
 			case atom.Html, atom.Head:
-				walk(c, depth+1)
+				if t := find(c, depth+1); t != "" {
+					return t
+				}
 			}
 		}
+		return ""
 	}
-	walk(root, 0)
+	return find(root, 0)
+}
+
+// titleWords returns the lower-case words of a title, stop words left out.
+func titleWords(title string) map[string]bool {
 	words := map[string]bool{}
-	for _, t := range texts {
-		for _, w := range strings.FieldsFunc(strings.ToLower(t), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-			if !IsStopWord(w) {
-				words[w] = true
-			}
+	for _, w := range strings.FieldsFunc(strings.ToLower(title), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		if !IsStopWord(w) {
+			words[w] = true
 		}
 	}
 	return words
@@ -185,7 +177,7 @@ func titleWords(n *html.Node) map[string]bool {
 
 var (
 	commentHeads    = []string{"reply", "posted by", "says:", "said:", "wrote:", "permalink", "report abuse", "report comment", "flag as inappropriate"}
-	commentSections = []string{"comment", "responses", "leave a reply", "discussion", "what do you think", "have your say", "join the conversation", "reader reactions"}
+	commentSections = []string{"comment", "responses", "response to", "replies", "leave a reply", "leave a comment", "post a comment", "add a comment", "reader comments", "user comments", "discussion", "what do you think", "have your say", "join the conversation", "reader reactions"}
 	commentAttrs    = []string{"comment", "disqus", "respond", "reply", "replies", "discussion"}
 )
 
@@ -196,9 +188,16 @@ func commentHead(s string) bool {
 }
 
 // commentSection reports whether a (lower-case) short text opens a
-// comment section ("12 comments", "Leave a reply").
+// comment section: it starts, after an optional count, with one of
+// commentSections ("12 comments", "Comments (3)", "Leave a reply").
 func commentSection(s string) bool {
-	return containsAny(s, commentSections)
+	s = strings.TrimLeft(strings.TrimSpace(s), "0123456789 ")
+	for _, p := range commentSections {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func hasDigit(s string) bool {

@@ -69,4 +69,28 @@ func TestContext(t *testing.T) {
 	if s := get("About time", "ctx_title_share"); s > 0.2 {
 		t.Errorf("comment: ctx_title_share = %v, want about 0", s)
 	}
+	// The menu's "Comment" link, before the run of text, opens no
+	// comment section.
+	if v := get("Comment", "ctx_after_comments"); v != 0 {
+		t.Errorf("menu link: ctx_after_comments = %v, want 0", v)
+	}
+	// A title given (as package meta reads it) replaces <title>.
+	tab = ExtractTitled(bs, nil, "Mayor thanks builders")
+	c, _ := Select([]string{"ctx_title_share"})
+	for i, b := range bs {
+		if strings.HasPrefix(b.Text, "River bridge opens") && tab.Values[i][c[0]] != 0 {
+			t.Errorf("heading: ctx_title_share = %v under another title, want 0", tab.Values[i][c[0]])
+		}
+	}
+}
+
+func TestCommentSection(t *testing.T) {
+	for s, want := range map[string]bool{
+		"12 comments": true, "comments (3)": true, "leave a reply": true, "3 responses to “bridge”": true,
+		"panel discussion on the new bridge": false, "no comment from the mayor": false, "comment": true,
+	} {
+		if got := commentSection(s); got != want {
+			t.Errorf("commentSection(%q) = %v, want %v", s, got, want)
+		}
+	}
 }

@@ -27,6 +27,14 @@ type Table struct {
 // package vision measured, may be nil (page not rendered); otherwise it has
 // one entry per block. Its vision.Fields fill the visual columns.
 func Extract(bs []*blocks.Block, vis []vision.Features) *Table {
+	return ExtractTitled(bs, vis, "")
+}
+
+// ExtractTitled is Extract with the page's title given (e.g. the
+// og:title or <title> that package meta read before preclean dropped the
+// head's meta elements); "" means the <title> element found in the
+// blocks' document, if any.
+func ExtractTitled(bs []*blocks.Block, vis []vision.Features, title string) *Table {
 	t := &Table{Values: make([][]float64, len(bs)), Tokens: make([][]string, len(bs))}
 	sc := scratchPool.Get().(*scratch)
 	defer sc.release()
@@ -162,7 +170,7 @@ func Extract(bs []*blocks.Block, vis []vision.Features) *Table {
 		}
 		t.Values[i] = v
 	}
-	contextFeatures(bs, t.Tokens, t.Values)
+	contextFeatures(bs, t.Tokens, t.Values, title)
 	return t
 }
 

@@ -65,7 +65,7 @@ func (c *Cleaner) Close() error {
 type Result struct {
 	*Doc
 	Keep  []bool          // per block: classified clean
-	Score []float64       // per block: the SVM decision value (>= threshold: clean)
+	Score []float64       // per block: the SVM decision value (>= threshold: clean; see classify.Keep for a page where none is)
 	Model *classify.Model // the model that classified the page
 }
 

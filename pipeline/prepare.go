@@ -152,7 +152,7 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 		d.Visual = vis
 	}
 	t4 := time.Now()
-	d.Table = features.Extract(d.Blocks, d.Visual)
+	d.Table = features.ExtractTitled(d.Blocks, d.Visual, d.Meta.Title)
 	d.English, _ = d.Table.Lang()
 	d.Timings.Features = time.Since(t4)
 	return d, nil

@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -187,6 +188,12 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		cc.Threshold = o.threshold
 	}
 	cc.Prepare.Load.ContentType = p.contentType
+	if u, err := url.Parse(p.url); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+		// As fiasco clean does for a WARC record: the page's URL reaches
+		// its metadata (a title suffix naming the host is the site) and
+		// the renderer (which serves the page there, without network).
+		cc.Prepare.URL = p.url
+	}
 	if rendered {
 		cc.Prepare.Visual = tag(c.Prepare.Visual)
 	}

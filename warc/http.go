@@ -256,7 +256,7 @@ func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
 		} else if err := r.ceZstd.Reset(src); err != nil {
 			return nil, decodeErr("zstd", err)
 		}
-		return &decodeErrReader{r.ceZstd, enc}, nil
+		return &decodeErrReader{r: r.ceZstd, enc: enc}, nil
 	case enc == "zstd":
 		return src, nil
 	case enc == "br" && looksLikeMarkup(src):
@@ -267,7 +267,7 @@ func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
 		} else if err := r.ceBrotli.Reset(src); err != nil {
 			return nil, decodeErr("br", err)
 		}
-		return &decodeErrReader{r.ceBrotli, enc}, nil
+		return &decodeErrReader{r: r.ceBrotli, enc: enc}, nil
 	case enc == "gzip" && len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
 		if r.ceGzip == nil {
 			r.ceGzip = new(gzip.Reader)
@@ -276,7 +276,7 @@ func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
 			return nil, decodeErr("gzip", err)
 		}
 		r.ceGzip.Multistream(false) // ignore junk after the gzip data
-		return &decodeErrReader{r.ceGzip, enc}, nil
+		return &decodeErrReader{r: r.ceGzip, enc: enc}, nil
 	case enc == "gzip":
 		return src, nil
 	case len(magic) >= 2 && magic[0]&0x0f == 8 && (uint(magic[0])<<8|uint(magic[1]))%31 == 0:
@@ -284,7 +284,7 @@ func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
 		if err != nil {
 			return nil, decodeErr("deflate", err)
 		}
-		return &decodeErrReader{zr, enc}, nil
+		return &decodeErrReader{r: zr, enc: enc}, nil
 	}
 	// Raw deflate, as some servers send for "deflate".
 	if r.ceFlate == nil {
@@ -292,7 +292,7 @@ func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
 	} else {
 		r.ceFlate.(flate.Resetter).Reset(src, nil)
 	}
-	return &decodeErrReader{r.ceFlate, enc}, nil
+	return &decodeErrReader{r: r.ceFlate, enc: enc}, nil
 }
 
 // decodeErrReader marks decoding errors of a body as ErrBadHTTP, leaving
@@ -300,14 +300,27 @@ func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
 type decodeErrReader struct {
 	r   io.Reader
 	enc string
+	out int64 // bytes decoded so far
 }
 
 func (d *decodeErrReader) Read(p []byte) (int, error) {
 	n, err := d.r.Read(p)
+	d.out += int64(n)
 	if err != nil && err != io.EOF {
+		if d.out > 0 && junkAfterStream(err) {
+			return n, io.EOF // bytes after a complete stream, as gzip's Multistream(false) ignores them
+		}
 		err = decodeErr(d.enc, err)
 	}
 	return n, err
+}
+
+// junkAfterStream reports whether a decoder's error says that its stream
+// ended and other bytes followed: brotli's "excessive input" (the package
+// exports no value for it), zstd's magic-number mismatch where a next frame
+// would start.
+func junkAfterStream(err error) bool {
+	return errors.Is(err, zstd.ErrMagicMismatch) || err.Error() == "brotli: excessive input"
 }
 
 func decodeErr(enc string, err error) error {
@@ -509,6 +522,7 @@ func IsHTML(contentType string, head []byte) bool {
 // first meta-block, so the test errs on that rare case only.
 func looksLikeMarkup(src *bufio.Reader) bool {
 	p, _ := src.Peek(64)
+	p = bytes.TrimPrefix(p, []byte("\xef\xbb\xbf")) // a UTF-8 byte-order mark
 	for _, c := range p {
 		switch c {
 		case ' ', '\t', '\r', '\n':

@@ -24,6 +24,8 @@ type dataFlags struct {
 	split   string
 	policy  gold.Policy
 	workers int
+	// policySet: --policy was given.
+	policySet bool
 	// keepFailed keeps pages that fail to load, for eval to score as empty.
 	keepFailed bool
 }
@@ -37,7 +39,7 @@ func (d *dataFlags) add(fs *flagSet) {
 	fs.IntVar(&d.limit, "limit", 0, limitHelp)
 	fs.StringVar(&d.split, "split", "", "restrict the sets that publish a split (dragnet) to it: training or test; the other sets are used whole")
 	d.policy = gold.Corpus
-	fs.Var(&policyValue{&d.policy}, "policy", policyHelp)
+	fs.Var(&policyValue{p: &d.policy, set: &d.policySet}, "policy", policyHelp) // before any model flags: see addModelFlags
 	fs.IntVar(&d.workers, "workers", 0, "pages prepared at once (0: one per CPU)")
 }
 
@@ -48,6 +50,9 @@ func (d *dataFlags) check() error {
 	}
 	if d.limit < 0 {
 		return usagef(d.cmd, "--limit %d: want 0 (all) or more", d.limit)
+	}
+	if d.split != "" && d.split != "training" && d.split != "test" {
+		return usagef(d.cmd, "--split %q: want training or test", d.split)
 	}
 	return nil
 }
@@ -108,12 +113,15 @@ func noArgs(fs *flagSet, pos []string) error {
 	return nil
 }
 
-// policyHelp documents --policy (clean, inspect, serve, train, eval).
+// policyHelp documents --policy (clean, inspect, train, eval, features, oracle).
 const policyHelp = "what to keep: corpus (CleanEval's policy: the page's own running text, headings and lists, comments included; default) or article (the main article only); in train and eval also the mapping of each data set's gold labels"
 
 // policyValue is the --policy flag. Commands with both data and model
 // flags (eval) register it once; the model flags then read the same value.
-type policyValue struct{ p *gold.Policy }
+type policyValue struct {
+	p   *gold.Policy
+	set *bool // given on the command line
+}
 
 func (v *policyValue) String() string {
 	if v == nil || v.p == nil {
@@ -128,5 +136,8 @@ func (v *policyValue) Set(s string) error {
 		return errors.New(strings.TrimPrefix(err.Error(), "gold: "))
 	}
 	*v.p = p
+	if v.set != nil {
+		*v.set = true
+	}
 	return nil
 }

@@ -77,6 +77,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer stop()
+	if nf.cacheDir != "" && c.Prepare.Visual == nil {
+		return usagef("eval", "--cache-dir keeps renderings: the model reads no visual features, so nothing renders")
+	}
 	rend, err := cachedCleaner(ctx, c, mf, nf.cacheDir)
 	if err != nil {
 		return err
@@ -113,6 +116,9 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 	}
 	var prep pipeline.PrepareOptions
 	var rend *cachedRenderer
+	if nf.cacheDir != "" && !needsRender(mf.noRender, feats) {
+		return usagef("eval", "--cache-dir keeps renderings: --features names no visual feature, so nothing renders")
+	}
 	if needsRender(mf.noRender, feats) {
 		if rend, err = newCachedRenderer(ctx, "eval", &mf.render, nf.cacheDir); err != nil {
 			return err

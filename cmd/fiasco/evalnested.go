@@ -282,6 +282,9 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 			break
 		}
 	}
+	if nf.cacheDir != "" && rend == nil {
+		return usagef("eval", "--cache-dir keeps renderings: no candidate feature set is visual, so nothing renders")
+	}
 	ex, err := df.load(ctx, prep, quiet, stderr)
 	if err != nil {
 		return err

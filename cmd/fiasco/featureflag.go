@@ -69,7 +69,7 @@ func needsRender(noRender bool, feats []string) bool {
 }
 
 // featuresHelp documents --features (train, eval).
-const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual, context, text, all) and names, comma-separated (default: text, plus visual when rendering)"
+const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual, context, text, all) and names, comma-separated (default: text, plus visual when rendering; train --policy article adds context)"
 
 // checkRenderFeatures rejects visual features with --no-render.
 func checkRenderFeatures(noRender bool, feats []string, cmd string) error {

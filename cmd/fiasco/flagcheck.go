@@ -8,10 +8,16 @@ import (
 // command cmd: a bad value is a usage error naming the flag, never
 // silently replaced by a default.
 func validateModelFlags(cmd string, m *modelFlags) error {
-	r := &m.render
-	switch {
-	case m.thSet && (math.IsNaN(m.threshold) || math.IsInf(m.threshold, 0)):
+	if m.thSet && (math.IsNaN(m.threshold) || math.IsInf(m.threshold, 0)) {
 		return usagef(cmd, "--threshold %v: want a finite decision value", m.threshold)
+	}
+	return validateRenderFlags(cmd, &m.render)
+}
+
+// validateRenderFlags checks the render flags' values (train, and through
+// validateModelFlags clean, eval, inspect, serve).
+func validateRenderFlags(cmd string, r *renderFlags) error {
+	switch {
 	case r.width <= 0:
 		return usagef(cmd, "--width %d: want a positive viewport width in CSS pixels", r.width)
 	case r.scale <= 0 || math.IsNaN(r.scale) || math.IsInf(r.scale, 0):

@@ -46,6 +46,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(pos) != 1 {
 		return usagef("inspect", "want one PAGE, got %d arguments", len(pos))
 	}
+	if err := validateModelFlags("inspect", mf); err != nil {
+		return err
+	}
 	if *out == "" {
 		return usagef("inspect", "no output: give -o PAGE.png")
 	}

@@ -85,9 +85,14 @@ func TestCleanPolicies(t *testing.T) {
 	if err := m.Save(path); err != nil {
 		t.Fatal(err)
 	}
-	code, _, errs = fiasco(t, "clean", "--no-render", "--model", path, "testdata/comments.html")
+	code, _, errs = fiasco(t, "clean", "--no-render", "--policy", "corpus", "--model", path, "testdata/comments.html")
 	if code != 1 || !strings.Contains(errs, "trained for --policy article, not corpus") {
 		t.Errorf("article model under --policy corpus: exit %d, stderr %q", code, errs)
+	}
+	// Without --policy, a model's own policy stands.
+	code, out, errs := fiasco(t, "clean", "--no-render", "--format", "text", "--model", path, "testdata/comments.html")
+	if want, _ := os.ReadFile("testdata/comments.article.text"); code != 0 || out != string(want) {
+		t.Errorf("article model without --policy: exit %d, stderr %q, output differs from comments.article.text", code, errs)
 	}
 }
 

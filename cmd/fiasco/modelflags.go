@@ -21,7 +21,10 @@ type modelFlags struct {
 	// scoring (eval): --policy maps the gold labels; a model of another
 	// policy may be scored under it.
 	scoring bool
-	render  renderFlags
+	// policySet: --policy was given (otherwise a --model's own policy
+	// stands).
+	policySet bool
+	render    renderFlags
 	// withoutRender is how to do without Chromium, for the message when
 	// there is none ("": the command cannot).
 	withoutRender string
@@ -36,13 +39,15 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 		m.thSet = err == nil
 		return err
 	})
+	// eval registers --policy with its data flags first (dataFlags.add
+	// must run before addModelFlags there); the model flags then read it.
 	if f := fs.Lookup("policy"); f != nil {
-		m.policy = f.Value.(*policyValue).p // eval: the data flags' --policy
+		m.policy = f.Value.(*policyValue).p
 		m.scoring = true
 	} else {
 		p := gold.Corpus
 		m.policy = &p
-		fs.Var(&policyValue{m.policy}, "policy", policyHelp)
+		fs.Var(&policyValue{p: m.policy, set: &m.policySet}, "policy", policyHelp)
 	}
 	m.render.add(fs)
 	return m
@@ -59,7 +64,12 @@ func (m *modelFlags) load() (*classify.Model, error) {
 			return nil, fmt.Errorf("--model %s uses visual features: it cannot run with --no-render", m.model)
 		}
 		if p := mod.Info.Policy; p != "" && p != m.policy.String() && !m.scoring {
-			return nil, fmt.Errorf("--model %s was trained for --policy %s, not %s", m.model, p, m.policy)
+			if m.policySet {
+				return nil, fmt.Errorf("--model %s was trained for --policy %s, not %s", m.model, p, m.policy)
+			}
+			if pp, err := gold.ParsePolicy(p); err == nil {
+				*m.policy = pp // the model's own policy
+			}
 		}
 		return mod, nil
 	}

@@ -332,6 +332,21 @@ func TestFlagValues(t *testing.T) {
 			t.Errorf("clean %s: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.msg)
 		}
 	}
+	// The other commands that render check the same flags.
+	for _, c := range []struct{ args, msg string }{
+		{"train --data d -o m --scale 0", "--scale 0"},
+		{"train --data d -o m --width -5", "--width -5"},
+		{"train --data d -o m --threshold Inf", "--threshold +Inf"},
+		{"train --data d -o m --max-blocks -1", "--max-blocks -1"},
+		{"inspect --render-timeout 0s x.html", "--render-timeout 0s"},
+		{"serve --scale -2", "--scale -2"},
+		{"eval --data d --width 0", "--width 0"},
+	} {
+		code, _, errs := fiasco(t, strings.Fields(c.args)...)
+		if code != 2 || !strings.Contains(errs, c.msg) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.msg)
+		}
+	}
 }
 
 // TestProgressLines: off a terminal, progress is a plain line every

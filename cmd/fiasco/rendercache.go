@@ -43,15 +43,15 @@ func newCachedRenderer(ctx context.Context, cmd string, rf *renderFlags, cacheDi
 	r := &cachedRenderer{cmd: cmd}
 	lazy := vcache.NewLazy(func(ctx context.Context) (pipeline.Visualizer, error) {
 		v, err := rf.start(ctx, rf.options(), hint)
-		if err != nil {
-			r.mu.Lock()
-			if r.startErr == nil {
-				r.startErr = err
-			}
-			r.mu.Unlock()
-			return nil, err
+		r.mu.Lock()
+		defer r.mu.Unlock()
+		switch {
+		case err == nil:
+			r.startErr = nil // a later start succeeded: the pages after it rendered
+		case r.startErr == nil && ctx.Err() == nil:
+			r.startErr = err
 		}
-		return v, nil
+		return v, err
 	})
 	r.stop = func() { lazy.Close() }
 	if err := r.wrap(ctx, lazy, rf, cacheDir); err != nil {

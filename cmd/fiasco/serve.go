@@ -67,6 +67,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) > 0 {
 		return usagef("serve", "unexpected arguments %q", pos)
 	}
+	if err := validateRenderFlags("serve", &rf); err != nil {
+		return err
+	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg := serve.Config{Addr: *addr, MaxBody: *maxBody, Timeout: *timeout, ReadTimeout: *readTimeout,
 		WriteTimeout: *writeTimeout, ShutdownTimeout: *shutdown, Workers: *workers, Queue: *queue, Log: log}

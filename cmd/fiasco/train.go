@@ -7,6 +7,7 @@ import (
 	"math"
 	"strings"
 
+	"github.com/fiasco-project/fiasco/gold"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/svm"
 	"github.com/fiasco-project/fiasco/train"
@@ -59,12 +60,32 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *out == "" {
 		return usagef("train", "no output: give -o MODEL")
 	}
+	if err := validateRenderFlags("train", rf); err != nil {
+		return err
+	}
+	if math.IsNaN(*threshold) || math.IsInf(*threshold, 0) {
+		return usagef("train", "--threshold %v: want a finite decision value", *threshold)
+	}
+	if *maxBlocks < 0 {
+		return usagef("train", "--max-blocks %d: want 0 (all) or more", *maxBlocks)
+	}
 	if err := df.check(); err != nil {
 		return err
 	}
 	feats, err := featureSet(*featFlag)
 	if err != nil {
 		return &usageError{cmd: "train", err: err}
+	}
+	if feats == nil && df.policy == gold.Article {
+		// The article policy's default adds the context features (the
+		// embedded article models read them).
+		spec := "text,context"
+		if !*noRender {
+			spec += ",visual"
+		}
+		if feats, err = featureSet(spec); err != nil {
+			return err
+		}
 	}
 	if err := checkRenderFeatures(*noRender, feats, "train"); err != nil {
 		return err

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/url"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/fiasco-project/fiasco/blocks"
@@ -161,7 +162,57 @@ func Decide(m *classify.Model, d *Doc) ([]float64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: classify: %w", d.Page.Name, err)
 	}
+	if err := decideBeyond(m, d, s); err != nil {
+		return nil, fmt.Errorf("%s: classify: %w", d.Page.Name, err)
+	}
 	return s, nil
+}
+
+// decideBeyond re-decides, with the embedded text model of m's policy,
+// the blocks that a visual model could not see: those below the captured
+// part of a page taller than the render's MaxHeight (vision.Features.Beyond).
+// To the visual model they would look like hidden text, which is
+// boilerplate; without visual features they are judged on their text and
+// structure. Their values are shifted by the difference of the two models'
+// thresholds, so that m's threshold cuts them as the text model's own would.
+func decideBeyond(m *classify.Model, d *Doc, s []float64) error {
+	if !m.Visual || d.Visual == nil {
+		return nil
+	}
+	beyond := false
+	for _, v := range d.Visual {
+		if v.Beyond {
+			beyond = true
+			break
+		}
+	}
+	if !beyond {
+		return nil
+	}
+	tm, err := textModel(m.Info.Policy)
+	if err != nil {
+		return err
+	}
+	ts, err := tm.Decide(d.Table, d.English)
+	if err != nil {
+		return err
+	}
+	for i, v := range d.Visual {
+		if v.Beyond && i < len(s) && i < len(ts) {
+			s[i] = ts[i] - tm.Threshold + m.Threshold
+		}
+	}
+	return nil
+}
+
+// textModels holds the embedded text models by policy, read once.
+var textModels sync.Map // policy -> func() (*classify.Model, error)
+
+func textModel(policy string) (*classify.Model, error) {
+	f, _ := textModels.LoadOrStore(policy, sync.OnceValues(func() (*classify.Model, error) {
+		return classify.DefaultFor(policy, false)
+	}))
+	return f.(func() (*classify.Model, error))()
 }
 
 // httpURL reports whether s is an absolute http or https URL, which the

@@ -89,7 +89,7 @@ func (v *ChromeVisualizer) Visual(ctx context.Context, d *Doc) ([]vision.Feature
 	t1 := time.Now()
 	// render's line heights are image pixels already (CSS px times the
 	// capture scale): vision must not scale them again.
-	vf, err := vision.Measure(res.Image, len(d.Blocks), vision.Options{LineHeight: res.LineHeight, FontSize: res.FontSize, Scale: 1, Workers: 1})
+	vf, err := vision.Measure(res.Image, len(d.Blocks), vision.Options{LineHeight: res.LineHeight, FontSize: res.FontSize, Beyond: res.Beyond, Scale: 1, Workers: 1})
 	if err != nil {
 		return nil, fmt.Errorf("vision: %w", err)
 	}

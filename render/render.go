@@ -91,7 +91,11 @@ type Result struct {
 	// Options.MaxHeight the image is cropped to MaxHeight and Cropped is set.
 	PageHeight int
 	Cropped    bool
-	Timings    Timings
+	// Beyond[i] reports that block i's text starts at or below the
+	// captured height of a cropped page: the block has no visual
+	// measurement because it was not captured, not because it is hidden.
+	Beyond  []bool
+	Timings Timings
 }
 
 // pageHost is the made-up origin the page is served from (see doc.go).
@@ -341,8 +345,10 @@ func (b *Browser) render(tab context.Context, doc []byte, colors []color.RGBA, o
 	res.Boxes = make([]image.Rectangle, n)
 	res.FontSize = make([]float64, n)
 	res.LineHeight = make([]float64, n)
+	res.Beyond = make([]bool, n)
 	for i := 0; i < n && i < len(m.Boxes); i++ {
 		if bx := m.Boxes[i]; len(bx) == 4 {
+			res.Beyond[i] = res.Cropped && bx[1] >= h
 			r := image.Rect(int(math.Floor(bx[0]*scale)), int(math.Floor(bx[1]*scale)),
 				int(math.Ceil(bx[2]*scale)), int(math.Ceil(bx[3]*scale))).Intersect(bounds)
 			if !r.Empty() {

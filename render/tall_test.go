@@ -72,4 +72,7 @@ func TestMaxHeightCrops(t *testing.T) {
 	if res.Boxes[0].Empty() || !res.Boxes[1].Empty() {
 		t.Errorf("boxes %v: want the first block only", res.Boxes)
 	}
+	if len(res.Beyond) != 2 || res.Beyond[0] || !res.Beyond[1] {
+		t.Errorf("beyond %v: want the second block only", res.Beyond)
+	}
 }

@@ -26,12 +26,18 @@ type Options struct {
 	// Workers is the number of goroutines measuring blocks; 0 means
 	// runtime.GOMAXPROCS(0). Results do not depend on it.
 	Workers int
+	// Beyond, if not nil, has one entry per block: true for a block that
+	// lies below the captured part of a cropped page (render.Result's
+	// Beyond). Such a block is not Found and carries Beyond, so that a
+	// classifier can tell "not captured" from "not visible".
+	Beyond []bool
 }
 
 // Features are the visual features of one block. All lengths are in image
 // pixels. See the package documentation for the exact definitions.
 type Features struct {
 	Found  bool            // the block has at least one blob
+	Beyond bool            // not Found because it lies below a cropped capture (Options.Beyond)
 	Blobs  int             // number of blobs
 	Box    image.Rectangle // union of the blobs' bounding rectangles
 	Pixels int             // decoded pixels of the block (before blurring)
@@ -89,6 +95,9 @@ func MeasureBlobs(img image.Image, n int, opt Options) ([]Features, [][]Blob, er
 	if opt.FontSize != nil && len(opt.FontSize) != n {
 		return nil, nil, fmt.Errorf("vision: %d font sizes for %d blocks", len(opt.FontSize), n)
 	}
+	if opt.Beyond != nil && len(opt.Beyond) != n {
+		return nil, nil, fmt.Errorf("vision: %d beyond flags for %d blocks", len(opt.Beyond), n)
+	}
 	scale := opt.Scale
 	if scale == 0 {
 		scale = 1
@@ -143,6 +152,11 @@ func MeasureBlobs(img image.Image, n int, opt Options) ([]Features, [][]Blob, er
 	close(jobs)
 	wg.Wait()
 	pageFeatures(feats, bounds, opt.FontSize)
+	for i, b := range opt.Beyond {
+		if b && !feats[i].Found {
+			feats[i].Beyond = true
+		}
+	}
 	return feats, blobs, nil
 }
 

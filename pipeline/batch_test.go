@@ -172,3 +172,20 @@ func TestCleanInputCarries(t *testing.T) {
 		t.Errorf("a URL that is not http: %v, renderer got %q", err, v.url)
 	}
 }
+
+// TestCleanInputURL: an input's URL (a WARC record's target URI) becomes
+// the page's URL, so that every output format carries it.
+func TestCleanInputURL(t *testing.T) {
+	c, err := New(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := []byte("<html><body><p>The council met on Tuesday to discuss the new bridge over the river and its budget.</p></body></html>")
+	res, err := c.CleanInput(context.Background(), Input{Name: "a.warc.gz#0", URL: "http://example.org/a", Data: page})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Page.URL != "http://example.org/a" {
+		t.Errorf("page URL %q, want the input's", res.Page.URL)
+	}
+}

@@ -106,6 +106,9 @@ func (c *Cleaner) CleanInput(ctx context.Context, in Input) (*Result, error) {
 	if in.Truncated {
 		res.Page.Truncated = true
 	}
+	if res.Page.URL == "" && in.URL != "" {
+		res.Page.URL = in.URL // e.g. a WARC record's target URI, for every output format
+	}
 	return res, nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/fiasco-project/fiasco/gold"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/train"
 )
@@ -26,8 +27,10 @@ figures), beside keeping every block (the baseline) and keeping the blocks
 the gold alignment labels clean (the oracle); and node-level accuracy,
 precision and recall of the clean class.
 
-With --model (default: the embedded model) the pages are cleaned by that
-model; only pages it was not trained on give honest figures. With --cv K
+With --model (default: the embedded model of --policy) the pages are
+cleaned by that model; only pages it was not trained on give honest
+figures. Without --policy, a --model is scored under the policy it was
+trained for (stderr names the policy the gold was mapped to). With --cv K
 the pages are split into K folds and each fold is cleaned by a model trained
 on the others (SVM options as for fiasco train).
 
@@ -66,17 +69,27 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if nf.active() {
 		return evalNested(ctx, &df, mf, sf, nf, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr)
 	}
+	if *cv < 0 || *cv == 1 {
+		return usagef("eval", "--cv %d: want 2 or more folds", *cv)
+	}
+	if *cv > 0 && mf.model != "" {
+		return usagef("eval", "--cv trains a model per fold: it cannot score --model %s", mf.model)
+	}
 	if *cv > 0 {
 		return evalCV(ctx, &df, mf, sf, nf, *cv, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr)
-	}
-	if *cv < 0 {
-		return usagef("eval", "--cv %d: want 2 or more folds", *cv)
 	}
 	c, stop, err := mf.cleaner(ctx)
 	if err != nil {
 		return err
 	}
 	defer stop()
+	if p := c.Model.Info.Policy; !df.policySet && p != "" && p != df.policy.String() {
+		// Without --policy, a model is scored under its own policy.
+		if pp, err := gold.ParsePolicy(p); err == nil {
+			df.policy = pp
+		}
+	}
+	fmt.Fprintf(stderr, "fiasco eval: gold mapped to --policy %s\n", df.policy)
 	if nf.cacheDir != "" && c.Prepare.Visual == nil {
 		return usagef("eval", "--cache-dir keeps renderings: the model reads no visual features, so nothing renders")
 	}

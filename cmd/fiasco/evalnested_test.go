@@ -246,3 +246,21 @@ func TestEvalNestedUsage(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalModelPolicy: without --policy, a model is scored under its own
+// policy (the article model against article gold); --policy overrides it.
+func TestEvalModelPolicy(t *testing.T) {
+	dir := shared.Path(t, "dragnet")
+	model := "../../classify/models/article-text.fiasco"
+	code, out, errs := fiasco(t, "eval", "-q", "--no-render", "--limit", "6", "--bootstrap", "0", "--data", dir, "--model", model)
+	if code != 0 || !strings.Contains(errs, "gold mapped to --policy article") {
+		t.Fatalf("exit %d; stderr:\n%s", code, errs)
+	}
+	code, out2, errs := fiasco(t, "eval", "-q", "--no-render", "--limit", "6", "--bootstrap", "0", "--policy", "corpus", "--data", dir, "--model", model)
+	if code != 0 || !strings.Contains(errs, "gold mapped to --policy corpus") {
+		t.Fatalf("--policy corpus: exit %d; stderr:\n%s", code, errs)
+	}
+	if out == out2 {
+		t.Error("the same report under both policies: the gold mapping did not change")
+	}
+}

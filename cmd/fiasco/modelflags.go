@@ -4,6 +4,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/gold"
@@ -35,9 +37,12 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	fs.StringVar(&m.model, "model", "", "model file (default: the embedded default model)")
 	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use text and structure features only")
 	fs.Func("threshold", "keep blocks whose decision value is at least this (default: the model's; higher = more precision)", func(s string) error {
-		_, err := fmt.Sscan(s, &m.threshold)
-		m.thSet = err == nil
-		return err
+		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a number", s)
+		}
+		m.threshold, m.thSet = v, true
+		return nil
 	})
 	// eval registers --policy with its data flags first (dataFlags.add
 	// must run before addModelFlags there); the model flags then read it.

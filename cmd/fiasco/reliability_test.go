@@ -341,6 +341,9 @@ func TestFlagValues(t *testing.T) {
 		{"inspect --render-timeout 0s x.html", "--render-timeout 0s"},
 		{"serve --scale -2", "--scale -2"},
 		{"eval --data d --width 0", "--width 0"},
+		{"eval --data d --cv 1", "--cv 1: want 2 or more folds"},
+		{"eval --data d --cv 3 --model m.fiasco", "--cv trains a model per fold"},
+		{"clean --threshold abc x.html", `"abc" is not a number`},
 	} {
 		code, _, errs := fiasco(t, strings.Fields(c.args)...)
 		if code != 2 || !strings.Contains(errs, c.msg) {

@@ -13,6 +13,7 @@ import (
 	"github.com/fiasco-project/fiasco/blocks"
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/export"
+	"github.com/fiasco-project/fiasco/features"
 	renderpkg "github.com/fiasco-project/fiasco/render"
 )
 
@@ -182,28 +183,29 @@ func decideBeyond(m *classify.Model, d *Doc, s []float64) error {
 	if !m.Visual || d.Visual == nil {
 		return nil
 	}
-	beyond := false
-	for _, v := range d.Visual {
-		if v.Beyond {
-			beyond = true
-			break
+	// Only the rows beyond the capture go to the text model.
+	var rows []int
+	sub := &features.Table{}
+	for i, v := range d.Visual {
+		if v.Beyond && i < len(s) && i < len(d.Table.Values) {
+			rows = append(rows, i)
+			sub.Values = append(sub.Values, d.Table.Values[i])
+			sub.Tokens = append(sub.Tokens, d.Table.Tokens[i])
 		}
 	}
-	if !beyond {
+	if len(rows) == 0 {
 		return nil
 	}
 	tm, err := textModel(m.Info.Policy)
 	if err != nil {
 		return err
 	}
-	ts, err := tm.Decide(d.Table, d.English)
+	ts, err := tm.Decide(sub, d.English)
 	if err != nil {
 		return err
 	}
-	for i, v := range d.Visual {
-		if v.Beyond && i < len(s) && i < len(ts) {
-			s[i] = ts[i] - tm.Threshold + m.Threshold
-		}
+	for k, i := range rows {
+		s[i] = ts[k] - tm.Threshold + m.Threshold
 	}
 	return nil
 }

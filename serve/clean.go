@@ -11,7 +11,6 @@ import (
 	"mime"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -183,16 +182,9 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 	}
 	defer s.release()
 
-	cc := *c // per request: threshold, charset hint
+	cc := *c // per request: threshold
 	if o.threshold != nil {
 		cc.Threshold = o.threshold
-	}
-	cc.Prepare.Load.ContentType = p.contentType
-	if u, err := url.Parse(p.url); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
-		// As fiasco clean does for a WARC record: the page's URL reaches
-		// its metadata (a title suffix naming the host is the site) and
-		// the renderer (which serves the page there, without network).
-		cc.Prepare.URL = p.url
 	}
 	if rendered {
 		cc.Prepare.Visual = tag(c.Prepare.Visual)
@@ -250,7 +242,14 @@ func safeClean(ctx context.Context, c *pipeline.Cleaner, p page) (res *pipeline.
 			res, err = nil, &panicError{fmt.Sprintf("%s: internal error (please report): %v\n%s", p.name, r, debug.Stack())}
 		}
 	}()
-	return c.Clean(ctx, p.name, p.data)
+	data := p.data
+	if data == nil {
+		data = []byte{} // never let CleanInput read a file named by the request
+	}
+	// As fiasco clean does for a WARC record: the HTTP charset joins the
+	// charset chain, and the page's URL reaches its metadata and the
+	// renderer (which serves the page there, without network).
+	return c.CleanInput(ctx, pipeline.Input{Name: p.name, Data: data, URL: p.url, ContentType: p.contentType})
 }
 
 type panicError struct{ msg string }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/fiasco-project/fiasco/gold"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/train"
 )
@@ -83,12 +82,8 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	defer stop()
-	if p := c.Model.Info.Policy; !df.policySet && p != "" && p != df.policy.String() {
-		// Without --policy, a model is scored under its own policy.
-		if pp, err := gold.ParsePolicy(p); err == nil {
-			df.policy = pp
-		}
-	}
+	// Without --policy, mf.cleaner took the model's own policy (mf.policy
+	// is df.policy).
 	fmt.Fprintf(stderr, "fiasco eval: gold mapped to --policy %s\n", df.policy)
 	if nf.cacheDir != "" && c.Prepare.Visual == nil {
 		return usagef("eval", "--cache-dir keeps renderings: the model reads no visual features, so nothing renders")

@@ -24,8 +24,8 @@ type modelFlags struct {
 	// policy may be scored under it.
 	scoring bool
 	// policySet: --policy was given (otherwise a --model's own policy
-	// stands).
-	policySet bool
+	// stands, and in eval maps the gold too).
+	policySet *bool
 	render    renderFlags
 	// withoutRender is how to do without Chromium, for the message when
 	// there is none ("": the command cannot).
@@ -47,12 +47,13 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	// eval registers --policy with its data flags first (dataFlags.add
 	// must run before addModelFlags there); the model flags then read it.
 	if f := fs.Lookup("policy"); f != nil {
-		m.policy = f.Value.(*policyValue).p
+		v := f.Value.(*policyValue)
+		m.policy, m.policySet = v.p, v.set
 		m.scoring = true
 	} else {
 		p := gold.Corpus
-		m.policy = &p
-		fs.Var(&policyValue{p: m.policy, set: &m.policySet}, "policy", policyHelp)
+		m.policy, m.policySet = &p, new(bool)
+		fs.Var(&policyValue{p: m.policy, set: m.policySet}, "policy", policyHelp)
 	}
 	m.render.add(fs)
 	return m
@@ -68,12 +69,14 @@ func (m *modelFlags) load() (*classify.Model, error) {
 		if mod.Visual && m.noRender {
 			return nil, fmt.Errorf("--model %s uses visual features: it cannot run with --no-render", m.model)
 		}
-		if p := mod.Info.Policy; p != "" && p != m.policy.String() && !m.scoring {
-			if m.policySet {
+		if p := mod.Info.Policy; p != "" && p != m.policy.String() {
+			switch {
+			case !*m.policySet:
+				if pp, err := gold.ParsePolicy(p); err == nil {
+					*m.policy = pp // the model's own policy (in eval, also the gold's)
+				}
+			case !m.scoring:
 				return nil, fmt.Errorf("--model %s was trained for --policy %s, not %s", m.model, p, m.policy)
-			}
-			if pp, err := gold.ParsePolicy(p); err == nil {
-				*m.policy = pp // the model's own policy
 			}
 		}
 		return mod, nil

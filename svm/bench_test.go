@@ -153,10 +153,24 @@ func BenchmarkDecisionBatch(b *testing.B) {
 			}
 		}
 	}
+	p := m.rbfPacked()
+	portable := func() { // the portable block kernel, also where AVX2 is used
+		var blk rbfBlock
+		defer blk.release()
+		for lo := 0; lo < len(rows); lo += blockRows {
+			n := min(blockRows, len(rows)-lo)
+			for r := range n {
+				blk.load(p, r, rows[lo+r])
+			}
+			if n > 1 {
+				p.decideBlock(&blk, n, m.Coef, m.Gamma, m.Rho)
+			}
+		}
+	}
 	for _, c := range []struct {
 		name string
 		f    func()
-	}{{"direct", direct}, {"batched", batched}, {"single", single}} {
+	}{{"direct", direct}, {"batched", batched}, {"single", single}, {"portable", portable}} {
 		b.Run(c.name, func(b *testing.B) {
 			c0 := selfCPU()
 			for b.Loop() {
@@ -186,5 +200,17 @@ func BenchmarkDecisionBatch(b *testing.B) {
 			tb += selfCPU() - c1
 		}
 		b.ReportMetric(float64(td)/float64(tb), "direct/batched")
+	})
+	b.Run("speedup-avx2", func(b *testing.B) { // 1 where AVX2 is not used
+		var tp, tb time.Duration
+		for b.Loop() {
+			c0 := selfCPU()
+			portable()
+			c1 := selfCPU()
+			batched()
+			tp += c1 - c0
+			tb += selfCPU() - c1
+		}
+		b.ReportMetric(float64(tp)/float64(tb), "portable/batched")
 	})
 }

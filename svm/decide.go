@@ -11,6 +11,9 @@ import (
 // is that of the first bad row). A last block of one row goes to decide1
 // (same result, less work).
 func (m *Model) rbfDecisionBatch(p *rbfPack, xs [][]float64, workers int) ([]float64, error) {
+	if p.avx != nil {
+		return m.avxDecisionBatch(p, xs, workers)
+	}
 	out := make([]float64, len(xs))
 	nb := (len(xs) + blockRows - 1) / blockRows
 	workers = max(1, min(workers, nb))

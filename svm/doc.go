@@ -38,6 +38,13 @@
 // 1e-9 relative); rows too large for the expansion, and models with more
 // than 256 features, use the direct form. A row's value does not depend
 // on the batch: DecisionBatch returns exactly what Decision returns.
+// On amd64 CPUs with AVX2 and FMA an assembly kernel (rbfavx_amd64.s)
+// takes the place of the sparse blocks: the same expansion and
+// exponential, four support vectors and eight rows at a time with fused
+// multiply-adds and the terms summed in four lanes, within the same
+// bounds of the direct form (on the 2,339 pages of ../shared/data it
+// changes no decision value in its sixth decimal). Build with -tags noasm
+// to use the portable kernels everywhere.
 //
 // Scaling: FitScaler learns per-feature [min, max] on training data and
 // maps to [lower, upper] exactly like svm-scale; ReadRange/WriteRange use

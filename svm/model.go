@@ -80,6 +80,14 @@ func (m *Model) kparams() kparams {
 func (m *Model) rawDecision(x []float64) float64 {
 	if m.Kernel == RBF {
 		if p := m.rbfPacked(); p != nil {
+			if p.avx != nil {
+				b := getAVXBuf(p.nf)
+				defer avxBufPool.Put(b)
+				var out [1]float64
+				if b.add(p, x, m.Gamma) && p.avx.decide(b, m.Gamma, m.Rho, out[:]) == nil {
+					return out[0]
+				}
+			}
 			var r rbfRow
 			if xx, ok := r.load(p, x); ok {
 				return p.decide1(&r, xx, m.Coef, m.Gamma, m.Rho)

@@ -35,6 +35,8 @@ type rbfPack struct {
 	val    []float64
 	ss     []float64
 	maxSS  float64 // the largest ss
+
+	avx *avxPack // nil where the AVX2 kernel cannot run
 }
 
 // maxSqNorm bounds |x'|^2 and |sv'|^2 so that the expansion cannot
@@ -110,6 +112,7 @@ func newRBFPack(m *Model) *rbfPack {
 		p.maxSS = max(p.maxSS, ss[o])
 	}
 	p.ok = true
+	p.avx = newAVXPack(p, m)
 	return p
 }
 
@@ -118,6 +121,9 @@ func newRBFPack(m *Model) *rbfPack {
 // place is not detected; see Model.SV.)
 func (p *rbfPack) fits(m *Model) bool {
 	if p.nsv != len(m.SV) || p.ncoef != len(m.Coef) || p.nf != m.NumFeatures {
+		return false
+	}
+	if p.avx != nil && !p.avx.fits(m) {
 		return false
 	}
 	return p.nsv == 0 || p.sv0 == &m.SV[0]

@@ -9,11 +9,16 @@
 //
 // A Model has a classifier for pages whose text looks English and, when
 // trained with one, a second on the language-independent features for
-// the rest. Models are files in [Format] (gzip-compressed JSON with the
+// the rest. A model may have a second stage ([Model.Stack]) that
+// re-decides every block from the first stage's values of the block and
+// its neighbours ([StackRows]). Models are files in [Format], or
+// [FormatStacked] with a second stage (gzip-compressed JSON with the
 // SVMs in LIBSVM's text format); [Read] and [Load] refuse a file that is
 // not one, or that names a feature this build does not know. [Default]
-// returns the embedded default models (models/), built by the command in
-// the README. Models are made by package train; classify never trains.
+// and [DefaultFor] return the embedded models (models/), built by the
+// commands in the README; [RendersByDefault] says, per policy, whether
+// the rendered one is the default. Models are made by package train;
+// classify never trains.
 //
 // # Example
 //

@@ -22,7 +22,11 @@ type Model struct {
 	// nil, the rest (trained on the language-independent features only).
 	English *svm.Model
 	Other   *svm.Model
-	Info    Info
+	// Stack, when not nil, is the second stage: it re-decides every block
+	// from the first stage's values of the block and its neighbours (see
+	// StackRows), and its decision values are the model's.
+	Stack *svm.Model
+	Info  Info
 }
 
 // Info records how a model was made.
@@ -37,7 +41,10 @@ type Info struct {
 	Clean  int      `json:"clean_blocks"`
 	C      float64  `json:"c"`
 	Gamma  float64  `json:"gamma"`
-	Note   string   `json:"note,omitempty"`
+	// Stack is the number of folds the second stage (Model.Stack) was
+	// trained over; 0: no second stage.
+	Stack int    `json:"stack,omitempty"`
+	Note  string `json:"note,omitempty"`
 }
 
 // Decide returns the decision value of every block of a page from its
@@ -59,7 +66,11 @@ func (m *Model) Decide(t *features.Table, english bool) ([]float64, error) {
 		return nil, fmt.Errorf("model does not fit this fiasco: %w", err)
 	}
 	rows := t.Columns(m.Keywords, cols)
-	return sm.DecisionBatch(rows, 1)
+	dec, err := sm.DecisionBatch(rows, 1)
+	if err != nil || m.Stack == nil {
+		return dec, err
+	}
+	return m.Stack.DecisionBatch(StackRows(dec, t), 1)
 }
 
 // FallbackMargin is how far below the threshold the best block of a page

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/features"
@@ -20,6 +21,11 @@ import (
 // model format (readable by svm-predict once written to a file of its own).
 const Format = "fiasco-model/1"
 
+// FormatStacked is Format for a model with a second stage (Model.Stack):
+// a fiasco that reads only Format refuses it instead of ignoring the
+// stage.
+const FormatStacked = "fiasco-model/2"
+
 type modelFile struct {
 	Format    string             `json:"format"`
 	Visual    bool               `json:"visual"`
@@ -27,6 +33,7 @@ type modelFile struct {
 	Keywords  *features.Keywords `json:"keywords"`
 	English   *svmFile           `json:"english"`
 	Other     *svmFile           `json:"other,omitempty"`
+	Stack     *svmFile           `json:"stack,omitempty"`
 	Info      Info               `json:"info"`
 }
 
@@ -48,6 +55,12 @@ func (m *Model) Write(w io.Writer) error {
 	}
 	if m.Other != nil {
 		if f.Other, err = encodeSVM(m.Other); err != nil {
+			return err
+		}
+	}
+	if m.Stack != nil {
+		f.Format = FormatStacked
+		if f.Stack, err = encodeSVM(m.Stack); err != nil {
 			return err
 		}
 	}
@@ -166,8 +179,11 @@ func Read(r io.Reader) (*Model, error) {
 		}
 		return nil, err
 	}
-	if f.Format != Format {
-		return nil, fmt.Errorf("model format %q, this fiasco reads %q", f.Format, Format)
+	if f.Format != Format && f.Format != FormatStacked {
+		return nil, fmt.Errorf("model format %q, this fiasco reads %q and %q", f.Format, Format, FormatStacked)
+	}
+	if (f.Format == FormatStacked) != (f.Stack != nil) {
+		return nil, fmt.Errorf("model format %q with a second stage: %v", f.Format, f.Stack != nil)
 	}
 	if f.English == nil {
 		return nil, errors.New("model has no classifier")
@@ -178,6 +194,11 @@ func Read(r io.Reader) (*Model, error) {
 	}
 	if f.Other != nil {
 		if m.Other, err = decodeSVM(f.Other, "other"); err != nil {
+			return nil, err
+		}
+	}
+	if f.Stack != nil {
+		if m.Stack, err = decodeSVM(f.Stack, "stack"); err != nil {
 			return nil, err
 		}
 	}
@@ -240,7 +261,11 @@ func decodeSVM(f *svmFile, which string) (*svm.Model, error) {
 	if n == 0 {
 		return nil, fmt.Errorf("%s classifier: no feature names", which)
 	}
-	if _, err := features.Select(f.Features); err != nil {
+	if which == "stack" {
+		if !slices.Equal(f.Features, StackFeatures) {
+			return nil, fmt.Errorf("second stage reads %v, this fiasco computes %v", f.Features, StackFeatures)
+		}
+	} else if _, err := features.Select(f.Features); err != nil {
 		return nil, fmt.Errorf("%s classifier: %w", which, err)
 	}
 	if err := m.Widen(n); err != nil {

@@ -89,10 +89,24 @@ func (v *ChromeVisualizer) Visual(ctx context.Context, d *Doc) ([]vision.Feature
 	t1 := time.Now()
 	// render's line heights are image pixels already (CSS px times the
 	// capture scale): vision must not scale them again.
-	vf, err := vision.Measure(res.Image, len(d.Blocks), vision.Options{LineHeight: res.LineHeight, FontSize: res.FontSize, Beyond: res.Beyond, Scale: 1, Workers: 1})
+	vf, err := vision.Measure(res.Image, len(d.Blocks), vision.Options{LineHeight: res.LineHeight, FontSize: res.FontSize, Beyond: res.Beyond, Scale: 1, Workers: 1,
+		Style: styles(res), Screen: res.Screen})
 	if err != nil {
 		return nil, fmt.Errorf("vision: %w", err)
 	}
 	d.Timings.Vision = time.Since(t1)
 	return vf, nil
+}
+
+// styles collects the renderer's per-block style readings for vision.
+func styles(res *render.Result) []vision.Style {
+	n := len(res.Boxes)
+	if len(res.FontWeight) != n || len(res.Contrast) != n || len(res.Fixed) != n {
+		return nil
+	}
+	out := make([]vision.Style, n)
+	for i := range out {
+		out[i] = vision.Style{Weight: res.FontWeight[i], Contrast: res.Contrast[i], Fixed: res.Fixed[i]}
+	}
+	return out
 }

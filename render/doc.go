@@ -167,6 +167,13 @@
 // wrappers' client rects in page coordinates, and from the computed style of
 // the parent of the block's longest wrapper the font size and the line
 // height ("normal" line height: the height of that wrapper's first rect).
+// Before anything is written, the highlighting step reads the computed
+// style of the parent of each block's longest text node: the font weight,
+// the contrast ratio (WCAG 2) of the text colour, composited over the
+// first opaque ancestor background (white if none; unknown, 0, when a
+// background image comes first), and whether an ancestor is fixed or
+// sticky (Result.FontWeight, Contrast, Fixed). Result.Screen is the first
+// screen's height (Options.Height).
 //
 // # Screenshot
 //

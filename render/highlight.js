@@ -26,6 +26,13 @@ window.__fiasco = (function () {
   var spans = [];   // the wrappers, in document order
   var blockOf = []; // block index of each wrapper
   var nblocks = 0;
+  // Per block, read in highlight before anything is written, from the
+  // computed style of the parent of its longest text node: font weight
+  // (100..900), the contrast ratio of the text colour against the first
+  // opaque background below it (WCAG 2, 1..21; 0 when a background image
+  // or nothing opaque is found), and whether it sits in a fixed or
+  // sticky container (1) or not (0).
+  var weight = [], contrast = [], fixed = [];
 
   var SHEET = [
     // Blank every element but the wrappers; keep every layout box.
@@ -79,6 +86,7 @@ window.__fiasco = (function () {
       nodes.push(t);
       blocks.push(n);
     }
+    readStyles(nodes, blocks);
     var zero = [];
     if (on) {
       // Elements with opacity 0 stay invisible; all others get opacity 1.
@@ -111,6 +119,68 @@ window.__fiasco = (function () {
     return spans.length;
   }
 
+  function readStyles(nodes, blocks) {
+    var longest = new Array(nblocks), len = new Array(nblocks);
+    for (var i = 0; i < nblocks; i++) { longest[i] = null; len[i] = -1; weight[i] = 0; contrast[i] = 0; fixed[i] = 0; }
+    for (var i = 0; i < nodes.length; i++) {
+      var l = nodes[i].data.trim().length;
+      if (l > len[blocks[i]]) { len[blocks[i]] = l; longest[blocks[i]] = nodes[i].parentElement; }
+    }
+    var fixedCache = new Map();
+    for (var n = 0; n < nblocks; n++) {
+      var el = longest[n];
+      if (!el) continue;
+      var cs = getComputedStyle(el);
+      weight[n] = parseInt(cs.fontWeight, 10) || 400;
+      contrast[n] = contrastOf(el, cs.color);
+      fixed[n] = inFixed(el, fixedCache) ? 1 : 0;
+    }
+  }
+
+  function rgba(s) {
+    var m = /rgba?\(([^)]*)\)/.exec(s || "");
+    if (!m) return null;
+    var p = m[1].split(/[\s,\/]+/).filter(function (x) { return x !== ""; }).map(parseFloat);
+    if (p.length < 3 || p.some(isNaN)) return null;
+    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+  }
+
+  function luminance(c) {
+    function ch(v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }
+    return 0.2126 * ch(c[0]) + 0.7152 * ch(c[1]) + 0.0722 * ch(c[2]);
+  }
+
+  // contrastOf composites the text colour over the first ancestor
+  // background that is opaque (white where none is; 0 when a background
+  // image comes first: its colour is unknown).
+  function contrastOf(el, color) {
+    var fg = rgba(color);
+    if (!fg) return 0;
+    var bg = [255, 255, 255, 1];
+    for (var e = el; e && e.nodeType === 1; e = e.parentElement) {
+      var cs = getComputedStyle(e);
+      if (cs.backgroundImage && cs.backgroundImage !== "none") return 0;
+      var c = rgba(cs.backgroundColor);
+      if (c && c[3] >= 0.99) { bg = c; break; }
+    }
+    var a = fg[3];
+    var t = [fg[0] * a + bg[0] * (1 - a), fg[1] * a + bg[1] * (1 - a), fg[2] * a + bg[2] * (1 - a)];
+    var l1 = luminance(t), l2 = luminance(bg);
+    return (Math.max(l1, l2) + 0.05) / (Math.min(l1, l2) + 0.05);
+  }
+
+  function inFixed(el, cache) {
+    var path = [], v = false;
+    for (var e = el; e && e.nodeType === 1; e = e.parentElement) {
+      if (cache.has(e)) { v = cache.get(e); break; }
+      path.push(e);
+      var p = getComputedStyle(e).position;
+      if (p === "fixed" || p === "sticky") { v = true; break; }
+    }
+    for (var i = 0; i < path.length; i++) cache.set(path[i], v);
+    return v;
+  }
+
   var MARQUEE_ONLY = { behavior: 1, direction: 1, scrollamount: 1, scrolldelay: 1,
     loop: 1, truespeed: 1, height: 1, hspace: 1, vspace: 1 };
 
@@ -136,7 +206,8 @@ window.__fiasco = (function () {
   // wrappers in page coordinates [x0, y0, x1, y1] (null when none has a
   // rect), and the font size and line height (CSS px) from the computed
   // style of the parent of its longest wrapper; a line height of "normal"
-  // is the height of that wrapper's first rect (its content area).
+  // is the height of that wrapper's first rect (its content area); and
+  // the weight, contrast and fixed flags highlight read.
   function measure() {
     var sx = window.scrollX, sy = window.scrollY;
     var boxes = new Array(nblocks), font = new Array(nblocks), line = new Array(nblocks);
@@ -165,7 +236,8 @@ window.__fiasco = (function () {
         line[n] = lh > 0 ? lh : first.height;
       }
     }
-    return { boxes: boxes, font: font, line: line, height: height() };
+    return { boxes: boxes, font: font, line: line, height: height(),
+      weight: weight, contrast: contrast, fixed: fixed };
   }
 
   return { highlight: highlight, height: height, measure: measure };

@@ -87,6 +87,17 @@ type Result struct {
 	// pixels times Options.Scale); 0 when not rendered.
 	FontSize   []float64
 	LineHeight []float64
+	// FontWeight[i] (100..900), Contrast[i] (WCAG 2 contrast ratio of the
+	// text colour against the first opaque background below it, 1..21; 0
+	// when unknown: a background image) and Fixed[i] (inside a fixed or
+	// sticky container) come from the computed style of the same element,
+	// read before the highlighting; 0 and false when not rendered.
+	FontWeight []float64
+	Contrast   []float64
+	Fixed      []bool
+	// Screen is the first screen's height (Options.Height) in image
+	// pixels: what a reader sees before scrolling.
+	Screen int
 	// PageHeight is the document's full height; when it exceeds
 	// Options.MaxHeight the image is cropped to MaxHeight and Cropped is set.
 	PageHeight int
@@ -345,6 +356,10 @@ func (b *Browser) render(tab context.Context, doc []byte, colors []color.RGBA, o
 	res.Boxes = make([]image.Rectangle, n)
 	res.FontSize = make([]float64, n)
 	res.LineHeight = make([]float64, n)
+	res.FontWeight = make([]float64, n)
+	res.Contrast = make([]float64, n)
+	res.Fixed = make([]bool, n)
+	res.Screen = int(math.Round(float64(b.opt.Height) * scale))
 	res.Beyond = make([]bool, n)
 	for i := 0; i < n && i < len(m.Boxes); i++ {
 		if bx := m.Boxes[i]; len(bx) == 4 {
@@ -357,16 +372,22 @@ func (b *Browser) render(tab context.Context, doc []byte, colors []color.RGBA, o
 		}
 		res.FontSize[i] = m.Font[i] * scale
 		res.LineHeight[i] = m.Line[i] * scale
+		if i < len(m.Weight) && i < len(m.Contrast) && i < len(m.Fixed) {
+			res.FontWeight[i], res.Contrast[i], res.Fixed[i] = m.Weight[i], m.Contrast[i], m.Fixed[i] != 0
+		}
 	}
 	return &res, nil
 }
 
 // measurement is what __fiasco.measure returns.
 type measurement struct {
-	Boxes  [][]float64 `json:"boxes"`
-	Font   []float64   `json:"font"`
-	Line   []float64   `json:"line"`
-	Height float64     `json:"height"`
+	Boxes    [][]float64 `json:"boxes"`
+	Font     []float64   `json:"font"`
+	Line     []float64   `json:"line"`
+	Weight   []float64   `json:"weight"`
+	Contrast []float64   `json:"contrast"`
+	Fixed    []float64   `json:"fixed"`
+	Height   float64     `json:"height"`
 }
 
 // measure sets the viewport to the page's full height and measures. When the

@@ -6,6 +6,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -154,5 +155,40 @@ func TestRenderBlocks(t *testing.T) {
 	}
 	if w := res.Boxes[1].Dx(); w > 400 || w < 300 {
 		t.Errorf("block 1 is %d px wide, want 300..400", w)
+	}
+}
+
+// The computed styles read for each block: font weight, contrast with the
+// first opaque background below the text (an alpha colour composited over
+// it), fixed or sticky containers; and the first screen's height.
+func TestRenderStyles(t *testing.T) {
+	b := newBrowser(t, Options{})
+	doc := readTestdata(t, "style.html")
+	colors := append(append([]color.RGBA(nil), testColors...), color.RGBA{245, 130, 48, 255}, color.RGBA{145, 30, 180, 255})
+	res, err := b.Render(context.Background(), doc, colors, RenderOptions{Highlight: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("weight %v, contrast %v, fixed %v, screen %d, boxes %v", res.FontWeight, res.Contrast, res.Fixed, res.Screen, res.Boxes)
+	want := []struct {
+		weight, contrast float64
+		fixed            bool
+	}{
+		{700, 21, false},
+		{300, 4.48, false},
+		{400, 21, true},
+		{400, 21, true},
+		{400, 3.98, false}, // #000 at alpha 0.5 over white: grey 127.5
+	}
+	for i, w := range want {
+		if res.FontWeight[i] != w.weight || math.Abs(res.Contrast[i]-w.contrast) > 0.01 || res.Fixed[i] != w.fixed {
+			t.Errorf("block %d: weight %v contrast %.3f fixed %v, want %v %.2f %v", i, res.FontWeight[i], res.Contrast[i], res.Fixed[i], w.weight, w.contrast, w.fixed)
+		}
+	}
+	if res.Screen != DefaultHeight {
+		t.Errorf("first screen %d px, want %d", res.Screen, DefaultHeight)
+	}
+	if top := res.Boxes[4].Min.Y; top < 3*res.Screen {
+		t.Errorf("block 4 starts at %d px, want 3 screens down", top)
 	}
 }

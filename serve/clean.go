@@ -17,6 +17,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/corpus"
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/load"
@@ -113,12 +114,12 @@ type answer struct {
 
 // cleaner returns the Cleaner for o's policy and render mode.
 func (s *Server) cleaner(o options) (*pipeline.Cleaner, bool, *Error) {
-	text, rendered := s.cfg.Text, s.cfg.Rendered
+	text, rendered, policy := s.cfg.Text, s.cfg.Rendered, "corpus"
 	if o.article {
-		text, rendered = s.cfg.ArticleText, s.cfg.ArticleRendered
+		text, rendered, policy = s.cfg.ArticleText, s.cfg.ArticleRendered, "article"
 	}
 	switch {
-	case o.render == "off", o.render == "auto" && rendered == nil:
+	case o.render == "off", o.render == "auto" && (rendered == nil || !classify.RendersByDefault(policy)):
 		return text, false, nil
 	case rendered == nil:
 		return nil, false, &Error{Status: http.StatusNotImplemented, Msg: "render=on: this service runs without a browser (use render=off or auto)", Kind: "no_browser"}

@@ -24,8 +24,11 @@
 //	format     cleaneval (default), text, html, json as `fiasco clean
 //	           --format`; jsonl: the line `fiasco clean --format jsonl`
 //	           prints for the page (url, title, lang, charset, text ...).
-//	render     auto (default: on when the service has a browser), on, off
-//	           (`fiasco clean --no-render`).
+//	render     auto (default), on, off (`fiasco clean --no-render`).
+//	           auto is what `fiasco clean` does by default: the text
+//	           model under the corpus policy (it measured better on
+//	           unseen pages than the rendered one), rendering under
+//	           the article policy when the service has a browser.
 //	threshold  a decision value, as `fiasco clean --threshold`.
 //	policy     what to keep: corpus (default: the text a linguistic corpus
 //	           wants, as CleanEval's annotators) or article (the main

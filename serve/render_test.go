@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/render"
@@ -46,25 +47,41 @@ func TestRendered(t *testing.T) {
 	checkHealth(t, srv.url, 200)
 	data := readFile(t, article)
 	exp := want(t, rc, data, export.CleanEval)
-	for _, mode := range []string{"auto", "on"} {
+	resp, got := post(t, srv.url+"/clean?render=on", data)
+	if resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Render") != "on" {
+		t.Fatalf("render=on: %d, X-Fiasco-Render %q: %s", resp.StatusCode, resp.Header.Get("X-Fiasco-Render"), got)
+	}
+	if !bytes.Equal(got, exp) {
+		t.Errorf("render=on: answer differs from the rendered Cleaner's:\n got %q\nwant %q", trunc(got), trunc(exp))
+	}
+	// Under the corpus policy auto is off, as fiasco clean's default
+	// (classify.RendersByDefault).
+	for _, mode := range []string{"off", "auto"} {
 		resp, got := post(t, srv.url+"/clean?render="+mode, data)
-		if resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Render") != "on" {
-			t.Fatalf("render=%s: %d, X-Fiasco-Render %q: %s", mode, resp.StatusCode, resp.Header.Get("X-Fiasco-Render"), got)
+		if resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Render") != "off" {
+			t.Errorf("render=%s: %d %q", mode, resp.StatusCode, resp.Header.Get("X-Fiasco-Render"))
 		}
-		if !bytes.Equal(got, exp) {
-			t.Errorf("render=%s: answer differs from the rendered Cleaner's:\n got %q\nwant %q", mode, trunc(got), trunc(exp))
+		if exp := want(t, textCleaner(t), data, export.CleanEval); !bytes.Equal(got, exp) {
+			t.Errorf("render=%s on a rendering service differs from the text model's answer", mode)
 		}
 	}
-	resp, got := post(t, srv.url+"/clean?render=off", data)
-	if resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Render") != "off" {
-		t.Errorf("render=off: %d %q", resp.StatusCode, resp.Header.Get("X-Fiasco-Render"))
+	// Under the article policy auto renders.
+	am, err := classify.DefaultFor("article", true)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if exp := want(t, textCleaner(t), data, export.CleanEval); !bytes.Equal(got, exp) {
-		t.Errorf("render=off on a rendering service differs from the text model's answer")
+	ac := &pipeline.Cleaner{Model: am, Prepare: pipeline.PrepareOptions{Visual: rc.Prepare.Visual}}
+	asrv := start(t, Config{Rendered: rc, ArticleRendered: ac})
+	resp, got = post(t, asrv.url+"/clean?policy=article&render=auto", data)
+	if resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Render") != "on" {
+		t.Errorf("policy=article&render=auto: %d, X-Fiasco-Render %q", resp.StatusCode, resp.Header.Get("X-Fiasco-Render"))
+	}
+	if exp := want(t, ac, data, export.CleanEval); !bytes.Equal(got, exp) {
+		t.Errorf("policy=article&render=auto differs from the article rendered Cleaner's answer")
 	}
 	m := metricsText(t, srv.url)
-	for _, s := range []string{`fiasco_pages_total{render="on",outcome="ok"} 2`, `fiasco_stage_seconds_count{stage="render"} 2`,
-		`fiasco_stage_seconds_count{stage="vision"} 2`, `fiasco_chromium_up 1`} {
+	for _, s := range []string{`fiasco_pages_total{render="on",outcome="ok"} 1`, `fiasco_stage_seconds_count{stage="render"} 1`,
+		`fiasco_stage_seconds_count{stage="vision"} 1`, `fiasco_chromium_up 1`} {
 		if !strings.Contains(m, s+"\n") {
 			t.Errorf("metrics lack %s", s)
 		}

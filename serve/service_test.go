@@ -150,7 +150,7 @@ func TestServiceSameAnswers(t *testing.T) {
 
 	// render=on: the page rendered in the container's Chromium against the
 	// host's; word-level agreement of the cleaneval answers.
-	out := cli(t, exe, dir)
+	out := cli(t, exe, dir, "--render")
 	var m, n, same int
 	var diffs []string
 	for _, p := range pages {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/features"
+	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/svm"
 )
 
@@ -31,6 +32,14 @@ type TrainOptions struct {
 	// blocks (the SVM's cost grows faster than linearly with them).
 	MaxBlocks int
 	Seed      uint64
+	// Stack > 1 adds a second stage (classify.Model.Stack) trained on
+	// out-of-fold first-stage decision values: the pages are dealt into
+	// Stack folds (seeded), a first stage trained on the other folds
+	// decides each fold's pages, and the second stage learns from those
+	// values (classify.StackRows) and the gold labels. StackParams are its
+	// SVM's (zero: C 1, gamma 0.1).
+	Stack       int
+	StackParams svm.Params
 }
 
 func (o *TrainOptions) defaults(ex []*Example) {
@@ -94,7 +103,56 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 		}
 	}
 	m.Info = classify.Info{Pages: len(ex), Blocks: len(y), Clean: clean, C: opt.Params.C, Gamma: m.English.Gamma}
+	if opt.Stack > 1 {
+		m.Info.Stack = opt.Stack
+		if m.Stack, err = trainStack(ctx, ex, opt); err != nil {
+			return nil, err
+		}
+	}
 	return m, nil
+}
+
+// trainStack trains the second stage on out-of-fold first-stage values
+// (see TrainOptions.Stack).
+func trainStack(ctx context.Context, ex []*Example, opt TrainOptions) (*svm.Model, error) {
+	k := opt.Stack
+	if k > len(ex) {
+		return nil, fmt.Errorf("train: second stage: %d folds for %d pages", k, len(ex))
+	}
+	fold := Folds(len(ex), k, opt.Seed^0x737461636b)
+	first := opt
+	first.Stack = 0
+	var rows [][]float64
+	var y []float64
+	for f := range k {
+		var tr, te []*Example
+		for i, e := range ex {
+			if fold[i] == f {
+				te = append(te, e)
+			} else {
+				tr = append(tr, e)
+			}
+		}
+		m, err := Train(ctx, tr, first)
+		if err != nil {
+			return nil, fmt.Errorf("train: second stage, fold %d: %w", f+1, err)
+		}
+		for _, e := range te {
+			d, err := pipeline.Decide(m, e.Doc)
+			if err != nil {
+				return nil, fmt.Errorf("train: second stage: %s/%s: %w", e.Set, e.ID, err)
+			}
+			rows = append(rows, classify.StackRows(d, e.Doc.Table)...)
+			y = append(y, e.Labels()...)
+		}
+	}
+	rows, y = sample(rows, y, opt.MaxBlocks, opt.Seed+1)
+	p := opt.StackParams
+	if p == (svm.Params{}) {
+		p = svm.DefaultParams()
+		p.C, p.Gamma = 1, 0.1
+	}
+	return fitSVM(ctx, rows, y, classify.StackFeatures, p)
 }
 
 // loaded returns the examples that have a document (see KeepFailed).
@@ -192,7 +250,12 @@ func trainSVM(ctx context.Context, rows [][]float64, y []float64, names []string
 	if err != nil {
 		return nil, err
 	}
-	X := features.Project(rows, cols)
+	return fitSVM(ctx, features.Project(rows, cols), y, names, p)
+}
+
+// fitSVM scales X's columns (named by names) to [-1, 1] and trains an
+// SVM that carries its scaler and feature names.
+func fitSVM(ctx context.Context, X [][]float64, y []float64, names []string, p svm.Params) (*svm.Model, error) {
 	sc, err := svm.FitScaler(X, -1, 1)
 	if err != nil {
 		return nil, fmt.Errorf("train: scaling: %w", err)

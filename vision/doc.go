@@ -121,6 +121,10 @@
 //     FontSizeRel = FontSize / M, where M is the upper median (element n/2
 //     of the n sorted values) of the FontSize > 0 of the page's found
 //     blocks; 0 when no found block has one.
+//   - Style = Options.Style[i] as given (the renderer's reading of the
+//     computed style: font weight, WCAG contrast ratio with the background,
+//     fixed or sticky container), and Screens = (Box.Min.Y - image top) /
+//     Options.Screen, FirstScreen = Screens < 1 (both only with a Screen).
 //
 // MeasureBlobs also returns every block's blobs (polygons and rectangles),
 // e.g. to draw them.
@@ -132,7 +136,9 @@
 // entry's Name is the column's name, the name trained models store, and
 // its Get reads the value from Features (vis_found = Found as 0/1,
 // vis_solidity1..3 = SolidityI..III, vis_relwidth, vis_headline, vis_x,
-// vis_y, vis_area, vis_fontsize = FontSizeRel, vis_lines = ln(1 + Lines)).
+// vis_y, vis_area, vis_fontsize = FontSizeRel, vis_lines = ln(1 + Lines);
+// from the style: vis_bold = weight >= 600, vis_contrast = ln(contrast) /
+// ln(21), vis_fixed, vis_first_screen, vis_screens = ln(1 + Screens)).
 // To add a visual feature, compute it into Features (measureBlock for one
 // block, pageFeatures for what is relative to the page) and append its
 // entry to Fields; if it needs something only the renderer knows, pass

@@ -31,6 +31,21 @@ var Fields = []Field{
 	{"vis_area", func(f *Features) float64 { return f.Area }},
 	{"vis_fontsize", func(f *Features) float64 { return f.FontSizeRel }},
 	{"vis_lines", func(f *Features) float64 { return math.Log1p(float64(f.Lines)) }},
+	// From the computed style the renderer read (Options.Style, Screen).
+	{"vis_bold", func(f *Features) float64 { return bool01(f.Style.Weight >= 600) }},
+	{"vis_contrast", func(f *Features) float64 { return contrastScore(f.Style.Contrast) }},
+	{"vis_fixed", func(f *Features) float64 { return bool01(f.Style.Fixed) }},
+	{"vis_first_screen", func(f *Features) float64 { return bool01(f.FirstScreen) }},
+	{"vis_screens", func(f *Features) float64 { return math.Log1p(max(0, f.Screens)) }},
+}
+
+// contrastScore maps a contrast ratio (1..21) to [0, 1] on a log scale:
+// 0 for none (or unknown), 1 for black on white.
+func contrastScore(c float64) float64 {
+	if !(c > 1) {
+		return 0
+	}
+	return math.Min(1, math.Log(c)/math.Log(21))
 }
 
 func bool01(b bool) float64 {

@@ -31,6 +31,22 @@ type Options struct {
 	// Beyond). Such a block is not Found and carries Beyond, so that a
 	// classifier can tell "not captured" from "not visible".
 	Beyond []bool
+	// Style, if not nil, has one entry per block: what the renderer read
+	// from the computed style of the block's text (render.Result's
+	// FontWeight, Contrast and Fixed). Found blocks carry it in Features.
+	Style []Style
+	// Screen is the height of the first screen (what shows before
+	// scrolling) in image pixels; 0: unknown. Found blocks get
+	// Features.Screens from it.
+	Screen int
+}
+
+// Style is what the renderer read from the computed style of a block's
+// text.
+type Style struct {
+	Weight   float64 // font weight, 100..900 (0: unknown)
+	Contrast float64 // WCAG 2 contrast ratio with the background, 1..21 (0: unknown)
+	Fixed    bool    // inside a fixed or sticky container
 }
 
 // Features are the visual features of one block. All lengths are in image
@@ -60,6 +76,14 @@ type Features struct {
 
 	FontSize    float64 // Options.FontSize of the block (0 without it)
 	FontSizeRel float64 // FontSize over the page's median (0 without one)
+
+	Style Style // Options.Style of the block (zero without it)
+	// Screens is how many first screens (Options.Screen) down the page
+	// the top of Box lies: below 1 a reader sees the block without
+	// scrolling (0 without Options.Screen). FirstScreen: Screens < 1,
+	// with Options.Screen given.
+	Screens     float64
+	FirstScreen bool
 }
 
 // Blob is one connected region of a block after blurring and thresholding.
@@ -97,6 +121,12 @@ func MeasureBlobs(img image.Image, n int, opt Options) ([]Features, [][]Blob, er
 	}
 	if opt.Beyond != nil && len(opt.Beyond) != n {
 		return nil, nil, fmt.Errorf("vision: %d beyond flags for %d blocks", len(opt.Beyond), n)
+	}
+	if opt.Style != nil && len(opt.Style) != n {
+		return nil, nil, fmt.Errorf("vision: %d styles for %d blocks", len(opt.Style), n)
+	}
+	if opt.Screen < 0 {
+		return nil, nil, fmt.Errorf("vision: first screen of %d px", opt.Screen)
 	}
 	scale := opt.Scale
 	if scale == 0 {
@@ -152,6 +182,19 @@ func MeasureBlobs(img image.Image, n int, opt Options) ([]Features, [][]Blob, er
 	close(jobs)
 	wg.Wait()
 	pageFeatures(feats, bounds, opt.FontSize)
+	for i := range feats {
+		f := &feats[i]
+		if !f.Found {
+			continue
+		}
+		if opt.Style != nil {
+			f.Style = opt.Style[i]
+		}
+		if opt.Screen > 0 {
+			f.Screens = float64(f.Box.Min.Y-bounds.Min.Y) / float64(opt.Screen)
+			f.FirstScreen = f.Screens < 1
+		}
+	}
 	for i, b := range opt.Beyond {
 		if b && !feats[i].Found {
 			feats[i].Beyond = true

@@ -3,6 +3,7 @@ package vision
 import (
 	"image"
 	"image/color"
+	"math"
 	"math/rand/v2"
 	"testing"
 )
@@ -245,6 +246,8 @@ func TestMeasureErrors(t *testing.T) {
 		{"line heights", img, 3, Options{LineHeight: []float64{1}}},
 		{"font sizes", img, 3, Options{FontSize: []float64{1, 2, 3, 4}}},
 		{"scale", img, 3, Options{Scale: -1}},
+		{"styles", img, 3, Options{Style: make([]Style, 2)}},
+		{"screen", img, 3, Options{Screen: -5}},
 	} {
 		if _, err := Measure(c.img, c.n, c.opt); err == nil {
 			t.Errorf("%s: no error", c.name)
@@ -314,6 +317,51 @@ func TestWorkersAndScale(t *testing.T) {
 	for i := range scaled {
 		if scaled[i].LineHeight != 22 {
 			t.Fatalf("block %d: line height %v, want 22", i, scaled[i].LineHeight)
+		}
+	}
+}
+
+// TestStyleAndScreen: found blocks carry their Options.Style and how many
+// first screens down they start; blocks not found carry neither; the
+// style columns of Fields read them.
+func TestStyleAndScreen(t *testing.T) {
+	pal, err := Palette(3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, 400, 2000))
+	fill(img, img.Rect, color.RGBA{255, 255, 255, 255})
+	fill(img, image.Rect(20, 100, 300, 160), pal[0])   // first screen
+	fill(img, image.Rect(20, 1700, 300, 1760), pal[1]) // four screens of 400 down
+	st := []Style{{Weight: 700, Contrast: 21}, {Weight: 400, Contrast: 2, Fixed: true}, {Weight: 900, Contrast: 21, Fixed: true}}
+	fs, err := Measure(img, 3, Options{Style: st, Screen: 400})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !fs[0].Found || !fs[1].Found || fs[2].Found {
+		t.Fatalf("found: %v %v %v", fs[0].Found, fs[1].Found, fs[2].Found)
+	}
+	if fs[0].Style != st[0] || fs[1].Style != st[1] || fs[2].Style != (Style{}) {
+		t.Errorf("styles %+v %+v %+v", fs[0].Style, fs[1].Style, fs[2].Style)
+	}
+	if math.Abs(fs[0].Screens-0.25) > 0.01 || math.Abs(fs[1].Screens-4.25) > 0.01 || fs[2].Screens != 0 {
+		t.Errorf("screens %v %v %v, want 0.25, 4.25, 0", fs[0].Screens, fs[1].Screens, fs[2].Screens)
+	}
+	get := map[string]func(*Features) float64{}
+	for _, f := range Fields {
+		get[f.Name] = f.Get
+	}
+	for _, c := range []struct {
+		name string
+		b    int
+		want float64
+	}{
+		{"vis_bold", 0, 1}, {"vis_bold", 1, 0}, {"vis_contrast", 0, 1}, {"vis_contrast", 1, math.Log(2) / math.Log(21)},
+		{"vis_fixed", 0, 0}, {"vis_fixed", 1, 1}, {"vis_first_screen", 0, 1}, {"vis_first_screen", 1, 0},
+		{"vis_screens", 1, math.Log1p(4.25)},
+	} {
+		if got := get[c.name](&fs[c.b]); math.Abs(got-c.want) > 0.01 {
+			t.Errorf("%s of block %d: %v, want %v", c.name, c.b, got, c.want)
 		}
 	}
 }

@@ -34,6 +34,12 @@ file, one per line. A path that does not exist is a failed page, not the
 end of the run. Every page is read up to --max-bytes; a longer page is cut
 there and reported truncated.
 
+Models: under the default corpus policy, the embedded text-and-structure
+model (no browser; it measured better on unseen pages than the rendered
+one); --render renders every page in Chromium and uses the model with
+visual features. Under --policy article the rendered model is the
+default and --no-render the text one. --model FILE uses that model.
+
 Outputs:
   --format cleaneval|text|html|json   one file per page: one page goes to
         standard output unless -o is given; several need -o DIR, and are

@@ -114,9 +114,14 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"eval", "--data", dir, "stray"}, 2, `unexpected argument "stray"`},
 		{[]string{"inspect", "a.html"}, 2, "give -o PAGE.png"},
 		{[]string{"oracle", "--data", filepath.Join(dir, "none")}, 1, "fiasco oracle: data set"},
-		{[]string{"clean", "--chromium", filepath.Join(dir, "no-chromium"), filepath.Join(dir, "x.html")}, 1, "--chromium " + filepath.Join(dir, "no-chromium")},
+		{[]string{"clean", "--render", "--chromium", filepath.Join(dir, "no-chromium"), filepath.Join(dir, "x.html")}, 1, "--chromium " + filepath.Join(dir, "no-chromium")},
+		{[]string{"clean", "--policy", "article", "--chromium", filepath.Join(dir, "no-chromium"), filepath.Join(dir, "x.html")}, 1, "--chromium " + filepath.Join(dir, "no-chromium")},
+		// The corpus policy's default is the text model: no browser is started.
+		{[]string{"clean", "--chromium", filepath.Join(dir, "no-chromium"), filepath.Join(dir, "x.html")}, 0, ""},
+		{[]string{"clean", "--render", "--no-render", filepath.Join(dir, "x.html")}, 2, "--render and --no-render contradict"},
+		{[]string{"clean", "--render", "--model", "m.fiasco", filepath.Join(dir, "x.html")}, 2, "--render picks an embedded model"},
 	} {
-		if c.args[0] == "clean" && c.args[1] == "--chromium" {
+		if c.args[0] == "clean" {
 			os.WriteFile(filepath.Join(dir, "x.html"), []byte("<p>x</p>"), 0o644)
 		}
 		code, _, errs := fiasco(t, c.args...)

@@ -147,7 +147,7 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 	}
 	bar := newProgress(stderr, "cv", "folds", folds, quiet)
 	results, err := train.CrossValidate(ctx, ex, train.CVOptions{Folds: folds, Seed: sf.seed,
-		Train: train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed},
+		Train: train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed, Stack: nf.stack},
 		Each:  func(done, total int) { bar.Set(done) }})
 	bar.Done()
 	if err != nil {

@@ -66,6 +66,7 @@ type nestedFlags struct {
 	extra         []string
 	bootstrap     int
 	cacheDir      string
+	stack         int             // --stack: folds of the second stage (0: none)
 	given         map[string]bool // the flags on the command line
 }
 
@@ -75,6 +76,14 @@ func addNestedFlags(fs *flagSet) *nestedFlags {
 		o, i, err := parseFoldPair(s)
 		n.outer, n.inner = o, i
 		return err
+	})
+	fs.Func("stack", "--cv/--nested/--by-set: every model trained gets a second stage that sees its neighbours' first-stage values, trained on `K`-fold out-of-fold values (0: none; see train --stack)", func(s string) error {
+		k, err := strconv.Atoi(s)
+		if err != nil || k == 1 || k < 0 || k > 20 {
+			return fmt.Errorf("want 0 (no second stage) or 2 to 20 folds")
+		}
+		n.stack = k
+		return nil
 	})
 	fs.BoolVar(&n.bySet, "by-set", false, "leave one data set out: each --data set is cleaned by a model chosen and trained on the others")
 	fs.IntVar(&n.setInner, "inner", 5, "--by-set: inner folds that choose the setting")
@@ -301,7 +310,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 		return err
 	}
 	opt := train.NestedOptions{OuterFolds: nf.outer, InnerFolds: nf.inner, Seed: sf.seed, Grid: grid,
-		Train:   train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed},
+		Train:   train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed, Stack: nf.stack},
 		Extra:   extra,
 		Workers: df.workers}
 	run, label := train.NestedCV, "nested"

@@ -30,6 +30,12 @@ func featureSet(s string) ([]string, error) {
 	}
 	for _, tok := range strings.Split(s, ",") {
 		tok = strings.TrimSpace(tok)
+		if list, ok := featureAliases[tok]; ok {
+			for _, n := range list {
+				add(n)
+			}
+			continue
+		}
 		if g, ok := groups[tok]; ok {
 			for _, n := range features.Names(g, true) {
 				add(n)
@@ -37,7 +43,7 @@ func featureSet(s string) ([]string, error) {
 			continue
 		}
 		if _, err := features.Select([]string{tok}); err != nil {
-			return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, visual, context, text, all) nor a feature", tok)
+			return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, visual, style, shape, context, text, all) nor a feature", tok)
 		}
 		add(tok)
 	}
@@ -49,6 +55,17 @@ func featureSet(s string) ([]string, error) {
 		}
 	}
 	return ordered, nil
+}
+
+// featureAliases name sets of visual features within the visual group:
+// style, what the renderer reads from the computed style of a block's
+// text and where it lies (vision.Style, Features.Screens); shape, the
+// measurements of the screenshot and the layout (FIASCO's, and what the
+// models before the style readings used).
+var featureAliases = map[string][]string{
+	"style": {"vis_bold", "vis_contrast", "vis_fixed", "vis_first_screen", "vis_screens"},
+	"shape": {"vis_found", "vis_solidity1", "vis_solidity2", "vis_solidity3", "vis_relwidth", "vis_headline",
+		"vis_x", "vis_y", "vis_area", "vis_fontsize", "vis_lines", "vis_col_overlap", "vis_col_offset", "vis_outside", "vis_col_density"},
 }
 
 // needsRender reports whether training on feats (nil: the default set)
@@ -69,7 +86,7 @@ func needsRender(noRender bool, feats []string) bool {
 }
 
 // featuresHelp documents --features (train, eval).
-const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual, context, text, all) and names, comma-separated (default: text, plus visual when rendering; train --policy article adds context)"
+const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, text, all) and names, comma-separated (default: text, plus visual when rendering; train --policy article adds context)"
 
 // checkRenderFeatures rejects visual features with --no-render.
 func checkRenderFeatures(noRender bool, feats []string, cmd string) error {

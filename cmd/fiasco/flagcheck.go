@@ -11,6 +11,12 @@ func validateModelFlags(cmd string, m *modelFlags) error {
 	if m.thSet && (math.IsNaN(m.threshold) || math.IsInf(m.threshold, 0)) {
 		return usagef(cmd, "--threshold %v: want a finite decision value", m.threshold)
 	}
+	if m.doRender && m.noRender {
+		return usagef(cmd, "--render and --no-render contradict each other")
+	}
+	if m.doRender && m.model != "" {
+		return usagef(cmd, "--render picks an embedded model; --model %s renders if it has visual features", m.model)
+	}
 	return validateRenderFlags(cmd, &m.render)
 }
 

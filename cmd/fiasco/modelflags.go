@@ -17,6 +17,7 @@ import (
 type modelFlags struct {
 	model     string
 	noRender  bool
+	doRender  bool // --render: the rendered model where the policy's default is the text one
 	threshold float64
 	thSet     bool
 	policy    *gold.Policy // --policy: picks the embedded model
@@ -35,7 +36,8 @@ type modelFlags struct {
 func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	m := &modelFlags{withoutRender: noRenderHint}
 	fs.StringVar(&m.model, "model", "", "model file (default: the embedded default model)")
-	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use text and structure features only")
+	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use text and structure features only (the corpus policy's default)")
+	fs.BoolVar(&m.doRender, "render", false, "render pages in Chromium and use the policy's model with visual features (the article policy's default; under the corpus policy the text model measured better on unseen pages)")
 	fs.Func("threshold", "keep blocks whose decision value is at least this (default: the model's; higher = more precision)", func(s string) error {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
@@ -81,7 +83,7 @@ func (m *modelFlags) load() (*classify.Model, error) {
 		}
 		return mod, nil
 	}
-	if m.noRender {
+	if m.noRender || !(m.doRender || classify.RendersByDefault(m.policy.String())) {
 		return classify.DefaultFor(m.policy.String(), false)
 	}
 	if _, err := m.render.browserPath(m.withoutRender); err != nil {

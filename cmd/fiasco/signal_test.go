@@ -211,7 +211,7 @@ func TestSignalDuringRenderedBatch(t *testing.T) {
 	}{{syscall.SIGTERM, 143}, {syscall.SIGINT, 130}} {
 		t.Run(signalName(c.sig), func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "out")
-			cmd, tmp, stderr := startRendered(t, nil, "clean", "-q", "--workers", "1", "--format", "text", "-o", out, in)
+			cmd, tmp, stderr := startRendered(t, nil, "clean", "--render", "-q", "--workers", "1", "--format", "text", "-o", out, in)
 			// Wait for the first cleaned page: Chromium is up and rendering.
 			deadline := time.Now().Add(90 * time.Second)
 			for {
@@ -286,7 +286,7 @@ func TestBrokenStdout(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Close()
-	cmd, tmp, stderr := startRendered(t, w, "clean", filepath.Join(in, "page00.html"))
+	cmd, tmp, stderr := startRendered(t, w, "clean", "--render", filepath.Join(in, "page00.html"))
 	w.Close()
 	code := waitExit(t, cmd, 90*time.Second, stderr)
 	if code != 141 {

@@ -45,6 +45,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	log2c := fs.String("log2c", "-1,9,2", "grid: log2 C begin,end,step")
 	log2g := fs.String("log2g", "-9,1,2", "grid: log2 gamma begin,end,step")
 	folds := fs.Int("folds", 5, "grid: folds (pages, not blocks, are split)")
+	stack := fs.Int("stack", 0, "add a second stage that re-decides each block from its own and its neighbours' first-stage values, trained on `K`-fold out-of-fold values (0: none; 2 to 20)")
 	maxBlocks := fs.Int("max-blocks", 0, "train on a seeded sample of at most this many blocks (0: all)")
 	featFlag := fs.String("features", "", featuresHelp)
 	keywords := fs.Int("keywords", 100, "clean and dirty keywords to learn")
@@ -65,6 +66,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if math.IsNaN(*threshold) || math.IsInf(*threshold, 0) {
 		return usagef("train", "--threshold %v: want a finite decision value", *threshold)
+	}
+	if *stack < 0 || *stack == 1 || *stack > 20 {
+		return usagef("train", "--stack %d: want 0 (no second stage) or 2 to 20 folds", *stack)
 	}
 	if *maxBlocks < 0 {
 		return usagef("train", "--max-blocks %d: want 0 (all) or more", *maxBlocks)
@@ -94,7 +98,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return &usageError{cmd: "train", err: err}
 	}
-	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed}
+	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed, Stack: *stack}
 	var gopt svm.GridOptions
 	if *grid {
 		if gopt.Log2C, err = parseRange(*log2c); err != nil {

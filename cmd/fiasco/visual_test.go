@@ -24,11 +24,12 @@ func needChromium(t *testing.T) {
 	}
 }
 
-// TestCleanRendered cleans the test page with the default visual model:
-// Chromium renders it and the visual features join the others.
+// TestCleanRendered cleans the test page with the corpus policy's visual
+// model (--render): Chromium renders it and the visual features join the
+// others.
 func TestCleanRendered(t *testing.T) {
 	needChromium(t)
-	code, out, errs := fiasco(t, "clean", "--format", "text", "../../testdata/article.html")
+	code, out, errs := fiasco(t, "clean", "--render", "--format", "text", "../../testdata/article.html")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}

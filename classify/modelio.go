@@ -182,8 +182,11 @@ func Read(r io.Reader) (*Model, error) {
 	if f.Format != Format && f.Format != FormatStacked {
 		return nil, fmt.Errorf("model format %q, this fiasco reads %q and %q", f.Format, Format, FormatStacked)
 	}
-	if (f.Format == FormatStacked) != (f.Stack != nil) {
-		return nil, fmt.Errorf("model format %q with a second stage: %v", f.Format, f.Stack != nil)
+	switch {
+	case f.Format == FormatStacked && f.Stack == nil:
+		return nil, fmt.Errorf("model format %q names a second stage, but the file has none", f.Format)
+	case f.Format != FormatStacked && f.Stack != nil:
+		return nil, fmt.Errorf("model format %q has no second stage, but the file holds one (format %q)", f.Format, FormatStacked)
 	}
 	if f.English == nil {
 		return nil, errors.New("model has no classifier")

@@ -28,7 +28,7 @@ var StackFeatures = []string{
 	"stack_nb_max",     // the larger of prev and next
 	"stack_page_mean",  // mean over the page
 	"stack_page_kept",  // share of the page's blocks with a value >= 0
-	"stack_log_tokens", // log(1 + the block's word tokens)
+	"stack_log_tokens", // the tokens column: log(1 + the block's word tokens)
 }
 
 // stackNone stands for a missing neighbour: a value beyond what a
@@ -84,7 +84,7 @@ func StackRows(dec []float64, t *features.Table) [][]float64 {
 		}
 		tokens := 0.0
 		if t != nil && i < len(t.Values) && tok >= 0 && tok < len(t.Values[i]) {
-			tokens = math.Log1p(math.Max(0, t.Values[i][tok]))
+			tokens = math.Max(0, t.Values[i][tok]) // already log(1 + n)
 		}
 		r := flat[i*len(StackFeatures) : (i+1)*len(StackFeatures) : (i+1)*len(StackFeatures)]
 		r[0], r[1], r[2], r[3], r[4] = d[i], at(i-1), at(i+1), at(i-2), at(i+2)

@@ -15,9 +15,9 @@ func TestStackRows(t *testing.T) {
 	}
 	width := len(features.All())
 	tab := &features.Table{}
-	for _, n := range []float64{0, 9, 99, 3} {
+	for _, n := range []float64{0, 9, 99, 3} { // the column holds log(1 + tokens)
 		r := make([]float64, width)
-		r[tok[0]] = n
+		r[tok[0]] = math.Log1p(n)
 		tab.Values = append(tab.Values, r)
 	}
 	dec := []float64{-5, 1, 2, -0.5} // -5 is clipped to -3

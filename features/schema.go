@@ -227,3 +227,15 @@ func Project(rows [][]float64, cols []int) [][]float64 {
 	}
 	return out
 }
+
+// IsStyle reports whether the named column is one of the vision.Fields
+// marked Style (read from the computed style, not measured on the
+// screenshot; not in a trainer's default set).
+func IsStyle(name string) bool {
+	for _, f := range visionFields {
+		if f.Name == name {
+			return f.Style
+		}
+	}
+	return false
+}

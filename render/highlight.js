@@ -29,9 +29,10 @@ window.__fiasco = (function () {
   // Per block, read in highlight before anything is written, from the
   // computed style of the parent of its longest text node: font weight
   // (100..900), the contrast ratio of the text colour against the first
-  // opaque background below it (WCAG 2, 1..21; 0 when a background image
-  // or nothing opaque is found), and whether it sits in a fixed or
-  // sticky container (1) or not (0).
+  // opaque background below it (WCAG 2, 1..21; white when no ancestor has
+  // one; 0 when a background image comes first or a colour cannot be
+  // read), and whether it sits in a fixed or sticky container (1) or
+  // not (0).
   var weight = [], contrast = [], fixed = [];
 
   var SHEET = [
@@ -137,12 +138,33 @@ window.__fiasco = (function () {
     }
   }
 
+  // rgba parses a computed colour into [r, g, b, alpha] (0..255, 0..1).
+  // Computed colours are rgb()/rgba() unless written in another colour
+  // space (oklch(), lab(), color(...)); those are drawn on a 1x1 canvas
+  // and read back in sRGB.
+  var canvasCtx = null;
   function rgba(s) {
-    var m = /rgba?\(([^)]*)\)/.exec(s || "");
-    if (!m) return null;
-    var p = m[1].split(/[\s,\/]+/).filter(function (x) { return x !== ""; }).map(parseFloat);
-    if (p.length < 3 || p.some(isNaN)) return null;
-    return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+    var m = /^rgba?\(([^)]*)\)$/.exec(s || "");
+    if (m) {
+      var p = m[1].split(/[\s,\/]+/).filter(function (x) { return x !== ""; }).map(parseFloat);
+      if (p.length >= 3 && !p.some(isNaN)) return [p[0], p[1], p[2], p.length > 3 ? p[3] : 1];
+    }
+    if (!s || s === "transparent") return null;
+    try {
+      if (!canvasCtx) {
+        var c = document.createElement("canvas");
+        c.width = c.height = 1;
+        canvasCtx = c.getContext("2d", { willReadFrequently: true });
+      }
+      canvasCtx.clearRect(0, 0, 1, 1);
+      canvasCtx.fillStyle = "rgba(0, 0, 0, 0)";
+      canvasCtx.fillStyle = s;
+      canvasCtx.fillRect(0, 0, 1, 1);
+      var d = canvasCtx.getImageData(0, 0, 1, 1).data;
+      return [d[0], d[1], d[2], d[3] / 255];
+    } catch (e) {
+      return null;
+    }
   }
 
   function luminance(c) {

@@ -164,7 +164,7 @@ func TestRenderBlocks(t *testing.T) {
 func TestRenderStyles(t *testing.T) {
 	b := newBrowser(t, Options{})
 	doc := readTestdata(t, "style.html")
-	colors := append(append([]color.RGBA(nil), testColors...), color.RGBA{245, 130, 48, 255}, color.RGBA{145, 30, 180, 255})
+	colors := append(append([]color.RGBA(nil), testColors...), color.RGBA{245, 130, 48, 255}, color.RGBA{145, 30, 180, 255}, color.RGBA{70, 240, 240, 255})
 	res, err := b.Render(context.Background(), doc, colors, RenderOptions{Highlight: true})
 	if err != nil {
 		t.Fatal(err)
@@ -179,6 +179,7 @@ func TestRenderStyles(t *testing.T) {
 		{400, 21, true},
 		{400, 21, true},
 		{400, 3.98, false}, // #000 at alpha 0.5 over white: grey 127.5
+		{400, 21, false},   // colours in oklch(), read through a canvas
 	}
 	for i, w := range want {
 		if res.FontWeight[i] != w.weight || math.Abs(res.Contrast[i]-w.contrast) > 0.01 || res.Fixed[i] != w.fixed {

@@ -25,10 +25,10 @@
 //	           --format`; jsonl: the line `fiasco clean --format jsonl`
 //	           prints for the page (url, title, lang, charset, text ...).
 //	render     auto (default), on, off (`fiasco clean --no-render`).
-//	           auto is what `fiasco clean` does by default: the text
-//	           model under the corpus policy (it measured better on
-//	           unseen pages than the rendered one), rendering under
-//	           the article policy when the service has a browser.
+//	           auto is what `fiasco clean` does by default
+//	           (classify.RendersByDefault): today the text model under
+//	           both policies, as the rendered ones did not measure
+//	           better on unseen pages; on renders (`--render`).
 //	threshold  a decision value, as `fiasco clean --threshold`.
 //	policy     what to keep: corpus (default: the text a linguistic corpus
 //	           wants, as CleanEval's annotators) or article (the main

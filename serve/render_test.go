@@ -65,19 +65,24 @@ func TestRendered(t *testing.T) {
 			t.Errorf("render=%s on a rendering service differs from the text model's answer", mode)
 		}
 	}
-	// Under the article policy auto renders.
+	// Under the article policy too auto follows classify.RendersByDefault;
+	// on renders.
 	am, err := classify.DefaultFor("article", true)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ac := &pipeline.Cleaner{Model: am, Prepare: pipeline.PrepareOptions{Visual: rc.Prepare.Visual}}
 	asrv := start(t, Config{Rendered: rc, ArticleRendered: ac})
-	resp, got = post(t, asrv.url+"/clean?policy=article&render=auto", data)
-	if resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Render") != "on" {
-		t.Errorf("policy=article&render=auto: %d, X-Fiasco-Render %q", resp.StatusCode, resp.Header.Get("X-Fiasco-Render"))
-	}
-	if exp := want(t, ac, data, export.CleanEval); !bytes.Equal(got, exp) {
-		t.Errorf("policy=article&render=auto differs from the article rendered Cleaner's answer")
+	for mode, rendered := range map[string]bool{"auto": classify.RendersByDefault("article"), "on": true} {
+		resp, got = post(t, asrv.url+"/clean?policy=article&render="+mode, data)
+		if resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Render") != onOff(rendered) {
+			t.Errorf("policy=article&render=%s: %d, X-Fiasco-Render %q, want %s", mode, resp.StatusCode, resp.Header.Get("X-Fiasco-Render"), onOff(rendered))
+		}
+		if rendered {
+			if exp := want(t, ac, data, export.CleanEval); !bytes.Equal(got, exp) {
+				t.Errorf("policy=article&render=%s differs from the article rendered Cleaner's answer", mode)
+			}
+		}
 	}
 	m := metricsText(t, srv.url)
 	for _, s := range []string{`fiasco_pages_total{render="on",outcome="ok"} 1`, `fiasco_stage_seconds_count{stage="render"} 1`,

@@ -34,16 +34,16 @@ const maxHeaderTimeout = 10 * time.Second
 type Config struct {
 	// Addr is the address ListenAndServe listens on; DefaultAddr if empty.
 	Addr string
-	// Text cleans pages with render=off, and with render=auto (the corpus
-	// policy's default, classify.RendersByDefault). nil: the embedded
+	// Text cleans pages with render=off, and with render=auto where the
+	// policy's default is not to render (classify.RendersByDefault;
+	// today both policies). nil: the embedded
 	// text-and-structure model.
 	Text *pipeline.Cleaner
 	// Rendered cleans pages with render=on; it must
 	// have a visual model and a Visualizer (pipeline.New(ctx, true)). nil:
 	// the service renders nothing and answers render=on with 501.
 	Rendered *pipeline.Cleaner
-	// ArticleText and ArticleRendered are the same for policy=article,
-	// where render=auto means ArticleRendered when there is one.
+	// ArticleText and ArticleRendered are the same for policy=article.
 	// ArticleText nil: the embedded article model without visual
 	// features. ArticleRendered nil: policy=article renders nothing
 	// (render=auto means off; render=on answers 501).

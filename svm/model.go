@@ -84,7 +84,7 @@ func (m *Model) rawDecision(x []float64) float64 {
 				b := getAVXBuf(p.nf)
 				defer avxBufPool.Put(b)
 				var out [1]float64
-				if b.add(p, x, m.Gamma) && p.avx.decide(b, m.Gamma, m.Rho, out[:]) == nil {
+				if b.add(p, x, m.Gamma) && p.avx.decide(b, m.Coef, m.Gamma, m.Rho, out[:]) == nil {
 					return out[0]
 				}
 			}

@@ -22,10 +22,11 @@ import (
 // or on other CPUs, fiasco uses the portable rbfPack kernels.
 type avxPack struct {
 	nf, ngroups int
-	coef0       *float64 // &Model.Coef[0] when packed (see fits)
 	// groups: per group of four support vectors, nf*4 values (feature
-	// j of lane l at j*4+l), then the lanes' |sv'|^2 and coefficients.
-	// Lanes past the last support vector are zero, coefficient 0.
+	// j of lane l at j*4+l), then the lanes' |sv'|^2. Lanes past the last
+	// support vector are zero. The coefficients are not packed: the kernel
+	// reads Model.Coef at every call (four per group, in SV order; the last
+	// group's from a padded copy), as the Model's contract wants.
 	groups []float64
 }
 
@@ -45,8 +46,8 @@ func newAVXPack(p *rbfPack, m *Model) *avxPack {
 		return nil
 	}
 	nf := p.nf
-	a := &avxPack{nf: nf, ngroups: (p.nsv + avxLanes - 1) / avxLanes, coef0: &m.Coef[0]}
-	stride := (nf + 2) * avxLanes
+	a := &avxPack{nf: nf, ngroups: (p.nsv + avxLanes - 1) / avxLanes}
+	stride := (nf + 1) * avxLanes
 	a.groups = make([]float64, a.ngroups*stride)
 	for i, sv := range m.SV {
 		base, l := i/avxLanes*stride, i%avxLanes
@@ -54,14 +55,8 @@ func newAVXPack(p *rbfPack, m *Model) *avxPack {
 			a.groups[base+j*avxLanes+l] = sv[j] - c
 		}
 		a.groups[base+nf*avxLanes+l] = p.ss[p.pos[i]]
-		a.groups[base+(nf+1)*avxLanes+l] = m.Coef[i]
 	}
 	return a
-}
-
-// fits reports whether a was packed with m's current coefficients.
-func (a *avxPack) fits(m *Model) bool {
-	return len(m.Coef) > 0 && a.coef0 == &m.Coef[0]
 }
 
 // avxBuf is one caller's working memory for the kernel.
@@ -72,6 +67,8 @@ type avxBuf struct {
 	scratch [avxRows * avxLanes]float64
 	sums    [avxRows * avxLanes]float64
 	k       avxConst
+	// coefTail is the last group's coefficients, padded with zeros.
+	coefTail [avxLanes]float64
 }
 
 var avxBufPool sync.Pool
@@ -112,14 +109,23 @@ func (b *avxBuf) add(p *rbfPack, x []float64, gamma float64) bool {
 }
 
 // decide runs the kernel over b's rows and writes their raw decision
-// values to out[:b.rows]; then b is empty.
-func (a *avxPack) decide(b *avxBuf, gamma, rho float64, out []float64) error {
+// values to out[:b.rows]; then b is empty. coef holds one coefficient per
+// support vector.
+func (a *avxPack) decide(b *avxBuf, coef []float64, gamma, rho float64, out []float64) error {
 	if b.rows == 0 {
 		return nil
 	}
 	if len(out) < b.rows || len(b.x) < a.nf*avxRows*avxLanes {
 		return fmt.Errorf("svm: avx decision: %d rows, room for %d", b.rows, len(out))
 	}
+	if n := len(coef); n > a.ngroups*avxLanes || n <= (a.ngroups-1)*avxLanes {
+		return fmt.Errorf("svm: avx decision: %d coefficients for %d groups of support vectors", n, a.ngroups)
+	}
+	// Whole groups read coef in place; the last group, when partial,
+	// reads a padded copy (its lanes past the end have coefficient 0).
+	full := len(coef) / avxLanes
+	b.coefTail = [avxLanes]float64{}
+	copy(b.coefTail[:], coef[full*avxLanes:])
 	b.setConst(gamma)
 	if b.rows == 1 { // the one-row kernel: the same result, an eighth of the work
 		x := b.x[:a.nf*avxLanes]
@@ -127,9 +133,15 @@ func (a *avxPack) decide(b *avxBuf, gamma, rho float64, out []float64) error {
 			copy(x[j*avxLanes:(j+1)*avxLanes], b.x[j*avxRows*avxLanes:])
 		}
 		clear(b.sums[:avxLanes])
-		rbfGroups1AVX2(&a.groups[0], a.ngroups, a.nf, &x[0], &b.xx[0], &b.k, &exp2Tab[0], &b.sums[0])
+		stride := (a.nf + 1) * avxLanes
+		if full > 0 {
+			rbfGroups1AVX2(&a.groups[0], &coef[0], full, a.nf, &x[0], &b.xx[0], &b.k, &exp2Tab[0], &b.sums[0])
+		}
+		if full < a.ngroups {
+			rbfGroups1AVX2(&a.groups[full*stride], &b.coefTail[0], 1, a.nf, &x[0], &b.xx[0], &b.k, &exp2Tab[0], &b.sums[0])
+		}
 	} else {
-		a.decideRows(b)
+		a.decideRows(b, coef, full)
 	}
 	for r := range b.rows {
 		s := b.sums[r*avxLanes : (r+1)*avxLanes]
@@ -139,8 +151,9 @@ func (a *avxPack) decide(b *avxBuf, gamma, rho float64, out []float64) error {
 	return nil
 }
 
-// decideRows runs the eight-row kernel over b (rows past b.rows zero).
-func (a *avxPack) decideRows(b *avxBuf) {
+// decideRows runs the eight-row kernel over b (rows past b.rows zero):
+// the first full groups with coef in place, then the partial last one.
+func (a *avxPack) decideRows(b *avxBuf, coef []float64, full int) {
 	for r := b.rows; r < avxRows; r++ { // rows not in use: zero
 		for j := range a.nf {
 			clear(b.x[(j*avxRows+r)*avxLanes : (j*avxRows+r+1)*avxLanes])
@@ -148,7 +161,13 @@ func (a *avxPack) decideRows(b *avxBuf) {
 		b.xx[r] = 0
 	}
 	clear(b.sums[:])
-	rbfGroupsAVX2(&a.groups[0], a.ngroups, a.nf, &b.x[0], &b.xx[0], &b.k, &exp2Tab[0], &b.scratch[0], &b.sums[0])
+	if full > 0 {
+		rbfGroupsAVX2(&a.groups[0], &coef[0], full, a.nf, &b.x[0], &b.xx[0], &b.k, &exp2Tab[0], &b.scratch[0], &b.sums[0])
+	}
+	if full < a.ngroups {
+		stride := (a.nf + 1) * avxLanes
+		rbfGroupsAVX2(&a.groups[full*stride], &b.coefTail[0], 1, a.nf, &b.x[0], &b.xx[0], &b.k, &exp2Tab[0], &b.scratch[0], &b.sums[0])
+	}
 }
 
 // setConst sets b's kernel constants for gamma.
@@ -185,7 +204,7 @@ func (m *Model) avxDecisionBatch(p *rbfPack, xs [][]float64, workers int) ([]flo
 		var res [avxRows]float64
 		flush := func() error {
 			n := b.rows
-			if err := p.avx.decide(b, m.Gamma, m.Rho, res[:]); err != nil {
+			if err := p.avx.decide(b, m.Coef, m.Gamma, m.Rho, res[:]); err != nil {
 				return err
 			}
 			for r := range n {

@@ -11,10 +11,10 @@ var haveAVX2 = cpu.X86.HasAVX2 && cpu.X86.HasFMA
 // rbfGroupsAVX2 is in rbfavx_amd64.s; see avxPack.decide.
 //
 //go:noescape
-func rbfGroupsAVX2(groups *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, scratch, sums *float64)
+func rbfGroupsAVX2(groups, coef *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, scratch, sums *float64)
 
 // rbfGroups1AVX2 is rbfGroupsAVX2 for one row (x: nf x 4; xx, sums: the
 // row's), with the same operations, so the same result.
 //
 //go:noescape
-func rbfGroups1AVX2(groups *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, sums *float64)
+func rbfGroups1AVX2(groups, coef *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, sums *float64)

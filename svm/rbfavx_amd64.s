@@ -2,24 +2,26 @@
 
 #include "textflag.h"
 
-// func rbfGroupsAVX2(groups *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, scratch, sums *float64)
+// func rbfGroupsAVX2(groups, coef *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, scratch, sums *float64)
 //
 // For each group of four support vectors (nf vectors of four lanes, one
-// per feature, then the lanes' |sv'|^2 and coefficients) and each of
+// per feature, then the lanes' |sv'|^2; their coefficients four at a time
+// at coef) and each of
 // the eight rows (x: nf x 8 x 4, row r's feature j broadcast to four
 // lanes; xx: the rows' |x'|^2), it adds coef * exp(-gamma max(0, xx +
 // ss - 2 x'.sv')) to sums[r] (8 x 4). The exponential is expInRange's
 // method, lane by lane: see rbfavx.go.
-TEXT ·rbfGroupsAVX2(SB), NOSPLIT, $0-72
+TEXT ·rbfGroupsAVX2(SB), NOSPLIT, $0-80
 	MOVQ groups+0(FP), SI
-	MOVQ ngroups+8(FP), CX
-	MOVQ nf+16(FP), DX
-	MOVQ x+24(FP), R8
-	MOVQ xx+32(FP), R9
-	MOVQ k+40(FP), R10
-	MOVQ tab+48(FP), R11
-	MOVQ scratch+56(FP), R12
-	MOVQ sums+64(FP), R13
+	MOVQ coef+8(FP), AX
+	MOVQ ngroups+16(FP), CX
+	MOVQ nf+24(FP), DX
+	MOVQ x+32(FP), R8
+	MOVQ xx+40(FP), R9
+	MOVQ k+48(FP), R10
+	MOVQ tab+56(FP), R11
+	MOVQ scratch+64(FP), R12
+	MOVQ sums+72(FP), R13
 	TESTQ CX, CX
 	JZ done
 	TESTQ DX, DX
@@ -62,7 +64,7 @@ feature:
 	VMOVUPD Y6, 192(R12)
 	VMOVUPD Y7, 224(R12)
 
-	// SI now points at the group's |sv'|^2, then its coefficients.
+	// SI now points at the group's |sv'|^2, AX at its coefficients.
 	XORQ R14, R14 // 8 * row
 
 row:
@@ -98,13 +100,14 @@ row:
 	VPADDQ Y13, Y14, Y14             // y 2**(k>>6)
 
 	VMOVUPD (R13)(R14*4), Y9
-	VFMADD231PD 32(SI), Y14, Y9      // sums[r] += coef y
+	VFMADD231PD (AX), Y14, Y9        // sums[r] += coef y
 	VMOVUPD Y9, (R13)(R14*4)
 	ADDQ $8, R14
 	CMPQ R14, $64
 	JLT row
 
-	ADDQ $64, SI
+	ADDQ $32, SI
+	ADDQ $32, AX
 	DECQ CX
 	JNZ group
 
@@ -112,19 +115,20 @@ done:
 	VZEROUPPER
 	RET
 
-// func rbfGroups1AVX2(groups *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, sums *float64)
+// func rbfGroups1AVX2(groups, coef *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, sums *float64)
 //
 // rbfGroupsAVX2 for one row (x: nf x 4, xx and sums: one row's), with
 // the same operations for that row, so the same result.
-TEXT ·rbfGroups1AVX2(SB), NOSPLIT, $0-64
+TEXT ·rbfGroups1AVX2(SB), NOSPLIT, $0-72
 	MOVQ groups+0(FP), SI
-	MOVQ ngroups+8(FP), CX
-	MOVQ nf+16(FP), DX
-	MOVQ x+24(FP), R8
-	MOVQ xx+32(FP), R9
-	MOVQ k+40(FP), R10
-	MOVQ tab+48(FP), R11
-	MOVQ sums+56(FP), R13
+	MOVQ coef+8(FP), AX
+	MOVQ ngroups+16(FP), CX
+	MOVQ nf+24(FP), DX
+	MOVQ x+32(FP), R8
+	MOVQ xx+40(FP), R9
+	MOVQ k+48(FP), R10
+	MOVQ tab+56(FP), R11
+	MOVQ sums+64(FP), R13
 	TESTQ CX, CX
 	JZ done1
 	TESTQ DX, DX
@@ -172,9 +176,10 @@ feature1:
 	VPAND 320(R10), Y13, Y13
 	VPSLLQ $46, Y13, Y13
 	VPADDQ Y13, Y14, Y14
-	VFMADD231PD 32(SI), Y14, Y6      // sums += coef y
+	VFMADD231PD (AX), Y14, Y6        // sums += coef y
 
-	ADDQ $64, SI
+	ADDQ $32, SI
+	ADDQ $32, AX
 	DECQ CX
 	JNZ group1
 	VMOVUPD Y6, (R13)

@@ -7,9 +7,9 @@ package svm
 const haveAVX2 = false
 
 // rbfGroupsAVX2 is never called where haveAVX2 is false.
-func rbfGroupsAVX2(groups *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, scratch, sums *float64) {
+func rbfGroupsAVX2(groups, coef *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, scratch, sums *float64) {
 }
 
 // rbfGroups1AVX2 is never called where haveAVX2 is false.
-func rbfGroups1AVX2(groups *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, sums *float64) {
+func rbfGroups1AVX2(groups, coef *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, sums *float64) {
 }

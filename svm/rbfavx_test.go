@@ -39,7 +39,7 @@ func TestAVXKernelAgainstPortable(t *testing.T) {
 				}
 			}
 			got := make([]float64, n)
-			if err := p.avx.decide(b, m.Gamma, m.Rho, got); err != nil {
+			if err := p.avx.decide(b, m.Coef, m.Gamma, m.Rho, got); err != nil {
 				t.Fatal(err)
 			}
 			avxBufPool.Put(b)

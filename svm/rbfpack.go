@@ -123,9 +123,6 @@ func (p *rbfPack) fits(m *Model) bool {
 	if p.nsv != len(m.SV) || p.ncoef != len(m.Coef) || p.nf != m.NumFeatures {
 		return false
 	}
-	if p.avx != nil && !p.avx.fits(m) {
-		return false
-	}
 	return p.nsv == 0 || p.sv0 == &m.SV[0]
 }
 

@@ -206,9 +206,14 @@ func TestPackedFallback(t *testing.T) {
 	}
 }
 
-// The pack follows changes of SV, Coef, Gamma and the width.
+// The pack follows changes of SV, Coef (replaced, or written in place:
+// the coefficients are read at every call), Gamma and the width.
 func TestPackFollowsModel(t *testing.T) {
-	m, rows := realisticRBF(40, 8, 5, 6)
+	m, rows := realisticRBF(41, 8, 5, 6) // 41: the last group of four is partial
+	checkPacked(t, m, rows)
+	m.Coef[1] *= 2
+	m.Coef[40] = -3
+	m.Rho *= 2
 	checkPacked(t, m, rows)
 	m.Gamma, m.Rho = 0.3, -0.2
 	m.Coef = append([]float64(nil), m.Coef...)

@@ -7,13 +7,15 @@ import (
 	"testing"
 
 	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/features"
 	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/vision"
 )
 
 // Train with Stack gives a model whose second stage reads StackRows,
-// trained again from the same data and seed to the same decisions, and
-// whose cross-validated node accuracy on synthetic pages is no worse
-// than the first stage's alone.
+// trained again from the same data and seed to the same decisions; more
+// folds than pages is an error. (Whether stacking helps is measured on
+// real pages: README, Results.)
 func TestTrainStack(t *testing.T) {
 	ex := synthPages(t, "s", 24, 5)
 	opt := TrainOptions{Stack: 3, Seed: 2}
@@ -35,23 +37,33 @@ func TestTrainStack(t *testing.T) {
 			t.Fatalf("%s: two trainings differ (%v, %v)", e.ID, err1, err2)
 		}
 	}
-	acc := func(o TrainOptions) float64 {
-		res, err := CrossValidate(context.Background(), ex, CVOptions{Folds: 4, Seed: 1, Train: o})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := Evaluate(res)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return rep.Nodes.Accuracy()
-	}
-	plain, stacked := acc(TrainOptions{Seed: 2}), acc(opt)
-	t.Logf("node accuracy: first stage %.4f, stacked %.4f", plain, stacked)
-	if stacked < plain-0.01 {
-		t.Errorf("stacked node accuracy %.4f below the first stage's %.4f", stacked, plain)
-	}
 	if _, err := Train(context.Background(), ex[:2], opt); err == nil || !strings.Contains(err.Error(), "3 folds for 2 pages") {
 		t.Errorf("3 folds over 2 pages: %v", err)
+	}
+}
+
+// The default feature set of rendered examples has the shape measurements
+// and not the style readings (features.IsStyle); of unrendered ones, no
+// visual feature.
+func TestDefaultFeatures(t *testing.T) {
+	for _, rendered := range []bool{true, false} {
+		d := &pipeline.Doc{}
+		if rendered {
+			d.Visual = []vision.Features{}
+		}
+		var o TrainOptions
+		o.defaults([]*Example{{Doc: d}})
+		vis, style := 0, 0
+		for _, n := range o.Features {
+			if strings.HasPrefix(n, "vis_") {
+				vis++
+			}
+			if features.IsStyle(n) {
+				style++
+			}
+		}
+		if style != 0 || (vis > 0) != rendered || (rendered && !slices.Contains(o.Features, "vis_solidity1")) {
+			t.Errorf("rendered %v: %d visual, %d style features in %v", rendered, vis, style, o.Features)
+		}
 	}
 }

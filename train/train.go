@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sort"
 
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/features"
-	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/svm"
 )
 
@@ -18,7 +18,7 @@ type TrainOptions struct {
 	Params svm.Params
 	// Features names the columns to train on; nil means every text and
 	// structure feature, plus the visual ones when the examples were
-	// rendered.
+	// rendered (not those read from the computed style: features.IsStyle).
 	Features []string
 	// Keywords is the number of clean and of dirty keywords kept (default
 	// 100); KeywordMinCount the least frequency of a keyword (default 5).
@@ -54,7 +54,8 @@ func (o *TrainOptions) defaults(ex []*Example) {
 		if len(ex) > 0 && ex[0].Doc.Visual != nil {
 			g |= features.Visual
 		}
-		o.Features = features.Names(g, true)
+		// The style readings only when asked for (features.IsStyle).
+		o.Features = slices.DeleteFunc(features.Names(g, true), features.IsStyle)
 	}
 	if o.Params == (svm.Params{}) {
 		o.Params = svm.DefaultParams()
@@ -138,7 +139,10 @@ func trainStack(ctx context.Context, ex []*Example, opt TrainOptions) (*svm.Mode
 			return nil, fmt.Errorf("train: second stage, fold %d: %w", f+1, err)
 		}
 		for _, e := range te {
-			d, err := pipeline.Decide(m, e.Doc)
+			// The first stage's own values, as Model.Decide hands them to
+			// the second stage (not pipeline.Decide's, whose rows below a
+			// capture limit come from another model).
+			d, err := m.Decide(e.Doc.Table, e.Doc.English)
 			if err != nil {
 				return nil, fmt.Errorf("train: second stage: %s/%s: %w", e.Set, e.ID, err)
 			}

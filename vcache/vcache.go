@@ -55,7 +55,10 @@ import (
 //
 // Version 2: line heights are no longer scaled twice at a capture scale
 // other than 1.
-const Version = 2
+// Version 3: colours in other colour spaces than sRGB (oklch(), lab(),
+// color()) are read for the contrast readings (vision.Style). (The
+// style fields themselves changed every key already.)
+const Version = 3
 
 // format is the entry layout; part of every key.
 const format = "fiasco-vcache/1"

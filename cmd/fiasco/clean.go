@@ -34,11 +34,11 @@ file, one per line. A path that does not exist is a failed page, not the
 end of the run. Every page is read up to --max-bytes; a longer page is cut
 there and reported truncated.
 
-Models: under the default corpus policy, the embedded text-and-structure
-model (no browser; it measured better on unseen pages than the rendered
-one); --render renders every page in Chromium and uses the model with
-visual features. Under --policy article the rendered model is the
-default and --no-render the text one. --model FILE uses that model.
+Models: the embedded text-and-structure model of the --policy (no
+browser: the rendered models did not measure better on unseen pages);
+--render renders every page in Chromium and uses the policy's model with
+visual features. --model FILE uses that model (rendering if it has
+visual features).
 
 Outputs:
   --format cleaneval|text|html|json   one file per page: one page goes to

@@ -210,6 +210,10 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags) error {
 		return usagef("eval", "--bootstrap %d: want 0 (no intervals) or more resamples", n.bootstrap)
 	case n.cacheDir != "" && mf.noRender:
 		return usagef("eval", "--cache-dir keeps renderings: it has no use with --no-render")
+	case mf.doRender && (n.active() || n.given["cv"]):
+		return usagef("eval", "--render picks the embedded rendered model; with --cv, --nested or --by-set the features decide (--features, --candidate-features)")
+	case n.stack > 0 && !n.active() && !n.given["cv"]:
+		return usagef("eval", "--stack is for --cv, --nested and --by-set (they train models)")
 	}
 	for _, f := range []string{"grid-c", "grid-gamma", "grid-threshold", "candidate-features", "extra"} {
 		if n.given[f] && !n.active() {

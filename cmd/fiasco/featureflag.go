@@ -62,11 +62,17 @@ func featureSet(s string) ([]string, error) {
 // text and where it lies (vision.Style, Features.Screens); shape, the
 // measurements of the screenshot and the layout (FIASCO's, and what the
 // models before the style readings used).
-var featureAliases = map[string][]string{
-	"style": {"vis_bold", "vis_contrast", "vis_fixed", "vis_first_screen", "vis_screens"},
-	"shape": {"vis_found", "vis_solidity1", "vis_solidity2", "vis_solidity3", "vis_relwidth", "vis_headline",
-		"vis_x", "vis_y", "vis_area", "vis_fontsize", "vis_lines", "vis_col_overlap", "vis_col_offset", "vis_outside", "vis_col_density"},
-}
+var featureAliases = func() map[string][]string {
+	a := map[string][]string{}
+	for _, n := range features.Names(features.Visual, true) {
+		if features.IsStyle(n) {
+			a["style"] = append(a["style"], n)
+		} else {
+			a["shape"] = append(a["shape"], n)
+		}
+	}
+	return a
+}()
 
 // needsRender reports whether training on feats (nil: the default set)
 // needs rendered pages.

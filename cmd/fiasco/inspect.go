@@ -31,7 +31,10 @@ Renders PAGE in Chromium as it looks, outlines every text block in the
 colour of its predicted class (green clean, red dirty) with its number, and
 writes the picture to -o. A table of every block's number, label, decision
 value, type and feature values goes to standard output (TSV, or JSON with
---json), so the numbers can be read beside the picture.`
+--json), so the numbers can be read beside the picture. The classes are
+those of the model fiasco clean would use with the same flags: the text
+model by default, the model with visual features (and their values in the
+table) with --render.`
 
 func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("inspect", inspectHelp)

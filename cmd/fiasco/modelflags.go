@@ -36,8 +36,8 @@ type modelFlags struct {
 func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	m := &modelFlags{withoutRender: noRenderHint}
 	fs.StringVar(&m.model, "model", "", "model file (default: the embedded default model)")
-	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use text and structure features only (the corpus policy's default)")
-	fs.BoolVar(&m.doRender, "render", false, "render pages in Chromium and use the policy's model with visual features (the article policy's default; under the corpus policy the text model measured better on unseen pages)")
+	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use text and structure features only (the default)")
+	fs.BoolVar(&m.doRender, "render", false, "render pages in Chromium and use the policy's model with visual features (not the default: it did not measure better than the text model on unseen pages)")
 	fs.Func("threshold", "keep blocks whose decision value is at least this (default: the model's; higher = more precision)", func(s string) error {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {

@@ -168,6 +168,9 @@ func writeAtomic(path, tmpDir string, data []byte) error {
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil { // CreateTemp's 0600 would make the output private
+		err = os.Chmod(f.Name(), 0o644)
+	}
 	if err == nil {
 		err = os.Rename(f.Name(), path)
 	}

@@ -226,6 +226,11 @@ func TestDirOutput(t *testing.T) {
 			}
 			rel, _ := filepath.Rel(dir, where)
 			got = append(got, filepath.ToSlash(rel))
+			if fi, err := os.Stat(where); err != nil {
+				t.Error(err)
+			} else if fi.Mode().Perm() != 0o644 {
+				t.Errorf("%s: mode %v, want -rw-r--r-- like every output", rel, fi.Mode())
+			}
 		}
 		out.Close()
 		want := "[x.txt x-2.txt - c-000002.txt x-3.txt]"

@@ -118,7 +118,7 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 func trainStack(ctx context.Context, ex []*Example, opt TrainOptions) (*svm.Model, error) {
 	k := opt.Stack
 	if k > len(ex) {
-		return nil, fmt.Errorf("train: second stage: %d folds for %d pages", k, len(ex))
+		return nil, fmt.Errorf("train: second stage: %d folds for %d pages (--stack needs at least as many training pages as folds)", k, len(ex))
 	}
 	fold := Folds(len(ex), k, opt.Seed^0x737461636b)
 	first := opt

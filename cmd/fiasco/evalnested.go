@@ -77,7 +77,7 @@ func addNestedFlags(fs *flagSet) *nestedFlags {
 		n.outer, n.inner = o, i
 		return err
 	})
-	fs.Func("stack", "--cv/--nested/--by-set: every model trained gets a second stage that sees its neighbours' first-stage values, trained on `K`-fold out-of-fold values (0: none; see train --stack)", func(s string) error {
+	fs.Func("stack", "--cv/--nested/--by-set: every model trained gets a second stage that sees its neighbours' first-stage values, trained on `K`-fold out-of-fold values (0: none; 2 to 20, no more than the pages each training has)", func(s string) error {
 		k, err := strconv.Atoi(s)
 		if err != nil || k == 1 || k < 0 || k > 20 {
 			return fmt.Errorf("want 0 (no second stage) or 2 to 20 folds")

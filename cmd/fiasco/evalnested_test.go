@@ -187,7 +187,7 @@ func TestEvalNestedCache(t *testing.T) {
 	dir := shared.Path(t, "cleaneval-en-dev")
 	needChromium(t)
 	cache := t.TempDir()
-	args := []string{"eval", "-q", "--nested", "2,2", "--limit", "4", "--workers", "2", "--bootstrap", "0", "--cache-dir", cache, "--data", dir}
+	args := []string{"eval", "-q", "--nested", "2,2", "--limit", "4", "--workers", "2", "--bootstrap", "0", "--cache-dir", cache, "--data", dir, "--features", "text,shape"}
 	code, out1, errs := fiasco(t, args...)
 	if code != 0 || !strings.Contains(errs, "0 pages from the cache, 4 rendered") {
 		t.Fatalf("first run: exit %d, stderr %s", code, errs)

@@ -74,14 +74,11 @@ var featureAliases = func() map[string][]string {
 	return a
 }()
 
-// needsRender reports whether training on feats (nil: the default set)
-// needs rendered pages.
+// needsRender reports whether training on feats (nil: the default set,
+// text and structure, as the default models) needs rendered pages.
 func needsRender(noRender bool, feats []string) bool {
-	if noRender {
+	if noRender || feats == nil {
 		return false
-	}
-	if feats == nil {
-		return true
 	}
 	for _, n := range feats {
 		if strings.HasPrefix(n, "vis_") {
@@ -92,7 +89,7 @@ func needsRender(noRender bool, feats []string) bool {
 }
 
 // featuresHelp documents --features (train, eval).
-const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, text, all) and names, comma-separated (default: text, plus visual when rendering; train --policy article adds context)"
+const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, text, all) and names, comma-separated (default: text; train --policy article adds context); visual ones render the pages"
 
 // checkRenderFeatures rejects visual features with --no-render.
 func checkRenderFeatures(noRender bool, feats []string, cmd string) error {

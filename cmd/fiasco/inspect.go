@@ -57,7 +57,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	page := pos[0]
 	if mf.noRender {
-		return usagef("inspect", "inspect draws the rendered page, so it needs Chromium: drop --no-render")
+		return usagef("inspect", "inspect always renders the page to draw it (without --render it classifies with the text model): drop --no-render")
 	}
 	mod, err := mf.load()
 	if err != nil {
@@ -76,6 +76,11 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	c := &pipeline.Cleaner{Model: mod}
 	if mod.Visual {
 		c.Prepare.Visual = v
+	} else {
+		// Keep the page's style sheets for the picture, as rendering
+		// does (they hold no text, so the blocks and their text features
+		// are those of fiasco clean's text model).
+		c.Prepare.Preclean.KeepStyles = true
 	}
 	if mf.thSet {
 		c.Threshold = &mf.threshold

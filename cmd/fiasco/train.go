@@ -28,8 +28,11 @@ and cut into blocks, its gold standard is aligned to the blocks to label
 them clean or dirty, and an SVM learns from their features. SVM options are
 svm-train's (-c, -g, -t, -w1, -w-1, -e, -m, -b), except its -h (shrinking),
 which is --shrinking 0|1 here: -h asks for help. --grid picks C and gamma by
-cross-validation over pages first. Pages are rendered in Chromium for the
-visual features unless --no-render is given (or --features names none).`
+cross-validation over pages first. The default features are the text and
+structure ones (with the context ones under --policy article), as the
+default models' (see fiasco clean --render); pages are rendered in Chromium
+only when --features names visual features (visual, shape, style or vis_
+names).`
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train", trainHelp)
@@ -37,7 +40,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	df.add(fs)
 	sf := addSVMFlags(fs.FlagSet, fiascoNames)
 	out := fs.String("o", "", "output model file (required)")
-	noRender := fs.Bool("no-render", false, "do not render pages: train on text and structure features only")
+	noRender := fs.Bool("no-render", false, "never render pages: visual --features are an error (without it, pages render only for visual --features)")
 	rf := &renderFlags{}
 	rf.add(fs.FlagSet)
 	threshold := fs.Float64("threshold", 0, "decision threshold stored in the model (higher = more precision)")
@@ -83,11 +86,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if feats == nil && df.policy == gold.Article {
 		// The article policy's default adds the context features (the
 		// embedded article models read them).
-		spec := "text,context"
-		if !*noRender {
-			spec += ",visual"
-		}
-		if feats, err = featureSet(spec); err != nil {
+		if feats, err = featureSet("text,context"); err != nil {
 			return err
 		}
 	}

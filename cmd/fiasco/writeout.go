@@ -18,7 +18,11 @@ func writeOutput(path string, write func(io.Writer) error) error {
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), ".fiasco-tmp-*")
 	if err != nil {
-		return err
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // name the output, not the temporary file
+		}
+		return fmt.Errorf("%s: %w", path, err)
 	}
 	err = write(f)
 	if cerr := f.Close(); err == nil {

@@ -59,23 +59,8 @@ func (m *Model) rbfDecisionBatch(p *rbfPack, xs [][]float64, workers int) ([]flo
 			}
 		}
 	}
-	if workers == 1 {
-		run(0)
-	} else {
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				run(w)
-			}()
-		}
-		wg.Wait()
-	}
-	for _, e := range errs {
-		if e != nil {
-			return nil, e
-		}
+	if err := fanOut(workers, run, errs); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -128,4 +113,30 @@ func sqDist4(a, b0, b1, b2, b3 []float64) (s0, s1, s2, s3 float64) {
 		s3 += d3 * d3
 	}
 	return
+}
+
+// fanOut runs run(0), ..., run(workers-1), on goroutines of their own
+// when there is more than one, and returns the first error the workers
+// left in errs (in worker order, so that the error is the first bad row's
+// when each worker takes a contiguous run of rows).
+func fanOut(workers int, run func(w int), errs []error) error {
+	if workers == 1 {
+		run(0)
+	} else {
+		var wg sync.WaitGroup
+		for w := range workers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				run(w)
+			}()
+		}
+		wg.Wait()
+	}
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
 }

@@ -235,23 +235,8 @@ func (m *Model) avxDecisionBatch(p *rbfPack, xs [][]float64, workers int) ([]flo
 			errs[w] = err
 		}
 	}
-	if workers == 1 {
-		run(0)
-	} else {
-		var wg sync.WaitGroup
-		for w := range workers {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				run(w)
-			}()
-		}
-		wg.Wait()
-	}
-	for _, e := range errs {
-		if e != nil {
-			return nil, e
-		}
+	if err := fanOut(workers, run, errs); err != nil {
+		return nil, err
 	}
 	if flip {
 		for i := range out {

@@ -169,7 +169,7 @@ func TestServiceSameAnswers(t *testing.T) {
 		}
 	}
 	agree := float64(m) / float64(max(n, 1))
-	t.Logf("render=on: %d of %d pages byte-identical to the host's fiasco clean; word-level agreement %.3f%%; differing: %s",
+	t.Logf("render=on: %d of %d pages byte-identical to the host's fiasco clean --render; word-level agreement %.3f%%; differing: %s",
 		same, len(pages), 100*agree, strings.Join(diffs, ", "))
 	if agree < 0.99 {
 		t.Errorf("render=on: word-level agreement %.3f%%, want at least 99%%", 100*agree)

@@ -101,12 +101,12 @@ func (v *ChromeVisualizer) Visual(ctx context.Context, d *Doc) ([]vision.Feature
 // styles collects the renderer's per-block style readings for vision.
 func styles(res *render.Result) []vision.Style {
 	n := len(res.Boxes)
-	if len(res.FontWeight) != n || len(res.Contrast) != n || len(res.Fixed) != n {
+	if len(res.Style) != n {
 		return nil
 	}
 	out := make([]vision.Style, n)
-	for i := range out {
-		out[i] = vision.Style{Weight: res.FontWeight[i], Contrast: res.Contrast[i], Fixed: res.Fixed[i]}
+	for i, s := range res.Style {
+		out[i] = vision.Style(s)
 	}
 	return out
 }

@@ -172,7 +172,7 @@
 // the contrast ratio (WCAG 2) of the text colour, composited over the
 // first opaque ancestor background (white if none; unknown, 0, when a
 // background image comes first), and whether an ancestor is fixed or
-// sticky (Result.FontWeight, Contrast, Fixed). Result.Screen is the first
+// sticky (Result.Style). Result.Screen is the first
 // screen's height (Options.Height).
 //
 // # Screenshot

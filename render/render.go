@@ -87,14 +87,9 @@ type Result struct {
 	// pixels times Options.Scale); 0 when not rendered.
 	FontSize   []float64
 	LineHeight []float64
-	// FontWeight[i] (100..900), Contrast[i] (WCAG 2 contrast ratio of the
-	// text colour against the first opaque background below it, 1..21; 0
-	// when unknown: a background image) and Fixed[i] (inside a fixed or
-	// sticky container) come from the computed style of the same element,
-	// read before the highlighting; 0 and false when not rendered.
-	FontWeight []float64
-	Contrast   []float64
-	Fixed      []bool
+	// Style[i] comes from the computed style of the same element, read
+	// before the highlighting; zero when not rendered.
+	Style []Style
 	// Screen is the first screen's height (Options.Height) in image
 	// pixels: what a reader sees before scrolling.
 	Screen int
@@ -356,9 +351,7 @@ func (b *Browser) render(tab context.Context, doc []byte, colors []color.RGBA, o
 	res.Boxes = make([]image.Rectangle, n)
 	res.FontSize = make([]float64, n)
 	res.LineHeight = make([]float64, n)
-	res.FontWeight = make([]float64, n)
-	res.Contrast = make([]float64, n)
-	res.Fixed = make([]bool, n)
+	res.Style = make([]Style, n)
 	res.Screen = int(math.Round(float64(b.opt.Height) * scale))
 	res.Beyond = make([]bool, n)
 	for i := 0; i < n && i < len(m.Boxes); i++ {
@@ -373,10 +366,18 @@ func (b *Browser) render(tab context.Context, doc []byte, colors []color.RGBA, o
 		res.FontSize[i] = m.Font[i] * scale
 		res.LineHeight[i] = m.Line[i] * scale
 		if i < len(m.Weight) && i < len(m.Contrast) && i < len(m.Fixed) {
-			res.FontWeight[i], res.Contrast[i], res.Fixed[i] = m.Weight[i], m.Contrast[i], m.Fixed[i] != 0
+			res.Style[i] = Style{Weight: m.Weight[i], Contrast: m.Contrast[i], Fixed: m.Fixed[i] != 0}
 		}
 	}
 	return &res, nil
+}
+
+// Style is what the renderer reads from the computed style of a block's
+// text (the fields of vision.Style, which takes it by conversion).
+type Style struct {
+	Weight   float64 // font weight, 100..900
+	Contrast float64 // WCAG 2 contrast ratio of the text colour against the first opaque background below it, 1..21; 0 when unknown (a background image)
+	Fixed    bool    // inside a fixed or sticky container
 }
 
 // measurement is what __fiasco.measure returns.

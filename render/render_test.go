@@ -169,7 +169,7 @@ func TestRenderStyles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("weight %v, contrast %v, fixed %v, screen %d, boxes %v", res.FontWeight, res.Contrast, res.Fixed, res.Screen, res.Boxes)
+	t.Logf("styles %+v, screen %d, boxes %v", res.Style, res.Screen, res.Boxes)
 	want := []struct {
 		weight, contrast float64
 		fixed            bool
@@ -182,8 +182,9 @@ func TestRenderStyles(t *testing.T) {
 		{400, 21, false},   // colours in oklch(), read through a canvas
 	}
 	for i, w := range want {
-		if res.FontWeight[i] != w.weight || math.Abs(res.Contrast[i]-w.contrast) > 0.01 || res.Fixed[i] != w.fixed {
-			t.Errorf("block %d: weight %v contrast %.3f fixed %v, want %v %.2f %v", i, res.FontWeight[i], res.Contrast[i], res.Fixed[i], w.weight, w.contrast, w.fixed)
+		st := res.Style[i]
+		if st.Weight != w.weight || math.Abs(st.Contrast-w.contrast) > 0.01 || st.Fixed != w.fixed {
+			t.Errorf("block %d: weight %v contrast %.3f fixed %v, want %v %.2f %v", i, st.Weight, st.Contrast, st.Fixed, w.weight, w.contrast, w.fixed)
 		}
 	}
 	if res.Screen != DefaultHeight {

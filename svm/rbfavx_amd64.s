@@ -2,6 +2,43 @@
 
 #include "textflag.h"
 
+// KERNEL_TERM turns, for four support vectors of one row, Y9 = x'.sv'
+// and Y10 = |x'|^2 + |sv'|^2 into Y14 = exp(-gamma max(0, Y10 - 2 Y9))
+// (R10: the constants, R11: the 2**(j/64) table), by expInRange's method
+// lane by lane: t = -gamma d; z = t 64/ln2 + shifter; k = bits(z) -
+// bits(shifter); kf = z - shifter; r = t - kf ln2hi - kf ln2lo; p = r +
+// r^2 (1/2 + r (1/6 + r (1/24 + r/120))); y = tj + tj p with tj the
+// table's entry k & 63 (a gather); y's exponent plus k >> 6, added as
+// (k &^ 63) << 46. Both kernels use it, so they do the same operations.
+// It clobbers Y9 to Y15.
+#define KERNEL_TERM \
+	VADDPD Y9, Y9, Y9; \
+	VSUBPD Y9, Y10, Y10; \
+	VXORPD Y11, Y11, Y11; \
+	VMAXPD Y11, Y10, Y10; \
+	VMULPD 0(R10), Y10, Y10; \
+	VMOVUPD 64(R10), Y12; \
+	VFMADD231PD 32(R10), Y10, Y12; \
+	VPSUBQ 64(R10), Y12, Y13; \
+	VSUBPD 64(R10), Y12, Y12; \
+	VFNMADD231PD 96(R10), Y12, Y10; \
+	VFNMADD231PD 128(R10), Y12, Y10; \
+	VMOVUPD 256(R10), Y14; \
+	VFMADD213PD 224(R10), Y10, Y14; \
+	VFMADD213PD 192(R10), Y10, Y14; \
+	VFMADD213PD 160(R10), Y10, Y14; \
+	VMULPD Y10, Y10, Y15; \
+	VFMADD213PD Y10, Y15, Y14; \
+	VPAND 288(R10), Y13, Y9; \
+	VPCMPEQQ Y11, Y11, Y11; \
+	VXORPD Y15, Y15, Y15; \
+	VGATHERQPD Y11, (R11)(Y9*8), Y15; \
+	VFMADD213PD Y15, Y15, Y14; \
+	VPAND 320(R10), Y13, Y13; \
+	VPSLLQ $46, Y13, Y13; \
+	VPADDQ Y13, Y14, Y14
+
+
 // func rbfGroupsAVX2(groups, coef *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, scratch, sums *float64)
 //
 // For each group of four support vectors (nf vectors of four lanes, one
@@ -71,33 +108,7 @@ row:
 	VMOVUPD (R12)(R14*4), Y9
 	VBROADCASTSD (R9)(R14*1), Y10
 	VADDPD (SI), Y10, Y10            // xx + ss
-	VADDPD Y9, Y9, Y9                // 2 dot
-	VSUBPD Y9, Y10, Y10              // d = xx + ss - 2 dot
-	VXORPD Y11, Y11, Y11
-	VMAXPD Y11, Y10, Y10             // max(d, 0); NaN gives 0
-	VMULPD 0(R10), Y10, Y10          // t = -gamma d
-
-	// exp(t), t in [-maxExpArg, maxExpArg].
-	VMOVUPD 64(R10), Y12             // shifter
-	VFMADD231PD 32(R10), Y10, Y12    // z = t 64/ln2 + shifter
-	VPSUBQ 64(R10), Y12, Y13         // k = bits(z) - bits(shifter)
-	VSUBPD 64(R10), Y12, Y12         // kf = z - shifter
-	VFNMADD231PD 96(R10), Y12, Y10   // t - kf ln2hi
-	VFNMADD231PD 128(R10), Y12, Y10  // r = t - kf ln2hi - kf ln2lo
-	VMOVUPD 256(R10), Y14            // 1/120
-	VFMADD213PD 224(R10), Y10, Y14   // r/120 + 1/24
-	VFMADD213PD 192(R10), Y10, Y14   // ... r + 1/6
-	VFMADD213PD 160(R10), Y10, Y14   // ... r + 1/2
-	VMULPD Y10, Y10, Y15             // r^2
-	VFMADD213PD Y10, Y15, Y14        // p = r + r^2 (...)
-	VPAND 288(R10), Y13, Y9          // k & 63
-	VPCMPEQQ Y11, Y11, Y11           // gather mask: all lanes
-	VXORPD Y15, Y15, Y15
-	VGATHERQPD Y11, (R11)(Y9*8), Y15 // 2**((k&63)/64)
-	VFMADD213PD Y15, Y15, Y14        // y = tj + tj p
-	VPAND 320(R10), Y13, Y13         // k &^ 63
-	VPSLLQ $46, Y13, Y13             // (k >> 6) << 52
-	VPADDQ Y13, Y14, Y14             // y 2**(k>>6)
+	KERNEL_TERM                      // Y14 = exp(-gamma d)
 
 	VMOVUPD (R13)(R14*4), Y9
 	VFMADD231PD (AX), Y14, Y9        // sums[r] += coef y
@@ -151,31 +162,7 @@ feature1:
 
 	VMOVAPD Y0, Y9
 	VADDPD (SI), Y7, Y10             // xx + ss
-	VADDPD Y9, Y9, Y9                // 2 dot
-	VSUBPD Y9, Y10, Y10              // d = xx + ss - 2 dot
-	VXORPD Y11, Y11, Y11
-	VMAXPD Y11, Y10, Y10             // max(d, 0); NaN gives 0
-	VMULPD 0(R10), Y10, Y10          // t = -gamma d
-	VMOVUPD 64(R10), Y12
-	VFMADD231PD 32(R10), Y10, Y12
-	VPSUBQ 64(R10), Y12, Y13
-	VSUBPD 64(R10), Y12, Y12
-	VFNMADD231PD 96(R10), Y12, Y10
-	VFNMADD231PD 128(R10), Y12, Y10
-	VMOVUPD 256(R10), Y14
-	VFMADD213PD 224(R10), Y10, Y14
-	VFMADD213PD 192(R10), Y10, Y14
-	VFMADD213PD 160(R10), Y10, Y14
-	VMULPD Y10, Y10, Y15
-	VFMADD213PD Y10, Y15, Y14
-	VPAND 288(R10), Y13, Y9
-	VPCMPEQQ Y11, Y11, Y11
-	VXORPD Y15, Y15, Y15
-	VGATHERQPD Y11, (R11)(Y9*8), Y15
-	VFMADD213PD Y15, Y15, Y14
-	VPAND 320(R10), Y13, Y13
-	VPSLLQ $46, Y13, Y13
-	VPADDQ Y13, Y14, Y14
+	KERNEL_TERM                      // Y14 = exp(-gamma d)
 	VFMADD231PD (AX), Y14, Y6        // sums += coef y
 
 	ADDQ $32, SI

@@ -15,7 +15,7 @@
 // Every feature has one name, defined once: the visual measurements in
 // [vision.Fields], every other column in schema.go, where the full schema
 // is assembled (text columns, then vision.Fields in order, then the layout
-// columns). Extract writes the columns it computes through constants, not
+// columns, the context columns and the ancestry columns). Extract writes the columns it computes through constants, not
 // names, so a misspelt column does not compile; the tests check that no
 // name is empty or used twice. A model stores the names it was trained on
 // and selects its columns with [Select], which fails on a name this schema
@@ -34,6 +34,8 @@
 //   - Visual layout, computed here from the boxes: a constant and a
 //     layoutSchema entry in schema.go, its computation in layout.go and its
 //     line in Extract.
+//   - Context or ancestry: a constant and a contextSchema (context.go) or
+//     ancestrySchema (ancestry.go) entry, computed in that file.
 //
 // The group list below says what each column means.
 //
@@ -53,8 +55,10 @@
 //     element, link and image density below the node, position in the
 //     document, size relative to the page, class/id words of the ancestors
 //     that signal boilerplate (nav, menu, footer, ...) or content (article,
-//     content, post, ...), and the length and link ratio of the neighbouring
-//     blocks.
+//     content, post, ...), the length and link ratio of the neighbouring
+//     blocks, and, over the three blocks on each side, the share of their
+//     text inside links and in prose blocks (ten or more tokens ending in
+//     sentence punctuation; window.go).
 //   - Visual: the columns of [vision.Fields], the measurements package
 //     vision makes on the rendered page and defines there: the five FIASCO
 //     blob features (Solidity I-III, Relative Width, Headline), position,
@@ -74,6 +78,14 @@
 //     density of the bin under the block's centre over the peak's. A
 //     sidebar sits beside the column, a header above and a footer below the
 //     span, wherever their markup puts them.
+//   - Context (context.go; the article models use it): the page's
+//     densest run of text, the element whose paragraphs hold most text,
+//     the title's words, comment markers and the comment section.
+//   - Ancestry (not in the text group; ancestry.go): the share of the
+//     page's text, the link share, stop-word share, blocks and prose share
+//     of the block's div group (its nearest sectioning ancestor), the
+//     share and link share of its table cell, and the page's length and
+//     link share. Measured and not used by the embedded models.
 //
 // # Languages
 //

@@ -75,6 +75,8 @@ func ExtractTitled(bs []*blocks.Block, vis []vision.Features, title string) *Tab
 	}
 	voc.classify()
 	anc := &sc.anc
+	stops := make([]int, len(bs))
+	prose := make([]bool, len(bs))
 	next := 0 // ids of block i start here
 	for i, b := range bs {
 		v := values[i*ns : (i+1)*ns : (i+1)*ns]
@@ -111,6 +113,7 @@ func ExtractTitled(bs []*blocks.Block, vis []vision.Features, title string) *Tab
 			v[colMeanSentenceLen] = math.Log1p(nt / math.Max(1, float64(st.sentences)))
 			v[colMeanWordLen] = float64(wl) / nt
 			v[colStopwordShare] = float64(stop) / nt
+			stops[i] = stop
 			if alpha > 0 {
 				v[colUnknownShare] = float64(unknown) / float64(alpha)
 			}
@@ -124,6 +127,7 @@ func ExtractTitled(bs []*blocks.Block, vis []vision.Features, title string) *Tab
 		}
 		v[colLinkRatio] = ratio(b.LinkChars, b.Chars)
 		v[colFinalPunct] = bool01(st.finalPunct)
+		prose[i] = isProse(len(bt), st.finalPunct)
 
 		// Structural.
 		v[colDepth] = float64(b.Depth)
@@ -170,7 +174,9 @@ func ExtractTitled(bs []*blocks.Block, vis []vision.Features, title string) *Tab
 		}
 		t.Values[i] = v
 	}
+	windowFeatures(bs, prose, t.Values)
 	contextFeatures(bs, t.Tokens, t.Values, title)
+	ancestryFeatures(bs, t.Tokens, stops, prose, t.Values)
 	return t
 }
 

@@ -16,6 +16,7 @@ const (
 	Structural
 	Visual
 	Context
+	Ancestry
 )
 
 // Feature describes one column.
@@ -33,7 +34,8 @@ type Feature struct {
 // column per vision.Fields entry (the measurements package vision exports),
 // then layoutSchema, the layout features computed here from the blocks'
 // boxes (layout.go); layoutCol gives their columns; then contextSchema,
-// the context features (context.go), at contextCol.
+// the context features (context.go), at contextCol; then ancestrySchema
+// (ancestry.go), at ancestryCol.
 const (
 	colLenChars = iota
 	colTokens
@@ -78,6 +80,8 @@ const (
 	colPrevLink
 	colNextLen
 	colNextLink
+	colWinLink
+	colWinProse
 	numText
 )
 
@@ -126,6 +130,8 @@ var textSchema = [numText]Feature{
 	colPrevLink:        {"prev_link", Structural, false},
 	colNextLen:         {"next_len", Structural, false},
 	colNextLink:        {"next_link", Structural, false},
+	colWinLink:         {"win_link", Structural, false},
+	colWinProse:        {"win_prose", Structural, false},
 }
 
 // The layout features, in their order after the vision columns.
@@ -157,6 +163,9 @@ func layoutCol(k int) int { return numText + len(visionFields) + k }
 // contextCol(k) is the column of contextSchema[k].
 func contextCol(k int) int { return numText + len(visionFields) + numLayout + k }
 
+// ancestryCol(k) is the column of ancestrySchema[k].
+func ancestryCol(k int) int { return contextCol(numContext) + k }
+
 // schema is the full schema in column order.
 var schema = func() []Feature {
 	s := append([]Feature(nil), textSchema[:]...)
@@ -164,7 +173,8 @@ var schema = func() []Feature {
 		s = append(s, Feature{f.Name, Visual, false})
 	}
 	s = append(s, layoutSchema[:]...)
-	return append(s, contextSchema[:]...)
+	s = append(s, contextSchema[:]...)
+	return append(s, ancestrySchema[:]...)
 }()
 
 var index = func() map[string]int {

@@ -8,8 +8,8 @@ import (
 )
 
 // featureSet resolves a --features value: a comma-separated list of group
-// names (linguistic, keyword, structural, visual; text = the first three;
-// all) and feature names. "" means nil: the trainer's default.
+// names (linguistic, keyword, structural, visual, context, ancestry; text =
+// the first three; all; the aliases shape and style) and feature names. "" means nil: the trainer's default.
 func featureSet(s string) ([]string, error) {
 	if s == "" {
 		return nil, nil
@@ -17,8 +17,9 @@ func featureSet(s string) ([]string, error) {
 	groups := map[string]features.Group{
 		"linguistic": features.Linguistic, "keyword": features.Keyword,
 		"structural": features.Structural, "visual": features.Visual, "context": features.Context,
-		"text": features.Linguistic | features.Keyword | features.Structural,
-		"all":  features.Linguistic | features.Keyword | features.Structural | features.Visual | features.Context,
+		"ancestry": features.Ancestry,
+		"text":     features.Linguistic | features.Keyword | features.Structural,
+		"all":      features.Linguistic | features.Keyword | features.Structural | features.Visual | features.Context | features.Ancestry,
 	}
 	var names []string
 	seen := map[string]bool{}
@@ -43,7 +44,7 @@ func featureSet(s string) ([]string, error) {
 			continue
 		}
 		if _, err := features.Select([]string{tok}); err != nil {
-			return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, visual, style, shape, context, text, all) nor a feature", tok)
+			return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, visual, style, shape, context, ancestry, text, all) nor a feature", tok)
 		}
 		add(tok)
 	}
@@ -89,7 +90,7 @@ func needsRender(noRender bool, feats []string) bool {
 }
 
 // featuresHelp documents --features (train, eval).
-const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, text, all) and names, comma-separated (default: text; train --policy article adds context); visual ones render the pages"
+const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, ancestry, text, all) and names, comma-separated (default: text; train --policy article adds context); visual ones render the pages"
 
 // checkRenderFeatures rejects visual features with --no-render.
 func checkRenderFeatures(noRender bool, feats []string, cmd string) error {

@@ -15,7 +15,7 @@
 // Every feature has one name, defined once: the visual measurements in
 // [vision.Fields], every other column in schema.go, where the full schema
 // is assembled (text columns, then vision.Fields in order, then the layout
-// columns, the context columns and the ancestry columns). Extract writes the columns it computes through constants, not
+// columns and the context columns). Extract writes the columns it computes through constants, not
 // names, so a misspelt column does not compile; the tests check that no
 // name is empty or used twice. A model stores the names it was trained on
 // and selects its columns with [Select], which fails on a name this schema
@@ -34,8 +34,8 @@
 //   - Visual layout, computed here from the boxes: a constant and a
 //     layoutSchema entry in schema.go, its computation in layout.go and its
 //     line in Extract.
-//   - Context or ancestry: a constant and a contextSchema (context.go) or
-//     ancestrySchema (ancestry.go) entry, computed in that file.
+//   - Context: a constant and a contextSchema entry in context.go, its
+//     computation in contextFeatures.
 //
 // The group list below says what each column means.
 //
@@ -81,11 +81,6 @@
 //   - Context (context.go; the article models use it): the page's
 //     densest run of text, the element whose paragraphs hold most text,
 //     the title's words, comment markers and the comment section.
-//   - Ancestry (not in the text group; ancestry.go): the share of the
-//     page's text, the link share, stop-word share, blocks and prose share
-//     of the block's div group (its nearest sectioning ancestor), the
-//     share and link share of its table cell, and the page's length and
-//     link share. Measured and not used by the embedded models.
 //
 // # Languages
 //

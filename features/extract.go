@@ -75,7 +75,6 @@ func ExtractTitled(bs []*blocks.Block, vis []vision.Features, title string) *Tab
 	}
 	voc.classify()
 	anc := &sc.anc
-	stops := make([]int, len(bs))
 	prose := make([]bool, len(bs))
 	next := 0 // ids of block i start here
 	for i, b := range bs {
@@ -113,7 +112,6 @@ func ExtractTitled(bs []*blocks.Block, vis []vision.Features, title string) *Tab
 			v[colMeanSentenceLen] = math.Log1p(nt / math.Max(1, float64(st.sentences)))
 			v[colMeanWordLen] = float64(wl) / nt
 			v[colStopwordShare] = float64(stop) / nt
-			stops[i] = stop
 			if alpha > 0 {
 				v[colUnknownShare] = float64(unknown) / float64(alpha)
 			}
@@ -176,7 +174,6 @@ func ExtractTitled(bs []*blocks.Block, vis []vision.Features, title string) *Tab
 	}
 	windowFeatures(bs, prose, t.Values)
 	contextFeatures(bs, t.Tokens, t.Values, title)
-	ancestryFeatures(bs, t.Tokens, stops, prose, t.Values)
 	return t
 }
 

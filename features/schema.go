@@ -16,7 +16,6 @@ const (
 	Structural
 	Visual
 	Context
-	Ancestry
 )
 
 // Feature describes one column.
@@ -34,8 +33,7 @@ type Feature struct {
 // column per vision.Fields entry (the measurements package vision exports),
 // then layoutSchema, the layout features computed here from the blocks'
 // boxes (layout.go); layoutCol gives their columns; then contextSchema,
-// the context features (context.go), at contextCol; then ancestrySchema
-// (ancestry.go), at ancestryCol.
+// the context features (context.go), at contextCol.
 const (
 	colLenChars = iota
 	colTokens
@@ -163,9 +161,6 @@ func layoutCol(k int) int { return numText + len(visionFields) + k }
 // contextCol(k) is the column of contextSchema[k].
 func contextCol(k int) int { return numText + len(visionFields) + numLayout + k }
 
-// ancestryCol(k) is the column of ancestrySchema[k].
-func ancestryCol(k int) int { return contextCol(numContext) + k }
-
 // schema is the full schema in column order.
 var schema = func() []Feature {
 	s := append([]Feature(nil), textSchema[:]...)
@@ -173,8 +168,7 @@ var schema = func() []Feature {
 		s = append(s, Feature{f.Name, Visual, false})
 	}
 	s = append(s, layoutSchema[:]...)
-	s = append(s, contextSchema[:]...)
-	return append(s, ancestrySchema[:]...)
+	return append(s, contextSchema[:]...)
 }()
 
 var index = func() map[string]int {

@@ -13,11 +13,11 @@ import (
 )
 
 // TestSchema: every column has a name, no name is used twice, and the
-// schema is the text columns, vision's fields, the layout columns, the
-// context columns and the ancestry columns, in that order; visual names,
-// and only they, start with vis_.
+// schema is the text columns, vision's fields, the layout columns and the
+// context columns, in that order; visual names, and only they, start with
+// vis_.
 func TestSchema(t *testing.T) {
-	if want := numText + len(vision.Fields) + numLayout + numContext + numAncestry; len(schema) != want {
+	if want := numText + len(vision.Fields) + numLayout + numContext; len(schema) != want {
 		t.Fatalf("%d columns, want %d", len(schema), want)
 	}
 	seen := map[string]int{}
@@ -49,11 +49,6 @@ func TestSchema(t *testing.T) {
 	for k, f := range contextSchema {
 		if got := schema[contextCol(k)]; got != f {
 			t.Errorf("context feature %q: column %d is %+v", f.Name, contextCol(k), got)
-		}
-	}
-	for k, f := range ancestrySchema {
-		if got := schema[ancestryCol(k)]; got != f || f.Group != Ancestry {
-			t.Errorf("ancestry feature %q: column %d is %+v", f.Name, ancestryCol(k), got)
 		}
 	}
 	for c := colTagHeading; c <= colTagOther; c++ {

@@ -8,7 +8,7 @@ import (
 )
 
 // featureSet resolves a --features value: a comma-separated list of group
-// names (linguistic, keyword, structural, visual, context, ancestry; text =
+// names (linguistic, keyword, structural, visual, context; text =
 // the first three; all; the aliases shape and style) and feature names. "" means nil: the trainer's default.
 func featureSet(s string) ([]string, error) {
 	if s == "" {
@@ -17,9 +17,8 @@ func featureSet(s string) ([]string, error) {
 	groups := map[string]features.Group{
 		"linguistic": features.Linguistic, "keyword": features.Keyword,
 		"structural": features.Structural, "visual": features.Visual, "context": features.Context,
-		"ancestry": features.Ancestry,
-		"text":     features.Linguistic | features.Keyword | features.Structural,
-		"all":      features.Linguistic | features.Keyword | features.Structural | features.Visual | features.Context | features.Ancestry,
+		"text": features.Linguistic | features.Keyword | features.Structural,
+		"all":  features.Linguistic | features.Keyword | features.Structural | features.Visual | features.Context,
 	}
 	var names []string
 	seen := map[string]bool{}
@@ -44,7 +43,7 @@ func featureSet(s string) ([]string, error) {
 			continue
 		}
 		if _, err := features.Select([]string{tok}); err != nil {
-			return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, visual, style, shape, context, ancestry, text, all) nor a feature", tok)
+			return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, visual, style, shape, context, text, all) nor a feature", tok)
 		}
 		add(tok)
 	}
@@ -90,7 +89,7 @@ func needsRender(noRender bool, feats []string) bool {
 }
 
 // featuresHelp documents --features (train, eval).
-const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, ancestry, text, all) and names, comma-separated (default: text; train --policy article adds context); visual ones render the pages"
+const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, text, all) and names, comma-separated (default: text; train --policy article adds context); visual ones render the pages"
 
 // checkRenderFeatures rejects visual features with --no-render.
 func checkRenderFeatures(noRender bool, feats []string, cmd string) error {

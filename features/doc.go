@@ -15,9 +15,9 @@
 // Every feature has one name, defined once: the visual measurements in
 // [vision.Fields], every other column in schema.go, where the full schema
 // is assembled (text columns, then vision.Fields in order, then the layout
-// columns and the context columns). Extract writes the columns it computes through constants, not
-// names, so a misspelt column does not compile; the tests check that no
-// name is empty or used twice. A model stores the names it was trained on
+// columns and the context columns). Extract writes the columns it
+// computes through constants, not names, so a misspelt column does not
+// compile; the tests check that no name is empty or used twice. A model stores the names it was trained on
 // and selects its columns with [Select], which fails on a name this schema
 // lacks, so adding a feature never silently shifts an old model's inputs.
 //

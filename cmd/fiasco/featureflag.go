@@ -8,8 +8,9 @@ import (
 )
 
 // featureSet resolves a --features value: a comma-separated list of group
-// names (linguistic, keyword, structural, visual, context; text =
-// the first three; all; the aliases shape and style) and feature names. "" means nil: the trainer's default.
+// names (linguistic, keyword, structural, visual, context; text = the
+// first three; all; the aliases shape and style) and feature names. ""
+// means nil: the trainer's default.
 func featureSet(s string) ([]string, error) {
 	if s == "" {
 		return nil, nil

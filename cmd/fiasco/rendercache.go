@@ -116,7 +116,9 @@ func (r *cachedRenderer) close() {
 
 // rendererID names the browser for the cache key: its version as
 // `chromium --version` prints it, or its path or DevTools URL when that
-// cannot be learned.
+// cannot be learned. A failed or slow `--version` (a loaded machine) is
+// tried again before falling back to the path, since a different key
+// means every page renders again.
 func rendererID(ctx context.Context, rf *renderFlags) string {
 	if rf.remote != "" {
 		return "remote " + rf.remote
@@ -125,11 +127,24 @@ func rendererID(ctx context.Context, rf *renderFlags) string {
 	if err != nil {
 		return ""
 	}
-	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
-	defer cancel()
-	out, err := exec.CommandContext(ctx, path, "--version").Output()
-	if v := strings.TrimSpace(string(out)); err == nil && v != "" {
-		return v
+	for try := 0; try < versionTries && ctx.Err() == nil; try++ {
+		if v := browserVersion(ctx, path); v != "" {
+			return v
+		}
 	}
 	return path
+}
+
+// versionTries is how often rendererID asks the browser for its version.
+const versionTries = 3
+
+// browserVersion runs `path --version` with a time limit; "" on failure.
+func browserVersion(ctx context.Context, path string) string {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "--version").Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
 }

@@ -26,7 +26,8 @@ type GridOptions struct {
 	// matrix does not fit, kernels are computed on demand. Default 1024.
 	KernelMB float64
 	// Progress, if set, is called after each finished (C, gamma) pair,
-	// possibly from several goroutines at once.
+	// one call at a time and with done increasing, so that it needs no
+	// lock of its own; it should return quickly (the workers wait).
 	Progress func(done, total int)
 }
 
@@ -191,15 +192,14 @@ func GridSearch(ctx context.Context, prob *Problem, base Params, opt GridOptions
 					st.km = nil // free the matrix once its gamma is done
 				}
 				left[idx]--
-				finished := left[idx] == 0
-				if finished {
+				if left[idx] == 0 {
 					done++
+					// Under mu: one call at a time, done in order.
+					if opt.Progress != nil && err == nil {
+						opt.Progress(done, total)
+					}
 				}
-				d := done
 				mu.Unlock()
-				if finished && opt.Progress != nil && err == nil {
-					opt.Progress(d, total)
-				}
 			}
 		}()
 	}

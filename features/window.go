@@ -10,7 +10,8 @@ import "github.com/fiasco-project/fiasco/blocks"
 // text features without them (README, Results): the same inside
 // CleanEval's pages under nested cross-validation; ahead when one
 // CleanEval-policy set is left out and pooled over the unseen sets, with
-// overlapping intervals, behind on KrdWrd.
+// overlapping intervals; behind on KrdWrd and when L3S-GN1 and Dragnet
+// join the training sets.
 
 // window is the number of blocks on each side the window columns look at.
 const window = 3

@@ -1,41 +1,18 @@
 package features
 
 import (
-	"os"
 	"strings"
 	"testing"
-
-	"golang.org/x/net/html"
-
-	"github.com/fiasco-project/fiasco/blocks"
 )
 
 // TestContext checks every context column on a small news page with a
 // menu, an article, a comment section and a footer.
 func TestContext(t *testing.T) {
-	data, err := os.ReadFile("testdata/article.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := html.Parse(strings.NewReader(string(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bs := blocks.Find(doc)
+	bs := parseFile(t, "testdata/article.html")
 	tab := Extract(bs, nil)
 	get := func(prefix, name string) float64 {
 		t.Helper()
-		for i, b := range bs {
-			if strings.HasPrefix(b.Text, prefix) {
-				c, err := Select([]string{name})
-				if err != nil {
-					t.Fatal(err)
-				}
-				return tab.Values[i][c[0]]
-			}
-		}
-		t.Fatalf("no block starts with %q; blocks: %d", prefix, len(bs))
-		return 0
+		return column(t, bs, tab, prefix, name)
 	}
 	for _, c := range []struct {
 		block, feature string

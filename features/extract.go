@@ -75,7 +75,8 @@ func ExtractTitled(bs []*blocks.Block, vis []vision.Features, title string) *Tab
 	}
 	voc.classify()
 	anc := &sc.anc
-	prose := make([]bool, len(bs))
+	prose := slices.Grow(sc.prose[:0], len(bs))[:len(bs)] // every entry set below
+	sc.prose = prose
 	next := 0 // ids of block i start here
 	for i, b := range bs {
 		v := values[i*ns : (i+1)*ns : (i+1)*ns]
@@ -180,11 +181,12 @@ func ExtractTitled(bs []*blocks.Block, vis []vision.Features, title string) *Tab
 // scratch holds Extract's working memory, kept from page to page in
 // scratchPool (cleared, so that no page's text or nodes stay reachable).
 type scratch struct {
-	seen map[string]int // block texts seen, with their counts
-	tz   tokenizer
-	voc  vocab
-	ids  []int32
-	anc  ancestryMemo
+	seen  map[string]int // block texts seen, with their counts
+	tz    tokenizer
+	voc   vocab
+	ids   []int32
+	prose []bool // per block: isProse
+	anc   ancestryMemo
 }
 
 var scratchPool = sync.Pool{New: func() any {
@@ -201,7 +203,7 @@ const maxScratch = 1 << 15
 
 func (sc *scratch) release() {
 	if len(sc.seen) > maxScratch || len(sc.voc.strs) > maxScratch || len(sc.anc.memo) > maxScratch ||
-		cap(sc.ids) > 8*maxScratch || cap(sc.tz.buf) > 64*maxScratch {
+		cap(sc.ids) > 8*maxScratch || cap(sc.prose) > maxScratch || cap(sc.tz.buf) > 64*maxScratch {
 		return
 	}
 	clear(sc.seen)

@@ -2,44 +2,9 @@ package features
 
 import (
 	"math"
-	"os"
 	"strings"
 	"testing"
-
-	"golang.org/x/net/html"
-
-	"github.com/fiasco-project/fiasco/blocks"
 )
-
-// column returns the value of the named column for the block whose text
-// starts with prefix.
-func column(t *testing.T, bs []*blocks.Block, tab *Table, prefix, name string) float64 {
-	t.Helper()
-	c, err := Select([]string{name})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i, b := range bs {
-		if strings.HasPrefix(b.Text, prefix) {
-			return tab.Values[i][c[0]]
-		}
-	}
-	t.Fatalf("no block starts with %q", prefix)
-	return 0
-}
-
-func parseFile(t *testing.T, name string) []*blocks.Block {
-	t.Helper()
-	data, err := os.ReadFile(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := html.Parse(strings.NewReader(string(data)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return blocks.Find(doc)
-}
 
 // TestWindow checks the window columns of testdata/article.html against
 // a direct computation: the link share and the prose share of the
@@ -100,17 +65,13 @@ func TestWindow(t *testing.T) {
 	// menu the window holds links, inside the article prose. (The shares
 	// weigh blocks by their characters, so at the menu's edge the first
 	// paragraph outweighs the links.)
-	doc, err := html.Parse(strings.NewReader(`<body><div>Valley News</div><ul>` +
-		`<li><a href="/">Home</a><li><a href="/n">News</a><li><a href="/s">Sport</a><li><a href="/w">Weather</a>` +
-		`<li><a href="/b">Business</a><li><a href="/c">Culture</a><li><a href="/t">Travel</a><li><a href="/a">About us</a></ul>` +
-		`<p>The new bridge over the river opened on Saturday morning, ten years after the vote.</p>` +
-		`<p>The mayor cut the ribbon at nine and thanked the builders for their patient work.</p>` +
-		`<p>Work on the bridge stopped twice, once for a flood and once when the money ran out.</p>` +
-		`<p>The final cost was almost twice the first estimate that the council had approved.</p></body>`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	bs = blocks.Find(doc)
+	bs = parseString(t, `<body><div>Valley News</div><ul>`+
+		`<li><a href="/">Home</a><li><a href="/n">News</a><li><a href="/s">Sport</a><li><a href="/w">Weather</a>`+
+		`<li><a href="/b">Business</a><li><a href="/c">Culture</a><li><a href="/t">Travel</a><li><a href="/a">About us</a></ul>`+
+		`<p>The new bridge over the river opened on Saturday morning, ten years after the vote.</p>`+
+		`<p>The mayor cut the ribbon at nine and thanked the builders for their patient work.</p>`+
+		`<p>Work on the bridge stopped twice, once for a flood and once when the money ran out.</p>`+
+		`<p>The final cost was almost twice the first estimate that the council had approved.</p></body>`)
 	tab = Extract(bs, nil)
 	for _, menu := range []string{"News", "Sport", "Weather", "Business"} {
 		if v := column(t, bs, tab, menu, "win_link"); v < 0.5 {

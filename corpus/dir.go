@@ -27,6 +27,7 @@ type ManifestLine struct {
 	WARCRecordID string `json:"warc_record_id,omitempty"`
 	Output       string `json:"output,omitempty"` // relative to the directory
 	Truncated    bool   `json:"truncated,omitempty"`
+	RenderError  string `json:"render_error,omitempty"` // cleaned by the text model: rendering failed
 	Error        string `json:"error,omitempty"`
 }
 
@@ -72,7 +73,7 @@ func (s *dirSink) Encode(o *pipeline.Outcome) {
 		o.Result, o.Err, o.Value = nil, fmt.Errorf("%s: %w", o.Input.Name, err), &Encoded{}
 		return
 	}
-	o.Result, o.Value = nil, &Encoded{Data: b.Bytes(), Truncated: r.Page.Truncated}
+	o.Result, o.Value = nil, &Encoded{Data: b.Bytes(), Truncated: r.Page.Truncated, RenderError: renderError(r)}
 }
 
 func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
@@ -97,7 +98,7 @@ func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
 		if err := writeAtomic(p, s.dir, e.Data); err != nil {
 			return "", err
 		}
-		line.Output, line.Truncated, where = name, e.Truncated, p
+		line.Output, line.Truncated, line.RenderError, where = name, e.Truncated, e.RenderError, p
 	}
 	data, err := json.Marshal(line)
 	if err != nil {

@@ -18,6 +18,9 @@ import (
 type Encoded struct {
 	Data      []byte
 	Truncated bool // the page was cut (load.Page.Truncated)
+	// RenderError is why the page was not rendered and the text model
+	// cleaned it (pipeline.Result.RenderErr); "" when it was not.
+	RenderError string
 }
 
 // Identity is what a resumed run knows an input by: its WARC-Record-ID
@@ -38,6 +41,23 @@ func Truncated(o pipeline.Outcome) bool {
 	return o.Result != nil && o.Result.Page.Truncated
 }
 
+// RenderError reports why an outcome's page was cleaned by the text model
+// for want of a rendering (pipeline.Cleaner.TextFallback), from its Result
+// or from what Encode left; "" when it was not.
+func RenderError(o pipeline.Outcome) string {
+	if e, ok := o.Value.(*Encoded); ok {
+		return e.RenderError
+	}
+	return renderError(o.Result)
+}
+
+func renderError(r *pipeline.Result) string {
+	if r == nil || r.RenderErr == nil {
+		return ""
+	}
+	return oneLine(r.RenderErr.Error())
+}
+
 // Line is one line of the JSONL output: a cleaned page, or with Error set,
 // a page that failed (then only Input, URL and WARCRecordID are set).
 // Title (always set for a cleaned page), Author, Date and Site are the
@@ -56,7 +76,10 @@ type Line struct {
 	Truncated    *bool       `json:"truncated,omitempty"`
 	Text         *string     `json:"text,omitempty"`
 	Blocks       []LineBlock `json:"blocks,omitempty"`
-	Error        string      `json:"error,omitempty"`
+	// RenderError: rendering the page failed and the text model cleaned
+	// it (pipeline.Result.RenderErr).
+	RenderError string `json:"render_error,omitempty"`
+	Error       string `json:"error,omitempty"`
 }
 
 // LineBlock is a block of a page in the JSONL output (with --blocks).
@@ -89,6 +112,7 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 		lang, charset, trunc := Lang(text), p.Encoding, p.Truncated
 		l.Title, l.Lang, l.Charset, l.Truncated, l.Text = &title, &lang, &charset, &trunc, &text
 		l.Author, l.Date, l.Site = r.Meta.Author, r.Meta.Date, r.Meta.Site
+		l.RenderError = renderError(r)
 		if withBlocks {
 			l.Blocks = lineBlocks(r)
 		}

@@ -49,13 +49,13 @@ type jsonlSink struct {
 }
 
 func (s *jsonlSink) Encode(o *pipeline.Outcome) {
-	trunc := Truncated(*o)
+	trunc, rerr := Truncated(*o), RenderError(*o)
 	data, err := JSONLine(o, s.blocks)
 	if err != nil {
 		o.Err, o.Result = err, nil
 		data, _ = JSONLine(o, false)
 	}
-	o.Result, o.Value = nil, &Encoded{Data: data, Truncated: trunc}
+	o.Result, o.Value = nil, &Encoded{Data: data, Truncated: trunc, RenderError: rerr}
 }
 
 func (s *jsonlSink) Put(o pipeline.Outcome) (string, error) {

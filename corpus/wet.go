@@ -20,6 +20,11 @@ import (
 // that come from files rather than WARC records.
 const FieldInput = "Fiasco-Input"
 
+// FieldRenderError is the named field of a WET conversion record whose
+// page the text model cleaned because rendering it failed
+// (pipeline.Result.RenderErr): why it failed.
+const FieldRenderError = "Fiasco-Render-Error"
+
 // wetSink writes a WET file: a warcinfo record, then one conversion
 // record per cleaned page, each its own gzip member, as Common Crawl's.
 // Failed pages have no record (the error log lists them).
@@ -75,6 +80,10 @@ func (s *wetSink) Encode(o *pipeline.Outcome) {
 	if trunc {
 		fields.Add(warc.FieldTruncated, "length")
 	}
+	rerr := renderError(r)
+	if rerr != "" {
+		fields.Add(FieldRenderError, rerr)
+	}
 	date := in.Date
 	if date.IsZero() {
 		date = s.now()
@@ -93,7 +102,7 @@ func (s *wetSink) Encode(o *pipeline.Outcome) {
 		o.Result, o.Err, o.Value = nil, err, &Encoded{}
 		return
 	}
-	o.Result, o.Value = nil, &Encoded{Data: bytes.Clone(e.buf.Bytes()), Truncated: trunc}
+	o.Result, o.Value = nil, &Encoded{Data: bytes.Clone(e.buf.Bytes()), Truncated: trunc, RenderError: rerr}
 }
 
 // targetURI is a page's WARC-Target-URI: its URL, or a file: URL of its

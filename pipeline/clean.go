@@ -27,6 +27,12 @@ type Cleaner struct {
 	// a block is kept when its decision value is at least the threshold.
 	// Higher values trade recall for precision.
 	Threshold *float64
+	// TextFallback, with a visual Model, cleans a page whose rendering
+	// failed (the browser crashed or timed out on it: a *RenderError)
+	// with the embedded text model of the Model's policy instead of
+	// failing it; Result.RenderErr then says why. A threshold set above
+	// moves the text model's own by as much as it moves the Model's.
+	TextFallback bool
 
 	closer io.Closer // the browser New started, if any
 }
@@ -69,6 +75,9 @@ type Result struct {
 	Keep  []bool          // per block: classified clean
 	Score []float64       // per block: the SVM decision value (>= threshold: clean; see classify.Keep for a page where none is)
 	Model *classify.Model // the model that classified the page
+	// RenderErr is why the page was not rendered and the text model
+	// cleaned it instead (Cleaner.TextFallback); nil otherwise.
+	RenderErr *RenderError
 }
 
 // Clean runs one page through every stage. name is used in errors.
@@ -122,21 +131,30 @@ func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt Prepa
 	} else if opt.Visual == nil {
 		return nil, errors.New("pipeline: the model uses visual features but no renderer was given (use a model without them, such as classify.Default(false))")
 	}
+	m, th := c.Model, c.Model.Threshold
+	if c.Threshold != nil {
+		th = *c.Threshold
+	}
 	d, err := Prepare(ctx, name, data, opt)
+	var renderErr *RenderError
+	if err != nil && c.TextFallback && opt.Visual != nil && errors.As(err, &renderErr) && ctx.Err() == nil {
+		if m, err = textModel(c.Model.Info.Policy); err != nil {
+			return nil, fmt.Errorf("%s: %w (and no text model to fall back on: %v)", name, renderErr, err)
+		}
+		th += m.Threshold - c.Model.Threshold
+		opt.Visual = nil
+		d, err = Prepare(ctx, name, data, opt)
+	}
 	if err != nil {
 		return nil, err
 	}
 	t0 := time.Now()
-	score, err := Decide(c.Model, d)
+	score, err := Decide(m, d)
 	if err != nil {
 		return nil, err
 	}
-	th := c.Model.Threshold
-	if c.Threshold != nil {
-		th = *c.Threshold
-	}
 	d.Timings.Classify = time.Since(t0)
-	return &Result{Doc: d, Keep: classify.Keep(score, th), Score: score, Model: c.Model}, nil
+	return &Result{Doc: d, Keep: classify.Keep(score, th), Score: score, Model: m, RenderErr: renderErr}, nil
 }
 
 // Text returns the text of the kept blocks as plain paragraphs separated

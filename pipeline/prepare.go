@@ -35,6 +35,16 @@ type Doc struct {
 	Resources func(url string) (render.Resource, bool)
 }
 
+// RenderError is Prepare's error when the Visualizer failed on a page (the
+// browser crashed, timed out or could not be started).
+type RenderError struct {
+	Page string // the page's name
+	Err  error
+}
+
+func (e *RenderError) Error() string { return e.Page + ": render: " + e.Err.Error() }
+func (e *RenderError) Unwrap() error { return e.Err }
+
 // Timings is the time a page spent in each stage.
 type Timings struct {
 	Load, Preclean, Blocks, Render, Vision, Features, Classify time.Duration
@@ -147,7 +157,7 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	if opt.Visual != nil && len(d.Blocks) > 0 {
 		vis, err := opt.Visual.Visual(ctx, d)
 		if err != nil {
-			return nil, fmt.Errorf("%s: render: %w", name, err)
+			return nil, &RenderError{Page: name, Err: err}
 		}
 		d.Visual = vis
 	}

@@ -26,9 +26,10 @@
 //	           prints for the page (url, title, lang, charset, text ...).
 //	render     auto (default), on, off (`fiasco clean --no-render`).
 //	           auto is what `fiasco clean` does by default
-//	           (classify.RendersByDefault): today the text model under
-//	           both policies, as the rendered ones did not measure
-//	           better on unseen pages; on renders (`--render`).
+//	           (classify.RendersByDefault): the rendered model under the
+//	           corpus policy, the text model under the article policy,
+//	           and the text model on a service without a browser
+//	           (`fiasco serve --no-render`); on renders (`--render`).
 //	threshold  a decision value, as `fiasco clean --threshold`.
 //	policy     what to keep: corpus (default: the text a linguistic corpus
 //	           wants, as CleanEval's annotators) or article (the main

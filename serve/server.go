@@ -35,8 +35,8 @@ type Config struct {
 	// Addr is the address ListenAndServe listens on; DefaultAddr if empty.
 	Addr string
 	// Text cleans pages with render=off, and with render=auto where the
-	// policy's default is not to render (classify.RendersByDefault;
-	// today both policies). nil: the embedded
+	// policy's default is not to render (classify.RendersByDefault; the
+	// article policy) or the service has no Rendered. nil: the embedded
 	// text-and-structure model.
 	Text *pipeline.Cleaner
 	// Rendered cleans pages with render=on; it must

@@ -12,10 +12,18 @@ import (
 // Scaler maps each feature linearly from [Min[j], Max[j]] (learned on
 // training data) to [Lower, Upper], exactly as svm-scale does. Features
 // that were constant in training (Min == Max) map to 0, like svm-scale's
-// omitted features. Values outside the training range extrapolate.
+// omitted features. Values outside the training range extrapolate, as
+// with svm-scale, unless Clip is set.
 type Scaler struct {
 	Lower, Upper float64
 	Min, Max     []float64
+	// Clip clamps every scaled value to [Lower, Upper]: a value beyond the
+	// training range reads as the range's end. An RBF model decides a row
+	// far from all its support vectors by its bias alone, so without
+	// clipping one column far outside the training range can decide the
+	// row whatever the others say. FitScaler leaves it off; svm-scale's
+	// range files (WriteRange, ReadRange) do not carry it.
+	Clip bool `json:"Clip,omitempty"`
 }
 
 // FitScaler learns per-feature minima and maxima from X.
@@ -79,7 +87,11 @@ func (s *Scaler) scale1(j int, v float64) float64 {
 	case v == hi:
 		return s.Upper
 	}
-	return s.Lower + (s.Upper-s.Lower)*(v-lo)/(hi-lo)
+	r := s.Lower + (s.Upper-s.Lower)*(v-lo)/(hi-lo)
+	if s.Clip {
+		r = min(max(r, s.Lower), s.Upper)
+	}
+	return r
 }
 
 // TransformProblem returns a scaled copy of p (labels and names shared).

@@ -84,3 +84,60 @@ func TestScalerMatchesSVMScale(t *testing.T) {
 		t.Error("Transform accepted a short row")
 	}
 }
+
+// With Clip, values beyond the training range read as its ends; without,
+// they extrapolate as svm-scale's do. A model saved with a clipping scaler
+// reloads with it, and a far outlier then gets the decision of the range's
+// end instead of the bias alone.
+func TestScalerClip(t *testing.T) {
+	sc, err := FitScaler([][]float64{{0, 5}, {10, 5}}, -1, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		clip       bool
+		in, want   float64
+		constantIn float64
+	}{
+		{false, 5, 0, 9}, {false, 20, 3, 9}, {false, -10, -3, 9},
+		{true, 5, 0, 9}, {true, 20, 1, 9}, {true, -10, -1, 9}, {true, 10, 1, -9},
+	} {
+		sc.Clip = tc.clip
+		got, err := sc.Transform([]float64{tc.in, tc.constantIn})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[0] != tc.want || got[1] != 0 {
+			t.Errorf("clip %v: Transform(%v, %v) = %v, want [%v 0]", tc.clip, tc.in, tc.constantIn, got, tc.want)
+		}
+	}
+
+	prob, m := heartModel(t, DefaultParams())
+	m.Scaler = &Scaler{Lower: -1, Upper: 1, Min: make([]float64, 13), Max: make([]float64, 13), Clip: true}
+	for j := range m.Scaler.Min {
+		m.Scaler.Min[j], m.Scaler.Max[j] = -1, 1
+	}
+	path := filepath.Join(t.TempDir(), "m")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got.Scaler.Clip {
+		t.Fatal("Clip lost in the model file")
+	}
+	edge := append([]float64(nil), prob.X[0]...)
+	far := append([]float64(nil), prob.X[0]...)
+	edge[0], far[0] = 1, 1e6
+	a, _ := got.Decision(edge)
+	b, _ := got.Decision(far)
+	if a != b {
+		t.Errorf("clipped model: decision %v at 1e6, %v at the range's end", b, a)
+	}
+	got.Scaler.Clip = false
+	if c, _ := got.Decision(far); c == a {
+		t.Errorf("unclipped model: decision %v at 1e6 equals the range end's", c)
+	}
+}

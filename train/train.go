@@ -264,6 +264,10 @@ func fitSVM(ctx context.Context, X [][]float64, y []float64, names []string, p s
 	if err != nil {
 		return nil, fmt.Errorf("train: scaling: %w", err)
 	}
+	// A block beyond the training range (a whole article in one element,
+	// far longer and larger than any training block) is read as the
+	// range's end, not left to the bias alone (svm.Scaler.Clip).
+	sc.Clip = true
 	prob := &svm.Problem{X: X, Y: y, FeatureNames: names}
 	scaled, err := sc.TransformProblem(prob)
 	if err != nil {

@@ -34,11 +34,14 @@ file, one per line. A path that does not exist is a failed page, not the
 end of the run. Every page is read up to --max-bytes; a longer page is cut
 there and reported truncated.
 
-Models: the embedded text-and-structure model of the --policy (no
-browser: the rendered models did not measure better on unseen pages);
---render renders every page in Chromium and uses the policy's model with
-visual features. --model FILE uses that model (rendering if it has
-visual features).
+Models: under --policy corpus (the default) every page is rendered in
+Chromium and cleaned by the model with visual features, which measured
+better than the text model on pages it never saw; where no Chromium is
+found, and with --no-render, the text-and-structure model cleans without a
+browser (a note on stderr says so unless --no-render is given). Under
+--policy article the text model is the default and --render asks for the
+rendered one. --model FILE uses that model (rendering if it has visual
+features).
 
 Outputs:
   --format cleaneval|text|html|json   one file per page: one page goes to
@@ -176,8 +179,12 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 	if err != nil {
 		return err
 	}
+	if n := cf.model.note("clean"); n != "" {
+		fmt.Fprintln(stderr, n)
+	}
 	defer closeFn() // also on interruption: closes Chromium, removes its profile
 	cleaner.Prepare.Load.MaxBytes = cf.maxBytes
+	cleaner.TextFallback = cf.model.textFallback(cleaner.Model)
 	res, err := cleaner.CleanInput(ctx, in)
 	if err != nil {
 		return err
@@ -188,7 +195,16 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 	if res.Page.Truncated {
 		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, truncatedMsg(cf.maxBytes))
 	}
+	if res.RenderErr != nil {
+		fmt.Fprintf(stderr, "fiasco clean: %s\n", renderFailedMsg(res.RenderErr.Error()))
+	}
 	return nil
+}
+
+// renderFailedMsg says that a page was cleaned by the text model because
+// rendering it failed (why: the render error, which names the page).
+func renderFailedMsg(why string) string {
+	return why + "; cleaned by the text model instead"
 }
 
 // truncatedMsg says that a page was cut.

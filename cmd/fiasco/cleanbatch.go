@@ -25,6 +25,7 @@ type batchRun struct {
 	maxB   int64
 
 	pages, cleaned, failed, interrupted, truncated, unwritten int
+	unrendered                                                int   // cleaned by the text model: rendering failed
 	stopped                                                   bool  // a page was interrupted: later pages are too
 	fatal                                                     error // an output could not be written
 }
@@ -35,8 +36,12 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	if err != nil {
 		return err
 	}
+	if n := cf.model.note("clean"); n != "" {
+		fmt.Fprintln(stderr, n)
+	}
 	defer closeFn() // also on interruption: closes Chromium, removes its profile
 	cleaner.Prepare.Load.MaxBytes = cf.maxBytes
+	cleaner.TextFallback = cf.model.textFallback(cleaner.Model)
 	out, err := corpus.Open(corpus.OutputOptions{
 		Format: cf.format, Path: cf.out, Stdout: stdout, Errors: cf.errors, Resume: cf.resume,
 		Blocks: cf.blocks, KeepDirs: cf.keepDirs, Software: software(),
@@ -104,6 +109,12 @@ func (b *batchRun) emit(o pipeline.Outcome) {
 			b.status.message(fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, truncatedMsg(b.maxB)))
 		}
 	}
+	if why := corpus.RenderError(o); why != "" {
+		b.unrendered++
+		if b.unrendered <= maxRepeats {
+			b.status.message("fiasco clean: " + renderFailedMsg(why))
+		}
+	}
 }
 
 // check stops the batch when an output could not be written.
@@ -125,6 +136,9 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 	}
 	if b.truncated > 0 {
 		msg += fmt.Sprintf(", %d truncated (cut at --max-bytes %d)", b.truncated, b.maxB)
+	}
+	if b.unrendered > 0 {
+		msg += fmt.Sprintf(", %d cleaned by the text model (rendering failed)", b.unrendered)
 	}
 	msg += "; output in " + out.Where
 	if out.Errors != nil && out.Errors.Len() > 0 {

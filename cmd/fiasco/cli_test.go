@@ -116,8 +116,9 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"oracle", "--data", filepath.Join(dir, "none")}, 1, "fiasco oracle: data set"},
 		{[]string{"clean", "--render", "--chromium", filepath.Join(dir, "no-chromium"), filepath.Join(dir, "x.html")}, 1, "--chromium " + filepath.Join(dir, "no-chromium")},
 		{[]string{"clean", "--policy", "article", "--render", "--chromium", filepath.Join(dir, "no-chromium"), filepath.Join(dir, "x.html")}, 1, "--chromium " + filepath.Join(dir, "no-chromium")},
-		// The default is the text model (classify.RendersByDefault): no browser is started.
-		{[]string{"clean", "--chromium", filepath.Join(dir, "no-chromium"), filepath.Join(dir, "x.html")}, 0, ""},
+		// The corpus policy renders by default (classify.RendersByDefault): a browser named
+		// and missing is an error; the article policy's default is the text model, no browser.
+		{[]string{"clean", "--chromium", filepath.Join(dir, "no-chromium"), filepath.Join(dir, "x.html")}, 1, "--chromium " + filepath.Join(dir, "no-chromium")},
 		{[]string{"clean", "--policy", "article", "--chromium", filepath.Join(dir, "no-chromium"), filepath.Join(dir, "x.html")}, 0, ""},
 		{[]string{"clean", "--render", "--no-render", filepath.Join(dir, "x.html")}, 2, "--render and --no-render contradict"},
 		{[]string{"clean", "--render", "--model", "m.fiasco", filepath.Join(dir, "x.html")}, 2, "--render picks an embedded model"},

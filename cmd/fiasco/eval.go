@@ -81,6 +81,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	if n := mf.note("eval"); n != "" {
+		fmt.Fprintln(stderr, n)
+	}
 	defer stop()
 	// Without --policy, mf.cleaner took the model's own policy (mf.policy
 	// is df.policy).

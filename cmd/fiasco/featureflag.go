@@ -9,53 +9,64 @@ import (
 
 // featureSet resolves a --features value: a comma-separated list of group
 // names (linguistic, keyword, structural, visual, context; text = the
-// first three; all; the aliases shape and style) and feature names. ""
-// means nil: the trainer's default.
+// first three; all; the aliases shape and style) and feature names, each
+// of which a leading "-" turns into an exclusion ("text,shape,-vis_x":
+// the text and shape features but vis_x; "all,-context"). Exclusions
+// apply after every inclusion, whatever their place in the list, and a
+// list of exclusions alone is rejected. "" means nil: the trainer's
+// default.
 func featureSet(s string) ([]string, error) {
 	if s == "" {
 		return nil, nil
 	}
+	seen := map[string]bool{}
+	drop := map[string]bool{}
+	for _, tok := range strings.Split(s, ",") {
+		tok = strings.TrimSpace(tok)
+		into := seen
+		if name, ok := strings.CutPrefix(tok, "-"); ok {
+			tok, into = name, drop
+		}
+		names, err := featureToken(tok)
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range names {
+			into[n] = true
+		}
+	}
+	// Keep the schema's order, so that the same set always gives the same model.
+	var ordered []string
+	for _, f := range features.All() {
+		if seen[f.Name] && !drop[f.Name] {
+			ordered = append(ordered, f.Name)
+		}
+	}
+	if len(ordered) == 0 {
+		return nil, fmt.Errorf("--features %q leaves no feature: name what to keep before what to drop (e.g. text,-dup_text)", s)
+	}
+	return ordered, nil
+}
+
+// featureToken resolves one name of a --features list: an alias, a group
+// or a feature.
+func featureToken(tok string) ([]string, error) {
 	groups := map[string]features.Group{
 		"linguistic": features.Linguistic, "keyword": features.Keyword,
 		"structural": features.Structural, "visual": features.Visual, "context": features.Context,
 		"text": features.Linguistic | features.Keyword | features.Structural,
 		"all":  features.Linguistic | features.Keyword | features.Structural | features.Visual | features.Context,
 	}
-	var names []string
-	seen := map[string]bool{}
-	add := func(n string) {
-		if !seen[n] {
-			seen[n] = true
-			names = append(names, n)
-		}
+	if list, ok := featureAliases[tok]; ok {
+		return list, nil
 	}
-	for _, tok := range strings.Split(s, ",") {
-		tok = strings.TrimSpace(tok)
-		if list, ok := featureAliases[tok]; ok {
-			for _, n := range list {
-				add(n)
-			}
-			continue
-		}
-		if g, ok := groups[tok]; ok {
-			for _, n := range features.Names(g, true) {
-				add(n)
-			}
-			continue
-		}
-		if _, err := features.Select([]string{tok}); err != nil {
-			return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, visual, style, shape, context, text, all) nor a feature", tok)
-		}
-		add(tok)
+	if g, ok := groups[tok]; ok {
+		return features.Names(g, true), nil
 	}
-	// Keep the schema's order, so that the same set always gives the same model.
-	var ordered []string
-	for _, f := range features.All() {
-		if seen[f.Name] {
-			ordered = append(ordered, f.Name)
-		}
+	if _, err := features.Select([]string{tok}); err != nil {
+		return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, visual, style, shape, context, text, all) nor a feature", tok)
 	}
-	return ordered, nil
+	return []string{tok}, nil
 }
 
 // featureAliases name sets of visual features within the visual group:
@@ -90,7 +101,7 @@ func needsRender(noRender bool, feats []string) bool {
 }
 
 // featuresHelp documents --features (train, eval).
-const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, text, all) and names, comma-separated (default: text; train --policy article adds context); visual ones render the pages"
+const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, text, all) and names, comma-separated, a leading - dropping one (text,shape,-vis_x) (default: text; train --policy article adds context); visual ones render the pages"
 
 // checkRenderFeatures rejects visual features with --no-render.
 func checkRenderFeatures(noRender bool, feats []string, cmd string) error {

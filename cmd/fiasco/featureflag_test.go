@@ -38,3 +38,41 @@ func TestFeatureAliases(t *testing.T) {
 		t.Errorf("style = %v", style)
 	}
 }
+
+// A leading "-" drops a feature or a group, wherever it stands in the list.
+func TestFeatureExclusion(t *testing.T) {
+	shape, err := featureSet("shape")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		spec string
+		want []string
+	}{
+		{"shape,-vis_x", slices.DeleteFunc(slices.Clone(shape), func(n string) bool { return n == "vis_x" })},
+		{"-vis_x,shape", slices.DeleteFunc(slices.Clone(shape), func(n string) bool { return n == "vis_x" })},
+		{"text,shape,-text", shape},
+		{"shape,-shape,vis_y", nil},
+		{" shape , -vis_found ", shape[1:]},
+	} {
+		got, err := featureSet(tc.spec)
+		if tc.want == nil {
+			if err == nil {
+				t.Errorf("featureSet(%q) = %v, want an error (nothing left)", tc.spec, got)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("featureSet(%q): %v", tc.spec, err)
+			continue
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("featureSet(%q) = %v, want %v", tc.spec, got, tc.want)
+		}
+	}
+	for _, bad := range []string{"-", "text,-nosuch", "-text"} {
+		if got, err := featureSet(bad); err == nil {
+			t.Errorf("featureSet(%q) = %v, want an error", bad, got)
+		}
+	}
+}

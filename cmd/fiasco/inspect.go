@@ -32,9 +32,10 @@ colour of its predicted class (green clean, red dirty) with its number, and
 writes the picture to -o. A table of every block's number, label, decision
 value, type and feature values goes to standard output (TSV, or JSON with
 --json), so the numbers can be read beside the picture. The classes are
-those of the model fiasco clean would use with the same flags: the text
-model by default, the model with visual features (and their values in the
-table) with --render.`
+those of the model fiasco clean would use with the same flags: under the
+corpus policy the model with visual features (and their values in the
+table), with --no-render (and under --policy article) the text model; the
+page is rendered for the picture either way.`
 
 func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("inspect", inspectHelp)
@@ -56,9 +57,6 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usagef("inspect", "no output: give -o PAGE.png")
 	}
 	page := pos[0]
-	if mf.noRender {
-		return usagef("inspect", "inspect always renders the page to draw it (without --render it classifies with the text model): drop --no-render")
-	}
 	mod, err := mf.load()
 	if err != nil {
 		return err

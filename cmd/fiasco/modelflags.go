@@ -31,13 +31,16 @@ type modelFlags struct {
 	// withoutRender is how to do without Chromium, for the message when
 	// there is none ("": the command cannot).
 	withoutRender string
+	// fellBack is why load took the text model where the policy's
+	// default is the rendered one: no Chromium was found (see note).
+	fellBack error
 }
 
 func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	m := &modelFlags{withoutRender: noRenderHint}
 	fs.StringVar(&m.model, "model", "", "model file (default: the embedded default model)")
-	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use text and structure features only (the default)")
-	fs.BoolVar(&m.doRender, "render", false, "render pages in Chromium and use the policy's model with visual features (not the default: it did not measure better than the text model on unseen pages)")
+	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use the policy's text and structure model (the default under --policy article, and wherever no Chromium is found)")
+	fs.BoolVar(&m.doRender, "render", false, "render pages in Chromium and use the policy's model with visual features (the default under --policy corpus when Chromium is found; with --render, a missing Chromium is an error)")
 	fs.Func("threshold", "keep blocks whose decision value is at least this (default: the model's; higher = more precision)", func(s string) error {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
@@ -83,13 +86,37 @@ func (m *modelFlags) load() (*classify.Model, error) {
 		}
 		return mod, nil
 	}
-	if m.noRender || !(m.doRender || classify.RendersByDefault(m.policy.String())) {
-		return classify.DefaultFor(m.policy.String(), false)
+	policy := m.policy.String()
+	if m.noRender || !(m.doRender || classify.RendersByDefault(policy)) {
+		return classify.DefaultFor(policy, false)
 	}
 	if _, err := m.render.browserPath(m.withoutRender); err != nil {
-		return nil, err
+		// The rendered model is the default where Chromium is; without
+		// one, a command that can do without it takes the text model,
+		// unless rendering was asked for or a browser named.
+		if m.doRender || m.withoutRender == "" || m.render.chromium != "" || m.render.remote != "" {
+			return nil, err
+		}
+		m.fellBack = err
+		return classify.DefaultFor(policy, false)
 	}
-	return classify.DefaultFor(m.policy.String(), true)
+	return classify.DefaultFor(policy, true)
+}
+
+// textFallback reports whether a page whose rendering fails is cleaned by
+// the text model (pipeline.Cleaner.TextFallback): where mod is the
+// rendered model by default, not asked for by --render or --model.
+func (m *modelFlags) textFallback(mod *classify.Model) bool {
+	return mod.Visual && m.model == "" && !m.doRender
+}
+
+// note is what to tell the user about the model load chose ("" for
+// nothing): that it fell back to the text model for want of Chromium.
+func (m *modelFlags) note(cmd string) string {
+	if m.fellBack == nil {
+		return ""
+	}
+	return fmt.Sprintf("fiasco %s: no Chromium found, so the text model cleans the pages (--no-render); the rendered model, the default with Chromium, measured better (README, Results). Install Chromium (Debian: apt-get install -y chromium) or pass --no-render to silence this", cmd)
 }
 
 // cleaner builds a Cleaner, starting a browser when the model needs one.

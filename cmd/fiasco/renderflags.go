@@ -44,7 +44,7 @@ func (r *renderFlags) browserPath(withoutRender string) (string, error) {
 	if r.chromium != "" {
 		return r.chromium, nil
 	}
-	p, err := render.FindChromium()
+	p, err := findChromium()
 	if err != nil {
 		return "", r.noChromium(err, withoutRender)
 	}
@@ -74,6 +74,10 @@ func (r *renderFlags) start(ctx context.Context, opt render.Options, withoutRend
 
 // noRenderHint is what commands that have --no-render suggest.
 const noRenderHint = "pass --no-render to use the text-only model"
+
+// findChromium is render.FindChromium (a variable for the tests of a
+// machine without Chromium).
+var findChromium = render.FindChromium
 
 // noChromium turns render's "no Chromium" error, which names the Go
 // options, into one that names the flags; other errors pass unchanged.

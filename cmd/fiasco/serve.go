@@ -33,8 +33,10 @@ Serves fiasco over HTTP (package serve has the contract):
   POST /clean          the body is a page; the answer is what
                        "fiasco clean -" prints for it. Query: format
                        (cleaneval, text, html, json, jsonl), render (auto:
-                       what fiasco clean does by default, today the text
-                       model; on: rendered, as clean --render; off),
+                       what fiasco clean does by default, the rendered
+                       model under the corpus policy and the text model
+                       under the article policy or without Chromium; on:
+                       rendered, as clean --render; off),
                        threshold, policy (corpus, article), url, name.
   POST /clean/batch    JSON Lines in ({"url":..,"html":..} or {"data":
                        base64}), JSON Lines out as pages finish.
@@ -59,7 +61,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	shutdown := fs.Duration("shutdown-timeout", serve.DefaultShutdownTimeout, "on SIGTERM, how long requests under way may take to finish")
 	workers := fs.Int("workers", 0, "pages cleaned at once (0: one per CPU)")
 	queue := fs.Int("queue", 0, "requests that may wait for a worker (0: 4 per worker; -1: none); 503 beyond")
-	noRender := fs.Bool("no-render", false, "serve without Chromium: render=on answers 501 (render=auto is off either way today)")
+	noRender := fs.Bool("no-render", false, "serve without Chromium: render=on answers 501, render=auto cleans with the text model")
 	var rf renderFlags
 	rf.add(fs.FlagSet)
 	pos, err := fs.parse(args, stdout)

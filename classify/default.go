@@ -25,10 +25,10 @@ var Policies = []string{"corpus", "article"}
 //
 //   - corpus: rendered. Ahead by 0.39 word F inside CleanEval's own pages
 //     (nested cross-validation, intervals overlapping) and by 1.27 [0.59,
-//     1.94] over 2,210 pages of three data sets it never saw (L3S-GN1
-//     -0.19, KrdWrd +0.37, Dragnet's test split +1.46, its training split
-//     +1.99); behind by 3.10 when one CleanEval-policy set is left out
-//     and the other is all the training. The models before the scaling
+//     1.94] over 2,210 pages it never saw (L3S-GN1 -0.19, KrdWrd +0.37,
+//     Dragnet's test split +1.46, its training split +1.99); behind by
+//     3.10 when one CleanEval-policy set is left out and the other is all
+//     the training. The models before the scaling
 //     clipped extreme values (svm.Scaler.Clip) were behind by 0.70 on the
 //     maintainers' held-out CleanEval test set.
 //   - article: text. The inner folds of nested cross-validation on L3S-GN1

@@ -41,7 +41,9 @@
 // output, or its error); a JSON Lines file or stream (jsonl: one object per
 // input: url, warc_record_id, title, author, date, site (the page's
 // metadata, package meta; author, date and site only when known), lang,
-// charset, truncated, text, and optionally blocks, or error); or a WET file (wet: a warcinfo record and
+// charset, truncated, text, render_error when the text model cleaned the
+// page because rendering it failed, and optionally blocks, or error); or a
+// WET file (wet: a warcinfo record and
 // one gzip member per page holding a conversion record with WARC-Refers-To
 // naming the response record, as Common Crawl's). Failed pages are also
 // appended to an error log ([ErrorLog]) as they happen.

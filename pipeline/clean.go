@@ -139,9 +139,15 @@ func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt Prepa
 	var renderErr *RenderError
 	if err != nil && c.TextFallback && opt.Visual != nil && errors.As(err, &renderErr) && ctx.Err() == nil {
 		if m, err = textModel(c.Model.Info.Policy); err != nil {
-			return nil, fmt.Errorf("%s: %w (and no text model to fall back on: %v)", name, renderErr, err)
+			return nil, fmt.Errorf("%w (and no text model to fall back on: %v)", renderErr, err)
 		}
-		th += m.Threshold - c.Model.Threshold
+		if c.Threshold == nil {
+			th = m.Threshold
+		} else {
+			th += m.Threshold - c.Model.Threshold
+		}
+		// The time the failed rendering took is not in d.Timings: the
+		// page is prepared again from its bytes.
 		opt.Visual = nil
 		d, err = Prepare(ctx, name, data, opt)
 	}

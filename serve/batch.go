@@ -33,9 +33,12 @@ type batchOut struct {
 	Name   string          `json:"name,omitempty"`
 	Status int             `json:"status"`
 	Render string          `json:"render,omitempty"`
-	Output *string         `json:"output,omitempty"`
-	Page   json.RawMessage `json:"page,omitempty"`
-	Error  string          `json:"error,omitempty"`
+	// RenderError: render=auto, the browser failed on the page and the
+	// text model cleaned it (Render is then off).
+	RenderError string          `json:"render_error,omitempty"`
+	Output      *string         `json:"output,omitempty"`
+	Page        json.RawMessage `json:"page,omitempty"`
+	Error       string          `json:"error,omitempty"`
 }
 
 func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
@@ -230,7 +233,7 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 	if e != nil {
 		return fail(e)
 	}
-	out.Status, out.Render = http.StatusOK, onOff(a.rendered)
+	out.Status, out.Render, out.RenderError = http.StatusOK, onOff(a.rendered), a.renderErr
 	if o.format == export.JSON {
 		out.Page = json.RawMessage(bytes.TrimSpace(a.body))
 	} else {

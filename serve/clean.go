@@ -108,8 +108,11 @@ type page struct {
 type answer struct {
 	body     []byte
 	rendered bool
-	blocks   int
-	kept     int
+	// renderErr: render=auto, the browser failed on the page twice and
+	// the text model cleaned it (pipeline.Result.RenderErr).
+	renderErr string
+	blocks    int
+	kept      int
 }
 
 // cleaner returns the Cleaner for o's policy and render mode.
@@ -196,7 +199,15 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		// render): try once more.
 		s.met.retry()
 		s.log.Warn("render failed, retrying once", "page", p.name, "err", err)
+		// render=auto is what fiasco clean does by default: a page the
+		// browser fails on again is cleaned by the text model.
+		cc.TextFallback = o.render == "auto"
 		res, err = safeClean(ctx, &cc, p)
+	}
+	renderErr := ""
+	if err == nil && res.RenderErr != nil {
+		rendered, renderErr = false, res.RenderErr.Error()
+		s.log.Warn("render failed twice, cleaned by the text model", "page", p.name, "err", res.RenderErr)
 	}
 	if err != nil {
 		e := s.pageError(ctx, err)
@@ -233,7 +244,7 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 			kept++
 		}
 	}
-	return &answer{body: body, rendered: rendered, blocks: len(res.Blocks), kept: kept}, nil
+	return &answer{body: body, rendered: rendered, renderErr: renderErr, blocks: len(res.Blocks), kept: kept}, nil
 }
 
 // safeClean runs the cleaner, turning a panic into an error.
@@ -386,6 +397,9 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", contentType(o))
 	h.Set("Content-Length", strconv.Itoa(len(a.body)))
 	h.Set("X-Fiasco-Render", onOff(a.rendered))
+	if a.renderErr != "" {
+		h.Set("X-Fiasco-Render-Error", strings.ToValidUTF8(strings.ReplaceAll(a.renderErr, "\n", " "), "?"))
+	}
 	h.Set("X-Fiasco-Blocks", strconv.Itoa(a.blocks))
 	h.Set("X-Fiasco-Kept", strconv.Itoa(a.kept))
 	w.Write(a.body)

@@ -49,7 +49,8 @@
 // "data" (its bytes in base64), and optionally "url", "name" and "id" (any
 // JSON value, echoed back). Its answer line carries "line" (1-based input
 // line), "id", "url", "name", "status" (the HTTP status /clean would have
-// given), "render" ("on" or "off"), and "output" (the answer as text; for
+// given), "render" ("on" or "off"), "render_error" (see Errors), and
+// "output" (the answer as text; for
 // json and jsonl "page", the answer as an object) or "error". A line that
 // is not valid JSON, or too long, gets an error answer and the batch goes
 // on. The response's trailer Fiasco-Batch says "complete" when every line
@@ -64,7 +65,11 @@
 // 415 for binary data; 422 for a page that cannot be cleaned (nesting too
 // deep, too many blocks); 501 for render=on on a service without a
 // browser; 502 when Chromium fails on the page (one retry first, for a
-// browser that died and restarts); 503 with Retry-After when the queue is
+// browser that died and restarts) with render=on; with render=auto the
+// retry that fails too falls back on the text model, as fiasco clean does
+// by default: 200, X-Fiasco-Render off, and the failure in the
+// X-Fiasco-Render-Error header (a batch line's "render_error"; a jsonl
+// answer's render_error); 503 with Retry-After when the queue is
 // full or the service is shutting down; 504 when the page is not done in
 // Config.Timeout.
 //

@@ -52,9 +52,10 @@ Outputs:
         input to its output or its error.
   --format jsonl   one JSON object per input and line (url, warc_record_id,
         title, author, date, site (when the page gives them: meta tags,
-        JSON-LD), lang, charset, truncated, text; with --blocks the blocks; a
-        failed page has error instead), in input order, to standard output
-        or -o FILE.
+        JSON-LD), lang, charset, truncated, text, render_error (a page the
+        text model cleaned because rendering it failed); with --blocks the
+        blocks; a failed page has error instead), in input order, to
+        standard output or -o FILE.
   --format wet     WARC conversion records as in Common Crawl's WET files,
         one gzip member each, to standard output or -o FILE.
 

@@ -47,6 +47,34 @@ func TestDefaultWithoutChromium(t *testing.T) {
 	if code, _, errs := fiasco(t, "clean", "--policy", "article", articlePath); code != 0 || errs != "" {
 		t.Errorf("--policy article (text by default): exit %d, stderr %q", code, errs)
 	}
+	// eval scores the model its flags name: no falling back.
+	if code, _, errs := fiasco(t, "eval", "--data", dir, "-q"); code != 1 || !strings.Contains(errs, "no Chromium binary found") || !strings.Contains(errs, "--no-render") {
+		t.Errorf("eval without Chromium: exit %d, stderr %q; want 1, the reason and --no-render", code, errs)
+	}
+}
+
+// TestDefaultBrokenChromium: a Chromium that is found but does not start
+// is, for the default, as none: the text model and a note saying why.
+func TestDefaultBrokenChromium(t *testing.T) {
+	if !classify.RendersByDefault("corpus") {
+		t.Skip("the corpus policy's default is the text model")
+	}
+	dir := t.TempDir()
+	stub := filepath.Join(dir, "chromium")
+	if err := os.WriteFile(stub, []byte("#!/bin/sh\necho 'error while loading shared libraries: libnss3.so' >&2\nexit 127\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	saved := findChromium
+	findChromium = func() (string, error) { return stub, nil }
+	t.Cleanup(func() { findChromium = saved })
+	_, want, _ := fiasco(t, "clean", "--no-render", "--format", "text", articlePath)
+	code, out, errs := fiasco(t, "clean", "--format", "text", articlePath)
+	if code != 0 || out != want || !strings.Contains(errs, "Chromium did not start") {
+		t.Errorf("a broken Chromium: exit %d, stderr %q, same output as --no-render: %v", code, errs, out == want)
+	}
+	if code, _, errs := fiasco(t, "clean", "--render", "--format", "text", articlePath); code != 1 {
+		t.Errorf("--render with a broken Chromium: exit %d, stderr %q; want 1", code, errs)
+	}
 }
 
 // TestRenderFailureFallsBack: pages whose rendering fails (here: every
@@ -77,13 +105,15 @@ func TestRenderFailureFallsBack(t *testing.T) {
 		if err := json.Unmarshal([]byte(l), &got); err != nil {
 			t.Fatal(err)
 		}
-		json.Unmarshal([]byte(wantLines[i]), &ref)
+		if err := json.Unmarshal([]byte(wantLines[i]), &ref); err != nil {
+			t.Fatal(err)
+		}
 		if !strings.Contains(got.RenderError, "render") || got.Text == nil || ref.Text == nil || *got.Text != *ref.Text {
 			t.Errorf("line %d: render_error %q, text as --no-render's: %v", i, got.RenderError, got.Text != nil && ref.Text != nil && *got.Text == *ref.Text)
 		}
 	}
 	code, _, errs = fiasco(t, "clean", "-q", "--render", "--render-timeout", "1ms", "--format", "jsonl", "-o", filepath.Join(dir, "r.jsonl"), in)
-	if !strings.Contains(errs, "2 pages, 0 cleaned, 2 failed") {
+	if code != 1 || !strings.Contains(errs, "2 pages, 0 cleaned, 2 failed") {
 		t.Errorf("--render: exit %d, stderr %q; want both pages failed", code, errs)
 	}
 }

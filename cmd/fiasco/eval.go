@@ -42,6 +42,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	df := dataFlags{keepFailed: true}
 	df.add(fs)
 	mf := addModelFlags(fs.FlagSet)
+	mf.strict = true // figures are those of the model the flags name: no text model for want of a browser
 	cv := fs.Int("cv", 0, "cross-validate with this many folds over pages instead of using a model")
 	sf := addSVMFlags(fs.FlagSet, fiascoNames)
 	maxBlocks := fs.Int("max-blocks", 0, "--cv, --nested, --by-set: train on at most this many blocks (0: all)")
@@ -80,9 +81,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	c, stop, err := mf.cleaner(ctx)
 	if err != nil {
 		return err
-	}
-	if n := mf.note("eval"); n != "" {
-		fmt.Fprintln(stderr, n)
 	}
 	defer stop()
 	// Without --policy, mf.cleaner took the model's own policy (mf.policy

@@ -25,7 +25,7 @@ func featureSet(s string) ([]string, error) {
 		tok = strings.TrimSpace(tok)
 		into := seen
 		if name, ok := strings.CutPrefix(tok, "-"); ok {
-			tok, into = name, drop
+			tok, into = strings.TrimSpace(name), drop
 		}
 		names, err := featureToken(tok)
 		if err != nil {
@@ -43,7 +43,7 @@ func featureSet(s string) ([]string, error) {
 		}
 	}
 	if len(ordered) == 0 {
-		return nil, fmt.Errorf("--features %q leaves no feature: name what to keep before what to drop (e.g. text,-dup_text)", s)
+		return nil, fmt.Errorf("--features %q leaves no feature: name what to keep as well as what to drop (e.g. text,-dup_text)", s)
 	}
 	return ordered, nil
 }

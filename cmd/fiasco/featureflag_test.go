@@ -54,6 +54,7 @@ func TestFeatureExclusion(t *testing.T) {
 		{"text,shape,-text", shape},
 		{"shape,-shape,vis_y", nil},
 		{" shape , -vis_found ", shape[1:]},
+		{"shape, - vis_found", shape[1:]},
 	} {
 		got, err := featureSet(tc.spec)
 		if tc.want == nil {

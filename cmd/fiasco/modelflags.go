@@ -31,15 +31,20 @@ type modelFlags struct {
 	// withoutRender is how to do without Chromium, for the message when
 	// there is none ("": the command cannot).
 	withoutRender string
-	// fellBack is why load took the text model where the policy's
-	// default is the rendered one: no Chromium was found (see note).
-	fellBack error
+	// strict: no falling back on the text model where the policy's
+	// default is the rendered one and no browser runs (eval: its figures
+	// must be those of the model the command names).
+	strict bool
+	// fellBack is why load or cleaner took the text model where the
+	// policy's default is the rendered one: no Chromium was found, or it
+	// did not start (see note).
+	fellBack string
 }
 
 func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	m := &modelFlags{withoutRender: noRenderHint}
 	fs.StringVar(&m.model, "model", "", "model file (default: the embedded default model)")
-	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use the policy's text and structure model (the default under --policy article, and wherever no Chromium is found)")
+	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use the policy's text and structure model (the default under --policy article; fiasco clean also takes it where Chromium is not found or does not start)")
 	fs.BoolVar(&m.doRender, "render", false, "render pages in Chromium and use the policy's model with visual features (the default under --policy corpus when Chromium is found; with --render, a missing Chromium is an error)")
 	fs.Func("threshold", "keep blocks whose decision value is at least this (default: the model's; higher = more precision)", func(s string) error {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
@@ -94,13 +99,22 @@ func (m *modelFlags) load() (*classify.Model, error) {
 		// The rendered model is the default where Chromium is; without
 		// one, a command that can do without it takes the text model,
 		// unless rendering was asked for or a browser named.
-		if m.doRender || m.withoutRender == "" || m.render.chromium != "" || m.render.remote != "" {
+		if !m.mayFallBack() {
 			return nil, err
 		}
-		m.fellBack = err
+		m.fellBack = "no Chromium found"
 		return classify.DefaultFor(policy, false)
 	}
 	return classify.DefaultFor(policy, true)
+}
+
+// mayFallBack reports whether the command may take the text model when
+// the rendered one, the policy's default, finds no browser to run in: not
+// when rendering was asked for (--render), a browser named (--chromium,
+// --remote), a model named (--model), or the command cannot do without
+// (inspect) or must not (eval).
+func (m *modelFlags) mayFallBack() bool {
+	return !m.doRender && !m.strict && m.model == "" && m.withoutRender != "" && m.render.chromium == "" && m.render.remote == ""
 }
 
 // textFallback reports whether a page whose rendering fails is cleaned by
@@ -113,10 +127,10 @@ func (m *modelFlags) textFallback(mod *classify.Model) bool {
 // note is what to tell the user about the model load chose ("" for
 // nothing): that it fell back to the text model for want of Chromium.
 func (m *modelFlags) note(cmd string) string {
-	if m.fellBack == nil {
+	if m.fellBack == "" {
 		return ""
 	}
-	return fmt.Sprintf("fiasco %s: no Chromium found, so the text model cleans the pages (--no-render); the rendered model, the default with Chromium, measured better (README, Results). Install Chromium (Debian: apt-get install -y chromium) or pass --no-render to silence this", cmd)
+	return fmt.Sprintf("fiasco %s: %s, so the text model cleans the pages (--no-render); the rendered model, the default with Chromium, measured better (README, Results). Install Chromium (Debian: apt-get install -y chromium) or pass --no-render to silence this", cmd, m.fellBack)
 }
 
 // cleaner builds a Cleaner, starting a browser when the model needs one.
@@ -139,6 +153,17 @@ func (m *modelFlags) cleaner(ctx context.Context) (*pipeline.Cleaner, func(), er
 			hint = "use a model without visual features"
 		}
 		v, stop, err := m.render.visualizer(ctx, hint)
+		if err != nil && ctx.Err() == nil && m.mayFallBack() {
+			// A browser was found but does not start (a stub, missing
+			// libraries, a refused sandbox): as without one.
+			tm, terr := classify.DefaultFor(m.policy.String(), false)
+			if terr != nil {
+				return nil, nil, terr
+			}
+			c.Model = tm
+			m.fellBack = "Chromium did not start (" + firstLine(err.Error()) + ")"
+			return c, closeFn, nil
+		}
 		if err != nil {
 			return nil, nil, err
 		}

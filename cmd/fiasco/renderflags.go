@@ -65,6 +65,14 @@ func (r *renderFlags) visualizer(ctx context.Context, withoutRender string) (*pi
 
 // start starts a browser with opt (r's options, possibly changed).
 func (r *renderFlags) start(ctx context.Context, opt render.Options, withoutRender string) (*pipeline.ChromeVisualizer, error) {
+	if opt.ExecPath == "" && opt.RemoteURL == "" {
+		// The browser browserPath found (render.New would find the same).
+		p, err := findChromium()
+		if err != nil {
+			return nil, r.noChromium(err, withoutRender)
+		}
+		opt.ExecPath = p
+	}
 	v, err := pipeline.NewVisualizer(ctx, opt)
 	if err != nil {
 		return nil, r.noChromium(err, withoutRender)
@@ -76,7 +84,7 @@ func (r *renderFlags) start(ctx context.Context, opt render.Options, withoutRend
 const noRenderHint = "pass --no-render to use the text-only model"
 
 // findChromium is render.FindChromium (a variable for the tests of a
-// machine without Chromium).
+// machine without Chromium, or with a broken one).
 var findChromium = render.FindChromium
 
 // noChromium turns render's "no Chromium" error, which names the Go

@@ -1,0 +1,70 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/export"
+	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/vision"
+)
+
+// crashing is a Visualizer that fails every page, as a browser that
+// crashes on it.
+type crashing struct{}
+
+func (crashing) Visual(context.Context, *pipeline.Doc) ([]vision.Features, error) {
+	return nil, errors.New("chromium: target crashed")
+}
+
+// TestRenderFailureFallback: with render=auto (rendered by default under
+// the corpus policy) a page the browser fails on twice is answered by the
+// text model, saying so; with render=on it is a 502.
+func TestRenderFailureFallback(t *testing.T) {
+	if !classify.RendersByDefault("corpus") {
+		t.Skip("render=auto does not render under the corpus policy")
+	}
+	m, err := classify.Default(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc := &pipeline.Cleaner{Model: m, Prepare: pipeline.PrepareOptions{Visual: crashing{}}}
+	srv := start(t, Config{Rendered: rc})
+	data := readFile(t, article)
+	resp, got := post(t, srv.url+"/clean", data)
+	if resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Render") != "off" || !strings.Contains(resp.Header.Get("X-Fiasco-Render-Error"), "target crashed") {
+		t.Fatalf("render=auto: %d, X-Fiasco-Render %q, X-Fiasco-Render-Error %q: %s", resp.StatusCode,
+			resp.Header.Get("X-Fiasco-Render"), resp.Header.Get("X-Fiasco-Render-Error"), trunc(got))
+	}
+	if exp := want(t, textCleaner(t), data, export.CleanEval); !bytes.Equal(got, exp) {
+		t.Errorf("render=auto after a failed rendering differs from the text model's answer")
+	}
+	resp, got = post(t, srv.url+"/clean?format=jsonl", data)
+	var line struct {
+		RenderError string `json:"render_error"`
+	}
+	if err := json.Unmarshal(got, &line); err != nil || resp.StatusCode != 200 || !strings.Contains(line.RenderError, "target crashed") {
+		t.Errorf("format=jsonl: %d, render_error %q (%v)", resp.StatusCode, line.RenderError, err)
+	}
+	in, _ := json.Marshal(map[string]string{"html": string(data)})
+	resp, got = post(t, srv.url+"/clean/batch?format=text", append(in, '\n'))
+	var out struct {
+		Status      int    `json:"status"`
+		Render      string `json:"render"`
+		RenderError string `json:"render_error"`
+	}
+	if err := json.Unmarshal(bytes.TrimSpace(got), &out); err != nil || out.Status != 200 || out.Render != "off" || !strings.Contains(out.RenderError, "target crashed") {
+		t.Errorf("batch: %d, line %+v (%v): %s", resp.StatusCode, out, err, trunc(got))
+	}
+	if resp, got := post(t, srv.url+"/clean?render=on", data); resp.StatusCode != 502 {
+		t.Errorf("render=on: %d, want 502: %s", resp.StatusCode, trunc(got))
+	}
+	if m := metricsText(t, srv.url); !strings.Contains(m, `fiasco_render_retries_total 4`+"\n") {
+		t.Errorf("metrics: want 4 retries (three auto, one on):\n%s", m)
+	}
+}

@@ -42,7 +42,13 @@ type RenderError struct {
 	Err  error
 }
 
-func (e *RenderError) Error() string { return e.Page + ": render: " + e.Err.Error() }
+func (e *RenderError) Error() string {
+	msg := e.Err.Error()
+	if !strings.HasPrefix(msg, "render") { // package render's errors say so already
+		msg = "render: " + msg
+	}
+	return e.Page + ": " + msg
+}
 func (e *RenderError) Unwrap() error { return e.Err }
 
 // Timings is the time a page spent in each stage.

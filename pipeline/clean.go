@@ -196,22 +196,33 @@ func Decide(m *classify.Model, d *Doc) ([]float64, error) {
 	return s, nil
 }
 
+// MinVisibleShare is the least share of a page's text (in characters, the
+// blocks below the capture counted as seen) that its rendering must show
+// for a visual model to decide the page. Below it the rendering shows
+// next to nothing of the page (a body kept hidden or transparent until a
+// script reveals it, and page scripts do not run), and every block is
+// decided by the text model, as those below the capture are.
+const MinVisibleShare = 0.25
+
 // decideBeyond re-decides, with the embedded text model of m's policy,
 // the blocks that a visual model could not see: those below the captured
-// part of a page taller than the render's MaxHeight (vision.Features.Beyond).
-// To the visual model they would look like hidden text, which is
-// boilerplate; without visual features they are judged on their text and
-// structure. Their values are shifted by the difference of the two models'
-// thresholds, so that m's threshold cuts them as the text model's own would.
+// part of a page taller than the render's MaxHeight (vision.Features.Beyond),
+// and all of them on a page whose rendering shows less than
+// MinVisibleShare of its text. To the visual model they would look like
+// hidden text, which is boilerplate; without visual features they are
+// judged on their text and structure. Their values are shifted by the
+// difference of the two models' thresholds, so that m's threshold cuts
+// them as the text model's own would.
 func decideBeyond(m *classify.Model, d *Doc, s []float64) error {
 	if !m.Visual || d.Visual == nil {
 		return nil
 	}
-	// Only the rows beyond the capture go to the text model.
+	all := visibleShare(d) < MinVisibleShare
+	// Only the rows beyond the capture (or all) go to the text model.
 	var rows []int
 	sub := &features.Table{}
 	for i, v := range d.Visual {
-		if v.Beyond && i < len(s) && i < len(d.Table.Values) {
+		if (v.Beyond || all) && i < len(s) && i < len(d.Table.Values) {
 			rows = append(rows, i)
 			sub.Values = append(sub.Values, d.Table.Values[i])
 			sub.Tokens = append(sub.Tokens, d.Table.Tokens[i])
@@ -232,6 +243,23 @@ func decideBeyond(m *classify.Model, d *Doc, s []float64) error {
 		s[i] = ts[k] - tm.Threshold + m.Threshold
 	}
 	return nil
+}
+
+// visibleShare is the share of d's text, in characters, in blocks that its
+// rendering showed (vision.Features.Found) or that lie below the capture;
+// 1 for a page without text.
+func visibleShare(d *Doc) float64 {
+	var seen, total int
+	for i, b := range d.Blocks {
+		total += b.Chars
+		if i < len(d.Visual) && (d.Visual[i].Found || d.Visual[i].Beyond) {
+			seen += b.Chars
+		}
+	}
+	if total == 0 {
+		return 1
+	}
+	return float64(seen) / float64(total)
 }
 
 // textModels holds the embedded text models by policy, read once.

@@ -11,6 +11,12 @@
 // its documentation), and reaches the feature vector without a change
 // here.
 //
+// What a visual model cannot see goes to the embedded text model of its
+// policy: the blocks below the capture, every block of a page whose
+// rendering shows less than [MinVisibleShare] of its text, and, with
+// [Cleaner.TextFallback], a page whose rendering failed ([RenderError];
+// [Result.RenderErr] says why).
+//
 // # Contract
 //
 // Every entry point takes a context first. Library code never prints: batch

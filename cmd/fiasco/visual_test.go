@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"image/color"
 	"image/png"
 	"os"
@@ -83,4 +84,54 @@ func TestInspect(t *testing.T) {
 	if !green || !red {
 		t.Errorf("outlines: clean (green) %v, dirty (red) %v; want both", green, red)
 	}
+}
+
+// TestNoEmptyOutput: a page whose only content is running text comes out
+// with it, rendered (the corpus default) and not: one short paragraph,
+// one table cell of 20 KB, a page of one line; and a news page whose
+// article is one <div> of 3,600 words between a menu and a footer, far
+// longer and larger than any training block, which the rendered model
+// dropped (27 words out) before the scalers clipped.
+func TestNoEmptyOutput(t *testing.T) {
+	needChromium(t)
+	dir := t.TempDir()
+	para := "The council met on Tuesday evening to discuss the plan for a new bridge over the river, and after a long debate about its cost, the members voted to approve it; work will begin in the spring if the budget allows it."
+	pages := map[string]string{
+		"onepara.html": "<html><head><title>Bridge</title></head><body><p>" + para + "</p></body></html>",
+		"bigtd.html": "<html><body><table><tr><td>" + strings.Repeat("This is a long report about the history of the town and its bridges, written by the local society. ", 200) +
+			"</td></tr></table></body></html>",
+		"oneline.html": "<html><body>Just one line of text on this page, nothing else here at all.</body></html>",
+		"bigdiv.html":  bigDivPage(),
+	}
+	for name, html := range pages {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(html), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, mode := range []string{"--render", "--no-render"} {
+			code, out, errs := fiasco(t, "clean", mode, "--format", "text", p)
+			if code != 0 || len(strings.Fields(out)) < 10 {
+				t.Errorf("%s %s: exit %d, %d words out; stderr %q", name, mode, code, len(strings.Fields(out)), errs)
+			}
+			if name == "bigdiv.html" && (len(strings.Fields(out)) < 3000 || !strings.Contains(out, "Sentence number 149 ")) {
+				t.Errorf("%s %s: the article is not kept: %d words out", name, mode, len(strings.Fields(out)))
+			}
+		}
+	}
+}
+
+// bigDivPage is a menu, a heading, an article of 150 sentences in one
+// <div> and a footer of links.
+func bigDivPage() string {
+	var b strings.Builder
+	b.WriteString("<html><head><title>Report</title></head><body><ul>")
+	for i := 0; i < 12; i++ {
+		fmt.Fprintf(&b, `<li><a href="/s%d">Section %d</a></li>`, i, i)
+	}
+	b.WriteString("</ul><h1>The council report</h1><div>")
+	for i := 0; i < 150; i++ {
+		fmt.Fprintf(&b, "Sentence number %d of the report says that the council will meet again next week to discuss the bridge, the budget and the school. ", i)
+	}
+	b.WriteString(`</div><p><a href="/privacy">Privacy</a> | <a href="/terms">Terms</a> | Copyright 2008 The Daily Example</p></body></html>`)
+	return b.String()
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"github.com/fiasco-project/fiasco/classify"
 	"io"
 
 	"github.com/fiasco-project/fiasco/pipeline"
@@ -29,7 +30,12 @@ precision and recall of the clean class.
 With --model (default: the embedded model of --policy) the pages are
 cleaned by that model; only pages it was not trained on give honest
 figures. Without --policy, a --model is scored under the policy it was
-trained for (stderr names the policy the gold was mapped to). With --cv K
+trained for (stderr names the policy the gold was mapped to). --versus M
+scores a second model on the same pages (a file, or text or rendered: the
+policy's embedded ones) and prints the paired differences, the first
+model minus the second, with 95% intervals from a bootstrap that draws
+the same pages for both (--bootstrap resamples, default 1000); pages are
+rendered when either model reads visual features. With --cv K
 the pages are split into K folds and each fold is cleaned by a model trained
 on the others (SVM options as for fiasco train).
 
@@ -49,6 +55,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	featFlag := fs.String("features", "", featuresHelp)
 	keywords := fs.Int("keywords", 100, "--cv, --nested, --by-set: clean and dirty keywords to learn")
 	nf := addNestedFlags(fs)
+	versus := fs.String("versus", "", "also score `MODEL` (a file, or text or rendered: the policy's embedded model) on the same pages and print the paired differences with bootstrap intervals (not with --cv, --nested, --by-set)")
 	quiet := fs.Bool("q", false, "no progress bars")
 	pos, err := fs.parse(args, stdout)
 	if err != nil {
@@ -66,6 +73,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := nf.check(fs, &df, mf); err != nil {
 		return err
 	}
+	if *versus != "" && (nf.active() || *cv != 0) {
+		return usagef("eval", "--versus compares two models on the same pages: not with --cv, --nested or --by-set")
+	}
 	if nf.active() {
 		return evalNested(ctx, &df, mf, sf, nf, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr)
 	}
@@ -78,11 +88,20 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *cv > 0 {
 		return evalCV(ctx, &df, mf, sf, nf, *cv, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr)
 	}
+	var vm *classify.Model
+	if *versus != "" {
+		if vm, err = versusModel(*versus, mf.policy.String()); err != nil {
+			return err
+		}
+	}
 	c, stop, err := mf.cleaner(ctx)
 	if err != nil {
 		return err
 	}
 	defer stop()
+	if vm != nil && vm.Visual && c.Prepare.Visual == nil {
+		return usagef("eval", "--versus %s reads visual features and %s does not, so the pages are not rendered: name the rendered one first (e.g. --render --versus text)", *versus, modelName(mf, c.Model))
+	}
 	// Without --policy, mf.cleaner took the model's own policy (mf.policy
 	// is df.policy).
 	fmt.Fprintf(stderr, "fiasco eval: gold mapped to --policy %s\n", df.policy)
@@ -104,10 +123,54 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if c.Threshold != nil {
 		th = *c.Threshold
 	}
-	results := train.Classify(c.Model, ex, th, func(e *train.Example, err error) {
+	onError := func(e *train.Example, err error) {
 		fmt.Fprintf(stderr, "fiasco eval: %s: %v (counted as empty output)\n", e.Doc.Page.Name, err)
-	})
-	return reportIntervals(results, nf, sf.seed, stdout)
+	}
+	results := train.Classify(c.Model, ex, th, onError)
+	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil || vm == nil {
+		return err
+	}
+	// The same pages, the same prepared documents: only the model differs.
+	vres := train.Classify(vm, ex, vm.Threshold, onError)
+	n := nf.bootstrap
+	if n <= 0 {
+		n = 1000
+	}
+	ps, err := train.PairedBootstrap(results, vres, n, sf.seed)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "\n--versus %s on the same pages (%s minus it; 95%% intervals, %d resamples, seed %d; P(<=0): share of resamples where it is not ahead)\n", *versus, modelName(mf, c.Model), ps.Resamples, sf.seed)
+	for _, f := range []struct {
+		name string
+		d    train.Difference
+	}{{"word P (micro)", ps.WordP}, {"word R (micro)", ps.WordR}, {"word F (micro)", ps.WordF}, {"node accuracy", ps.NodeAccuracy}, {"node F", ps.NodeF}} {
+		fmt.Fprintf(stdout, "  %-16s %+6.2f  [%+.2f, %+.2f]  P(<=0) %.3f\n", f.name, 100*f.d.Value, 100*f.d.Lo, 100*f.d.Hi, f.d.PNotAbove)
+	}
+	return nil
+}
+
+// versusModel loads --versus: a model file, or text or rendered for the
+// policy's embedded models.
+func versusModel(name, policy string) (*classify.Model, error) {
+	switch name {
+	case "text":
+		return classify.DefaultFor(policy, false)
+	case "rendered":
+		return classify.DefaultFor(policy, true)
+	}
+	return classify.Load(name)
+}
+
+// modelName names the model eval scores, for its report.
+func modelName(mf *modelFlags, m *classify.Model) string {
+	switch {
+	case mf.model != "":
+		return mf.model
+	case m.Visual:
+		return "the rendered model"
+	}
+	return "the text model"
 }
 
 // evalCV cross-validates training by page.

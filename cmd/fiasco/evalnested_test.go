@@ -264,3 +264,26 @@ func TestEvalModelPolicy(t *testing.T) {
 		t.Error("the same report under both policies: the gold mapping did not change")
 	}
 }
+
+// TestEvalVersus: --versus scores a second model on the same pages and
+// prints paired differences; the text model against itself differs by
+// exactly 0, and a visual --versus needs the rendered model first.
+func TestEvalVersus(t *testing.T) {
+	dir := shared.Path(t, "cleaneval-en-dev")
+	args := []string{"eval", "-q", "--no-render", "--limit", "4", "--data", dir, "--bootstrap", "200"}
+	code, out, errs := fiasco(t, append(args, "--versus", "text")...)
+	if code != 0 || !strings.Contains(out, "--versus text on the same pages (the text model minus it") {
+		t.Fatalf("exit %d, stderr %s, stdout:\n%s", code, errs, out)
+	}
+	if !strings.Contains(out, "word F (micro)    +0.00  [+0.00, +0.00]  P(<=0) 1.000") {
+		t.Errorf("the text model against itself does not differ by 0:\n%s", out)
+	}
+	code, _, errs = fiasco(t, append(args, "--versus", "rendered")...)
+	if code != 2 || !strings.Contains(errs, "--render --versus text") {
+		t.Errorf("--no-render --versus rendered: exit %d, stderr %q; want a usage error", code, errs)
+	}
+	code, _, errs = fiasco(t, "eval", "--cv", "2", "--data", dir, "--versus", "text")
+	if code != 2 || !strings.Contains(errs, "not with --cv") {
+		t.Errorf("--cv --versus: exit %d, stderr %q", code, errs)
+	}
+}

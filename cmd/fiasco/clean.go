@@ -37,8 +37,11 @@ there and reported truncated.
 Models: under --policy corpus (the default) every page is rendered in
 Chromium and cleaned by the model with visual features, which measured
 better than the text model on pages it never saw; where no Chromium is
-found, and with --no-render, the text-and-structure model cleans without a
-browser (a note on stderr says so unless --no-render is given). Under
+found or it does not start, and with --no-render, the text-and-structure
+model cleans without a browser (a note on stderr says so unless
+--no-render is given), and a page whose rendering fails is cleaned by the
+text model too (named on stderr, counted in the summary, render_error in
+jsonl and the manifest). Under
 --policy article the text model is the default and --render asks for the
 rendered one. --model FILE uses that model (rendering if it has visual
 features).

@@ -34,8 +34,10 @@ trained for (stderr names the policy the gold was mapped to). --versus M
 scores a second model on the same pages (a file, or text or rendered: the
 policy's embedded ones) and prints the paired differences, the first
 model minus the second, with 95% intervals from a bootstrap that draws
-the same pages for both (--bootstrap resamples, default 1000); pages are
-rendered when either model reads visual features. With --cv K
+the same pages for both (--bootstrap resamples, default 1000); when the
+second reads visual features the first must too, so that the pages are
+rendered (--render --versus text, not --no-render --versus rendered).
+With --cv K
 the pages are split into K folds and each fold is cleaned by a model trained
 on the others (SVM options as for fiasco train).
 

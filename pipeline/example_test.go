@@ -16,8 +16,9 @@ const page = `<html><head><title>Festival</title></head><body>
 <div id="footer">Copyright 2026 Riverside Gazette. <a href="/privacy">Privacy</a> <a href="/terms">Terms of use</a></div>
 </body></html>`
 
-// Clean a page with the embedded default model, without rendering it.
-// pipeline.New(ctx, true) would start Chromium and use the visual model.
+// Clean a page with the embedded text model, without rendering it.
+// pipeline.New(ctx, true) would start Chromium and use the visual model,
+// fiasco clean's default under the corpus policy.
 func Example() {
 	ctx := context.Background()
 	c, err := pipeline.New(ctx, false)

@@ -186,7 +186,8 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 	}
 	defer s.release()
 
-	cc := *c // per request: threshold
+	cc := *c // per request: threshold, and falling back only where asked below
+	cc.TextFallback = false
 	if o.threshold != nil {
 		cc.Threshold = o.threshold
 	}

@@ -28,8 +28,9 @@
 //	           auto is what `fiasco clean` does by default
 //	           (classify.RendersByDefault): the rendered model under the
 //	           corpus policy, the text model under the article policy,
-//	           and the text model on a service without a browser
-//	           (`fiasco serve --no-render`); on renders (`--render`).
+//	           and the text model on a service started without a
+//	           browser (`fiasco serve --no-render`; without Chromium
+//	           `fiasco serve` does not start); on renders (`--render`).
 //	threshold  a decision value, as `fiasco clean --threshold`.
 //	policy     what to keep: corpus (default: the text a linguistic corpus
 //	           wants, as CleanEval's annotators) or article (the main

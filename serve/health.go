@@ -55,7 +55,9 @@ func (s *Server) chromium(ctx context.Context) error {
 		go func() {
 			pctx, cancel := context.WithTimeout(context.Background(), healthProbeTimeout)
 			defer cancel()
-			_, err := safeClean(pctx, s.cfg.Rendered, page{name: "health probe", data: []byte(probePage)})
+			probe := *s.cfg.Rendered
+			probe.TextFallback = false // a probe the text model answers is a failed rendering
+			_, err := safeClean(pctx, &probe, page{name: "health probe", data: []byte(probePage)})
 			h.mu.Lock()
 			if err == nil {
 				h.lastOK = time.Now()

@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
-	"github.com/fiasco-project/fiasco/classify"
 	"io"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/train"
 )
@@ -90,17 +90,21 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *cv > 0 {
 		return evalCV(ctx, &df, mf, sf, nf, *cv, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr)
 	}
-	var vm *classify.Model
-	if *versus != "" {
-		if vm, err = versusModel(*versus, mf.policy.String()); err != nil {
-			return err
-		}
-	}
 	c, stop, err := mf.cleaner(ctx)
 	if err != nil {
 		return err
 	}
 	defer stop()
+	var vm *classify.Model
+	if *versus != "" {
+		// After mf.cleaner: without --policy, a --model's own policy stands.
+		if vm, err = versusModel(*versus, df.policy.String()); err != nil {
+			return err
+		}
+		if p := vm.Info.Policy; p != "" && p != df.policy.String() {
+			return usagef("eval", "--versus %s was trained for --policy %s, the pages are scored under %s", *versus, p, df.policy)
+		}
+	}
 	if vm != nil && vm.Visual && c.Prepare.Visual == nil {
 		return usagef("eval", "--versus %s reads visual features and %s does not, so the pages are not rendered: name the rendered one first (e.g. --render --versus text)", *versus, modelName(mf, c.Model))
 	}

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/internal/shared"
 )
 
@@ -277,6 +279,44 @@ func TestEvalVersus(t *testing.T) {
 	}
 	if !strings.Contains(out, "word F (micro)    +0.00  [+0.00, +0.00]  P(<=0) 1.000") {
 		t.Errorf("the text model against itself does not differ by 0:\n%s", out)
+	}
+	// The sign is the first model minus the second: a stricter threshold
+	// loses recall.
+	strict, err := classify.DefaultFor("corpus", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict.Threshold += 1
+	strictPath := filepath.Join(t.TempDir(), "strict.fiasco")
+	if err := strict.Save(strictPath); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = fiasco(t, append(args, "--versus", strictPath)...)
+	m := regexp.MustCompile(`word R \(micro\) +([-+][0-9.]+)`).FindStringSubmatch(out)
+	if code != 0 || m == nil {
+		t.Fatalf("--versus a stricter threshold: exit %d, stderr %s:\n%s", code, errs, out)
+	}
+	if d, _ := strconv.ParseFloat(m[1], 64); d <= 0 {
+		t.Errorf("--versus a stricter threshold: recall difference %v, want the first model ahead:\n%s", d, out)
+	}
+	// A --model of the article policy scores article gold: --versus text is
+	// the article text model, the same model, so no difference.
+	art, err := classify.DefaultFor("article", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	artPath := filepath.Join(t.TempDir(), "article.fiasco")
+	if err := art.Save(artPath); err != nil {
+		t.Fatal(err)
+	}
+	l3s := shared.Path(t, "l3s-gn1")
+	code, out, errs = fiasco(t, "eval", "-q", "--model", artPath, "--limit", "4", "--data", l3s, "--bootstrap", "200", "--versus", "text")
+	if code != 0 || !strings.Contains(out, "word F (micro)    +0.00  [+0.00, +0.00]  P(<=0) 1.000") {
+		t.Errorf("--model article.fiasco --versus text: exit %d, stderr %s; want the article text model, no difference:\n%s", code, errs, out)
+	}
+	code, _, errs = fiasco(t, "eval", "-q", "--model", artPath, "--limit", "4", "--data", l3s, "--versus", strictPath)
+	if code != 2 || !strings.Contains(errs, "trained for --policy corpus") {
+		t.Errorf("--versus a corpus model under the article policy: exit %d, stderr %q; want a usage error", code, errs)
 	}
 	code, _, errs = fiasco(t, append(args, "--versus", "rendered")...)
 	if code != 2 || !strings.Contains(errs, "--render --versus text") {

@@ -35,7 +35,7 @@ Serves fiasco over HTTP (package serve has the contract):
                        (cleaneval, text, html, json, jsonl), render (auto:
                        what fiasco clean does by default, the rendered
                        model under the corpus policy and the text model
-                       under the article policy or without Chromium; on:
+                       under the article policy or with --no-render; on:
                        rendered, as clean --render; off),
                        threshold, policy (corpus, article), url, name.
   POST /clean/batch    JSON Lines in ({"url":..,"html":..} or {"data":

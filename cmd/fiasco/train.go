@@ -30,9 +30,10 @@ svm-train's (-c, -g, -t, -w1, -w-1, -e, -m, -b), except its -h (shrinking),
 which is --shrinking 0|1 here: -h asks for help. --grid picks C and gamma by
 cross-validation over pages first. The default features are the text and
 structure ones (with the context ones under --policy article), as the
-default models' (see fiasco clean --render); pages are rendered in Chromium
-only when --features names visual features (visual, shape, style or vis_
-names).`
+embedded text models'; the embedded rendered models add shape (--features
+text,shape; see the README on rebuilding them). Pages are rendered in
+Chromium only when --features names visual features (visual, shape, style
+or vis_ names).`
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train", trainHelp)

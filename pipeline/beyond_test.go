@@ -16,19 +16,9 @@ import (
 // embedded text model (as with --no-render), not taken for hidden text:
 // the article's paragraphs there are kept, as the text model keeps them.
 func TestBeyondCapture(t *testing.T) {
-	if _, err := render.FindChromium(); err != nil {
-		t.Skipf("skipping: no Chromium binary found: %v", err)
-	}
+	v := chromeVisualizer(t, render.Options{Scale: pipeline.DefaultRenderScale, MaxHeight: 3000})
 	ctx := context.Background()
-	v, err := pipeline.NewVisualizer(ctx, render.Options{Scale: pipeline.DefaultRenderScale, MaxHeight: 3000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	m, err := classify.Default(true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustVisual(t)
 	var b strings.Builder
 	b.WriteString(`<html><head><title>The long report</title></head><body style="margin:0;font:16px/20px sans-serif">
 <ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/about">About us</a></li></ul>
@@ -82,4 +72,28 @@ func mustText(t *testing.T) *classify.Model {
 		t.Fatal(err)
 	}
 	return m
+}
+
+func mustVisual(t *testing.T) *classify.Model {
+	t.Helper()
+	m, err := classify.Default(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// chromeVisualizer starts Chromium with opt for t, which it skips on a
+// machine without Chromium; the browser stops when t ends.
+func chromeVisualizer(t *testing.T, opt render.Options) *pipeline.ChromeVisualizer {
+	t.Helper()
+	if _, err := render.FindChromium(); err != nil {
+		t.Skipf("skipping: no Chromium binary found: %v", err)
+	}
+	v, err := pipeline.NewVisualizer(context.Background(), opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { v.Close() })
+	return v
 }

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/render"
 	"github.com/fiasco-project/fiasco/vision"
@@ -18,19 +17,9 @@ import (
 // taken for hidden text; the same page visible is decided by the visual
 // model from what its rendering shows.
 func TestInvisibleRendering(t *testing.T) {
-	if _, err := render.FindChromium(); err != nil {
-		t.Skipf("skipping: no Chromium binary found: %v", err)
-	}
+	v := chromeVisualizer(t, render.Options{Scale: pipeline.DefaultRenderScale})
 	ctx := context.Background()
-	v, err := pipeline.NewVisualizer(ctx, render.Options{Scale: pipeline.DefaultRenderScale})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
-	m, err := classify.Default(true)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m := mustVisual(t)
 	const body = `<ul><li><a href="/">Home</a></li><li><a href="/news">News</a></li><li><a href="/contact">Contact</a></li></ul>
 <h1>The council approves the new bridge</h1>
 <p>The city council met on Tuesday evening and approved the plan for a new bridge over the river, after three years of debate about its cost and its place in the old town.</p>

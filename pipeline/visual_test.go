@@ -30,15 +30,8 @@ const archivedPage = `<!DOCTYPE html>
 // without Resources the page renders as before, in one column, and its
 // marked-up document has no link.
 func TestVisualFromArchive(t *testing.T) {
-	if _, err := render.FindChromium(); err != nil {
-		t.Skipf("skipping: no Chromium binary found: %v", err)
-	}
+	v := chromeVisualizer(t, render.Options{Scale: pipeline.DefaultRenderScale})
 	ctx := context.Background()
-	v, err := pipeline.NewVisualizer(ctx, render.Options{Scale: pipeline.DefaultRenderScale})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer v.Close()
 	archive := map[string]render.Resource{
 		"http://example.org/site/css/columns.css": {ContentType: "text/css", Body: []byte(`.col { float: left; width: 40%; margin: 0 5% }`)},
 	}

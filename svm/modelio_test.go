@@ -22,6 +22,29 @@ func heartModel(t *testing.T, p Params) (*Problem, *Model) {
 	return prob, m
 }
 
+// identityScaler maps n features in [-1, 1] to themselves.
+func identityScaler(n int, clip bool) *Scaler {
+	s := &Scaler{Lower: -1, Upper: 1, Min: make([]float64, n), Max: make([]float64, n), Clip: clip}
+	for j := range s.Min {
+		s.Min[j], s.Max[j] = -1, 1
+	}
+	return s
+}
+
+// saveLoad saves m to a file and loads it again.
+func saveLoad(t *testing.T, m *Model) (path string, got *Model) {
+	t.Helper()
+	path = filepath.Join(t.TempDir(), "m")
+	if err := m.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	got, err := LoadModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, got
+}
+
 func TestModelRoundTrip(t *testing.T) {
 	prob, m := heartModel(t, DefaultParams())
 	names := make([]string, prob.NumFeatures())
@@ -30,18 +53,8 @@ func TestModelRoundTrip(t *testing.T) {
 	}
 	m.FeatureNames = names
 	m.Threshold = 0.25
-	m.Scaler = &Scaler{Lower: -1, Upper: 1, Min: make([]float64, 13), Max: make([]float64, 13)}
-	for j := range m.Scaler.Min {
-		m.Scaler.Min[j], m.Scaler.Max[j] = -1, 1 // identity scaling
-	}
-	path := filepath.Join(t.TempDir(), "m")
-	if err := m.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	got, err := LoadModel(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m.Scaler = identityScaler(13, false)
+	path, got := saveLoad(t, m)
 	if got.Rho != m.Rho || got.TotalSV() != m.TotalSV() || got.Threshold != 0.25 || len(got.FeatureNames) != 13 || got.Scaler == nil {
 		t.Fatalf("round trip lost data: %+v", got)
 	}

@@ -113,18 +113,8 @@ func TestScalerClip(t *testing.T) {
 	}
 
 	prob, m := heartModel(t, DefaultParams())
-	m.Scaler = &Scaler{Lower: -1, Upper: 1, Min: make([]float64, 13), Max: make([]float64, 13), Clip: true}
-	for j := range m.Scaler.Min {
-		m.Scaler.Min[j], m.Scaler.Max[j] = -1, 1
-	}
-	path := filepath.Join(t.TempDir(), "m")
-	if err := m.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	got, err := LoadModel(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m.Scaler = identityScaler(13, true)
+	_, got := saveLoad(t, m)
 	if !got.Scaler.Clip {
 		t.Fatal("Clip lost in the model file")
 	}

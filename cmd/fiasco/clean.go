@@ -12,6 +12,7 @@ import (
 	"github.com/fiasco-project/fiasco/corpus"
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/load"
+	"github.com/fiasco-project/fiasco/pipeline"
 )
 
 func init() {
@@ -179,16 +180,11 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 	if in.Err != nil {
 		return in.Err
 	}
-	cleaner, closeFn, err := cf.model.cleaner(ctx)
+	cleaner, closeFn, err := cf.cleaner(ctx, stderr)
 	if err != nil {
 		return err
 	}
-	if n := cf.model.note("clean"); n != "" {
-		fmt.Fprintln(stderr, n)
-	}
 	defer closeFn() // also on interruption: closes Chromium, removes its profile
-	cleaner.Prepare.Load.MaxBytes = cf.maxBytes
-	cleaner.TextFallback = cf.model.textFallback(cleaner.Model)
 	res, err := cleaner.CleanInput(ctx, in)
 	if err != nil {
 		return err
@@ -209,6 +205,22 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 // rendering it failed (why: the render error, which names the page).
 func renderFailedMsg(why string) string {
 	return why + "; cleaned by the text model instead"
+}
+
+// cleaner is the Cleaner the flags select, reading at most --max-bytes of
+// a page and falling back on the text model where rendering is the
+// default; a note on stderr says when it took the text model for want of
+// a browser. closeFn stops the browser.
+func (cf *cleanFlags) cleaner(ctx context.Context, stderr io.Writer) (c *pipeline.Cleaner, closeFn func(), err error) {
+	if c, closeFn, err = cf.model.cleaner(ctx); err != nil {
+		return nil, nil, err
+	}
+	if n := cf.model.note("clean"); n != "" {
+		fmt.Fprintln(stderr, n)
+	}
+	c.Prepare.Load.MaxBytes = cf.maxBytes
+	c.TextFallback = cf.model.textFallback(c.Model)
+	return c, closeFn, nil
 }
 
 // truncatedMsg says that a page was cut.

@@ -32,16 +32,11 @@ type batchRun struct {
 
 // cleanBatch cleans every input into the outputs the flags name.
 func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr io.Writer) error {
-	cleaner, closeFn, err := cf.model.cleaner(ctx)
+	cleaner, closeFn, err := cf.cleaner(ctx, stderr)
 	if err != nil {
 		return err
 	}
-	if n := cf.model.note("clean"); n != "" {
-		fmt.Fprintln(stderr, n)
-	}
 	defer closeFn() // also on interruption: closes Chromium, removes its profile
-	cleaner.Prepare.Load.MaxBytes = cf.maxBytes
-	cleaner.TextFallback = cf.model.textFallback(cleaner.Model)
 	out, err := corpus.Open(corpus.OutputOptions{
 		Format: cf.format, Path: cf.out, Stdout: stdout, Errors: cf.errors, Resume: cf.resume,
 		Blocks: cf.blocks, KeepDirs: cf.keepDirs, Software: software(),

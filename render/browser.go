@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"time"
 
@@ -445,6 +446,10 @@ func (b *Browser) restart(sc *startCall) {
 	close(sc.done)
 }
 
+// silentExit is chromedp's error for a browser that exited before
+// printing its DevTools address, when it printed nothing at all.
+const silentExit = "chrome failed to start:"
+
 // errStartTimeout is the cause of a start that Options.StartTimeout ended.
 var errStartTimeout = errors.New("start timeout")
 
@@ -500,6 +505,11 @@ func (b *Browser) start(ctx context.Context) (*instance, error) {
 		inst.shutdown()
 		if b.opt.RemoteURL != "" {
 			return nil, fmt.Errorf("connect to %s: %w", b.opt.RemoteURL, err)
+		}
+		if strings.TrimSpace(err.Error()) == silentExit {
+			// chromedp quotes what the browser printed; say so when that
+			// was nothing, rather than end the message on a colon.
+			return nil, fmt.Errorf("start %s: it exited without printing a DevTools address or anything else (is it a Chromium binary?)", b.exec)
 		}
 		return nil, fmt.Errorf("start %s: %w", b.exec, err)
 	}

@@ -135,13 +135,23 @@ func TestStartTimeout(t *testing.T) {
 		exe, logged := fakeChromium(t, "exit 0")
 		start := time.Now()
 		_, err := New(context.Background(), Options{ExecPath: exe, StartTimeout: 20 * time.Second})
-		if err == nil || !strings.Contains(err.Error(), exe) {
-			t.Errorf("New with a browser that exits: %v", err)
+		if err == nil || !strings.Contains(err.Error(), exe) || !strings.Contains(err.Error(), "without printing a DevTools address") {
+			t.Errorf("New with a browser that exits silently: %v", err)
 		}
 		if elapsed := time.Since(start); elapsed > 5*time.Second {
 			t.Errorf("New took %v with a browser that exited at once", elapsed)
 		}
 		t.Logf("%v", err)
+		pids, dirs := logged()
+		checkGone(t, pids, dirs)
+	})
+	t.Run("complains", func(t *testing.T) {
+		// What a browser printed before exiting is in the error.
+		exe, logged := fakeChromium(t, "echo 'cannot open display' >&2; exit 1")
+		_, err := New(context.Background(), Options{ExecPath: exe, StartTimeout: 20 * time.Second})
+		if err == nil || !strings.Contains(err.Error(), "cannot open display") {
+			t.Errorf("New with a browser that complains and exits: %v", err)
+		}
 		pids, dirs := logged()
 		checkGone(t, pids, dirs)
 	})

@@ -2,10 +2,12 @@ package train
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/fiasco-project/fiasco/export"
+	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/score"
 )
 
@@ -53,12 +55,15 @@ func ratio(a, b int) float64 {
 // cleaning) and keeping exactly the blocks labelled clean by the gold
 // alignment (the oracle, the best any block classifier can do).
 type Report struct {
-	Pages    int
-	Failed   int // pages that could not be loaded, scored as empty output
-	Model    Scores
-	Baseline Scores
-	Oracle   Scores
-	Nodes    NodeScores
+	Pages  int
+	Failed int // pages that could not be prepared, scored as empty output
+	// RenderFailed counts those of them whose rendering failed (a
+	// *pipeline.RenderError: the browser crashed or timed out on them).
+	RenderFailed int
+	Model        Scores
+	Baseline     Scores
+	Oracle       Scores
+	Nodes        NodeScores
 }
 
 // Evaluate scores the results. A page whose result has no Keep (its
@@ -80,6 +85,10 @@ func Evaluate(results []PageResult) (*Report, error) {
 			}
 			r.Pages++
 			r.Failed++
+			var re *pipeline.RenderError
+			if errors.As(e.Err, &re) {
+				r.RenderFailed++
+			}
 			continue
 		}
 		all := make([]bool, len(e.Doc.Blocks))
@@ -129,7 +138,11 @@ func Evaluate(results []PageResult) (*Report, error) {
 
 // Print writes the report as a table.
 func (r *Report) Print(w io.Writer) {
-	fmt.Fprintf(w, "pages: %d (%d failed to load, scored as empty output)\n\n", r.Pages, r.Failed)
+	if r.RenderFailed > 0 {
+		fmt.Fprintf(w, "pages: %d (%d failed to load and %d to render, scored as empty output)\n\n", r.Pages, r.Failed-r.RenderFailed, r.RenderFailed)
+	} else {
+		fmt.Fprintf(w, "pages: %d (%d failed to load, scored as empty output)\n\n", r.Pages, r.Failed)
+	}
 	fmt.Fprintln(w, "word level (CleanEval scorer)      P      R      F")
 	row := func(name string, x score.Result) {
 		fmt.Fprintf(w, "  %-30s %6.2f %6.2f %6.2f\n", name, 100*x.P, 100*x.R, 100*x.F)

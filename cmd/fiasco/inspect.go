@@ -31,7 +31,8 @@ Renders PAGE in Chromium as it looks, outlines every text block in the
 colour of its predicted class (green clean, red dirty) with its number, and
 writes the picture to -o. A table of every block's number, label, decision
 value, type and feature values goes to standard output (TSV, or JSON with
---json), so the numbers can be read beside the picture. The classes are
+--json), so the numbers can be read beside the picture; the visual columns
+are in it only when the model's page was rendered. The classes are
 those of the model fiasco clean would use with the same flags: under the
 corpus policy the model with visual features (and their values in the
 table), with --no-render (and under --policy article) the text model; the
@@ -127,11 +128,18 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 // writeBlockTable lists every block with its label, decision value, type,
 // raw feature values and text.
 func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
-	rows := res.Table.Rows(res.Model.Keywords)
-	names := make([]string, 0)
-	for _, f := range features.All() {
-		names = append(names, f.Name)
+	full := res.Table.Rows(res.Model.Keywords)
+	// The visual columns only where the page was rendered for the model:
+	// otherwise nothing measured them, and zeros would read as values.
+	var names []string
+	var cols []int
+	for c, f := range features.All() {
+		if f.Group == features.Visual && res.Doc.Visual == nil {
+			continue
+		}
+		names, cols = append(names, f.Name), append(cols, c)
 	}
+	rows := features.Project(full, cols)
 	types := export.Types(res.Blocks)
 	if asJSON {
 		type row struct {

@@ -58,6 +58,19 @@ func TestInspect(t *testing.T) {
 	if len(lines) < 10 || !strings.HasPrefix(lines[0], "id\tlabel\tvalue") {
 		t.Fatalf("feature table:\n%s", out)
 	}
+	if !strings.Contains(lines[0], "\tvis_relwidth\t") {
+		t.Errorf("the rendered model's table lacks the visual columns: %s", lines[0])
+	}
+	// With the text model nothing measures the visual columns: the table
+	// leaves them out rather than show zeros.
+	code, out, errs = fiasco(t, "inspect", "--no-render", "../../testdata/article.html", "-o", filepath.Join(t.TempDir(), "text.png"))
+	if code != 0 {
+		t.Fatalf("--no-render: exit %d: %s", code, errs)
+	}
+	head, _, _ := strings.Cut(out, "\n")
+	if strings.Contains(head, "vis_") || !strings.Contains(head, "\twin_prose\t") {
+		t.Errorf("--no-render table header: %s", head)
+	}
 	f, err := os.Open(png1)
 	if err != nil {
 		t.Fatal(err)

@@ -338,6 +338,35 @@ func TestReuseTabs(t *testing.T) {
 	}
 }
 
+// TestTabPages: a reused tab is closed after Options.TabPages pages, and
+// the page after it gets a new tab.
+func TestTabPages(t *testing.T) {
+	b := newBrowser(t, Options{ReuseTabs: true, TabPages: 2})
+	doc := readTestdata(t, "blocks.html")
+	for k := 1; k <= 5; k++ {
+		res, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true})
+		if err != nil {
+			t.Fatalf("page %d: %v", k, err)
+		}
+		checkBlocks(t, res, testColors)
+		// Odd pages open a tab and leave it idle with one page rendered;
+		// even pages are its second, after which it is closed.
+		idle := b.cur.idle
+		switch {
+		case k%2 == 0 && len(idle) != 0:
+			t.Errorf("after page %d: %d idle tabs, want the tab closed after its second page", k, len(idle))
+		case k%2 == 1 && len(idle) != 1:
+			t.Errorf("after page %d: %d idle tabs, want 1", k, len(idle))
+		case k%2 == 1:
+			tb := <-idle
+			if tb.pages != 1 {
+				t.Errorf("after page %d: the idle tab rendered %d pages, want 1 (a new tab)", k, tb.pages)
+			}
+			idle <- tb
+		}
+	}
+}
+
 func TestMetaRefreshStays(t *testing.T) {
 	b := newBrowser(t, Options{})
 	for i := 0; i < 3; i++ {

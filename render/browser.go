@@ -55,6 +55,11 @@ type Options struct {
 	// settings and the request interception are set again), but a page can
 	// in principle affect the next one in the same renderer process.
 	ReuseTabs bool
+	// TabPages is how many pages a reused tab renders before it is closed
+	// and a new one takes its place, so that what a renderer process
+	// accumulates over a long batch stays bounded; 0 means
+	// DefaultTabPages. Only with ReuseTabs.
+	TabPages int
 	// TileHeight is the tallest strip captured at once, in image px; taller
 	// pages are captured in strips stitched together. 0 means
 	// DefaultTileHeight.
@@ -69,6 +74,7 @@ const (
 	DefaultStartTimeout = 30 * time.Second
 	DefaultMaxHeight    = 60000
 	DefaultTileHeight   = 8192
+	DefaultTabPages     = 100
 )
 
 // MaxImageBytes bounds the largest screenshot that Options allow: 4 bytes
@@ -88,6 +94,9 @@ func (o Options) withDefaults() (Options, error) {
 	positive("MaxHeight", o.MaxHeight, fmt.Sprintf("DefaultMaxHeight (%d)", DefaultMaxHeight))
 	if o.TileHeight < 0 {
 		errs = append(errs, fmt.Errorf("render: Options.TileHeight is %d: want a positive number of image px, or 0 for DefaultTileHeight (%d)", o.TileHeight, DefaultTileHeight))
+	}
+	if o.TabPages < 0 {
+		errs = append(errs, fmt.Errorf("render: Options.TabPages is %d: want a positive number of pages, or 0 for DefaultTabPages (%d)", o.TabPages, DefaultTabPages))
 	}
 	if o.Timeout < 0 {
 		errs = append(errs, fmt.Errorf("render: Options.Timeout is %v: want a positive duration, or 0 for DefaultTimeout (%v)", o.Timeout, DefaultTimeout))
@@ -121,6 +130,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.TileHeight == 0 {
 		o.TileHeight = DefaultTileHeight
+	}
+	if o.TabPages == 0 {
+		o.TabPages = DefaultTabPages
 	}
 	w := math.Ceil(float64(o.Width) * o.Scale)
 	h := math.Ceil(float64(o.MaxHeight) * o.Scale)
@@ -268,6 +280,7 @@ func (inst *instance) noteGroups() {
 type tab struct {
 	ctx   context.Context
 	close context.CancelFunc
+	pages int // pages rendered in it (Options.TabPages)
 }
 
 // openTab opens a new tab (a new target) in the browser.
@@ -277,7 +290,7 @@ func (inst *instance) openTab() (*tab, error) {
 		cancel()
 		return nil, fmt.Errorf("render: new tab: %w", err)
 	}
-	return &tab{ctx, cancel}, nil
+	return &tab{ctx: ctx, close: cancel}, nil
 }
 
 // takeTab returns a new tab for one page: the spare tab opened in the

@@ -85,7 +85,9 @@
 // succeeded, which saves Chromium much of its CPU per page (figures in
 // RESULTS.md); every page is a new document and the tab's settings are set
 // again, and a test checks that a reused tab renders pixel-identical
-// results, but the pages then share a renderer process.
+// results, but the pages then share a renderer process. A reused tab is
+// closed after Options.TabPages pages, so that a long batch's renderer
+// processes do not grow without bound.
 //
 // # Loading without network
 //

@@ -335,6 +335,7 @@ func TestOptionsChecked(t *testing.T) {
 		{Options{Height: -800}, "Options.Height is -800"},
 		{Options{MaxHeight: -1}, "Options.MaxHeight"},
 		{Options{TileHeight: -1}, "Options.TileHeight"},
+		{Options{TabPages: -1}, "Options.TabPages"},
 		{Options{Timeout: -time.Second}, "Options.Timeout is -1s"},
 		{Options{StartTimeout: -1}, "Options.StartTimeout"},
 		{Options{Scale: -0.5}, "Options.Scale is -0.5"},
@@ -351,11 +352,11 @@ func TestOptionsChecked(t *testing.T) {
 	}
 	o, err := Options{}.withDefaults()
 	want := Options{Width: DefaultWidth, Height: DefaultHeight, Timeout: DefaultTimeout, StartTimeout: DefaultStartTimeout,
-		Scale: 1, MaxHeight: DefaultMaxHeight, TileHeight: DefaultTileHeight}
+		Scale: 1, MaxHeight: DefaultMaxHeight, TileHeight: DefaultTileHeight, TabPages: DefaultTabPages}
 	if err != nil || o != want {
 		t.Errorf("zero Options: %+v, %v; want %+v", o, err, want)
 	}
-	keep := Options{Width: 800, Height: 600, Timeout: time.Second, StartTimeout: time.Second, Scale: 0.25, MaxHeight: 1000, TileHeight: 100}
+	keep := Options{Width: 800, Height: 600, Timeout: time.Second, StartTimeout: time.Second, Scale: 0.25, MaxHeight: 1000, TileHeight: 100, TabPages: 7}
 	if o, err := keep.withDefaults(); err != nil || o != keep {
 		t.Errorf("%+v became %+v, %v", keep, o, err)
 	}

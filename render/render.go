@@ -203,10 +203,11 @@ func (b *Browser) renderOnce(ctx context.Context, doc []byte, colors []color.RGB
 
 	var tabCtx context.Context
 	var closeTab context.CancelFunc
+	pages := 0 // rendered in the tab before
 	if b.opt.ReuseTabs {
 		select {
 		case t := <-inst.idle:
-			tabCtx, closeTab = t.ctx, t.close
+			tabCtx, closeTab, pages = t.ctx, t.close, t.pages
 		default:
 		}
 	}
@@ -226,9 +227,9 @@ func (b *Browser) renderOnce(ctx context.Context, doc []byte, colors []color.RGB
 	stop := context.AfterFunc(ctx, closeTab)
 
 	res, err := b.render(tabCtx, doc, colors, opt)
-	if stopped := stop(); stopped && err == nil && b.opt.ReuseTabs {
+	if stopped := stop(); stopped && err == nil && b.opt.ReuseTabs && pages+1 < b.opt.TabPages {
 		select {
-		case inst.idle <- &tab{tabCtx, closeTab}:
+		case inst.idle <- &tab{ctx: tabCtx, close: closeTab, pages: pages + 1}:
 		default:
 			closeTab()
 		}

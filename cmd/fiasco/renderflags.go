@@ -28,7 +28,7 @@ func (r *renderFlags) add(fs *flag.FlagSet) {
 	fs.IntVar(&r.width, "width", render.DefaultWidth, "viewport width in CSS pixels")
 	fs.DurationVar(&r.timeout, "render-timeout", render.DefaultTimeout, "time limit for rendering one page")
 	fs.Float64Var(&r.scale, "scale", pipeline.DefaultRenderScale, "capture scale for the visual features, image px per CSS px (the default models were trained at this one)")
-	fs.BoolVar(&r.reuse, "reuse-tabs", false, "render the next page in a tab whose page succeeded instead of a new tab per page (faster batches)")
+	fs.BoolVar(&r.reuse, "reuse-tabs", true, fmt.Sprintf("render the next page in a tab whose page succeeded, up to %d pages a tab, instead of a new tab per page: the same results at about half Chromium's CPU (--reuse-tabs=false: a new tab, and renderer process, for every page)", render.DefaultTabPages))
 }
 
 func (r *renderFlags) options() render.Options {

@@ -51,6 +51,11 @@ type DataOptions struct {
 	Gold    gold.Options
 	Workers int                          // 0: one per CPU
 	Limit   int                          // > 0: at most this many pages per data set (the first, by ID)
+	// Sample > 0 takes a seeded random sample of at most that many pages
+	// of each data set (after Split and Limit), the same for the same
+	// SampleSeed.
+	Sample     int
+	SampleSeed uint64
 	Split   string                       // "training" or "test": restricts the sets that publish splits (Dragnet) to that split; the others are used whole
 	Each    func(done, total int)        // progress, called from one goroutine
 	OnError func(pair string, err error) // a page that failed; it is left out
@@ -88,6 +93,15 @@ func LoadData(ctx context.Context, dirs []string, opt DataOptions) ([]*Example, 
 			pairs = pairs[:opt.Limit]
 		}
 		set := filepath.Base(filepath.Clean(dir))
+		if opt.Sample > 0 && len(pairs) > opt.Sample {
+			// Seeded by the set's name too, so that two sets of one size
+			// are not sampled at the same positions.
+			var sub []gold.Pair
+			for _, i := range sampleIndex(len(pairs), opt.Sample, opt.SampleSeed^fnv64(set)) {
+				sub = append(sub, pairs[i])
+			}
+			pairs = sub
+		}
 		for _, p := range pairs {
 			jobs = append(jobs, job{set, p})
 		}
@@ -177,4 +191,14 @@ func filterSplit(dir string, pairs []gold.Pair, name string) ([]gold.Pair, error
 		}
 	}
 	return out, nil
+}
+
+// fnv64 is the 64-bit FNV-1a hash of s.
+func fnv64(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
 }

@@ -28,6 +28,10 @@ type dataFlags struct {
 	policySet bool
 	// keepFailed keeps pages that fail to load, for eval to score as empty.
 	keepFailed bool
+	// sample > 0 takes a seeded sample of that many pages of each set
+	// (train.DataOptions.Sample; --extra-pages for the --extra sets).
+	sample     int
+	sampleSeed uint64
 }
 
 func (d *dataFlags) add(fs *flagSet) {
@@ -59,7 +63,8 @@ func (d *dataFlags) check() error {
 
 // options returns the train.DataOptions the flags select.
 func (d *dataFlags) options(prep pipeline.PrepareOptions) train.DataOptions {
-	opt := train.DataOptions{Prepare: prep, Workers: d.workers, Limit: d.limit, Split: d.split, KeepFailed: d.keepFailed}
+	opt := train.DataOptions{Prepare: prep, Workers: d.workers, Limit: d.limit, Split: d.split, KeepFailed: d.keepFailed,
+		Sample: d.sample, SampleSeed: d.sampleSeed}
 	opt.Gold = d.policy.Options()
 	return opt
 }

@@ -64,6 +64,7 @@ type nestedFlags struct {
 	gridThreshold []float64
 	candidates    []train.FeatureSet
 	extra         []string
+	extraPages    int
 	bootstrap     int
 	cacheDir      string
 	stack         int             // --stack: folds of the second stage (0: none)
@@ -119,6 +120,7 @@ func addNestedFlags(fs *flagSet) *nestedFlags {
 		n.extra = append(n.extra, s)
 		return nil
 	})
+	fs.IntVar(&n.extraPages, "extra-pages", 0, "--extra: train on a seeded random sample of `N` pages of each extra set (the sample follows --seed; 0: all)")
 	fs.IntVar(&n.bootstrap, "bootstrap", 1000, "resamples of the pages for 95% intervals (0: none); used with --nested and --by-set, with --model or --cv only when given")
 	fs.StringVar(&n.cacheDir, "cache-dir", "", "keep rendered pages' measurements in `DIR` so that each page renders once across runs")
 	return n
@@ -215,6 +217,12 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags) error {
 	case n.stack > 0 && !n.active() && !n.given["cv"]:
 		return usagef("eval", "--stack is for --cv, --nested and --by-set (they train models)")
 	}
+	if n.extraPages < 0 {
+		return usagef("eval", "--extra-pages %d: want 0 (all) or more", n.extraPages)
+	}
+	if n.given["extra-pages"] && len(n.extra) == 0 {
+		return usagef("eval", "--extra-pages samples the --extra sets: give --extra DIR")
+	}
 	for _, f := range []string{"grid-c", "grid-gamma", "grid-threshold", "candidate-features", "extra"} {
 		if n.given[f] && !n.active() {
 			return usagef("eval", "--%s needs --nested or --by-set", f)
@@ -306,6 +314,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 	if len(nf.extra) > 0 {
 		edf := *df
 		edf.dirs, edf.keepFailed = nf.extra, false
+		edf.sample, edf.sampleSeed = nf.extraPages, sf.seed
 		if extra, err = edf.load(ctx, prep, quiet, stderr); err != nil {
 			return err
 		}
@@ -343,7 +352,11 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 	}
 	printGrid(stdout, grid, params.C, params.Gamma, th)
 	if len(extra) > 0 {
-		fmt.Fprintf(stdout, "extra training pages, never scored: %d from %s\n", len(extra), strings.Join(nf.extra, ", "))
+		sampled := ""
+		if nf.extraPages > 0 {
+			sampled = fmt.Sprintf(" (a sample of at most %d pages of each, seed %d)", nf.extraPages, sf.seed)
+		}
+		fmt.Fprintf(stdout, "extra training pages, never scored: %d from %s%s\n", len(extra), strings.Join(nf.extra, ", "), sampled)
 	}
 	fmt.Fprintln(stdout)
 	printChoices(stdout, res, ps, nf.bySet)

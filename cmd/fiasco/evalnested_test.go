@@ -136,12 +136,13 @@ func TestEvalNested(t *testing.T) {
 }
 
 // TestEvalBySet holds out each of two sets (8 pages each), choosing a
-// threshold and a feature set, with a third set as extra training data.
+// threshold and a feature set, with a sample of 5 of a third set's first
+// 8 pages as extra training data.
 func TestEvalBySet(t *testing.T) {
 	ce, cp, l3s := shared.Path(t, "cleaneval-en-dev"), shared.Path(t, "cleanportaleval"), shared.Path(t, "l3s-gn1")
 	code, out, errs := fiasco(t, "eval", "-q", "--no-render", "--by-set", "--inner", "2", "--limit", "8", "--workers", "2",
 		"--grid-threshold", "-0.5,0", "--candidate-features", "text=text", "--candidate-features", "ls=linguistic,structural",
-		"--extra", l3s, "--data", ce, "--data", cp)
+		"--extra", l3s, "--extra-pages", "5", "--data", ce, "--data", cp)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %s", code, errs)
 	}
@@ -150,15 +151,15 @@ func TestEvalBySet(t *testing.T) {
 		t.Fatalf("fold rows %+v, want cleaneval-en-dev and cleanportaleval held out:\n%s", rows, out)
 	}
 	for _, r := range rows {
-		// The other set's 8 pages and the 8 extra pages.
-		if r.test != 8 || r.train != 16 {
-			t.Errorf("%s: tests %d pages, trains on %d; want 8 and 16", r.name, r.test, r.train)
+		// The other set's 8 pages and the 5 extra pages.
+		if r.test != 8 || r.train != 13 {
+			t.Errorf("%s: tests %d pages, trains on %d; want 8 and 13", r.name, r.test, r.train)
 		}
 		if (r.features != "text" && r.features != "ls") || (r.threshold != -0.5 && r.threshold != 0) {
 			t.Errorf("%s chose %+v: not a setting of the grid", r.name, r)
 		}
 	}
-	if !strings.Contains(out, "extra training pages, never scored: 8 from ") || !strings.Contains(out, "pages: 16 ") {
+	if !strings.Contains(out, "extra training pages, never scored: 5 from ") || !strings.Contains(out, "(a sample of at most 5 pages of each, seed 1)") || !strings.Contains(out, "pages: 16 ") {
 		t.Errorf("extra pages scored or not reported:\n%s", out)
 	}
 	checkInterval(t, out)
@@ -237,6 +238,8 @@ func TestEvalNestedUsage(t *testing.T) {
 		{[]string{"--nested", "10,5", "--candidate-features", "a=text", "--candidate-features", "a=linguistic"}, "twice"},
 		{[]string{"--nested", "10,5", "--no-render", "--candidate-features", "v=text,visual"}, "drop --no-render"},
 		{[]string{"--nested", "10,5", "--extra", "a/x"}, "also a --data set"},
+		{[]string{"--nested", "10,5", "--extra-pages", "5"}, "give --extra DIR"},
+		{[]string{"--nested", "10,5", "--extra", "z", "--extra-pages", "-1"}, "--extra-pages -1"},
 		{[]string{"--nested", "10,5", "--bootstrap", "-1"}, "--bootstrap -1"},
 		{[]string{"--no-render", "--cache-dir", "c"}, "--cache-dir"},
 	} {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/gold"
@@ -53,6 +54,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	maxBlocks := fs.Int("max-blocks", 0, "train on a seeded sample of at most this many blocks (0: all)")
 	featFlag := fs.String("features", "", featuresHelp)
 	keywords := fs.Int("keywords", 100, "clean and dirty keywords to learn")
+	var extraDirs []string
+	fs.Func("extra", "data set `DIR` trained on as --data is, but sampled with --extra-pages (repeatable)", func(s string) error {
+		extraDirs = append(extraDirs, s)
+		return nil
+	})
+	extraPages := fs.Int("extra-pages", 0, "train on a seeded random sample of `N` pages of each --extra set (the sample follows --seed; 0: all)")
 	quiet := fs.Bool("q", false, "no progress bars")
 	cacheDir := fs.String("cache-dir", "", "keep rendered pages' measurements in `DIR` so that each page renders once across runs (train and eval share it)")
 	pos, err := fs.parse(args, stdout)
@@ -79,6 +86,19 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := df.check(); err != nil {
 		return err
+	}
+	if *extraPages < 0 {
+		return usagef("train", "--extra-pages %d: want 0 (all) or more", *extraPages)
+	}
+	if *extraPages > 0 && len(extraDirs) == 0 {
+		return usagef("train", "--extra-pages samples the --extra sets: give --extra DIR")
+	}
+	for _, e := range extraDirs {
+		for _, d := range df.dirs {
+			if filepath.Clean(e) == filepath.Clean(d) {
+				return usagef("train", "--extra %s is also a --data set", e)
+			}
+		}
 	}
 	feats, err := featureSet(*featFlag)
 	if err != nil {
@@ -124,6 +144,15 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	ex, err := df.load(ctx, prep, *quiet, stderr)
 	if err != nil {
 		return err
+	}
+	if len(extraDirs) > 0 {
+		edf := df
+		edf.dirs, edf.sample, edf.sampleSeed = extraDirs, *extraPages, sf.seed
+		extra, err := edf.load(ctx, prep, *quiet, stderr)
+		if err != nil {
+			return err
+		}
+		ex = append(ex, extra...)
 	}
 	if err := rend.loaded(stderr); err != nil {
 		return err

@@ -49,16 +49,16 @@ func (e *Example) Labels() []float64 {
 type DataOptions struct {
 	Prepare pipeline.PrepareOptions
 	Gold    gold.Options
-	Workers int                          // 0: one per CPU
-	Limit   int                          // > 0: at most this many pages per data set (the first, by ID)
+	Workers int // 0: one per CPU
+	Limit   int // > 0: at most this many pages per data set (the first, by ID)
 	// Sample > 0 takes a seeded random sample of at most that many pages
 	// of each data set (after Split and Limit), the same for the same
 	// SampleSeed.
 	Sample     int
 	SampleSeed uint64
-	Split   string                       // "training" or "test": restricts the sets that publish splits (Dragnet) to that split; the others are used whole
-	Each    func(done, total int)        // progress, called from one goroutine
-	OnError func(pair string, err error) // a page that failed; it is left out
+	Split      string                       // "training" or "test": restricts the sets that publish splits (Dragnet) to that split; the others are used whole
+	Each       func(done, total int)        // progress, called from one goroutine
+	OnError    func(pair string, err error) // a page that failed; it is left out
 	// KeepFailed keeps pages that failed to load (but whose gold could be
 	// read) as Examples with Err set and no Doc, so that an evaluation
 	// counts them as empty output instead of skipping them.

@@ -286,3 +286,34 @@ func (s *PairedSummary) String() string {
 	return fmt.Sprintf("word P %s; R %s; F %s; node accuracy %s; node F %s (%d pages, %d resamples)",
 		f(s.WordP), f(s.WordR), f(s.WordF), f(s.NodeAccuracy), f(s.NodeF), s.Pages, s.Resamples)
 }
+
+// SetSummary is the Summary of the pages of one data set.
+type SetSummary struct {
+	Set string
+	Summary
+}
+
+// BootstrapBySet is BootstrapScores on the pages of each data set apart
+// (PageScore.Set), in the order the sets first appear in ps, each with its
+// own resamples from seed. One set's figures say how a pooled figure is
+// made up: a gain that holds on one set and not on another is not yet a
+// gain.
+func BootstrapBySet(ps []PageScore, b int, seed uint64) ([]SetSummary, error) {
+	var order []string
+	groups := map[string][]PageScore{}
+	for _, p := range ps {
+		if _, ok := groups[p.Set]; !ok {
+			order = append(order, p.Set)
+		}
+		groups[p.Set] = append(groups[p.Set], p)
+	}
+	out := make([]SetSummary, 0, len(order))
+	for _, set := range order {
+		s, err := BootstrapScores(groups[set], b, seed)
+		if err != nil {
+			return nil, fmt.Errorf("train: set %s: %w", set, err)
+		}
+		out = append(out, SetSummary{Set: set, Summary: *s})
+	}
+	return out, nil
+}

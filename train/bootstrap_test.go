@@ -78,3 +78,30 @@ func TestQuantile(t *testing.T) {
 	near(t, "q0.1", quantile(v, 0.1), 1.4, 1e-12)
 	near(t, "q1", quantile(v, 1), 5, 0)
 }
+
+func TestBootstrapBySet(t *testing.T) {
+	c := pageA
+	c.Set, c.ID = "t", "C"
+	got, err := BootstrapBySet([]PageScore{pageA, c, pageB}, 20000, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Set != "s" || got[1].Set != "t" {
+		t.Fatalf("sets %+v, want s then t", got)
+	}
+	// Set s is pages A and B: the figures of TestBootstrapHandComputed.
+	s, _ := BootstrapScores([]PageScore{pageA, pageB}, 20000, 3)
+	if got[0].Summary != *s {
+		t.Errorf("set s: %+v, want %+v", got[0].Summary, *s)
+	}
+	// Set t is page C alone, a copy of A: every resample is C.
+	if got[1].Pages != 1 {
+		t.Errorf("set t has %d pages, want 1", got[1].Pages)
+	}
+	near(t, "t word F", got[1].WordF.Value, 0.8, 1e-12)
+	near(t, "t word F lo", got[1].WordF.Lo, 0.8, 1e-12)
+	near(t, "t word F hi", got[1].WordF.Hi, 0.8, 1e-12)
+	if _, err := BootstrapBySet(nil, 10, 1); err != nil {
+		t.Errorf("no pages: %v, want no sets and no error", err)
+	}
+}

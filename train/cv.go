@@ -20,7 +20,10 @@ type PageResult struct {
 type CVOptions struct {
 	Folds int    // default 10
 	Seed  uint64 // shuffles pages into folds
-	Train TrainOptions
+	// BySite keeps the pages of a site in one fold (see
+	// NestedOptions.BySite).
+	BySite bool
+	Train  TrainOptions
 	// Each is called after every fold with the number of folds done.
 	Each func(done, total int)
 }
@@ -50,7 +53,10 @@ func CrossValidate(ctx context.Context, ex []*Example, opt CVOptions) ([]PageRes
 	if k > len(ex) {
 		return nil, fmt.Errorf("train: %d folds for %d pages", k, len(ex))
 	}
-	fold := Folds(len(ex), k, opt.Seed)
+	if n := Sites(ex); opt.BySite && k > n {
+		return nil, fmt.Errorf("train: %d folds for %d sites", k, n)
+	}
+	fold := siteFolds(ex, k, opt.Seed, opt.BySite)
 	out := make([]PageResult, len(ex))
 	for f := 0; f < k; f++ {
 		var train []*Example

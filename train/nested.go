@@ -87,6 +87,12 @@ type NestedOptions struct {
 	// held out or scored: another data set whose benefit is measured on
 	// the examples. They must not be among the examples.
 	Extra []*Example
+	// BySite keeps the pages of a site (Example.Site) in one fold, outer
+	// and inner, so that no model is scored on a site it was trained on:
+	// the figures then say how the models do on sites never seen, where
+	// folds by page let a model learn a site's template from its other
+	// pages.
+	BySite bool
 	// Workers is the number of trainings run at once (0: GOMAXPROCS).
 	Workers int
 	// Progress, if set, is called after every training with the number
@@ -103,9 +109,10 @@ type split struct {
 
 // NestedCV cross-validates model selection by page. The examples are
 // dealt into OuterFolds folds (Folds with Seed: the same folds as
-// CrossValidate with that seed). For each outer fold, the other folds'
-// pages are dealt into InnerFolds inner folds (seeded by Seed and the
-// outer fold); for every feature set, C and gamma of the grid and every
+// CrossValidate with that seed; with BySite, GroupFolds over the pages'
+// sites). For each outer fold, the other folds' pages are dealt into
+// InnerFolds inner folds (seeded by Seed and the outer fold, by site too
+// with BySite); for every feature set, C and gamma of the grid and every
 // inner fold a model is trained on the other inner folds (plus Extra) and
 // decides each inner held-out page once; every threshold of the grid then
 // cuts the same decision values. The candidate with the highest word F,
@@ -128,7 +135,10 @@ func NestedCV(ctx context.Context, ex []*Example, opt NestedOptions) (*NestedRes
 	if k < 2 || k > len(ex) {
 		return nil, fmt.Errorf("train: %d outer folds for %d pages", k, len(ex))
 	}
-	fold := Folds(len(ex), k, opt.Seed)
+	if n := Sites(ex); opt.BySite && k > n {
+		return nil, fmt.Errorf("train: %d outer folds for %d sites", k, n)
+	}
+	fold := siteFolds(ex, k, opt.Seed, opt.BySite)
 	splits := make([]split, k)
 	for f := range splits {
 		splits[f].name = fmt.Sprintf("fold %d", f+1)
@@ -267,7 +277,10 @@ func newRun(ex []*Example, splits []split, opt NestedOptions) (*run, error) {
 		if len(sp.train) < r.inner {
 			return nil, fmt.Errorf("train: %s: %d training pages for %d inner folds", sp.name, len(sp.train), r.inner)
 		}
-		r.innerOf[s] = Folds(len(sp.train), r.inner, opt.Seed^(uint64(s+1)*0x9e3779b97f4a7c15))
+		if n := Sites(sp.train); opt.BySite && n < r.inner {
+			return nil, fmt.Errorf("train: %s: %d training sites for %d inner folds", sp.name, n, r.inner)
+		}
+		r.innerOf[s] = siteFolds(sp.train, r.inner, opt.Seed^(uint64(s+1)*0x9e3779b97f4a7c15), opt.BySite)
 		for fs := range g.Features {
 			for c := range g.C {
 				for gi := range g.Gamma {

@@ -216,14 +216,14 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 		th = mf.threshold
 	}
 	bar := newProgress(stderr, "cv", "folds", folds, quiet)
-	results, err := train.CrossValidate(ctx, ex, train.CVOptions{Folds: folds, Seed: sf.seed,
+	results, err := train.CrossValidate(ctx, ex, train.CVOptions{Folds: folds, Seed: sf.seed, BySite: nf.bySite,
 		Train: train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed, Stack: nf.stack},
 		Each:  func(done, total int) { bar.Set(done) }})
 	bar.Done()
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d-fold cross-validation over pages, C = %g, gamma = %g\n", folds, params.C, params.Gamma)
+	fmt.Fprintf(stdout, "%d-fold cross-validation over %s, C = %g, gamma = %g\n", folds, nf.dealt(), params.C, params.Gamma)
 	return reportIntervals(results, nf, sf.seed, stdout)
 }
 

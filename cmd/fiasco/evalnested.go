@@ -46,7 +46,8 @@ run at once.
 Every outer fold's choice and its inner F are printed, then the usual
 report over all pages, then word P/R/F and node figures with 95% bootstrap
 intervals over pages (--bootstrap resamples, seeded by --seed; also with
---model or --cv when --bootstrap is given).
+--model or --cv when --bootstrap is given), and, when the pages come from
+two or more --data sets, word P/R/F with intervals for each set apart.
 
 --cache-dir DIR keeps what rendering measured for each page, keyed by the
 marked-up page, the render options and the browser's version, so that a
@@ -68,6 +69,7 @@ type nestedFlags struct {
 	bootstrap     int
 	cacheDir      string
 	stack         int             // --stack: folds of the second stage (0: none)
+	bySite        bool            // --folds-by site
 	given         map[string]bool // the flags on the command line
 }
 
@@ -85,6 +87,14 @@ func addNestedFlags(fs *flagSet) *nestedFlags {
 		}
 		n.stack = k
 		return nil
+	})
+	fs.Func("folds-by", "--cv/--nested/--by-set: deal folds by `page` (the default) or by site (the host of a page's URL: no model is scored on a site it trained on)", func(s string) error {
+		switch s {
+		case "page", "site":
+			n.bySite = s == "site"
+			return nil
+		}
+		return fmt.Errorf("want page or site")
 	})
 	fs.BoolVar(&n.bySet, "by-set", false, "leave one data set out: each --data set is cleaned by a model chosen and trained on the others")
 	fs.IntVar(&n.setInner, "inner", 5, "--by-set: inner folds that choose the setting")
@@ -183,6 +193,14 @@ func parseCandidate(s string) (train.FeatureSet, error) {
 	return train.FeatureSet{Name: name, Features: feats}, nil
 }
 
+// dealt names what folds are dealt by: "pages" or "sites".
+func (n *nestedFlags) dealt() string {
+	if n.bySite {
+		return "sites"
+	}
+	return "pages"
+}
+
 // active reports whether --nested or --by-set was given.
 func (n *nestedFlags) active() bool { return n.outer > 0 || n.bySet }
 
@@ -214,6 +232,8 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags) error {
 		return usagef("eval", "--cache-dir keeps renderings: it has no use with --no-render")
 	case mf.doRender && (n.active() || n.given["cv"]):
 		return usagef("eval", "--render picks the embedded rendered model; with --cv, --nested or --by-set the features decide (--features, --candidate-features)")
+	case n.given["folds-by"] && !n.active() && !n.given["cv"]:
+		return usagef("eval", "--folds-by is for --cv, --nested and --by-set (they deal pages into folds)")
 	case n.stack > 0 && !n.active() && !n.given["cv"]:
 		return usagef("eval", "--stack is for --cv, --nested and --by-set (they train models)")
 	}
@@ -325,6 +345,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 	opt := train.NestedOptions{OuterFolds: nf.outer, InnerFolds: nf.inner, Seed: sf.seed, Grid: grid,
 		Train:   train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed, Stack: nf.stack},
 		Extra:   extra,
+		BySite:  nf.bySite,
 		Workers: df.workers}
 	run, label := train.NestedCV, "nested"
 	if nf.bySet {
@@ -346,9 +367,9 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 		return err
 	}
 	if nf.bySet {
-		fmt.Fprintf(stdout, "leave-one-set-out over %d data sets, %d inner folds, seed %d\n", len(res.Folds), opt.InnerFolds, sf.seed)
+		fmt.Fprintf(stdout, "leave-one-set-out over %d data sets, %d inner folds by %s, seed %d\n", len(res.Folds), opt.InnerFolds, strings.TrimSuffix(nf.dealt(), "s"), sf.seed)
 	} else {
-		fmt.Fprintf(stdout, "nested cross-validation over pages: %d outer folds, %d inner folds, seed %d\n", nf.outer, nf.inner, sf.seed)
+		fmt.Fprintf(stdout, "nested cross-validation over %s: %d outer folds, %d inner folds, seed %d\n", nf.dealt(), nf.outer, nf.inner, sf.seed)
 	}
 	printGrid(stdout, grid, params.C, params.Gamma, th)
 	if len(extra) > 0 {
@@ -370,6 +391,9 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 			return err
 		}
 		printIntervals(stdout, sum, sf.seed)
+		if err := printSetIntervals(stdout, ps, nf.bootstrap, sf.seed); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -456,10 +480,31 @@ func reportIntervals(results []train.PageResult, nf *nestedFlags, seed uint64, s
 	if !nf.intervals() {
 		return nil
 	}
-	sum, err := train.Bootstrap(results, nf.bootstrap, seed)
+	ps, err := train.ScorePages(results)
+	if err != nil {
+		return err
+	}
+	sum, err := train.BootstrapScores(ps, nf.bootstrap, seed)
 	if err != nil {
 		return err
 	}
 	printIntervals(stdout, sum, seed)
-	return nil
+	return printSetIntervals(stdout, ps, nf.bootstrap, seed)
+}
+
+// printSetIntervals writes word P, R and F with intervals for each data
+// set apart, when the pages come from more than one.
+func printSetIntervals(w io.Writer, ps []train.PageScore, b int, seed uint64) error {
+	sets, err := train.BootstrapBySet(ps, b, seed)
+	if err != nil || len(sets) < 2 {
+		return err
+	}
+	fmt.Fprintf(w, "\nby data set (each its own %d resamples, seed %d)\n", sets[0].Resamples, seed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  set\tpages\tword P\tword R\tword F [95%]")
+	for _, s := range sets {
+		fmt.Fprintf(tw, "  %s\t%d\t%.2f\t%.2f\t%.2f [%.2f, %.2f]\n", s.Set, s.Pages,
+			100*s.WordP.Value, 100*s.WordR.Value, 100*s.WordF.Value, 100*s.WordF.Lo, 100*s.WordF.Hi)
+	}
+	return tw.Flush()
 }

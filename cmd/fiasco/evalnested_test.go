@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -163,7 +165,52 @@ func TestEvalBySet(t *testing.T) {
 		t.Errorf("extra pages scored or not reported:\n%s", out)
 	}
 	checkInterval(t, out)
+	// Held out by set, a set's own figures are its fold's outer F.
+	sets := setRowRe.FindAllStringSubmatch(out, -1)
+	if len(sets) != 2 {
+		t.Fatalf("%d rows by data set, want 2:\n%s", len(sets), out)
+	}
+	for i, m := range sets {
+		f, _ := strconv.ParseFloat(m[3], 64)
+		lo, _ := strconv.ParseFloat(m[4], 64)
+		hi, _ := strconv.ParseFloat(m[5], 64)
+		if m[1] != rows[i].name || m[2] != "8" || f != rows[i].outerF || lo > f || f > hi {
+			t.Errorf("by data set %q: want %s, 8 pages, F %.2f within its interval", m[0], rows[i].name, rows[i].outerF)
+		}
+	}
 }
+
+// TestEvalNestedBySite deals sites, not pages, into the folds: the first
+// 8 pages of CleanPortalEval are all BBC's, so one fold tests all 8 (and
+// the 8 CleanEval dev pages, each its own site, fill the others); with
+// BBC's pages alone there are too few sites for the folds.
+func TestEvalNestedBySite(t *testing.T) {
+	ce, cp := shared.Path(t, "cleaneval-en-dev"), shared.Path(t, "cleanportaleval")
+	code, out, errs := fiasco(t, "eval", "-q", "--no-render", "--nested", "3,2", "--folds-by", "site", "--limit", "8",
+		"--workers", "2", "--bootstrap", "100", "--data", ce, "--data", cp)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+	if !strings.Contains(out, "nested cross-validation over sites: 3 outer folds, 2 inner folds") {
+		t.Errorf("no header naming sites in:\n%s", out)
+	}
+	rows := foldRows(t, out, "fold")
+	tests := []int{}
+	for _, r := range rows {
+		tests = append(tests, r.test)
+	}
+	slices.Sort(tests)
+	if fmt.Sprint(tests) != "[4 4 8]" {
+		t.Errorf("folds test %v pages, want [4 4 8] (BBC's 8 together)", tests)
+	}
+	code, _, errs = fiasco(t, "eval", "-q", "--no-render", "--nested", "3,2", "--folds-by", "site", "--limit", "8", "--data", cp)
+	if code != 1 || !strings.Contains(errs, "3 outer folds for 1 sites") {
+		t.Errorf("one site, three folds: exit %d, stderr %s", code, errs)
+	}
+}
+
+// setRowRe matches a row of the table by data set: name, pages, F, lo, hi.
+var setRowRe = regexp.MustCompile(`(?m)^  (\S+)\s+(\d+)\s+[0-9.]+\s+[0-9.]+\s+([0-9.]+) \[([0-9.]+), ([0-9.]+)\]$`)
 
 // TestEvalCVBootstrap: with --cv, intervals are printed only when
 // --bootstrap is given.
@@ -242,6 +289,8 @@ func TestEvalNestedUsage(t *testing.T) {
 		{[]string{"--nested", "10,5", "--extra", "z", "--extra-pages", "-1"}, "--extra-pages -1"},
 		{[]string{"--nested", "10,5", "--bootstrap", "-1"}, "--bootstrap -1"},
 		{[]string{"--no-render", "--cache-dir", "c"}, "--cache-dir"},
+		{[]string{"--nested", "10,5", "--folds-by", "host"}, "want page or site"},
+		{[]string{"--folds-by", "site"}, "--folds-by is for --cv, --nested and --by-set"},
 	} {
 		args := append([]string{"eval", "--data", "x"}, c.args...)
 		code, out, errs := fiasco(t, args...)

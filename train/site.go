@@ -1,0 +1,86 @@
+package train
+
+import (
+	"cmp"
+	"math/rand/v2"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// Site names the web site a page came from, for folds that keep a site's
+// pages together: the host of the page's URL (the CleanEval wrapper's id),
+// lower-cased, without a leading "www.". A page without a URL (or one that
+// failed to load) is a site of its own, named by its set and ID.
+func (e *Example) Site() string {
+	if e.Doc != nil && e.Doc.Page != nil {
+		if u, err := url.Parse(strings.TrimSpace(e.Doc.Page.URL)); err == nil && u.Host != "" {
+			return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+		}
+	}
+	return e.Set + "/" + e.ID
+}
+
+// Sites returns the number of distinct sites among the examples.
+func Sites(ex []*Example) int {
+	seen := map[string]bool{}
+	for _, e := range ex {
+		seen[e.Site()] = true
+	}
+	return len(seen)
+}
+
+// GroupFolds assigns each of n items to one of k folds so that items of
+// the same group share a fold: the distinct groups are shuffled by a PCG
+// seeded with seed, ordered by size, largest first (the shuffle breaking
+// ties), and each goes to the fold with the fewest items so far (the
+// lowest-numbered on a tie). With every group a single item the folds'
+// sizes differ by at most one, as with Folds. It needs k distinct groups
+// at least; with fewer, some folds stay empty.
+func GroupFolds(group []string, k int, seed uint64) []int {
+	idx := map[string]int{}
+	var names []string
+	var size []int
+	for _, g := range group {
+		i, ok := idx[g]
+		if !ok {
+			i = len(names)
+			idx[g] = i
+			names = append(names, g)
+			size = append(size, 0)
+		}
+		size[i]++
+	}
+	order := rand.New(rand.NewPCG(seed, 0x73697465)).Perm(len(names))
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(size[b], size[a]) })
+	foldOf := make([]int, len(names))
+	load := make([]int, k)
+	for _, g := range order {
+		f := 0
+		for j := 1; j < k; j++ {
+			if load[j] < load[f] {
+				f = j
+			}
+		}
+		foldOf[g] = f
+		load[f] += size[g]
+	}
+	fold := make([]int, len(group))
+	for i, g := range group {
+		fold[i] = foldOf[idx[g]]
+	}
+	return fold
+}
+
+// siteFolds deals the examples into k folds, by page or, with bySite, by
+// site (GroupFolds over Example.Site).
+func siteFolds(ex []*Example, k int, seed uint64, bySite bool) []int {
+	if !bySite {
+		return Folds(len(ex), k, seed)
+	}
+	g := make([]string, len(ex))
+	for i, e := range ex {
+		g[i] = e.Site()
+	}
+	return GroupFolds(g, k, seed)
+}

@@ -8,23 +8,34 @@ import (
 	"github.com/fiasco-project/fiasco/svm"
 )
 
+// Folding says how Grid deals pages into folds: K folds, shuffled by
+// Seed, by page or, with BySite, by site (see NestedOptions.BySite).
+type Folding struct {
+	K      int
+	Seed   uint64
+	BySite bool
+}
+
 // Grid searches C and gamma by cross-validation over the blocks of the
 // examples, with folds grouped by page (a page's blocks are all in one
-// fold, so the search does not reward memorising a page). Keywords and
-// scaling are learned once on all examples, which makes the search cheap
-// and its accuracies slightly optimistic; CrossValidate gives the honest
-// figures for the pair chosen. opt.FoldOf is filled in here.
-func Grid(ctx context.Context, ex []*Example, to TrainOptions, folds int, seed uint64, opt svm.GridOptions) (*svm.GridResult, error) {
+// fold, so the search does not reward memorising a page) or by site.
+// Keywords and scaling are learned once on all examples, which makes the
+// search cheap and its accuracies slightly optimistic; CrossValidate gives
+// the honest figures for the pair chosen. opt.FoldOf is filled in here.
+func Grid(ctx context.Context, ex []*Example, to TrainOptions, f Folding, opt svm.GridOptions) (*svm.GridResult, error) {
 	ex = loaded(ex)
 	to.defaults(ex)
-	if folds <= 1 || folds > len(ex) {
-		return nil, fmt.Errorf("train: %d folds for %d pages", folds, len(ex))
+	if f.K <= 1 || f.K > len(ex) {
+		return nil, fmt.Errorf("train: %d folds for %d pages", f.K, len(ex))
+	}
+	if n := Sites(ex); f.BySite && f.K > n {
+		return nil, fmt.Errorf("train: %d folds for %d sites", f.K, n)
 	}
 	kw, err := learnKeywords(ex, to)
 	if err != nil {
 		return nil, err
 	}
-	pageFold := Folds(len(ex), folds, seed)
+	pageFold := siteFolds(ex, f.K, f.Seed, f.BySite)
 	var rows [][]float64
 	var y []float64
 	var foldOf []int

@@ -29,7 +29,7 @@ and cut into blocks, its gold standard is aligned to the blocks to label
 them clean or dirty, and an SVM learns from their features. SVM options are
 svm-train's (-c, -g, -t, -w1, -w-1, -e, -m, -b), except its -h (shrinking),
 which is --shrinking 0|1 here: -h asks for help. --grid picks C and gamma by
-cross-validation over pages first. The default features are the text and
+cross-validation over pages first (--folds-by site: over sites). The default features are the text and
 structure ones (with the context ones under --policy article), as the
 embedded text models'; the embedded rendered models add shape (--features
 text,shape; see the README on rebuilding them). Pages are rendered in
@@ -50,6 +50,15 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	log2c := fs.String("log2c", "-1,9,2", "grid: log2 C begin,end,step")
 	log2g := fs.String("log2g", "-9,1,2", "grid: log2 gamma begin,end,step")
 	folds := fs.Int("folds", 5, "grid: folds (pages, not blocks, are split)")
+	bySite, foldsBy := false, false
+	fs.Func("folds-by", "grid: deal the folds by `page` (the default) or by site (the host of a page's URL: C and gamma are scored on sites not trained on)", func(s string) error {
+		switch s {
+		case "page", "site":
+			bySite, foldsBy = s == "site", true
+			return nil
+		}
+		return fmt.Errorf("want page or site")
+	})
 	stack := fs.Int("stack", 0, "add a second stage that re-decides each block from its own and its neighbours' first-stage values, trained on `K`-fold out-of-fold values (0: none; 2 to 20)")
 	maxBlocks := fs.Int("max-blocks", 0, "train on a seeded sample of at most this many blocks (0: all)")
 	featFlag := fs.String("features", "", featuresHelp)
@@ -119,6 +128,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return &usageError{cmd: "train", err: err}
 	}
 	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed, Stack: *stack}
+	if foldsBy && !*grid {
+		return usagef("train", "--folds-by deals the folds of --grid: give --grid")
+	}
 	var gopt svm.GridOptions
 	if *grid {
 		if gopt.Log2C, err = parseRange(*log2c); err != nil {
@@ -160,7 +172,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *grid {
 		bar := newProgress(stderr, "grid", "pairs", len(gopt.Log2C)*len(gopt.Log2G), *quiet)
 		gopt.Progress = bar.Update
-		res, err := train.Grid(ctx, ex, to, *folds, sf.seed, gopt)
+		res, err := train.Grid(ctx, ex, to, train.Folding{K: *folds, Seed: sf.seed, BySite: bySite}, gopt)
 		bar.Done()
 		if err != nil {
 			return fmt.Errorf("grid: %w", err)

@@ -8,7 +8,9 @@
 // is removed, id and title (decoded with the page's charset, character
 // references resolved) go to Page.URL and Page.Title, and the encoding
 // attribute is a hint for the charset chain ("unset" and other unknown
-// labels are ignored).
+// labels are ignored). Page.Address is the address the page's head gives
+// itself (link rel=canonical, else meta property=og:url, else base href;
+// absolute http or https only), for telling which site a page is from.
 //
 // # Charset chain
 //

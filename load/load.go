@@ -15,8 +15,12 @@ import (
 
 // Page is a loaded, parsed web page.
 type Page struct {
-	Name     string     // file name, or "-" for standard input
-	URL      string     // from the CleanEval wrapper's id attribute, if any
+	Name string // file name, or "-" for standard input
+	URL  string // from the CleanEval wrapper's id attribute, if any
+	// Address is the page's own address as its head states it (link
+	// rel=canonical, else meta property=og:url, else base href; absolute
+	// http or https only), if any.
+	Address  string
 	Title    string     // from the CleanEval wrapper's title attribute, if any
 	Encoding string     // the charset the bytes were decoded with (WHATWG name)
 	Doc      *html.Node // the parsed document
@@ -142,6 +146,7 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	p.Doc = doc
+	p.Address = address(doc)
 	return p, nil
 }
 

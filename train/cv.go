@@ -32,6 +32,7 @@ type CVOptions struct {
 // round-robin, so fold sizes differ by at most one and the assignment is
 // the same run to run.
 func Folds(n, k int, seed uint64) []int {
+	k = max(k, 1) // no folds asked: one
 	r := rand.New(rand.NewPCG(seed, 0x666f6c6473))
 	perm := r.Perm(n)
 	fold := make([]int, n)
@@ -54,9 +55,10 @@ func CrossValidate(ctx context.Context, ex []*Example, opt CVOptions) ([]PageRes
 		return nil, fmt.Errorf("train: %d folds for %d pages", k, len(ex))
 	}
 	if n := Sites(ex); opt.BySite && k > n {
-		return nil, fmt.Errorf("train: %d folds for %d sites", k, n)
+		return nil, fmt.Errorf("train: %d folds for %s", k, plural(n, "site"))
 	}
 	fold := siteFolds(ex, k, opt.Seed, opt.BySite)
+	opt.Train.StackBySite = opt.Train.StackBySite || opt.BySite
 	out := make([]PageResult, len(ex))
 	for f := 0; f < k; f++ {
 		var train []*Example

@@ -29,7 +29,7 @@ func Grid(ctx context.Context, ex []*Example, to TrainOptions, f Folding, opt sv
 		return nil, fmt.Errorf("train: %d folds for %d pages", f.K, len(ex))
 	}
 	if n := Sites(ex); f.BySite && f.K > n {
-		return nil, fmt.Errorf("train: %d folds for %d sites", f.K, n)
+		return nil, fmt.Errorf("train: %d folds for %s", f.K, plural(n, "site"))
 	}
 	kw, err := learnKeywords(ex, to)
 	if err != nil {

@@ -107,7 +107,7 @@ type split struct {
 	test  []int      // indices into the examples
 }
 
-// NestedCV cross-validates model selection by page. The examples are
+// NestedCV cross-validates model selection by page (or by site). The examples are
 // dealt into OuterFolds folds (Folds with Seed: the same folds as
 // CrossValidate with that seed; with BySite, GroupFolds over the pages'
 // sites). For each outer fold, the other folds' pages are dealt into
@@ -136,7 +136,7 @@ func NestedCV(ctx context.Context, ex []*Example, opt NestedOptions) (*NestedRes
 		return nil, fmt.Errorf("train: %d outer folds for %d pages", k, len(ex))
 	}
 	if n := Sites(ex); opt.BySite && k > n {
-		return nil, fmt.Errorf("train: %d outer folds for %d sites", k, n)
+		return nil, fmt.Errorf("train: %d outer folds for %s", k, plural(n, "site"))
 	}
 	fold := siteFolds(ex, k, opt.Seed, opt.BySite)
 	splits := make([]split, k)
@@ -237,6 +237,7 @@ func nested(ctx context.Context, ex []*Example, splits []split, opt NestedOption
 // jobs.
 func newRun(ex []*Example, splits []split, opt NestedOptions) (*run, error) {
 	r := &run{ex: ex, splits: splits, grid: opt.Grid, base: opt.Train, inner: opt.InnerFolds, sc: newScorer(), workers: opt.Workers}
+	r.base.StackBySite = r.base.StackBySite || opt.BySite
 	if r.inner <= 0 {
 		r.inner = 5
 	}
@@ -278,7 +279,7 @@ func newRun(ex []*Example, splits []split, opt NestedOptions) (*run, error) {
 			return nil, fmt.Errorf("train: %s: %d training pages for %d inner folds", sp.name, len(sp.train), r.inner)
 		}
 		if n := Sites(sp.train); opt.BySite && n < r.inner {
-			return nil, fmt.Errorf("train: %s: %d training sites for %d inner folds", sp.name, n, r.inner)
+			return nil, fmt.Errorf("train: %s: %s to train on for %d inner folds", sp.name, plural(n, "site"), r.inner)
 		}
 		r.innerOf[s] = siteFolds(sp.train, r.inner, opt.Seed^(uint64(s+1)*0x9e3779b97f4a7c15), opt.BySite)
 		for fs := range g.Features {

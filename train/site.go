@@ -2,6 +2,7 @@ package train
 
 import (
 	"cmp"
+	"fmt"
 	"math/rand/v2"
 	"net/url"
 	"slices"
@@ -9,16 +10,50 @@ import (
 )
 
 // Site names the web site a page came from, for folds that keep a site's
-// pages together: the host of the page's URL (the CleanEval wrapper's id),
-// lower-cased, without a leading "www.". A page without a URL (or one that
-// failed to load) is a site of its own, named by its set and ID.
+// pages together: the host of the page's URL, lower-cased, without a
+// leading "www.". The URL is the CleanEval wrapper's id, else the gold
+// file's "URL:" line, else the address the page's head states (canonical
+// link, og:url or base; load.Page.Address). A page with none of them (or
+// one that failed to load) is a site of its own, named by its set and ID;
+// HasSite tells which.
 func (e *Example) Site() string {
+	if h := e.host(); h != "" {
+		return h
+	}
+	return e.Set + "/" + e.ID
+}
+
+// HasSite reports whether Site found the page's address.
+func (e *Example) HasSite() bool { return e.host() != "" }
+
+func (e *Example) host() string {
+	var cands []string
 	if e.Doc != nil && e.Doc.Page != nil {
-		if u, err := url.Parse(strings.TrimSpace(e.Doc.Page.URL)); err == nil && u.Host != "" {
+		cands = append(cands, e.Doc.Page.URL)
+	}
+	if e.Gold != nil {
+		cands = append(cands, e.Gold.URL)
+	}
+	if e.Doc != nil && e.Doc.Page != nil {
+		cands = append(cands, e.Doc.Page.Address)
+	}
+	for _, c := range cands {
+		if u, err := url.Parse(strings.TrimSpace(c)); err == nil && u.Host != "" {
 			return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
 		}
 	}
-	return e.Set + "/" + e.ID
+	return ""
+}
+
+// Unsited counts the examples whose site is unknown (HasSite false).
+func Unsited(ex []*Example) int {
+	n := 0
+	for _, e := range ex {
+		if !e.HasSite() {
+			n++
+		}
+	}
+	return n
 }
 
 // Sites returns the number of distinct sites among the examples.
@@ -36,8 +71,9 @@ func Sites(ex []*Example) int {
 // ties), and each goes to the fold with the fewest items so far (the
 // lowest-numbered on a tie). With every group a single item the folds'
 // sizes differ by at most one, as with Folds. It needs k distinct groups
-// at least; with fewer, some folds stay empty.
+// at least; with fewer, some folds stay empty. A k below 1 counts as 1.
 func GroupFolds(group []string, k int, seed uint64) []int {
+	k = max(k, 1) // no folds asked: one
 	idx := map[string]int{}
 	var names []string
 	var size []int
@@ -83,4 +119,12 @@ func siteFolds(ex []*Example, k int, seed uint64, bySite bool) []int {
 		g[i] = e.Site()
 	}
 	return GroupFolds(g, k, seed)
+}
+
+// plural gives "1 site", "2 sites".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

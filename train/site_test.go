@@ -10,21 +10,30 @@ import (
 
 func TestSite(t *testing.T) {
 	ex := synthPages(t, "a", 1, 1)[0]
-	for _, c := range []struct{ url, want string }{
-		{"http://www.Example.org/news/1", "example.org"},
-		{" https://blogs.example.com:8080/x?y=1 ", "blogs.example.com"},
-		{"http://WWW.example.org", "example.org"},
-		{"", "a/0"},
-		{"not a url", "a/0"},
+	for _, c := range []struct {
+		url, gold, address, want string
+	}{
+		{"http://www.Example.org/news/1", "http://other.org/", "http://third.org/", "example.org"},
+		{" https://blogs.example.com:8080/x?y=1 ", "", "", "blogs.example.com"},
+		{"http://WWW.example.org", "", "", "example.org"},
+		{"", "http://www.gold.example/p", "http://third.org/", "gold.example"},
+		{"not a url", "", "https://news.example.net/story", "news.example.net"},
+		{"", "", "", "a/0"},
 	} {
-		ex.Doc.Page.URL = c.url
+		ex.Doc.Page.URL, ex.Gold.URL, ex.Doc.Page.Address = c.url, c.gold, c.address
 		if got := ex.Site(); got != c.want {
-			t.Errorf("URL %q: site %q, want %q", c.url, got, c.want)
+			t.Errorf("URL %q, gold %q, address %q: site %q, want %q", c.url, c.gold, c.address, got, c.want)
+		}
+		if got, want := ex.HasSite(), c.want != "a/0"; got != want {
+			t.Errorf("URL %q, gold %q, address %q: HasSite %v, want %v", c.url, c.gold, c.address, got, want)
 		}
 	}
 	failed := &Example{Set: "b", ID: "7"}
-	if got := failed.Site(); got != "b/7" {
-		t.Errorf("page that failed to load: site %q, want b/7", got)
+	if got := failed.Site(); got != "b/7" || failed.HasSite() {
+		t.Errorf("page that failed to load: site %q (known %v), want b/7", got, failed.HasSite())
+	}
+	if n := Unsited([]*Example{ex, failed}); n != 2 {
+		t.Errorf("Unsited = %d, want 2", n)
 	}
 }
 
@@ -61,6 +70,18 @@ func TestGroupFolds(t *testing.T) {
 	}
 	if other := GroupFolds(g, 4, 4); fmt.Sprint(other) == fmt.Sprint(f) {
 		t.Error("another seed gave the same folds")
+	}
+	// As many folds as sites: one site a fold, none empty; more folds than
+	// sites: the extra folds stay empty; no folds asked: one.
+	three := []string{"a", "a", "b", "c", "c", "c"}
+	if got := fmt.Sprint(foldSizes(GroupFolds(three, 3, 1), 3)); got != "[3 2 1]" {
+		t.Errorf("3 sites in 3 folds: sizes %s, want [3 2 1]", got)
+	}
+	if got := fmt.Sprint(foldSizes(GroupFolds(three, 5, 1), 5)); got != "[3 2 1 0 0]" {
+		t.Errorf("3 sites in 5 folds: sizes %s, want [3 2 1 0 0]", got)
+	}
+	if got := fmt.Sprint(GroupFolds(three, 0, 1)); got != "[0 0 0 0 0 0]" {
+		t.Errorf("0 folds: %s, want all in fold 0", got)
 	}
 	// One page a site: sizes differ by at most one, as with Folds.
 	single := make([]string, 103)
@@ -137,5 +158,40 @@ func TestNestedCVBySite(t *testing.T) {
 	opt.OuterFolds = 7
 	if _, err := NestedCV(context.Background(), ex, opt); err == nil || !strings.Contains(err.Error(), "7 outer folds for 6 sites") {
 		t.Errorf("7 folds over 6 sites: error %v", err)
+	}
+}
+
+func foldSizes(fold []int, k int) []int {
+	n := make([]int, k)
+	for _, f := range fold {
+		n[f]++
+	}
+	return n
+}
+
+// TestCrossValidateBySite: with BySite the folds of CrossValidate keep a
+// site's pages together, the second stage's folds too.
+func TestCrossValidateBySite(t *testing.T) {
+	ex := synthPages(t, "a", 12, 6)
+	for i, e := range ex {
+		e.Doc.Page.URL = fmt.Sprintf("http://site%d.example/%d", i%4, i)
+	}
+	opt := CVOptions{Folds: 2, Seed: 3, BySite: true, Train: TrainOptions{Keywords: 10, KeywordMinCount: 2, Stack: 2}}
+	res, err := CrossValidate(context.Background(), ex, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != len(ex) {
+		t.Fatalf("%d results for %d pages", len(res), len(ex))
+	}
+	opt.Folds = 5
+	if _, err := CrossValidate(context.Background(), ex, opt); err == nil || !strings.Contains(err.Error(), "5 folds for 4 sites") {
+		t.Errorf("5 folds over 4 sites: error %v", err)
+	}
+	// Each training set of the 2 folds holds 2 sites: a second stage of 3
+	// folds by site cannot be dealt.
+	opt.Folds, opt.Train.Stack = 2, 3
+	if _, err := CrossValidate(context.Background(), ex, opt); err == nil || !strings.Contains(err.Error(), "second stage: 3 folds for 2 sites") {
+		t.Errorf("stack of 3 folds over 2 sites: error %v", err)
 	}
 }

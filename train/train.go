@@ -40,6 +40,10 @@ type TrainOptions struct {
 	// SVM's (zero: C 1, gamma 0.1).
 	Stack       int
 	StackParams svm.Params
+	// StackBySite deals the second stage's folds by site (Example.Site)
+	// instead of by page; NestedCV, LeaveOneSetOut and CrossValidate set it
+	// with their BySite.
+	StackBySite bool
 }
 
 func (o *TrainOptions) defaults(ex []*Example) {
@@ -120,7 +124,10 @@ func trainStack(ctx context.Context, ex []*Example, opt TrainOptions) (*svm.Mode
 	if k > len(ex) {
 		return nil, fmt.Errorf("train: second stage: %d folds for %d pages (--stack needs at least as many training pages as folds)", k, len(ex))
 	}
-	fold := Folds(len(ex), k, opt.Seed^0x737461636b)
+	if n := Sites(ex); opt.StackBySite && k > n {
+		return nil, fmt.Errorf("train: second stage: %d folds for %s", k, plural(n, "site"))
+	}
+	fold := siteFolds(ex, k, opt.Seed^0x737461636b, opt.StackBySite)
 	first := opt
 	first.Stack = 0
 	var rows [][]float64

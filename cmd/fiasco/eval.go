@@ -51,7 +51,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	df.add(fs)
 	mf := addModelFlags(fs.FlagSet)
 	mf.strict = true // figures are those of the model the flags name: no text model for want of a browser
-	cv := fs.Int("cv", 0, "cross-validate with this many folds over pages instead of using a model")
+	cv := fs.Int("cv", 0, "cross-validate with this many folds over pages (or sites: --folds-by) instead of using a model")
 	sf := addSVMFlags(fs.FlagSet, fiascoNames)
 	maxBlocks := fs.Int("max-blocks", 0, "--cv, --nested, --by-set: train on at most this many blocks (0: all)")
 	featFlag := fs.String("features", "", featuresHelp)
@@ -72,7 +72,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := validateModelFlags("eval", mf); err != nil {
 		return err
 	}
-	if err := nf.check(fs, &df, mf); err != nil {
+	if err := nf.check(fs, &df, mf, *cv); err != nil {
 		return err
 	}
 	if *versus != "" && (nf.active() || *cv != 0) {
@@ -210,6 +210,9 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 	}
 	if err := rend.loaded(stderr); err != nil {
 		return err
+	}
+	if nf.bySite {
+		warnSites(stderr, "eval", ex, nil, false)
 	}
 	th := 0.0
 	if mf.thSet {

@@ -34,6 +34,15 @@ each data set is held out in turn and cleaned by a model chosen (--inner
 folds) and trained on the other sets. No page is cleaned by a model, or
 scored for a choice, that saw it.
 
+Folds are dealt by page. With --folds-by site (also for --cv) whole sites
+are dealt, outer and inner: a site's pages are never on both sides of a
+fold, so a model is not scored on a template it learned from the site's
+other pages. A page's site is the host of its address: the CleanEval
+wrapper's id, the gold's URL line, or its head's canonical link, og:url
+or base href. Pages with none (most of L3S-GN1's) are sites of their own;
+--extra pages are trained on whatever their site, and --by-set holds out
+sets, not sites: eval says how many pages each of these concerns.
+
 The grid is --candidate-features NAME=SPEC (repeatable; SPEC as for
 --features, empty for the default set), --grid-c, --grid-gamma and
 --grid-threshold (comma-separated lists). An absent one is the single
@@ -88,7 +97,7 @@ func addNestedFlags(fs *flagSet) *nestedFlags {
 		n.stack = k
 		return nil
 	})
-	fs.Func("folds-by", "--cv/--nested/--by-set: deal folds by `page` (the default) or by site (the host of a page's URL: no model is scored on a site it trained on)", func(s string) error {
+	fs.Func("folds-by", "--cv/--nested/--by-set: deal the folds by `MODE`: page (the default) or site (the host of a page's address; a page with none is a site of its own, and --extra pages are trained on whatever their site)", func(s string) error {
 		switch s {
 		case "page", "site":
 			n.bySite = s == "site"
@@ -206,7 +215,7 @@ func (n *nestedFlags) active() bool { return n.outer > 0 || n.bySet }
 
 // check validates the flags together, after parsing: combinations that
 // make no sense are usage errors.
-func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags) error {
+func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) error {
 	n.given = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { n.given[f.Name] = true })
 	mode := "--nested"
@@ -216,7 +225,7 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags) error {
 	switch {
 	case n.outer > 0 && n.bySet:
 		return usagef("eval", "--nested and --by-set: choose one (--by-set's inner folds are --inner)")
-	case n.active() && n.given["cv"]:
+	case n.active() && cv > 0:
 		return usagef("eval", "--cv and %s: choose one (%s cross-validates by itself)", mode, mode)
 	case n.active() && n.given["model"]:
 		return usagef("eval", "--model and %s: %s trains its own models, drop --model", mode, mode)
@@ -230,11 +239,11 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags) error {
 		return usagef("eval", "--bootstrap %d: want 0 (no intervals) or more resamples", n.bootstrap)
 	case n.cacheDir != "" && mf.noRender:
 		return usagef("eval", "--cache-dir keeps renderings: it has no use with --no-render")
-	case mf.doRender && (n.active() || n.given["cv"]):
+	case mf.doRender && (n.active() || cv > 0):
 		return usagef("eval", "--render picks the embedded rendered model; with --cv, --nested or --by-set the features decide (--features, --candidate-features)")
-	case n.given["folds-by"] && !n.active() && !n.given["cv"]:
+	case n.given["folds-by"] && !n.active() && cv <= 0:
 		return usagef("eval", "--folds-by is for --cv, --nested and --by-set (they deal pages into folds)")
-	case n.stack > 0 && !n.active() && !n.given["cv"]:
+	case n.stack > 0 && !n.active() && cv <= 0:
 		return usagef("eval", "--stack is for --cv, --nested and --by-set (they train models)")
 	}
 	if n.extraPages < 0 {
@@ -341,6 +350,9 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 	}
 	if err := rend.loaded(stderr); err != nil {
 		return err
+	}
+	if nf.bySite {
+		warnSites(stderr, "eval", ex, extra, nf.bySet)
 	}
 	opt := train.NestedOptions{OuterFolds: nf.outer, InnerFolds: nf.inner, Seed: sf.seed, Grid: grid,
 		Train:   train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed, Stack: nf.stack},

@@ -203,9 +203,49 @@ func TestEvalNestedBySite(t *testing.T) {
 	if fmt.Sprint(tests) != "[4 4 8]" {
 		t.Errorf("folds test %v pages, want [4 4 8] (BBC's 8 together)", tests)
 	}
+	// The fold of 8 is CleanPortalEval's 8 pages: its outer F is the set's.
+	sets := setRowRe.FindAllStringSubmatch(out, -1)
+	if len(sets) != 2 || sets[1][1] != "cleanportaleval" {
+		t.Fatalf("rows by data set %q, want cleaneval-en-dev and cleanportaleval", sets)
+	}
+	for _, r := range rows {
+		if f, _ := strconv.ParseFloat(sets[1][3], 64); r.test == 8 && r.outerF != f {
+			t.Errorf("the fold of 8 pages has outer F %.2f, CleanPortalEval %.2f: not BBC's pages alone", r.outerF, f)
+		}
+	}
 	code, _, errs = fiasco(t, "eval", "-q", "--no-render", "--nested", "3,2", "--folds-by", "site", "--limit", "8", "--data", cp)
-	if code != 1 || !strings.Contains(errs, "3 outer folds for 1 sites") {
+	if code != 1 || !strings.Contains(errs, "3 outer folds for 1 site") {
 		t.Errorf("one site, three folds: exit %d, stderr %s", code, errs)
+	}
+}
+
+// TestEvalCVAndBySetBySite: --cv and --by-set deal by site too; a set
+// held out leaves one site to train on, too few for two inner folds.
+func TestEvalCVAndBySetBySite(t *testing.T) {
+	ce, cp := shared.Path(t, "cleaneval-en-dev"), shared.Path(t, "cleanportaleval")
+	code, out, errs := fiasco(t, "eval", "-q", "--no-render", "--cv", "3", "--folds-by", "site", "--limit", "8",
+		"-c", "4", "-g", "0.06", "--data", ce, "--data", cp)
+	if code != 0 || !strings.Contains(out, "3-fold cross-validation over sites") {
+		t.Errorf("--cv 3 --folds-by site: exit %d, stderr %s, stdout:\n%s", code, errs, out)
+	}
+	code, _, errs = fiasco(t, "eval", "-q", "--no-render", "--cv", "3", "--folds-by", "site", "--limit", "8", "--data", cp)
+	if code != 1 || !strings.Contains(errs, "3 folds for 1 site") {
+		t.Errorf("--cv 3 over one site: exit %d, stderr %s", code, errs)
+	}
+	code, _, errs = fiasco(t, "eval", "-q", "--no-render", "--by-set", "--inner", "2", "--folds-by", "site", "--limit", "8",
+		"--data", ce, "--data", cp)
+	if code != 1 || !strings.Contains(errs, "cleaneval-en-dev: 1 site to train on for 2 inner folds") {
+		t.Errorf("--by-set with one site to train on: exit %d, stderr %s", code, errs)
+	}
+	// L3S-GN1's pages mostly state no address: said, and each is a site.
+	l3s := shared.Path(t, "l3s-gn1")
+	code, out, errs = fiasco(t, "eval", "-q", "--no-render", "--by-set", "--inner", "2", "--folds-by", "site", "--limit", "8",
+		"--data", ce, "--data", l3s)
+	if code != 0 || !strings.Contains(out, "2 inner folds by site") {
+		t.Errorf("--by-set --folds-by site: exit %d, stderr %s, stdout:\n%s", code, errs, out)
+	}
+	if !regexp.MustCompile(`--folds-by site: [1-8] of 16 pages state no address`).MatchString(errs) {
+		t.Errorf("no warning about pages without an address:\n%s", errs)
 	}
 }
 

@@ -170,6 +170,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if *grid {
+		if bySite {
+			warnSites(stderr, "train", ex, nil, false)
+		}
 		bar := newProgress(stderr, "grid", "pairs", len(gopt.Log2C)*len(gopt.Log2G), *quiet)
 		gopt.Progress = bar.Update
 		res, err := train.Grid(ctx, ex, to, train.Folding{K: *folds, Seed: sf.seed, BySite: bySite}, gopt)

@@ -56,7 +56,7 @@ func TestTrainGridBySite(t *testing.T) {
 		t.Errorf("model trained on %d pages, want 12", m.Info.Pages)
 	}
 	code, _, errs = fiasco(t, append(grid, "--data", cp)...)
-	if code != 1 || !strings.Contains(errs, "3 folds for 1 sites") {
+	if code != 1 || !strings.Contains(errs, "3 folds for 1 site") {
 		t.Errorf("one site, three folds: exit %d, stderr %s", code, errs)
 	}
 }

@@ -25,9 +25,9 @@ var Policies = []string{"corpus", "article"}
 //
 //   - corpus: rendered. Ahead by 0.43 word F inside CleanEval's own pages
 //     (nested cross-validation by page, intervals overlapping; precision
-//     +0.93) and by 0.32 with folds by site, though on CleanEval dev's
-//     pages alone the two are level; ahead by 4.83 when one
-//     CleanEval-policy set is left out; over 2,210 pages of other sets
+//     +0.93) and by 0.75 with folds by site, though on CleanEval dev's
+//     pages alone the two are nearly level (+0.06, +0.24); ahead by 4.83
+//     when one CleanEval-policy set is left out; over 2,210 pages of other sets
 //     level (-0.27 [-0.71, 0.17]; L3S-GN1 +0.31, KrdWrd +0.41, Dragnet
 //     behind) with precision +1.75. Both models are trained on the 129
 //     CleanEval-policy pages and 10 pages each of L3S-GN1 and Dragnet's
@@ -37,8 +37,8 @@ var Policies = []string{"corpus", "article"}
 //     the scaling clipped extreme values (svm.Scaler.Clip) and before the
 //     sample of other sets were behind by 0.70 on the maintainers'
 //     held-out CleanEval test set. Keeping the rendered default while
-//     it is level outside CleanPortalEval's templates is a judgement
-//     (README, "Which model is the default").
+//     it is nearly level on CleanEval dev's pages and level on the unseen
+//     sets is a judgement (README, "Which model is the default").
 //   - article: text. The inner folds of nested cross-validation on L3S-GN1
 //     (Dragnet's training split added) chose the text model over the
 //     rendered one in 5 of 5 folds; on Dragnet's test split the rendered

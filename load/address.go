@@ -8,36 +8,43 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// address returns the page's own address as its head states it: the href
-// of <link rel=canonical>, else the content of <meta property=og:url>,
-// else the href of <base>; only an absolute http or https URL counts, and
-// "" means none. Only the children of <head> are read (the parser moves
-// such elements there).
+// address returns the page's own address as it states it: the href of
+// the first <link rel=canonical>, else the content of the first <meta
+// property=og:url> (or name=og:url), else the href of the first <base>
+// (the HTML standard takes the first one anywhere in the document); only
+// an absolute http or https URL counts, and "" means none. The whole
+// document is read, in order: a head closed early by stray markup leaves
+// these elements in the body.
 func address(doc *html.Node) string {
-	head := findHead(doc)
-	if head == nil {
-		return ""
-	}
 	var canonical, og, base string
-	for n := head.FirstChild; n != nil; n = n.NextSibling {
-		if n.Type != html.ElementNode {
-			continue
+	var walk func(n *html.Node) bool // reports that the search is over
+	walk = func(n *html.Node) bool {
+		if n.Type == html.ElementNode {
+			switch n.DataAtom {
+			case atom.Link:
+				if canonical == "" && hasToken(attr(n, "rel"), "canonical") {
+					if canonical = absolute(attr(n, "href")); canonical != "" {
+						return true // nothing ranks higher
+					}
+				}
+			case atom.Meta:
+				if og == "" && (isOGURL(attr(n, "property")) || isOGURL(attr(n, "name"))) {
+					og = absolute(attr(n, "content"))
+				}
+			case atom.Base:
+				if base == "" {
+					base = absolute(attr(n, "href"))
+				}
+			}
 		}
-		switch n.DataAtom {
-		case atom.Link:
-			if canonical == "" && hasToken(attr(n, "rel"), "canonical") {
-				canonical = absolute(attr(n, "href"))
-			}
-		case atom.Meta:
-			if og == "" && strings.EqualFold(strings.TrimSpace(attr(n, "property")), "og:url") {
-				og = absolute(attr(n, "content"))
-			}
-		case atom.Base:
-			if base == "" {
-				base = absolute(attr(n, "href"))
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if walk(c) {
+				return true
 			}
 		}
+		return false
 	}
+	walk(doc)
 	for _, u := range []string{canonical, og, base} {
 		if u != "" {
 			return u
@@ -46,19 +53,7 @@ func address(doc *html.Node) string {
 	return ""
 }
 
-// findHead returns the <head> element of a parsed document, or nil.
-func findHead(doc *html.Node) *html.Node {
-	for h := doc.FirstChild; h != nil; h = h.NextSibling {
-		if h.Type == html.ElementNode && h.DataAtom == atom.Html {
-			for c := h.FirstChild; c != nil; c = c.NextSibling {
-				if c.Type == html.ElementNode && c.DataAtom == atom.Head {
-					return c
-				}
-			}
-		}
-	}
-	return nil
-}
+func isOGURL(s string) bool { return strings.EqualFold(strings.TrimSpace(s), "og:url") }
 
 func attr(n *html.Node, key string) string {
 	for _, a := range n.Attr {

@@ -52,7 +52,7 @@ func CrossValidate(ctx context.Context, ex []*Example, opt CVOptions) ([]PageRes
 		k = 10
 	}
 	if k > len(ex) {
-		return nil, fmt.Errorf("train: %d folds for %d pages", k, len(ex))
+		return nil, fmt.Errorf("train: %d folds for %s", k, plural(len(ex), "page"))
 	}
 	if n := Sites(ex); opt.BySite && k > n {
 		return nil, fmt.Errorf("train: %d folds for %s", k, plural(n, "site"))

@@ -26,7 +26,7 @@ func Grid(ctx context.Context, ex []*Example, to TrainOptions, f Folding, opt sv
 	ex = loaded(ex)
 	to.defaults(ex)
 	if f.K <= 1 || f.K > len(ex) {
-		return nil, fmt.Errorf("train: %d folds for %d pages", f.K, len(ex))
+		return nil, fmt.Errorf("train: %d folds for %s", f.K, plural(len(ex), "page"))
 	}
 	if n := Sites(ex); f.BySite && f.K > n {
 		return nil, fmt.Errorf("train: %d folds for %s", f.K, plural(n, "site"))

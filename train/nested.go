@@ -133,7 +133,7 @@ func NestedCV(ctx context.Context, ex []*Example, opt NestedOptions) (*NestedRes
 		k = 10
 	}
 	if k < 2 || k > len(ex) {
-		return nil, fmt.Errorf("train: %d outer folds for %d pages", k, len(ex))
+		return nil, fmt.Errorf("train: %d outer folds for %s", k, plural(len(ex), "page"))
 	}
 	if n := Sites(ex); opt.BySite && k > n {
 		return nil, fmt.Errorf("train: %d outer folds for %s", k, plural(n, "site"))
@@ -276,12 +276,15 @@ func newRun(ex []*Example, splits []split, opt NestedOptions) (*run, error) {
 	r.innerOf = make([][]int, len(splits))
 	for s, sp := range splits {
 		if len(sp.train) < r.inner {
-			return nil, fmt.Errorf("train: %s: %d training pages for %d inner folds", sp.name, len(sp.train), r.inner)
+			return nil, fmt.Errorf("train: %s: %s to train on for %d inner folds", sp.name, plural(len(sp.train), "page"), r.inner)
 		}
 		if n := Sites(sp.train); opt.BySite && n < r.inner {
 			return nil, fmt.Errorf("train: %s: %s to train on for %d inner folds", sp.name, plural(n, "site"), r.inner)
 		}
 		r.innerOf[s] = siteFolds(sp.train, r.inner, opt.Seed^(uint64(s+1)*0x9e3779b97f4a7c15), opt.BySite)
+		if err := r.checkStackSites(s); err != nil {
+			return nil, err
+		}
 		for fs := range g.Features {
 			for c := range g.C {
 				for gi := range g.Gamma {
@@ -294,6 +297,28 @@ func newRun(ex []*Example, splits []split, opt NestedOptions) (*run, error) {
 	}
 	r.prog = newProgress(opt.Progress, len(r.jobs)+len(splits))
 	return r, nil
+}
+
+// checkStackSites fails early, before any training, when a second stage
+// dealt by site (TrainOptions.StackBySite) would have fewer sites than
+// folds in an inner training set of split s.
+func (r *run) checkStackSites(s int) error {
+	if r.base.Stack <= 0 || !r.base.StackBySite {
+		return nil
+	}
+	sp := r.splits[s]
+	for f := 0; f < r.inner; f++ {
+		var tr []*Example
+		for j, e := range sp.train {
+			if r.innerOf[s][j] != f {
+				tr = append(tr, e)
+			}
+		}
+		if n := Sites(append(tr, r.extra...)); n < r.base.Stack {
+			return fmt.Errorf("train: %s, inner fold %d: second stage: %d folds for %s", sp.name, f+1, r.base.Stack, plural(n, "site"))
+		}
+	}
+	return nil
 }
 
 // settings returns the training options of a grid cell.

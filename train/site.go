@@ -7,15 +7,17 @@ import (
 	"net/url"
 	"slices"
 	"strings"
+
+	"golang.org/x/net/publicsuffix"
 )
 
 // Site names the web site a page came from, for folds that keep a site's
-// pages together: the host of the page's URL, lower-cased, without a
-// leading "www.". The URL is the CleanEval wrapper's id, else the gold
-// file's "URL:" line, else the address the page's head states (canonical
-// link, og:url or base; load.Page.Address). A page with none of them (or
-// one that failed to load) is a site of its own, named by its set and ID;
-// HasSite tells which.
+// pages together: the registrable domain of the page's address (see
+// registrable: news.example.co.uk and www.example.co.uk are one site). The
+// address is the CleanEval wrapper's id, else the gold file's "URL:" line,
+// else the address the page states (canonical link, og:url or base;
+// load.Page.Address). A page with none of them is a site of its own, named
+// by its set and ID; HasSite tells which.
 func (e *Example) Site() string {
 	if h := e.host(); h != "" {
 		return h
@@ -39,10 +41,23 @@ func (e *Example) host() string {
 	}
 	for _, c := range cands {
 		if u, err := url.Parse(strings.TrimSpace(c)); err == nil && u.Host != "" {
-			return strings.TrimPrefix(strings.ToLower(u.Hostname()), "www.")
+			return registrable(u.Hostname())
 		}
 	}
 	return ""
+}
+
+// registrable returns the domain a host belongs to, as a registrar sells
+// it: one label below the public suffix (news.bbc.co.uk and www.bbc.co.uk
+// are bbc.co.uk; a blog at x.blogspot.com stays x.blogspot.com, whose
+// suffix is blogspot.com). A host the suffix list cannot place (an IP
+// address, a bare suffix) stands for itself.
+func registrable(host string) string {
+	host = strings.TrimSuffix(strings.ToLower(host), ".")
+	if d, err := publicsuffix.EffectiveTLDPlusOne(host); err == nil {
+		return d
+	}
+	return strings.TrimPrefix(host, "www.")
 }
 
 // Unsited counts the examples whose site is unknown (HasSite false).

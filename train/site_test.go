@@ -14,10 +14,13 @@ func TestSite(t *testing.T) {
 		url, gold, address, want string
 	}{
 		{"http://www.Example.org/news/1", "http://other.org/", "http://third.org/", "example.org"},
-		{" https://blogs.example.com:8080/x?y=1 ", "", "", "blogs.example.com"},
+		{" https://blogs.example.com:8080/x?y=1 ", "", "", "example.com"},
+		{"http://news.bbc.co.uk/1/hi/", "", "", "bbc.co.uk"},
+		{"http://someone.blogspot.com/2008/", "", "", "someone.blogspot.com"},
+		{"http://192.0.2.7/page", "", "", "192.0.2.7"},
 		{"http://WWW.example.org", "", "", "example.org"},
 		{"", "http://www.gold.example/p", "http://third.org/", "gold.example"},
-		{"not a url", "", "https://news.example.net/story", "news.example.net"},
+		{"not a url", "", "https://news.example.net/story", "example.net"},
 		{"", "", "", "a/0"},
 	} {
 		ex.Doc.Page.URL, ex.Gold.URL, ex.Doc.Page.Address = c.url, c.gold, c.address
@@ -158,6 +161,14 @@ func TestNestedCVBySite(t *testing.T) {
 	opt.OuterFolds = 7
 	if _, err := NestedCV(context.Background(), ex, opt); err == nil || !strings.Contains(err.Error(), "7 outer folds for 6 sites") {
 		t.Errorf("7 folds over 6 sites: error %v", err)
+	}
+	// A second stage by site: each inner training set holds 2 of the 6
+	// sites, too few for 3 folds; said before any training.
+	opt.OuterFolds, opt.Train.Stack = 3, 3
+	trained := false
+	opt.Progress = func(done, total int) { trained = true }
+	if _, err := NestedCV(context.Background(), ex, opt); err == nil || !strings.Contains(err.Error(), "second stage: 3 folds for 2 sites") || trained {
+		t.Errorf("stack of 3 folds over 2 sites: error %v, trained first: %v", err, trained)
 	}
 }
 

@@ -111,7 +111,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"train", "-o", "m"}, 2, "give --data DIR"},
 		{[]string{"train", "--data", dir}, 2, "give -o MODEL"},
 		{[]string{"train", "--no-render", "--features", "visual", "--data", dir, "-o", "m"}, 2, "drop --no-render"},
-		{[]string{"train", "--folds-by", "site", "--data", dir, "-o", "m"}, 2, "--folds-by deals the folds of --grid"},
+		{[]string{"train", "--folds-by", "site", "--data", dir, "-o", "m"}, 2, "--folds-by deals the folds of --grid and --stack"},
 		{[]string{"train", "--grid", "--folds-by", "domain", "--data", dir, "-o", "m"}, 2, "want page or site"},
 		{[]string{"eval", "--data", dir, "stray"}, 2, `unexpected argument "stray"`},
 		{[]string{"inspect", "a.html"}, 2, "give -o PAGE.png"},

@@ -72,6 +72,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := validateModelFlags("eval", mf); err != nil {
 		return err
 	}
+	if *cv < 0 || *cv == 1 {
+		return usagef("eval", "--cv %d: want 2 or more folds", *cv)
+	}
 	if err := nf.check(fs, &df, mf, *cv); err != nil {
 		return err
 	}
@@ -80,9 +83,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if nf.active() {
 		return evalNested(ctx, &df, mf, sf, nf, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr)
-	}
-	if *cv < 0 || *cv == 1 {
-		return usagef("eval", "--cv %d: want 2 or more folds", *cv)
 	}
 	if *cv > 0 && mf.model != "" {
 		return usagef("eval", "--cv trains a model per fold: it cannot score --model %s", mf.model)

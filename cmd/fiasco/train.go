@@ -29,7 +29,8 @@ and cut into blocks, its gold standard is aligned to the blocks to label
 them clean or dirty, and an SVM learns from their features. SVM options are
 svm-train's (-c, -g, -t, -w1, -w-1, -e, -m, -b), except its -h (shrinking),
 which is --shrinking 0|1 here: -h asks for help. --grid picks C and gamma by
-cross-validation over pages first (--folds-by site: over sites). The default features are the text and
+cross-validation over pages first (--folds-by site: over sites, as for
+--stack's folds). The default features are the text and
 structure ones (with the context ones under --policy article), as the
 embedded text models'; the embedded rendered models add shape (--features
 text,shape; see the README on rebuilding them). Pages are rendered in
@@ -51,7 +52,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	log2g := fs.String("log2g", "-9,1,2", "grid: log2 gamma begin,end,step")
 	folds := fs.Int("folds", 5, "grid: folds (pages, not blocks, are split)")
 	bySite, foldsBy := false, false
-	fs.Func("folds-by", "grid: deal the folds by `page` (the default) or by site (the host of a page's URL: C and gamma are scored on sites not trained on)", func(s string) error {
+	fs.Func("folds-by", "--grid, --stack: deal their folds by `MODE`: page (the default) or site (a page's registrable domain, from its address: see fiasco eval -h)", func(s string) error {
 		switch s {
 		case "page", "site":
 			bySite, foldsBy = s == "site", true
@@ -127,9 +128,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return &usageError{cmd: "train", err: err}
 	}
-	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed, Stack: *stack}
-	if foldsBy && !*grid {
-		return usagef("train", "--folds-by deals the folds of --grid: give --grid")
+	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed, Stack: *stack, StackBySite: bySite}
+	if foldsBy && !*grid && *stack == 0 {
+		return usagef("train", "--folds-by deals the folds of --grid and --stack: give one")
 	}
 	var gopt svm.GridOptions
 	if *grid {
@@ -169,10 +170,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := rend.loaded(stderr); err != nil {
 		return err
 	}
+	if bySite {
+		warnSites(stderr, "train", ex, nil, false)
+	}
 	if *grid {
-		if bySite {
-			warnSites(stderr, "train", ex, nil, false)
-		}
 		bar := newProgress(stderr, "grid", "pairs", len(gopt.Log2C)*len(gopt.Log2G), *quiet)
 		gopt.Progress = bar.Update
 		res, err := train.Grid(ctx, ex, to, train.Folding{K: *folds, Seed: sf.seed, BySite: bySite}, gopt)

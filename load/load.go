@@ -39,6 +39,10 @@ type Page struct {
 	// Flattened counts the elements dropped (their content kept) because
 	// the page nested deeper than the parser accepts.
 	Flattened int
+	// TitleClosed reports a <title> without an end tag, closed at its
+	// first '<' so that the rest of the page is parsed as markup rather
+	// than read as the title's text (see the package doc).
+	TitleClosed bool
 }
 
 // Options bound the resources spent on one page and pass what is known
@@ -141,6 +145,7 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 		text = cut
 		p.Truncated = true
 	}
+	text, p.TitleClosed = closeTitle(text)
 	doc, err := parse(text, p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

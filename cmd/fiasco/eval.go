@@ -133,11 +133,23 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stderr, "fiasco eval: %s: %v (counted as empty output)\n", e.Doc.Page.Name, err)
 	}
 	results := train.Classify(c.Model, ex, th, onError)
-	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil || vm == nil {
+	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil {
 		return err
 	}
-	// The same pages, the same prepared documents: only the model differs.
-	vres := train.Classify(vm, ex, vm.Threshold, onError)
+	var vres []train.PageResult
+	if vm != nil {
+		// The same pages, the same prepared documents: only the model differs.
+		vres = train.Classify(vm, ex, vm.Threshold, onError)
+	}
+	if nf.pages != "" {
+		if err := writePageFigures(nf.pages, results, vres, nil); err != nil {
+			return err
+		}
+		pagesWritten(stderr, nf.pages, len(results))
+	}
+	if vm == nil {
+		return nil
+	}
 	n := nf.bootstrap
 	if n <= 0 {
 		n = 1000
@@ -227,7 +239,16 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 		return err
 	}
 	fmt.Fprintf(stdout, "%d-fold cross-validation over %s, C = %g, gamma = %g\n", folds, nf.dealt(), params.C, params.Gamma)
-	return reportIntervals(results, nf, sf.seed, stdout)
+	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil {
+		return err
+	}
+	if nf.pages != "" {
+		if err := writePageFigures(nf.pages, results, nil, nil); err != nil {
+			return err
+		}
+		pagesWritten(stderr, nf.pages, len(results))
+	}
+	return nil
 }
 
 func report(results []train.PageResult, stdout io.Writer) error {

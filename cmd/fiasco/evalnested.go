@@ -79,6 +79,7 @@ type nestedFlags struct {
 	cacheDir      string
 	stack         int             // --stack: folds of the second stage (0: none)
 	bySite        bool            // --folds-by site
+	pages         string          // --pages: per-page figures to this file
 	given         map[string]bool // the flags on the command line
 }
 
@@ -142,6 +143,7 @@ func addNestedFlags(fs *flagSet) *nestedFlags {
 	fs.IntVar(&n.extraPages, "extra-pages", 0, "--extra: train on a seeded random sample of `N` pages of each extra set (the sample follows --seed; 0: all)")
 	fs.IntVar(&n.bootstrap, "bootstrap", 1000, "resamples of the pages for 95% intervals (0: none); used with --nested and --by-set, with --model or --cv only when given")
 	fs.StringVar(&n.cacheDir, "cache-dir", "", "keep rendered pages' measurements in `DIR` so that each page renders once across runs")
+	fs.StringVar(&n.pages, "pages", "", pagesHelp)
 	return n
 }
 
@@ -406,6 +408,12 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 		if err := printSetIntervals(stdout, ps, nf.bootstrap, sf.seed); err != nil {
 			return err
 		}
+	}
+	if nf.pages != "" {
+		if err := writePageFigures(nf.pages, res.Results, nil, nestedFolds(res)); err != nil {
+			return err
+		}
+		pagesWritten(stderr, nf.pages, len(res.Results))
 	}
 	return nil
 }

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -418,4 +420,76 @@ func TestEvalVersus(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "not with --cv") {
 		t.Errorf("--cv --versus: exit %d, stderr %q", code, errs)
 	}
+}
+
+// TestEvalPages checks --pages: a line per page whose word counts add up
+// to the report's micro figures, --versus's figures beside them, and the
+// fold of every page of a nested run.
+func TestEvalPages(t *testing.T) {
+	dir := shared.Path(t, "cleaneval-en-dev")
+	strict, err := classify.DefaultFor("corpus", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict.Threshold += 1
+	tmp := t.TempDir()
+	strictPath := filepath.Join(tmp, "strict.fiasco")
+	if err := strict.Save(strictPath); err != nil {
+		t.Fatal(err)
+	}
+	pages := filepath.Join(tmp, "pages.jsonl")
+	code, out, errs := fiasco(t, "eval", "-q", "--no-render", "--limit", "5", "--data", dir, "--pages", pages, "--versus", strictPath)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+	lines := readPageLines(t, pages)
+	if len(lines) != 5 {
+		t.Fatalf("%d lines, want 5", len(lines))
+	}
+	var matched, outW, goldW int
+	for _, l := range lines {
+		if l.Set != "cleaneval-en-dev" || l.ID == "" || l.Versus == nil || l.Fold != "" {
+			t.Errorf("line %+v: want set, ID, --versus's figures and no fold", l)
+			continue
+		}
+		matched, outW, goldW = matched+l.Matched, outW+l.Out, goldW+l.Gold
+		if l.Versus.Gold != l.Gold || l.Versus.Blocks != l.Blocks || l.Versus.Kept > l.Kept {
+			t.Errorf("page %s: versus %+v against %+v: want the same gold and blocks, no more blocks kept at a higher threshold", l.ID, *l.Versus, l.pageFigures)
+		}
+	}
+	p, r := 100*float64(matched)/float64(outW), 100*float64(matched)/float64(goldW)
+	want := fmt.Sprintf("model micro                     %.2f  %.2f  %.2f", p, r, 2*p*r/(p+r))
+	if !strings.Contains(out, want) {
+		t.Errorf("the pages' counts give %q, not in the report:\n%s", want, out)
+	}
+	// Nested: every page once, with the outer fold that tested it.
+	code, _, errs = fiasco(t, "eval", "-q", "--no-render", "--limit", "6", "--data", dir, "--nested", "3,2", "--bootstrap", "0", "--pages", pages)
+	if code != 0 {
+		t.Fatalf("--nested: exit %d, stderr %s", code, errs)
+	}
+	lines = readPageLines(t, pages)
+	folds := map[string]int{}
+	for _, l := range lines {
+		folds[l.Fold]++
+	}
+	if len(lines) != 6 || len(folds) != 3 || folds["fold 1"] != 2 {
+		t.Errorf("--nested 3,2 over 6 pages: %d lines in folds %v, want 6 in three folds of 2", len(lines), folds)
+	}
+}
+
+func readPageLines(t *testing.T, path string) []pageLine {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []pageLine
+	for _, s := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var l pageLine
+		if err := json.Unmarshal([]byte(s), &l); err != nil {
+			t.Fatalf("%s: %v in %q", path, err, s)
+		}
+		out = append(out, l)
+	}
+	return out
 }

@@ -68,12 +68,18 @@
 //
 // # Repairs
 //
-// A <title> with no end tag after it (a page cut or spliced by its
-// crawler, a misspelt </titel>) would make the rest of the page the
-// title's text and leave the body empty, in Chromium as in the parser.
-// Such a title is closed at its first '<', as browsers before HTML5 did,
-// and Page.TitleClosed reports it. Eight of L3S-GN1's 621 pages need it;
-// without it they have no text blocks at all (RESULTS.md).
+// A <title> whose end tag is missing (a page cut or spliced by its
+// crawler, a misspelt </titel>) makes the rest of the page the title's
+// text and leaves the body empty, in Chromium as in the parser. When the
+// parsed document has an HTML title whose text holds markup, the
+// tokenizer finds that title in the input (so that "<title>" inside a
+// comment, a script or an attribute is not taken for one); if its text
+// runs to the end of the input, or is at least 256 bytes long, the title
+// is closed at its first '<' that starts markup, as browsers before HTML5
+// did, the page is parsed again and Page.TitleClosed reports it. A page
+// spliced into a script keeps that script's text in its title. Eight of
+// L3S-GN1's 621 pages need the repair; without it they have no text
+// blocks at all (RESULTS.md).
 //
 // # Example
 //

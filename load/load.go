@@ -145,10 +145,16 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 		text = cut
 		p.Truncated = true
 	}
-	text, p.TitleClosed = closeTitle(text)
 	doc, err := parse(text, p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if swallowed(doc) {
+		if fixed, ok := closeTitle(text); ok {
+			if d, err := parse(fixed, p); err == nil {
+				doc, p.TitleClosed = d, true
+			}
+		}
 	}
 	p.Doc = doc
 	p.Address = address(doc)

@@ -14,6 +14,9 @@ type PageResult struct {
 	Example *Example
 	Score   []float64
 	Keep    []bool
+	// Fold names the fold whose model classified the page ("fold 3", or
+	// the held-out data set of LeaveOneSetOut); empty for Classify.
+	Fold string
 }
 
 // CVOptions configure CrossValidate.
@@ -71,19 +74,20 @@ func CrossValidate(ctx context.Context, ex []*Example, opt CVOptions) ([]PageRes
 		if err != nil {
 			return nil, fmt.Errorf("fold %d: %w", f+1, err)
 		}
+		name := fmt.Sprintf("fold %d", f+1)
 		for i, e := range ex {
 			if fold[i] != f {
 				continue
 			}
 			if e.Doc == nil {
-				out[i] = PageResult{Example: e}
+				out[i] = PageResult{Example: e, Fold: name}
 				continue
 			}
 			s, err := pipeline.Decide(m, e.Doc)
 			if err != nil {
-				return nil, fmt.Errorf("fold %d: %w", f+1, err)
+				return nil, fmt.Errorf("%s: %w", name, err)
 			}
-			out[i] = PageResult{Example: e, Score: s, Keep: classify.Keep(s, m.Threshold)}
+			out[i] = PageResult{Example: e, Score: s, Keep: classify.Keep(s, m.Threshold), Fold: name}
 		}
 		if opt.Each != nil {
 			opt.Each(f+1, k)

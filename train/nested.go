@@ -416,14 +416,14 @@ func (r *run) outer(ctx context.Context, s int, cell [3]int, threshold float64, 
 	for _, i := range sp.test {
 		e := r.ex[i]
 		if e.Doc == nil {
-			out[i] = PageResult{Example: e}
+			out[i] = PageResult{Example: e, Fold: sp.name}
 			continue
 		}
 		d, err := pipeline.Decide(m, e.Doc)
 		if err != nil {
 			return fmt.Errorf("%s: %w", sp.name, err)
 		}
-		out[i] = PageResult{Example: e, Score: d, Keep: classify.Keep(d, threshold)}
+		out[i] = PageResult{Example: e, Score: d, Keep: classify.Keep(d, threshold), Fold: sp.name}
 	}
 	return nil
 }

@@ -136,20 +136,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil {
 		return err
 	}
-	var vres []train.PageResult
-	if vm != nil {
-		// The same pages, the same prepared documents: only the model differs.
-		vres = train.Classify(vm, ex, vm.Threshold, onError)
-	}
-	if nf.pages != "" {
-		if err := writePageFigures(nf.pages, results, vres, nil); err != nil {
-			return err
-		}
-		pagesWritten(stderr, nf.pages, len(results))
-	}
 	if vm == nil {
-		return nil
+		return savePages(nf.pages, results, nil, stderr)
 	}
+	// The same pages, the same prepared documents: only the model differs.
+	vres := train.Classify(vm, ex, vm.Threshold, onError)
 	n := nf.bootstrap
 	if n <= 0 {
 		n = 1000
@@ -165,7 +156,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}{{"word P (micro)", ps.WordP}, {"word R (micro)", ps.WordR}, {"word F (micro)", ps.WordF}, {"node accuracy", ps.NodeAccuracy}, {"node F", ps.NodeF}} {
 		fmt.Fprintf(stdout, "  %-16s %+6.2f  [%+.2f, %+.2f]  P(<=0) %.3f\n", f.name, 100*f.d.Value, 100*f.d.Lo, 100*f.d.Hi, f.d.PNotAbove)
 	}
-	return nil
+	return savePages(nf.pages, results, vres, stderr)
 }
 
 // versusModel loads --versus: a model file, or text or rendered for the
@@ -242,13 +233,7 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil {
 		return err
 	}
-	if nf.pages != "" {
-		if err := writePageFigures(nf.pages, results, nil, nil); err != nil {
-			return err
-		}
-		pagesWritten(stderr, nf.pages, len(results))
-	}
-	return nil
+	return savePages(nf.pages, results, nil, stderr)
 }
 
 func report(results []train.PageResult, stdout io.Writer) error {

@@ -251,6 +251,9 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) 
 	if n.extraPages < 0 {
 		return usagef("eval", "--extra-pages %d: want 0 (all) or more", n.extraPages)
 	}
+	if err := checkPagesPath(n.pages); err != nil {
+		return err
+	}
 	if n.given["extra-pages"] && len(n.extra) == 0 {
 		return usagef("eval", "--extra-pages samples the --extra sets: give --extra DIR")
 	}
@@ -409,13 +412,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 			return err
 		}
 	}
-	if nf.pages != "" {
-		if err := writePageFigures(nf.pages, res.Results, nil, nestedFolds(res)); err != nil {
-			return err
-		}
-		pagesWritten(stderr, nf.pages, len(res.Results))
-	}
-	return nil
+	return savePages(nf.pages, res.Results, nil, stderr)
 }
 
 // printGrid writes the candidates inner cross-validation chose from.

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -424,7 +425,7 @@ func TestEvalVersus(t *testing.T) {
 
 // TestEvalPages checks --pages: a line per page whose word counts add up
 // to the report's micro figures, --versus's figures beside them, and the
-// fold of every page of a nested run.
+// fold that tested every page of --cv, --nested and --by-set.
 func TestEvalPages(t *testing.T) {
 	dir := shared.Path(t, "cleaneval-en-dev")
 	strict, err := classify.DefaultFor("corpus", false)
@@ -457,23 +458,42 @@ func TestEvalPages(t *testing.T) {
 			t.Errorf("page %s: versus %+v against %+v: want the same gold and blocks, no more blocks kept at a higher threshold", l.ID, *l.Versus, l.pageFigures)
 		}
 	}
-	p, r := 100*float64(matched)/float64(outW), 100*float64(matched)/float64(goldW)
-	want := fmt.Sprintf("model micro                     %.2f  %.2f  %.2f", p, r, 2*p*r/(p+r))
-	if !strings.Contains(out, want) {
-		t.Errorf("the pages' counts give %q, not in the report:\n%s", want, out)
+	p, r := float64(matched)/float64(outW), float64(matched)/float64(goldW)
+	m := microRe.FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("no micro F in the report:\n%s", out)
 	}
-	// Nested: every page once, with the outer fold that tested it.
-	code, _, errs = fiasco(t, "eval", "-q", "--no-render", "--limit", "6", "--data", dir, "--nested", "3,2", "--bootstrap", "0", "--pages", pages)
-	if code != 0 {
-		t.Fatalf("--nested: exit %d, stderr %s", code, errs)
+	if got, want := m[1], fmt.Sprintf("%.2f", 100*2*p*r/(p+r)); got != want {
+		t.Errorf("the pages' counts give micro F %s, the report %s", want, got)
 	}
-	lines = readPageLines(t, pages)
-	folds := map[string]int{}
-	for _, l := range lines {
-		folds[l.Fold]++
+	// Every page once, with the fold that tested it.
+	for _, c := range []struct {
+		args  []string
+		folds map[string]int
+	}{
+		{[]string{"--limit", "6", "--data", dir, "--cv", "3"}, map[string]int{"fold 1": 2, "fold 2": 2, "fold 3": 2}},
+		{[]string{"--limit", "6", "--data", dir, "--nested", "3,2", "--bootstrap", "0"}, map[string]int{"fold 1": 2, "fold 2": 2, "fold 3": 2}},
+		{[]string{"--limit", "4", "--data", dir, "--data", shared.Path(t, "cleanportaleval"), "--by-set", "--inner", "2", "--bootstrap", "0"},
+			map[string]int{"cleaneval-en-dev": 4, "cleanportaleval": 4}},
+	} {
+		args := append([]string{"eval", "-q", "--no-render", "--pages", pages}, c.args...)
+		code, _, errs := fiasco(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d, stderr %s", c.args, code, errs)
+		}
+		folds := map[string]int{}
+		for _, l := range readPageLines(t, pages) {
+			folds[l.Fold]++
+		}
+		if !maps.Equal(folds, c.folds) {
+			t.Errorf("%v: pages by fold %v, want %v", c.args, folds, c.folds)
+		}
 	}
-	if len(lines) != 6 || len(folds) != 3 || folds["fold 1"] != 2 {
-		t.Errorf("--nested 3,2 over 6 pages: %d lines in folds %v, want 6 in three folds of 2", len(lines), folds)
+	// A --pages file that cannot be written is found before any page is
+	// cleaned.
+	code, _, errs = fiasco(t, "eval", "-q", "--no-render", "--limit", "1", "--data", dir, "--pages", filepath.Join(tmp, "no", "such", "dir", "p.jsonl"))
+	if code != 2 || !strings.Contains(errs, "--pages") {
+		t.Errorf("--pages in a missing directory: exit %d, stderr %q; want a usage error naming --pages", code, errs)
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/fiasco-project/fiasco/train"
 )
@@ -47,9 +49,8 @@ func figuresOf(s train.PageScore) pageFigures {
 }
 
 // writePageFigures writes eval --pages: a line per result, in the results'
-// order. fold names each result's fold (nil: none); vres, when not nil,
-// are --versus's results on the same pages.
-func writePageFigures(path string, results, vres []train.PageResult, fold []string) error {
+// order; vres, when not nil, are --versus's results on the same pages.
+func writePageFigures(path string, results, vres []train.PageResult) error {
 	ps, err := train.ScorePages(results)
 	if err != nil {
 		return err
@@ -63,10 +64,7 @@ func writePageFigures(path string, results, vres []train.PageResult, fold []stri
 	return writeOutput(path, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		for i, s := range ps {
-			l := pageLine{Set: s.Set, ID: s.ID, pageFigures: figuresOf(s)}
-			if fold != nil {
-				l.Fold = fold[i]
-			}
+			l := pageLine{Set: s.Set, ID: s.ID, Fold: results[i].Fold, pageFigures: figuresOf(s)}
 			if e := results[i].Example; e.Err != nil {
 				l.Error = firstLine(e.Err.Error())
 			}
@@ -82,18 +80,32 @@ func writePageFigures(path string, results, vres []train.PageResult, fold []stri
 	})
 }
 
-// nestedFolds names the fold that tested each result of a nested run.
-func nestedFolds(res *train.NestedResult) []string {
-	fold := make([]string, len(res.Results))
-	for _, f := range res.Folds {
-		for _, j := range f.Test {
-			fold[j] = f.Name
-		}
+// checkPagesPath fails early, before any page is cleaned, when --pages
+// names a file whose directory does not exist.
+func checkPagesPath(path string) error {
+	if path == "" {
+		return nil
 	}
-	return fold
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return usagef("eval", "--pages %s: %v", path, err)
+	case !fi.IsDir():
+		return usagef("eval", "--pages %s: %s is not a directory", path, dir)
+	}
+	return nil
 }
 
-// pagesWritten says on stderr where --pages went.
-func pagesWritten(stderr io.Writer, path string, n int) {
-	fmt.Fprintf(stderr, "fiasco eval: %d pages' figures written to %s\n", n, path)
+// savePages writes eval --pages when it was given (path not empty) and
+// says on stderr where it went.
+func savePages(path string, results, vres []train.PageResult, stderr io.Writer) error {
+	if path == "" {
+		return nil
+	}
+	if err := writePageFigures(path, results, vres); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "fiasco eval: %d pages' figures written to %s\n", len(results), path)
+	return nil
 }

@@ -40,8 +40,8 @@ type Page struct {
 	// the page nested deeper than the parser accepts.
 	Flattened int
 	// TitleClosed reports a <title> without an end tag, closed at its
-	// first '<' so that the rest of the page is parsed as markup rather
-	// than read as the title's text (see the package doc).
+	// first tag so that the rest of the page is parsed as markup rather
+	// than read as the title's text (see the package doc, "Repairs").
 	TitleClosed bool
 }
 

@@ -412,7 +412,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 			return err
 		}
 	}
-	return savePages(nf.pages, res.Results, nil, stderr)
+	return savePages(nf.pages, res.Results, ps, nil, stderr)
 }
 
 // printGrid writes the candidates inner cross-validation chose from.

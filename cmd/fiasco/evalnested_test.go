@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -377,15 +376,7 @@ func TestEvalVersus(t *testing.T) {
 	}
 	// The sign is the first model minus the second: a stricter threshold
 	// loses recall.
-	strict, err := classify.DefaultFor("corpus", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	strict.Threshold += 1
-	strictPath := filepath.Join(t.TempDir(), "strict.fiasco")
-	if err := strict.Save(strictPath); err != nil {
-		t.Fatal(err)
-	}
+	strictPath := strictModel(t)
 	code, out, errs = fiasco(t, append(args, "--versus", strictPath)...)
 	m := regexp.MustCompile(`word R \(micro\) +([-+][0-9.]+)`).FindStringSubmatch(out)
 	if code != 0 || m == nil {
@@ -428,16 +419,8 @@ func TestEvalVersus(t *testing.T) {
 // fold that tested every page of --cv, --nested and --by-set.
 func TestEvalPages(t *testing.T) {
 	dir := shared.Path(t, "cleaneval-en-dev")
-	strict, err := classify.DefaultFor("corpus", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	strict.Threshold += 1
+	strictPath := strictModel(t)
 	tmp := t.TempDir()
-	strictPath := filepath.Join(tmp, "strict.fiasco")
-	if err := strict.Save(strictPath); err != nil {
-		t.Fatal(err)
-	}
 	pages := filepath.Join(tmp, "pages.jsonl")
 	code, out, errs := fiasco(t, "eval", "-q", "--no-render", "--limit", "5", "--data", dir, "--pages", pages, "--versus", strictPath)
 	if code != 0 {
@@ -499,12 +482,8 @@ func TestEvalPages(t *testing.T) {
 
 func readPageLines(t *testing.T, path string) []pageLine {
 	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []pageLine
-	for _, s := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+	for _, s := range readLines(t, path) {
 		var l pageLine
 		if err := json.Unmarshal([]byte(s), &l); err != nil {
 			t.Fatalf("%s: %v in %q", path, err, s)
@@ -512,4 +491,20 @@ func readPageLines(t *testing.T, path string) []pageLine {
 		out = append(out, l)
 	}
 	return out
+}
+
+// strictModel saves the embedded corpus text model with its threshold
+// raised by 1 (it keeps fewer blocks) and returns the file's path.
+func strictModel(t *testing.T) string {
+	t.Helper()
+	strict, err := classify.DefaultFor("corpus", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	strict.Threshold += 1
+	path := filepath.Join(t.TempDir(), "strict.fiasco")
+	if err := strict.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }

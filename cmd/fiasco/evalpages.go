@@ -49,11 +49,15 @@ func figuresOf(s train.PageScore) pageFigures {
 }
 
 // writePageFigures writes eval --pages: a line per result, in the results'
-// order; vres, when not nil, are --versus's results on the same pages.
-func writePageFigures(path string, results, vres []train.PageResult) error {
-	ps, err := train.ScorePages(results)
-	if err != nil {
-		return err
+// order. ps are the results' scores when the caller has them (nil: they
+// are computed); vres, when not nil, are --versus's results on the same
+// pages.
+func writePageFigures(path string, results []train.PageResult, ps []train.PageScore, vres []train.PageResult) error {
+	var err error
+	if ps == nil {
+		if ps, err = train.ScorePages(results); err != nil {
+			return err
+		}
 	}
 	var vs []train.PageScore
 	if vres != nil {
@@ -98,12 +102,12 @@ func checkPagesPath(path string) error {
 }
 
 // savePages writes eval --pages when it was given (path not empty) and
-// says on stderr where it went.
-func savePages(path string, results, vres []train.PageResult, stderr io.Writer) error {
+// says on stderr where it went; ps and vres as for writePageFigures.
+func savePages(path string, results []train.PageResult, ps []train.PageScore, vres []train.PageResult, stderr io.Writer) error {
 	if path == "" {
 		return nil
 	}
-	if err := writePageFigures(path, results, vres); err != nil {
+	if err := writePageFigures(path, results, ps, vres); err != nil {
 		return err
 	}
 	fmt.Fprintf(stderr, "fiasco eval: %d pages' figures written to %s\n", len(results), path)

@@ -27,6 +27,18 @@ type Model struct {
 	// StackRows), and its decision values are the model's.
 	Stack *svm.Model
 	Info  Info
+	// Text, for a visual model, is the text-and-structure model that
+	// decides what the visual model cannot judge and rescues the prose it
+	// drops (package pipeline, Decide); nil means the embedded text model
+	// of the model's policy. Training sets it (train.TrainOptions.Text),
+	// so that cross-validation uses one trained on the same pages; model
+	// files do not store it.
+	Text *Model
+	// Rescue, for a visual model, keeps the prose its text model is sure
+	// of whatever the visual model says (pipeline.RescueMargin). Off by
+	// default: it did not pass the project's rule for a change (README,
+	// "The prose rescue"). Model files do not store it.
+	Rescue bool
 }
 
 // Info records how a model was made.

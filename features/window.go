@@ -46,3 +46,13 @@ func windowFeatures(bs []*blocks.Block, prose []bool, rows [][]float64) {
 		rows[i][colWinProse] = ratio(inProse, chars)
 	}
 }
+
+// Prose reports whether block i of the table is prose: ten word tokens
+// or more, ending in sentence punctuation (the rule of the window
+// columns).
+func (t *Table) Prose(i int) bool {
+	if i < 0 || i >= len(t.Values) || i >= len(t.Tokens) {
+		return false
+	}
+	return isProse(len(t.Tokens[i]), t.Values[i][colFinalPunct] >= 0.5)
+}

@@ -103,3 +103,31 @@ func TestIsProse(t *testing.T) {
 		}
 	}
 }
+
+// TestTableProse: Table.Prose applies the rule to a page's blocks as
+// Extract tokenised them, and is false outside the table.
+func TestTableProse(t *testing.T) {
+	texts := []string{
+		"The council met on Tuesday and approved the new bridge over the river.", // 13 tokens, a full stop
+		"The council met on Tuesday and approved the new bridge over the river",  // no final punctuation
+		"Read the whole story.", // too short
+		"Did the council approve the plan for a new bridge over the river on Tuesday?",
+	}
+	var src strings.Builder
+	for _, s := range texts {
+		src.WriteString("<p>" + s + "</p>\n")
+	}
+	bs := parseString(t, "<html><body>"+src.String()+"</body></html>")
+	if len(bs) != len(texts) {
+		t.Fatalf("%d blocks, want %d", len(bs), len(texts))
+	}
+	tab := Extract(bs, nil)
+	for i, want := range []bool{true, false, false, true} {
+		if got := tab.Prose(i); got != want {
+			t.Errorf("block %d (%q, %d tokens): Prose %v, want %v", i, texts[i], len(tab.Tokens[i]), got, want)
+		}
+	}
+	if tab.Prose(-1) || tab.Prose(len(texts)) {
+		t.Error("Prose is true outside the table")
+	}
+}

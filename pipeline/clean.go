@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/url"
 	"strings"
 	"sync"
@@ -184,13 +185,19 @@ func (r *Result) Kept() []*blocks.Block {
 	return out
 }
 
-// Decide returns the decision value of every block of d under m.
+// Decide returns the decision value of every block of d under m. For a
+// visual model on a rendered page, the text model that goes with it
+// (m.Text, or the embedded text model of m's policy) decides the blocks
+// the rendering could not show (see MinVisibleShare) and, with m.Rescue,
+// rescues prose (see RescueMargin); the values it gives are shifted by the difference of
+// the two models' thresholds, so that m's threshold cuts them as the text
+// model's own would.
 func Decide(m *classify.Model, d *Doc) ([]float64, error) {
 	s, err := m.Decide(d.Table, d.English)
 	if err != nil {
 		return nil, fmt.Errorf("%s: classify: %w", d.Page.Name, err)
 	}
-	if err := decideBeyond(m, d, s); err != nil {
+	if err := decideText(m, d, s); err != nil {
 		return nil, fmt.Errorf("%s: classify: %w", d.Page.Name, err)
 	}
 	return s, nil
@@ -204,26 +211,45 @@ func Decide(m *classify.Model, d *Doc) ([]float64, error) {
 // decided by the text model, as those below the capture are.
 const MinVisibleShare = 0.25
 
-// decideBeyond re-decides, with the embedded text model of m's policy,
-// the blocks that a visual model could not see: those below the captured
-// part of a page taller than the render's MaxHeight (vision.Features.Beyond),
-// and all of them on a page whose rendering shows less than
-// MinVisibleShare of its text. To the visual model they would look like
-// hidden text, which is boilerplate; without visual features they are
-// judged on their text and structure. Their values are shifted by the
-// difference of the two models' thresholds, so that m's threshold cuts
-// them as the text model's own would.
-func decideBeyond(m *classify.Model, d *Doc, s []float64) error {
+// RescueMargin is how sure the text model must be of a block of prose
+// for it to be kept whatever the visual model says, when the visual
+// model's Rescue is on (it is off by default). A block of ten word
+// tokens or more that ends like a sentence (features.Table.Prose) is
+// kept at the model's threshold when the text model's decision value is
+// at least its own threshold plus RescueMargin (a threshold set higher,
+// Cleaner.Threshold, asks as much more of it): the visual model then decides what the text model
+// doubts (it is more precise on the blocks both judge) but cannot drop
+// an article the text model is sure of, as it did on pages laid out
+// unlike any it was trained on (an unstyled page whose sidebar of short
+// blocks draws the main column away from the text).
+const RescueMargin = 0.5
+
+// decideText re-decides, with the text model that goes with m, the
+// blocks of d that a visual model could not see: those below the
+// captured part of a page taller than the render's MaxHeight
+// (vision.Features.Beyond), and all of them on a page whose rendering
+// shows less than MinVisibleShare of its text. To the visual model they
+// would look like hidden text, which is boilerplate; without visual
+// features they are judged on their text and structure. With m.Rescue,
+// it then raises the value of every other prose block to the text
+// model's less RescueMargin where that is higher.
+func decideText(m *classify.Model, d *Doc, s []float64) error {
 	if !m.Visual || d.Visual == nil {
 		return nil
 	}
 	all := visibleShare(d) < MinVisibleShare
-	// Only the rows beyond the capture (or all) go to the text model.
+	// Only these rows go to the text model.
 	var rows []int
+	var beyond []bool
 	sub := &features.Table{}
-	for i, v := range d.Visual {
-		if (v.Beyond || all) && i < len(s) && i < len(d.Table.Values) {
+	for i := range s {
+		if i >= len(d.Table.Values) {
+			break
+		}
+		b := all || (i < len(d.Visual) && d.Visual[i].Beyond)
+		if b || (m.Rescue && d.Table.Prose(i)) {
 			rows = append(rows, i)
+			beyond = append(beyond, b)
 			sub.Values = append(sub.Values, d.Table.Values[i])
 			sub.Tokens = append(sub.Tokens, d.Table.Tokens[i])
 		}
@@ -231,16 +257,24 @@ func decideBeyond(m *classify.Model, d *Doc, s []float64) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	tm, err := textModel(m.Info.Policy)
-	if err != nil {
-		return err
+	tm := m.Text
+	if tm == nil {
+		var err error
+		if tm, err = textModel(m.Info.Policy); err != nil {
+			return err
+		}
 	}
 	ts, err := tm.Decide(sub, d.English)
 	if err != nil {
 		return err
 	}
 	for k, i := range rows {
-		s[i] = ts[k] - tm.Threshold + m.Threshold
+		v := ts[k] - tm.Threshold + m.Threshold
+		if beyond[k] {
+			s[i] = v
+		} else {
+			s[i] = math.Max(s[i], v-RescueMargin)
+		}
 	}
 	return nil
 }

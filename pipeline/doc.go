@@ -11,11 +11,16 @@
 // its documentation), and reaches the feature vector without a change
 // here.
 //
-// What a visual model cannot see goes to the embedded text model of its
-// policy: the blocks below the capture, every block of a page whose
+// What a visual model cannot see goes to the text model that goes with
+// it (classify.Model.Text; by default the embedded text model of its
+// policy): the blocks below the capture, every block of a page whose
 // rendering shows less than [MinVisibleShare] of its text, and, with
 // [Cleaner.TextFallback], a page whose rendering failed ([RenderError];
-// [Result.RenderErr] says why).
+// [Result.RenderErr] says why). With classify.Model.Rescue (off by
+// default), the same text model rescues prose ([RescueMargin]): a block
+// of running text it is sure of is kept even where the visual model
+// would drop it, so that an article laid out unlike any page the visual
+// model was trained on is not lost.
 //
 // # Contract
 //

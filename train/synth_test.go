@@ -17,6 +17,12 @@ import (
 // gives the same pages.
 func synthPages(t testing.TB, set string, n int, seed uint64) []*Example {
 	t.Helper()
+	return synthPagesWith(t, set, n, seed, pipeline.PrepareOptions{})
+}
+
+// synthPagesWith is synthPages prepared with opt (e.g. a Visualizer).
+func synthPagesWith(t testing.TB, set string, n int, seed uint64, opt pipeline.PrepareOptions) []*Example {
+	t.Helper()
 	r := rand.New(rand.NewPCG(seed, 1))
 	vocab := make([]string, 300)
 	for i := range vocab {
@@ -61,7 +67,7 @@ func synthPages(t testing.TB, set string, n int, seed uint64) []*Example {
 		}
 		page.WriteString(`<div class="footer">Copyright 2008 Example Media | <a href="/privacy">Privacy</a></div></body></html>`)
 		name := fmt.Sprintf("%s/%d.html", set, p)
-		d, err := pipeline.Prepare(context.Background(), name, []byte(page.String()), pipeline.PrepareOptions{})
+		d, err := pipeline.Prepare(context.Background(), name, []byte(page.String()), opt)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -44,6 +44,37 @@ type TrainOptions struct {
 	// instead of by page; NestedCV, LeaveOneSetOut and CrossValidate set it
 	// with their BySite.
 	StackBySite bool
+	// Text, when not nil, trains with a visual model the text model that
+	// goes with it (classify.Model.Text: what decides the blocks the
+	// rendering could not show and rescues prose; package pipeline) on
+	// the same examples with these options (TextOptions gives those of the
+	// embedded text model). Without it the embedded text model of the
+	// policy serves, which cross-validation must not use: it was trained
+	// on the pages being scored.
+	Text *TrainOptions
+	// Rescue turns a visual model's prose rescue on
+	// (classify.Model.Rescue).
+	Rescue bool
+}
+
+// TextOptions returns the options that train a visual model's text
+// model (TrainOptions.Text) as the embedded text model of the policy was
+// trained: its features, C, gamma and threshold, the rest of base (the
+// SVM's other parameters, keywords, sample, seed).
+func TextOptions(policy string, base TrainOptions) (*TrainOptions, error) {
+	tm, err := classify.DefaultFor(policy, false)
+	if err != nil {
+		return nil, err
+	}
+	o := base
+	o.Text, o.Stack, o.Rescue = nil, 0, false
+	if o.Params == (svm.Params{}) {
+		o.Params = svm.DefaultParams()
+	}
+	o.Features = slices.Clone(tm.English.FeatureNames)
+	o.Params.C, o.Params.Gamma = tm.Info.C, tm.Info.Gamma
+	o.Threshold = tm.Threshold
+	return &o, nil
 }
 
 func (o *TrainOptions) defaults(ex []*Example) {
@@ -108,6 +139,15 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 		}
 	}
 	m.Info = classify.Info{Pages: len(ex), Blocks: len(y), Clean: clean, C: opt.Params.C, Gamma: m.English.Gamma}
+	m.Rescue = opt.Rescue
+	if m.Visual && opt.Text != nil {
+		to := *opt.Text
+		to.Text = nil
+		to.NoOther = to.NoOther || opt.NoOther // e.g. a fold whose test pages are all English
+		if m.Text, err = Train(ctx, ex, to); err != nil {
+			return nil, fmt.Errorf("train: the text model beside the visual one: %w", err)
+		}
+	}
 	if opt.Stack > 1 {
 		m.Info.Stack = opt.Stack
 		if m.Stack, err = trainStack(ctx, ex, opt); err != nil {
@@ -129,7 +169,7 @@ func trainStack(ctx context.Context, ex []*Example, opt TrainOptions) (*svm.Mode
 	}
 	fold := siteFolds(ex, k, opt.Seed^0x737461636b, opt.StackBySite)
 	first := opt
-	first.Stack = 0
+	first.Stack, first.Text = 0, nil // the first stages need no text model of their own
 	var rows [][]float64
 	var y []float64
 	for f := range k {

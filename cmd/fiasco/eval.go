@@ -221,9 +221,13 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 	if mf.thSet {
 		th = mf.threshold
 	}
+	to, err := foldOptions(df, mf, train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed, Stack: nf.stack})
+	if err != nil {
+		return err
+	}
 	bar := newProgress(stderr, "cv", "folds", folds, quiet)
 	results, err := train.CrossValidate(ctx, ex, train.CVOptions{Folds: folds, Seed: sf.seed, BySite: nf.bySite,
-		Train: train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed, Stack: nf.stack},
+		Train: to,
 		Each:  func(done, total int) { bar.Set(done) }})
 	bar.Done()
 	if err != nil {

@@ -359,8 +359,12 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 	if nf.bySite {
 		warnSites(stderr, "eval", ex, extra, nf.bySet)
 	}
+	to, err := foldOptions(df, mf, train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed, Stack: nf.stack})
+	if err != nil {
+		return err
+	}
 	opt := train.NestedOptions{OuterFolds: nf.outer, InnerFolds: nf.inner, Seed: sf.seed, Grid: grid,
-		Train:   train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed, Stack: nf.stack},
+		Train:   to,
 		Extra:   extra,
 		BySite:  nf.bySite,
 		Workers: df.workers}
@@ -524,4 +528,20 @@ func printSetIntervals(w io.Writer, ps []train.PageScore, b int, seed uint64) er
 			100*s.WordP.Value, 100*s.WordR.Value, 100*s.WordF.Value, 100*s.WordF.Lo, 100*s.WordF.Hi)
 	}
 	return tw.Flush()
+}
+
+// foldOptions completes the training options of eval's folds: every
+// visual model a fold trains gets a text model trained on the same pages
+// as the embedded text model of the policy was (train.TextOptions), to
+// decide what the rendering could not show (and, with --rescue, to
+// rescue prose); the embedded text model, trained on these pages, must
+// not score them.
+func foldOptions(df *dataFlags, mf *modelFlags, to train.TrainOptions) (train.TrainOptions, error) {
+	to.Rescue = mf.rescue
+	text, err := train.TextOptions(df.policy.String(), to)
+	if err != nil {
+		return to, err
+	}
+	to.Text = text
+	return to, nil
 }

@@ -20,6 +20,7 @@ type modelFlags struct {
 	doRender  bool // --render: the rendered model where the policy's default is the text one
 	threshold float64
 	thSet     bool
+	rescue    bool         // --rescue: classify.Model.Rescue
 	policy    *gold.Policy // --policy: picks the embedded model
 	// scoring (eval): --policy maps the gold labels; a model of another
 	// policy may be scored under it.
@@ -65,12 +66,29 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 		m.policy, m.policySet = &p, new(bool)
 		fs.Var(&policyValue{p: m.policy, set: m.policySet}, "policy", policyHelp)
 	}
+	fs.BoolVar(&m.rescue, "rescue", false, "with a rendered model, keep every block of prose that the text model is sure of, whatever the visual model says (pipeline.RescueMargin): more recall on pages laid out unlike the training pages, at some precision (README: The prose rescue)")
 	m.render.add(fs)
 	return m
 }
 
 // load returns the model the flags name.
 func (m *modelFlags) load() (*classify.Model, error) {
+	mod, err := m.loadModel()
+	if err != nil || !m.rescue {
+		return mod, err
+	}
+	if !mod.Visual && m.fellBack == "" {
+		what := "the text model"
+		if m.model != "" {
+			what = "--model " + m.model + ", a text model"
+		}
+		return nil, fmt.Errorf("--rescue keeps prose that a rendered model drops; %s renders nothing (use --render, or --policy corpus with Chromium)", what)
+	}
+	mod.Rescue = true
+	return mod, nil
+}
+
+func (m *modelFlags) loadModel() (*classify.Model, error) {
 	if m.model != "" {
 		mod, err := classify.Load(m.model)
 		if err != nil {

@@ -148,3 +148,34 @@ func bigDivPage() string {
 	b.WriteString(`</div><p><a href="/privacy">Privacy</a> | <a href="/terms">Terms</a> | Copyright 2008 The Daily Example</p></body></html>`)
 	return b.String()
 }
+
+// TestCleanRescue: --rescue reaches the rendered model. On the sidebar
+// blog page, cut at 0.5, the visual model alone drops the post's one
+// block of paragraphs; with --rescue the text model, sure of it, keeps
+// it (pipeline.RescueMargin). The sidebar stays out either way. With
+// the text model (--no-render), --rescue is an error.
+func TestCleanRescue(t *testing.T) {
+	needChromium(t)
+	const page, post = "../../testdata/sidebar-blog.html", "When a story breaks"
+	for _, rescue := range []bool{false, true} {
+		args := []string{"clean", "--render", "--threshold", "0.5", "--format", "text", page}
+		if rescue {
+			args = append([]string{"clean", "--rescue"}, args[1:]...)
+		}
+		code, out, errs := fiasco(t, args...)
+		if code != 0 {
+			t.Fatalf("--rescue=%v: exit %d: %s", rescue, code, errs)
+		}
+		if got := strings.Contains(out, post); got != rescue {
+			t.Errorf("--rescue=%v: the post kept %v, want %v:\n%s", rescue, got, rescue, out)
+		}
+		if strings.Contains(out, "Category number") {
+			t.Errorf("--rescue=%v: the sidebar kept:\n%s", rescue, out)
+		}
+	}
+	// Without a rendered model there is nothing to rescue from: an error,
+	// not a flag silently ignored.
+	if code, _, errs := fiasco(t, "clean", "--rescue", "--no-render", page); code == 0 || !strings.Contains(errs, "--rescue") {
+		t.Errorf("--rescue --no-render: exit %d, stderr %q; want an error naming --rescue", code, errs)
+	}
+}

@@ -37,16 +37,17 @@ type options struct {
 	render    string // auto, on, off
 	threshold *float64
 	article   bool // policy=article
+	rescue    bool // rescue=on: classify.Model.Rescue
 	url, name string
 }
 
-var knownParams = map[string]bool{"format": true, "url": true, "name": true, "render": true, "threshold": true, "policy": true}
+var knownParams = map[string]bool{"format": true, "url": true, "name": true, "render": true, "threshold": true, "policy": true, "rescue": true}
 
 func parseOptions(r *http.Request) (options, *Error) {
 	q := r.URL.Query()
 	for k := range q {
 		if !knownParams[k] {
-			return options{}, badRequest("unknown parameter %q (known: format, render, threshold, policy, url, name)", k)
+			return options{}, badRequest("unknown parameter %q (known: format, render, threshold, policy, rescue, url, name)", k)
 		}
 	}
 	for k, v := range q {
@@ -87,6 +88,13 @@ func parseOptions(r *http.Request) (options, *Error) {
 		o.article = true
 	default:
 		return options{}, badRequest("unknown policy %q (known: %s)", q.Get("policy"), strings.Join(Policies, ", "))
+	}
+	switch rs := strings.ToLower(q.Get("rescue")); rs {
+	case "", "off":
+	case "on":
+		o.rescue = true
+	default:
+		return options{}, badRequest("unknown rescue mode %q (want on or off)", q.Get("rescue"))
 	}
 	if o.name == "" {
 		o.name = o.url
@@ -178,6 +186,9 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 	if e != nil {
 		return nil, e
 	}
+	if o.rescue && !rendered {
+		return nil, badRequest("rescue=on keeps prose that a rendered model drops, and this request is cleaned by the text model (render=off, policy=article without render=on, or a service without a browser)")
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
 	t0 := time.Now()
@@ -190,6 +201,11 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 	cc.TextFallback = false
 	if o.threshold != nil {
 		cc.Threshold = o.threshold
+	}
+	if o.rescue {
+		m := *c.Model // the model is shared by every request; a copy per request
+		m.Rescue = true
+		cc.Model = &m
 	}
 	if rendered {
 		cc.Prepare.Visual = tag(c.Prepare.Visual)

@@ -32,6 +32,10 @@
 //	           browser (`fiasco serve --no-render`; without Chromium
 //	           `fiasco serve` does not start); on renders (`--render`).
 //	threshold  a decision value, as `fiasco clean --threshold`.
+//	rescue     on: keep the prose the text model is sure of whatever the
+//	           rendered model says, as `fiasco clean --rescue`; off
+//	           (default). A request cleaned by the text model with it is
+//	           answered 400.
 //	policy     what to keep: corpus (default: the text a linguistic corpus
 //	           wants, as CleanEval's annotators) or article (the main
 //	           article only), as `fiasco clean --policy`.

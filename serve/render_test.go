@@ -219,3 +219,34 @@ func TestRenderedNoNetwork(t *testing.T) {
 		t.Errorf("%d requests reached the page's server", n)
 	}
 }
+
+// TestRescueParam: rescue=on is fiasco clean --rescue. On the sidebar
+// blog page, cut at 0.5, the rendered model alone drops the post and the
+// rescue keeps it; a request the text model cleans is refused, and so is
+// an unknown mode. The shared model stays as it was.
+func TestRescueParam(t *testing.T) {
+	rc := renderedCleaner(t)
+	srv := start(t, Config{Rendered: rc, Text: textCleaner(t)})
+	data := readFile(t, filepath.Join("..", "testdata", "sidebar-blog.html"))
+	const postText = "When a story breaks"
+	for _, c := range []struct {
+		query string
+		kept  bool
+	}{{"render=on&threshold=0.5&format=text", false}, {"render=on&threshold=0.5&format=text&rescue=on", true}, {"render=on&threshold=0.5&format=text&rescue=off", false}} {
+		resp, got := post(t, srv.url+"/clean?"+c.query, data)
+		if resp.StatusCode != 200 {
+			t.Fatalf("%s: %d %s", c.query, resp.StatusCode, got)
+		}
+		if bytes.Contains(got, []byte(postText)) != c.kept {
+			t.Errorf("%s: the post kept %v, want %v:\n%s", c.query, !c.kept, c.kept, got)
+		}
+	}
+	for _, q := range []string{"render=off&rescue=on", "policy=article&rescue=on", "render=on&rescue=yes"} {
+		if resp, got := post(t, srv.url+"/clean?"+q, data); resp.StatusCode != 400 || !bytes.Contains(got, []byte("rescue")) {
+			t.Errorf("%s: %d %s, want 400 naming rescue", q, resp.StatusCode, got)
+		}
+	}
+	if rc.Model.Rescue {
+		t.Error("rescue=on changed the service's shared model")
+	}
+}

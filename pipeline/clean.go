@@ -189,9 +189,9 @@ func (r *Result) Kept() []*blocks.Block {
 // visual model on a rendered page, the text model that goes with it
 // (m.Text, or the embedded text model of m's policy) decides the blocks
 // the rendering could not show (see MinVisibleShare) and, with m.Rescue,
-// rescues prose (see RescueMargin); the values it gives are shifted by the difference of
-// the two models' thresholds, so that m's threshold cuts them as the text
-// model's own would.
+// rescues prose (see RescueMargin); the values it gives are shifted by
+// the difference of the two models' thresholds, so that m's threshold
+// cuts them as the text model's own would.
 func Decide(m *classify.Model, d *Doc) ([]float64, error) {
 	s, err := m.Decide(d.Table, d.English)
 	if err != nil {
@@ -217,11 +217,12 @@ const MinVisibleShare = 0.25
 // tokens or more that ends like a sentence (features.Table.Prose) is
 // kept at the model's threshold when the text model's decision value is
 // at least its own threshold plus RescueMargin (a threshold set higher,
-// Cleaner.Threshold, asks as much more of it): the visual model then decides what the text model
-// doubts (it is more precise on the blocks both judge) but cannot drop
-// an article the text model is sure of, as it did on pages laid out
-// unlike any it was trained on (an unstyled page whose sidebar of short
-// blocks draws the main column away from the text).
+// Cleaner.Threshold, asks as much more of it): the visual model then
+// decides what the text model doubts (it is more precise on the blocks
+// both judge) but cannot drop an article the text model is sure of, as
+// it did on pages laid out unlike any it was trained on (an unstyled
+// page whose sidebar of short blocks draws the main column away from the
+// text).
 const RescueMargin = 0.5
 
 // decideText re-decides, with the text model that goes with m, the

@@ -33,8 +33,8 @@ var Policies = []string{"corpus", "article"}
 //     the prose rescue (Model.Rescue, fiasco clean --rescue), which is not
 //     the default: under cross-validation it did not pass the project's
 //     rule for a change (README, "The prose rescue"). Both models are
-//     trained on the 129 CleanEval-policy pages and 10 pages each of L3S-GN1 and Dragnet's
-//     training split, and cut at 0 (rendered, as nested cross-validation
+//     trained on the 129 CleanEval-policy pages and 10 pages each of
+//     L3S-GN1 and Dragnet's training split, and cut at 0 (rendered, as nested cross-validation
 //     by site chose) and -0.25 (text; by site the folds split between 0
 //     and -0.25, and outer-fold figures picked -0.25). The models before
 //     the scaling clipped extreme values (svm.Scaler.Clip) and before the

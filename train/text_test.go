@@ -68,16 +68,9 @@ func TestTrainText(t *testing.T) {
 	// The block below the capture takes the model's own text model's
 	// value, shifted to its threshold, with the rescue off too.
 	for _, e := range ex {
-		s, err := pipeline.Decide(m, e.Doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts, err := m.Text.Decide(e.Doc.Table, e.Doc.English)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, ts := decideBoth(t, m, e)
 		last := len(s) - 1
-		if want := ts[last] - m.Text.Threshold + m.Threshold; math.Abs(s[last]-want) > 1e-9 {
+		if want := ts[last]; math.Abs(s[last]-want) > 1e-9 {
 			t.Errorf("%s: the block below the capture has value %.4f, want its text model's %.4f", e.ID, s[last], want)
 		}
 	}
@@ -93,20 +86,13 @@ func TestTrainText(t *testing.T) {
 	}
 	tested, rescued := 0, 0
 	for _, e := range ex {
-		s, err := pipeline.Decide(m, e.Doc)
-		if err != nil {
-			t.Fatal(err)
-		}
-		ts, err := m.Text.Decide(e.Doc.Table, e.Doc.English)
-		if err != nil {
-			t.Fatal(err)
-		}
+		s, ts := decideBoth(t, m, e)
 		for i := range s {
 			if !e.Doc.Table.Prose(i) {
 				continue
 			}
 			tested++
-			floor := ts[i] - m.Text.Threshold + m.Threshold - pipeline.RescueMargin
+			floor := ts[i] - pipeline.RescueMargin
 			if s[i] < floor-1e-9 {
 				t.Errorf("%s block %d: value %.4f below its text model's floor %.4f", e.ID, i, s[i], floor)
 			}
@@ -125,4 +111,22 @@ func TestTrainText(t *testing.T) {
 	if m.Visual || m.Text != nil {
 		t.Errorf("text features: visual %v, text model %v; want neither", m.Visual, m.Text != nil)
 	}
+}
+
+// decideBoth returns pipeline.Decide's values for e's blocks under the
+// visual model m and its text model's values shifted to m's threshold.
+func decideBoth(t *testing.T, m *classify.Model, e *Example) (s, text []float64) {
+	t.Helper()
+	s, err := pipeline.Decide(m, e.Doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err = m.Text.Decide(e.Doc.Table, e.Doc.English)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range text {
+		text[i] += m.Threshold - m.Text.Threshold
+	}
+	return s, text
 }

@@ -247,6 +247,53 @@ func TestRestartAfterKill(t *testing.T) {
 	}
 }
 
+// TestNoTempLeft: a browser, one killed and restarted included, leaves
+// nothing in the temporary directory once closed: neither its profile
+// nor the directory Chromium makes there for its singleton socket.
+func TestNoTempLeft(t *testing.T) {
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // the profile and Chromium's own temporary files go here
+	b := newBrowser(t, Options{})
+	doc := readTestdata(t, "blocks.html")
+	render := func() {
+		t.Helper()
+		if _, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	render()
+	if pid := b.pid(); pid == 0 {
+		t.Fatal("no browser process")
+	} else if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); b.cur.ctx.Err() == nil && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	render() // a second browser
+	entries, err := os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sock bool
+	for _, e := range entries {
+		sock = sock || strings.HasPrefix(e.Name(), "org.chromium.")
+	}
+	if !sock {
+		t.Logf("Chromium made no singleton directory in TMPDIR (%d entries): nothing to check there", len(entries))
+	}
+	if err := b.Close(); err != nil {
+		t.Fatal(err)
+	}
+	entries, err = os.ReadDir(tmp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		t.Errorf("left in the temporary directory after Close: %s", e.Name())
+	}
+}
+
 func TestConcurrent(t *testing.T) {
 	b := newBrowser(t, Options{})
 	doc := readTestdata(t, "blocks.html")

@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -571,10 +572,27 @@ func (inst *instance) shutdown() error {
 		inst.kill()
 		inst.allocCancel() // waits for the process to exit
 		if inst.userDataDir != "" {
-			inst.shutdownError = removeAll(inst.userDataDir)
+			inst.shutdownError = removeProfile(inst.userDataDir)
 		}
 	})
 	return inst.shutdownError
+}
+
+// removeProfile removes a local browser's profile directory and the
+// directory Chromium made in the system's temporary directory for its
+// singleton socket (org.chromium.Chromium.XXXXXX, which the profile's
+// SingletonSocket link points into). A browser that exits cleanly
+// removes that one itself; a killed one, as every one is here, leaves it
+// behind, one per browser started.
+func removeProfile(dir string) error {
+	var err error
+	if target, lerr := os.Readlink(filepath.Join(dir, "SingletonSocket")); lerr == nil {
+		sock := filepath.Dir(target)
+		if filepath.IsAbs(sock) && strings.HasPrefix(filepath.Base(sock), "org.chromium.") {
+			err = removeAll(sock)
+		}
+	}
+	return errors.Join(err, removeAll(dir))
 }
 
 // pid returns the process id of the running local browser, or 0.

@@ -58,6 +58,9 @@ func openErrorLog(path string, resume bool) (*ErrorLog, *doneLog, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	if size == 0 {
+		return l, nil, nil // no failure recorded (or no log): none to skip
+	}
 	return l, &doneLog{name: path, next: lineIDs(path, size, jsonlID)}, nil
 }
 

@@ -31,7 +31,8 @@ type OutputOptions struct {
 	Stdout io.Writer
 	// Errors is the error log's path; "" means the default: errors.jsonl
 	// in an output directory, NAME.errors.jsonl beside an output file
-	// NAME.jsonl (or NAME.warc.wet.gz), none for standard output.
+	// NAME.jsonl, NAME.wet.errors.jsonl beside NAME.warc.wet.gz, none for
+	// standard output.
 	Errors string
 	// Resume continues an earlier run of the same command: its outputs
 	// are kept, cut after their last whole entry, and Output.Resume skips
@@ -147,12 +148,18 @@ func Open(opt OutputOptions) (*Output, error) {
 	return out, nil
 }
 
-// errorsBeside names the default error log of an output file.
+// errorsBeside names the default error log of an output file: NAME.errors.jsonl
+// beside NAME.jsonl, NAME.wet.errors.jsonl beside NAME.warc.wet.gz (or
+// NAME.wet.gz, NAME.wet), so that the JSONL and the WET run of one crawl,
+// side by side, keep a log each.
 func errorsBeside(p string) string {
 	dir, base := filepath.Split(p)
-	for _, ext := range []string{".warc.wet.gz", ".wet.gz", ".warc.gz", ".gz", ".jsonl", ".json", ".wet", ".warc"} {
+	for _, ext := range []string{".warc.wet.gz", ".wet.gz", ".wet", ".warc.gz", ".gz", ".jsonl", ".json", ".warc"} {
 		if t, ok := strings.CutSuffix(base, ext); ok && t != "" {
 			base = t
+			if strings.Contains(ext, ".wet") {
+				base += ".wet"
+			}
 			break
 		}
 	}

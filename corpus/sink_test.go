@@ -136,7 +136,7 @@ func TestResumeWET(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if out.Errors.Path() != filepath.Join(dir, "out.errors.jsonl") {
+	if out.Errors.Path() != filepath.Join(dir, "out.wet.errors.jsonl") {
 		t.Errorf("error log %s", out.Errors.Path())
 	}
 	all := outcomes(t, 7, out.Sink)
@@ -197,6 +197,37 @@ func TestResumeWET(t *testing.T) {
 	data, _ := os.ReadFile(out.Errors.Path())
 	if n := strings.Count(string(data), "\n"); n != 1 || strings.Contains(string(data), "interrupted") {
 		t.Errorf("error log after resume:\n%s", data)
+	}
+}
+
+// TestResumeWETNoErrors: a WET run without a failure leaves no error log,
+// and resuming it skips every page; the JSONL and the WET run of one
+// crawl keep error logs of their own.
+func TestResumeWETNoErrors(t *testing.T) {
+	dir := t.TempDir()
+	opt := OutputOptions{Format: WET, Path: filepath.Join(dir, "crawl.warc.wet.gz"), Software: "fiasco-test"}
+	out, err := Open(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := outcomes(t, 2, out.Sink) // p0, p1: neither fails
+	put(t, out.Sink, all)
+	out.Close()
+	if _, err := os.Stat(out.Errors.Path()); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("error log of a run without failures: %v", err)
+	}
+	out, todo := resumed(t, opt, all)
+	if len(todo) != 0 || out.Resume.Skipped() != 2 || out.Resume.Err() != nil {
+		t.Errorf("resume cleans %v (skipped %d, %v)", todo, out.Resume.Skipped(), out.Resume.Err())
+	}
+	out.Close()
+	jl, err := Open(OutputOptions{Format: JSONL, Path: filepath.Join(dir, "crawl.jsonl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer jl.Close()
+	if jl.Errors.Path() == out.Errors.Path() {
+		t.Errorf("the JSONL and the WET run share the error log %s", jl.Errors.Path())
 	}
 }
 

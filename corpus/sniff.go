@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -127,4 +128,40 @@ func openPage(path string, k kind) func() (io.ReadCloser, error) {
 		}
 		return readCloser{dec, func() error { dec.Close(); return f.Close() }}, nil
 	}
+}
+
+// ErrTooLarge is DecompressPage's error for a page that decompresses to
+// more than its limit.
+var ErrTooLarge = errors.New("decompressed page larger than the limit")
+
+// DecompressPage returns the bytes of a page as fiasco clean reads a page
+// file: gzip- or zstd-compressed data decompressed (compressed reports
+// it), anything else as it is. A compressed WARC archive is an error (its
+// pages are for Source), as is a page that decompresses to more than max
+// bytes (ErrTooLarge) or a corrupt stream.
+func DecompressPage(data []byte, max int64) (page []byte, compressed bool, err error) {
+	var k kind
+	switch {
+	case bytes.HasPrefix(data, gzipMagic):
+		k = kindGzipPage
+	case bytes.HasPrefix(data, zstdMagic):
+		k = kindZstdPage
+	default:
+		return data, false, nil
+	}
+	dec, err := decompress(k, bytes.NewReader(data))
+	if err != nil {
+		return nil, true, err
+	}
+	defer dec.Close()
+	page, err = io.ReadAll(io.LimitReader(dec, max+1))
+	switch {
+	case err != nil:
+		return nil, true, fmt.Errorf("%s: %w", map[kind]string{kindGzipPage: "gzip", kindZstdPage: "zstd"}[k], err)
+	case int64(len(page)) > max:
+		return nil, true, fmt.Errorf("%w of %d bytes", ErrTooLarge, max)
+	case bytes.HasPrefix(page, warcMagic):
+		return nil, true, errors.New("a compressed WARC archive, not a page")
+	}
+	return page, true, nil
 }

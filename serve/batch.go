@@ -212,6 +212,13 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 		if data, err = decodeBase64(*in.Data); err != nil {
 			return fail(badRequest("line %d: data is not base64: %v", n, err))
 		}
+		if int64(len(data)) <= s.cfg.MaxBody {
+			var e *Error
+			if data, e = s.decodeBody(data, ""); e != nil {
+				e.Msg = fmt.Sprintf("line %d: %s", n, e.Msg)
+				return fail(e)
+			}
+		}
 	default:
 		return fail(badRequest(`line %d: no page: give "html" (a string) or "data" (base64 bytes)`, n))
 	}

@@ -391,6 +391,9 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	data, e := s.readBody(w, r)
+	if e == nil {
+		data, e = s.decodeBody(data, r.Header.Get("Content-Encoding"))
+	}
 	if e != nil {
 		s.fail(w, e)
 		return
@@ -437,6 +440,29 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *Erro
 	// context while the page is cleaned.
 	rc.SetReadDeadline(time.Time{})
 	return data, nil
+}
+
+// decodeBody returns the page a body holds, as fiasco clean reads a page
+// file: a gzip- or zstd-compressed page decompressed, with or without
+// Content-Encoding gzip (or zstd) saying so, bounded by MaxBody.
+func (s *Server) decodeBody(data []byte, encoding string) ([]byte, *Error) {
+	switch enc := strings.ToLower(strings.TrimSpace(encoding)); enc {
+	case "", "identity", "gzip", "x-gzip", "zstd":
+		page, compressed, err := corpus.DecompressPage(data, s.cfg.MaxBody)
+		switch {
+		case errors.Is(err, corpus.ErrTooLarge):
+			return nil, &Error{Status: http.StatusRequestEntityTooLarge, Kind: "too_large",
+				Msg: fmt.Sprintf("the body decompresses to more than the limit of %d bytes", s.cfg.MaxBody)}
+		case err != nil:
+			return nil, &Error{Status: http.StatusBadRequest, Kind: "bad_request", Msg: "decompressing the body: " + err.Error()}
+		case !compressed && enc != "" && enc != "identity":
+			return nil, &Error{Status: http.StatusBadRequest, Kind: "bad_request",
+				Msg: fmt.Sprintf("Content-Encoding %s, but the body is not %s data", enc, strings.TrimPrefix(enc, "x-"))}
+		}
+		return page, nil
+	}
+	return nil, &Error{Status: http.StatusUnsupportedMediaType, Kind: "encoding",
+		Msg: fmt.Sprintf("Content-Encoding %q is not supported: send the page as it is, gzip or zstd", encoding)}
 }
 
 func (s *Server) readError(err error, n int64) *Error {

@@ -9,7 +9,9 @@
 // page's own, which it serves from memory).
 //
 //	POST /clean          the body is the page's bytes (raw HTML in any
-//	                     charset, or a CleanEval <text ...> file). The answer
+//	                     charset, or a CleanEval <text ...> file; gzip- or
+//	                     zstd-compressed, with or without Content-Encoding
+//	                     saying so, as fiasco clean reads them). The answer
 //	                     is exactly what `fiasco clean -` prints for those
 //	                     bytes on standard input with the same options.
 //	POST /clean/batch    JSON Lines in, one page per line; JSON Lines out,
@@ -51,7 +53,7 @@
 // does not silently change the answer.
 //
 // A batch line is a JSON object with "html" (the page as a string) or
-// "data" (its bytes in base64), and optionally "url", "name" and "id" (any
+// "data" (its bytes in base64, which may be gzip- or zstd-compressed), and optionally "url", "name" and "id" (any
 // JSON value, echoed back). Its answer line carries "line" (1-based input
 // line), "id", "url", "name", "status" (the HTTP status /clean would have
 // given), "render" ("on" or "off"), "render_error" (see Errors), and
@@ -67,7 +69,7 @@
 // body, an unknown format, policy, render mode or parameter, a bad
 // threshold; 405 for a wrong method; 408 when the body does not arrive in
 // Config.ReadTimeout (a slow client); 413 for a body over Config.MaxBody;
-// 415 for binary data; 422 for a page that cannot be cleaned (nesting too
+// 415 for binary data or a Content-Encoding other than gzip or zstd; 422 for a page that cannot be cleaned (nesting too
 // deep, too many blocks); 501 for render=on on a service without a
 // browser; 502 when Chromium fails on the page (one retry first, for a
 // browser that died and restarts) with render=on; with render=auto the

@@ -64,14 +64,17 @@ Outputs:
         one gzip member each, to standard output or -o FILE.
 
 A page that fails yields an error record, on stderr and in the error log
-(DIR/errors.jsonl, or NAME.errors.jsonl beside -o NAME.jsonl), appended as
+(DIR/errors.jsonl; NAME.errors.jsonl beside -o NAME.jsonl,
+NAME.wet.errors.jsonl beside -o NAME.warc.wet.gz), appended as
 it happens; the exit status is then 1. A failure to write any output
 stops the run with exit status 1. Progress goes to stderr: a line redrawn
 in place on a terminal, else a new line every 10 s (logs).
 
 A run killed at any moment (even by SIGKILL) leaves whole output entries;
 running the same command again with --resume keeps them and cleans the
-pages that have none. On SIGINT or SIGTERM a batch takes no more pages,
+pages that have none. A page that failed counts as done in a jsonl
+output (its error line) and a wet one (its record in the error log) and
+is not tried again; in a directory it has no file and is. On SIGINT or SIGTERM a batch takes no more pages,
 lets the pages under way finish, writes an error record "interrupted" for
 every page it did not clean, closes Chromium and exits 130 (SIGINT) or 143
 (SIGTERM).`
@@ -110,7 +113,7 @@ func addCleanFlags(fs *flag.FlagSet) *cleanFlags {
 	fs.BoolVar(&c.blocks, "blocks", false, "jsonl: add every block with its label, type and decision value")
 	fs.Int64Var(&c.maxBytes, "max-bytes", load.DefaultMaxBytes, "most bytes read of one page; a longer page is cut there and reported truncated")
 	fs.BoolVar(&c.anyStatus, "any-status", false, "WARC input: clean responses of any HTTP status (default: 2xx only)")
-	fs.StringVar(&c.errors, "errors", "", "error log file (default: errors.jsonl in the output directory, NAME.errors.jsonl beside -o NAME.jsonl; none for standard output)")
+	fs.StringVar(&c.errors, "errors", "", "error log file (default: errors.jsonl in the output directory, NAME.errors.jsonl beside -o NAME.jsonl, NAME.wet.errors.jsonl beside -o NAME.warc.wet.gz; none for standard output)")
 	return c
 }
 

@@ -122,7 +122,7 @@ func (b *batchRun) check(err error) {
 
 // summary reports the counts on stderr.
 func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
-	msg := fmt.Sprintf("fiasco clean: %d pages, %d cleaned, %d failed", b.pages, b.cleaned, b.failed)
+	msg := fmt.Sprintf("fiasco clean: %s, %d cleaned, %d failed", plural(b.pages, "page"), b.cleaned, b.failed)
 	if b.interrupted > 0 {
 		msg += fmt.Sprintf(", %d interrupted", b.interrupted)
 	}
@@ -141,10 +141,10 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 	}
 	fmt.Fprintln(b.stderr, msg)
 	if n := out.Resume.Skipped(); n > 0 {
-		fmt.Fprintf(b.stderr, "fiasco clean: --resume: %d pages done by an earlier run, skipped\n", n)
+		fmt.Fprintf(b.stderr, "fiasco clean: --resume: %s done by an earlier run, skipped\n", plural(n, "page"))
 	}
 	if stats.Archives > 0 {
-		line := fmt.Sprintf("fiasco clean: WARC: %d records in %d files", stats.Records, stats.Archives)
+		line := fmt.Sprintf("fiasco clean: WARC: %s in %s", plural(stats.Records, "record"), plural(stats.Archives, "file"))
 		if len(stats.Skipped) > 0 {
 			reasons := make([]string, 0, len(stats.Skipped))
 			for r := range stats.Skipped {
@@ -183,4 +183,12 @@ func software() string {
 		return "fiasco/" + bi.Main.Version
 	}
 	return "fiasco"
+}
+
+// plural returns "1 page", "2 pages".
+func plural[N int | int64](n N, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -40,10 +40,11 @@ type modelFlags struct {
 	// policy's default is the rendered one: no Chromium was found, or it
 	// did not start (see note).
 	fellBack string
+	cmd      string // the command, for usage errors
 }
 
 func addModelFlags(fs *flag.FlagSet) *modelFlags {
-	m := &modelFlags{withoutRender: noRenderHint}
+	m := &modelFlags{withoutRender: noRenderHint, cmd: strings.TrimPrefix(fs.Name(), "fiasco ")}
 	fs.StringVar(&m.model, "model", "", "model file (default: the embedded default model)")
 	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use the policy's text and structure model (the default under --policy article; fiasco clean also takes it where Chromium is not found or does not start)")
 	fs.BoolVar(&m.doRender, "render", false, "render pages in Chromium and use the policy's model with visual features (the default under --policy corpus when Chromium is found; with --render, a missing Chromium is an error)")
@@ -82,7 +83,7 @@ func (m *modelFlags) load() (*classify.Model, error) {
 		if m.model != "" {
 			what = "--model " + m.model + ", a text model"
 		}
-		return nil, fmt.Errorf("--rescue keeps prose that a rendered model drops; %s renders nothing (use --render, or --policy corpus with Chromium)", what)
+		return nil, usagef(m.cmd, "--rescue keeps prose that a rendered model drops; %s renders nothing (use --render, or --policy corpus with Chromium)", what)
 	}
 	mod.Rescue = true
 	return mod, nil

@@ -37,7 +37,9 @@ Serves fiasco over HTTP (package serve has the contract):
                        model under the corpus policy and the text model
                        under the article policy or with --no-render; on:
                        rendered, as clean --render; off),
-                       threshold, policy (corpus, article), url, name.
+                       threshold, rescue (on, off: as clean --rescue),
+                       policy (corpus, article), url, name. The page may
+                       be gzip- or zstd-compressed.
   POST /clean/batch    JSON Lines in ({"url":..,"html":..} or {"data":
                        base64}), JSON Lines out as pages finish.
   GET  /healthz        200 while the service and its Chromium are alive.
@@ -56,7 +58,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	addr := fs.String("addr", serve.DefaultAddr, "listen address (host:port; :PORT for every interface)")
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBody, "largest page accepted, in bytes (413 beyond)")
 	timeout := fs.Duration("timeout", serve.DefaultTimeout, "time limit per page: waiting for a worker and cleaning (504 beyond)")
-	readTimeout := fs.Duration("read-timeout", serve.DefaultReadTimeout, "time limit to receive a request's headers, and its body (batch: each line); 408 beyond")
+	readTimeout := fs.Duration("read-timeout", serve.DefaultReadTimeout, "time limit to receive a request's body (batch: each line) and its headers (those at most 10s); 408 beyond")
 	writeTimeout := fs.Duration("write-timeout", serve.DefaultWriteTimeout, "time limit to send an answer (batch: each line)")
 	shutdown := fs.Duration("shutdown-timeout", serve.DefaultShutdownTimeout, "on SIGTERM, how long requests under way may take to finish")
 	workers := fs.Int("workers", 0, "pages cleaned at once (0: one per CPU)")

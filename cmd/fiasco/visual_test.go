@@ -175,7 +175,7 @@ func TestCleanRescue(t *testing.T) {
 	}
 	// Without a rendered model there is nothing to rescue from: an error,
 	// not a flag silently ignored.
-	if code, _, errs := fiasco(t, "clean", "--rescue", "--no-render", page); code == 0 || !strings.Contains(errs, "--rescue") {
-		t.Errorf("--rescue --no-render: exit %d, stderr %q; want an error naming --rescue", code, errs)
+	if code, _, errs := fiasco(t, "clean", "--rescue", "--no-render", page); code != 2 || !strings.Contains(errs, "--rescue") {
+		t.Errorf("--rescue --no-render: exit %d, stderr %q; want a usage error (2) naming --rescue", code, errs)
 	}
 }

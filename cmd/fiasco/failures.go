@@ -68,6 +68,9 @@ func (l *failureLog) fail(in pipeline.Input, err error) error {
 		if !strings.Contains(line, in.Name) {
 			line = in.Name + ": " + line
 		}
+		if in.URL != "" && !strings.Contains(line, in.URL) {
+			line += " (" + in.URL + ")" // a WARC record is named by its offset
+		}
 		l.status.message(fmt.Sprintf("%s: %s", l.prefix, line))
 	}
 	return werr

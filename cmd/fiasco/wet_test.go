@@ -96,9 +96,11 @@ func TestWETRoundTrip(t *testing.T) {
 	if strings.Join(refers, " ") != strings.Join(c.pages, " ") {
 		t.Errorf("WARC-Refers-To:\n%v\nwant the response records\n%v", refers, c.pages)
 	}
-	recs := readErrRecords(t, filepath.Join(dir, "out.errors.jsonl"))
+	recs := readErrRecords(t, filepath.Join(dir, "out.wet.errors.jsonl"))
 	if len(recs) != 1 || recs[0].WARCRecordID != c.last {
 		t.Errorf("error log %+v, want the truncated record %s", recs, c.last)
+	} else if recs[0].URL == "" || !strings.Contains(errs, recs[0].URL) {
+		t.Errorf("stderr does not name the failed record's URL %q:\n%s", recs[0].URL, errs)
 	}
 	// Resumed, nothing is left to do: the output stays as it is.
 	before, _ := os.ReadFile(wet)

@@ -161,7 +161,7 @@ func cvFold(ctx context.Context, prob *Problem, p Params, foldOf []int, f int, k
 			train = append(train, i)
 		}
 	}
-	m, err := trainRows(ctx, prob.X, prob.Y, train, p, km)
+	m, err := trainRows(ctx, prob.X, prob.Y, prob.W, train, p, km)
 	if err != nil {
 		return fmt.Errorf("fold %d: %w", f, err)
 	}

@@ -20,6 +20,12 @@ type Problem struct {
 	// FeatureNames optionally names the columns; if set, it must have
 	// one entry per column. It is copied into trained models.
 	FeatureNames []string
+	// W optionally weights the rows: row i's C is C (times its class's
+	// weight) times W[i], as in LIBSVM's instance-weight variant
+	// (libsvm-weights). A row of weight k trains as k copies of it
+	// would. nil: every row weighs 1; otherwise one positive, finite
+	// weight per row.
+	W []float64
 }
 
 // NumFeatures is the row length (0 for an empty problem).
@@ -63,6 +69,14 @@ func (p *Problem) Validate() error {
 	}
 	if p.FeatureNames != nil && len(p.FeatureNames) != d {
 		return fmt.Errorf("%w: %d feature names for %d columns", ErrDimensions, len(p.FeatureNames), d)
+	}
+	if p.W != nil && len(p.W) != len(p.X) {
+		return fmt.Errorf("%w: %d rows but %d weights", ErrDimensions, len(p.X), len(p.W))
+	}
+	for i, w := range p.W {
+		if !(w > 0) || math.IsInf(w, 0) {
+			return fmt.Errorf("svm: weight of row %d is %v, not a positive number", i, w)
+		}
 	}
 	for i, row := range p.X {
 		if len(row) != d {

@@ -14,7 +14,9 @@
 // (tests check this against /usr/bin/svm-train; note that Debian's
 // svm-train parses -c, -g, -r and -wi in single precision).
 // Kernels: linear, polynomial, RBF, sigmoid (LIBSVM's -t 0..3). Rows are
-// dense float64; per-class weights multiply C.
+// dense float64; per-class weights multiply C, and so do per-row
+// weights (Problem.W, as in LIBSVM's instance-weight variant: a row of
+// weight k trains as k copies of it would; TestRowWeights checks that).
 //
 // Decision values are oriented so that Decision(x) > 0 means the
 // positive class, which is the larger of the two labels (+1 for -1/+1

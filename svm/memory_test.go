@@ -44,7 +44,11 @@ func TestCacheLimit(t *testing.T) {
 		minus[i] = -1
 	}
 	var s solver
-	si, err := s.solve(context.Background(), len(perm), Q, minus, y, alpha, small.C, small.C, small.Eps, true)
+	bound := make([]float64, len(perm))
+	for i := range bound {
+		bound[i] = small.C
+	}
+	si, err := s.solve(context.Background(), len(perm), Q, minus, y, alpha, bound, small.Eps, true)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,7 @@ func (s *Scaler) scale1(j int, v float64) float64 {
 
 // TransformProblem returns a scaled copy of p (labels and names shared).
 func (s *Scaler) TransformProblem(p *Problem) (*Problem, error) {
-	out := &Problem{X: make([][]float64, len(p.X)), Y: p.Y, FeatureNames: p.FeatureNames}
+	out := &Problem{X: make([][]float64, len(p.X)), Y: p.Y, FeatureNames: p.FeatureNames, W: p.W}
 	for i, row := range p.X {
 		r, err := s.Transform(row)
 		if err != nil {

@@ -31,7 +31,7 @@ type solver struct {
 	Q         *svcQ
 	QD        []float64
 	eps       float64
-	Cp, Cn    float64
+	C         []float64 // upper bound of each alpha: C times its class's and its row's weight
 	p         []float64
 	activeSet []int32
 	Gbar      []float64
@@ -46,17 +46,11 @@ type solver struct {
 }
 
 type solution struct {
-	obj, rho       float64
-	upperP, upperN float64
-	iter           int
+	obj, rho float64
+	iter     int
 }
 
-func (s *solver) getC(i int) float64 {
-	if s.y[i] > 0 {
-		return s.Cp
-	}
-	return s.Cn
-}
+func (s *solver) getC(i int) float64 { return s.C[i] }
 
 func (s *solver) updateAlphaStatus(i int) {
 	if s.alpha[i] >= s.getC(i) {
@@ -96,6 +90,7 @@ func (s *solver) swapIndex(i, j int) {
 	s.p[i], s.p[j] = s.p[j], s.p[i]
 	s.activeSet[i], s.activeSet[j] = s.activeSet[j], s.activeSet[i]
 	s.Gbar[i], s.Gbar[j] = s.Gbar[j], s.Gbar[i]
+	s.C[i], s.C[j] = s.C[j], s.C[i]
 }
 
 func (s *solver) reconstructGradient() {
@@ -139,15 +134,18 @@ func (s *solver) reconstructGradient() {
 }
 
 // solve runs SMO. alpha is the initial feasible point and receives the
-// solution (in the caller's index order).
-func (s *solver) solve(ctx context.Context, l int, Q *svcQ, p []float64, y []int8, alpha []float64, Cp, Cn, eps float64, shrinking bool) (solution, error) {
+// solution (in the caller's index order); C[i] bounds alpha[i] (LIBSVM's
+// Cp or Cn by y[i], times the row's weight when rows are weighted, as
+// in LIBSVM's instance-weight variant).
+func (s *solver) solve(ctx context.Context, l int, Q *svcQ, p []float64, y []int8, alpha []float64, C []float64, eps float64, shrinking bool) (solution, error) {
 	s.l = l
 	s.Q = Q
 	s.QD = Q.qd
 	s.p = append([]float64(nil), p...)
 	s.y = append([]int8(nil), y...)
 	s.alpha = append([]float64(nil), alpha...)
-	s.Cp, s.Cn, s.eps = Cp, Cn, eps
+	s.C = append([]float64(nil), C...)
+	s.eps = eps
 	s.unshrink = false
 	s.gmaxValid = false
 	s.alphaStatus = make([]int8, l)
@@ -329,7 +327,6 @@ func (s *solver) solve(ctx context.Context, l int, Q *svcQ, p []float64, y []int
 	for i := 0; i < l; i++ {
 		alpha[s.activeSet[i]] = s.alpha[i]
 	}
-	si.upperP, si.upperN = Cp, Cn
 	si.iter = iter
 	return si, nil
 }

@@ -23,7 +23,7 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 	for i := range rows {
 		rows[i] = i
 	}
-	m, err := trainRows(ctx, prob.X, prob.Y, rows, p, nil)
+	m, err := trainRows(ctx, prob.X, prob.Y, prob.W, rows, p, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -71,9 +71,10 @@ func groupClasses(Y []float64, rows []int) (labels [2]float64, perm []int, count
 	return labels, perm, counts, nil
 }
 
-// trainRows trains on the given rows of X. If km is not nil it holds the
-// kernel matrix of all rows of X for these parameters.
-func trainRows(ctx context.Context, X [][]float64, Y []float64, rows []int, p Params, km *kernelMatrix) (*Model, error) {
+// trainRows trains on the given rows of X, weighted by W (nil: all 1). If
+// km is not nil it holds the kernel matrix of all rows of X for these
+// parameters.
+func trainRows(ctx context.Context, X [][]float64, Y, W []float64, rows []int, p Params, km *kernelMatrix) (*Model, error) {
 	labels, perm, counts, err := groupClasses(Y, rows)
 	if err != nil {
 		return nil, err
@@ -91,13 +92,14 @@ func trainRows(ctx context.Context, X [][]float64, Y []float64, rows []int, p Pa
 		NumFeatures: d, Labels: labels,
 	}
 	if p.Probability {
-		a, b, err := plattCV(ctx, X, Y, perm, labels, p, Cp, Cn, km)
+		a, b, err := plattCV(ctx, X, Y, W, perm, labels, p, Cp, Cn, km)
 		if err != nil {
 			return nil, err
 		}
 		m.ProbA, m.ProbB, m.HasProb = a, b, true
 	}
-	alpha, si, err := solveRows(ctx, X, Y, perm, labels, kp, p, Cp, Cn, km)
+	bound := bounds(Y, W, perm, labels, Cp, Cn)
+	alpha, si, err := solveRows(ctx, X, Y, perm, labels, kp, p, bound, km)
 	if err != nil {
 		return nil, err
 	}
@@ -112,7 +114,7 @@ func trainRows(ctx context.Context, X [][]float64, Y []float64, rows []int, p Pa
 			c = 1
 		}
 		m.NSV[c]++
-		if (c == 0 && math.Abs(a) >= si.upperP) || (c == 1 && math.Abs(a) >= si.upperN) {
+		if math.Abs(a) >= bound[t] {
 			m.NBSV++
 		}
 		m.SV = append(m.SV, append([]float64(nil), X[r]...))
@@ -121,9 +123,25 @@ func trainRows(ctx context.Context, X [][]float64, Y []float64, rows []int, p Pa
 	return m, nil
 }
 
-// solveRows runs the solver on perm (grouped rows) and returns the
-// signed coefficients y_i*alpha_i in perm order.
-func solveRows(ctx context.Context, X [][]float64, Y []float64, perm []int, labels [2]float64, kp kparams, p Params, Cp, Cn float64, km *kernelMatrix) ([]float64, solution, error) {
+// bounds returns the upper bound of each alpha in perm order: Cp for
+// rows of labels[0], Cn for the others, times the row's weight in W.
+func bounds(Y, W []float64, perm []int, labels [2]float64, Cp, Cn float64) []float64 {
+	b := make([]float64, len(perm))
+	for t, r := range perm {
+		b[t] = Cn
+		if Y[r] == labels[0] {
+			b[t] = Cp
+		}
+		if W != nil {
+			b[t] *= W[r]
+		}
+	}
+	return b
+}
+
+// solveRows runs the solver on perm (grouped rows), alpha[t] bounded by
+// bound[t], and returns the signed coefficients y_i*alpha_i in perm order.
+func solveRows(ctx context.Context, X [][]float64, Y []float64, perm []int, labels [2]float64, kp kparams, p Params, bound []float64, km *kernelMatrix) ([]float64, solution, error) {
 	l := len(perm)
 	y := make([]int8, l)
 	minus := make([]float64, l)
@@ -148,7 +166,7 @@ func solveRows(ctx context.Context, X [][]float64, Y []float64, perm []int, labe
 	Q := newSVCQ(src, y, p.cacheBytes())
 	alpha := make([]float64, l)
 	var s solver
-	si, err := s.solve(ctx, l, Q, minus, y, alpha, Cp, Cn, p.Eps, p.Shrinking)
+	si, err := s.solve(ctx, l, Q, minus, y, alpha, bound, p.Eps, p.Shrinking)
 	Q.cache.release()
 	if err != nil {
 		return nil, si, err
@@ -162,7 +180,7 @@ func solveRows(ctx context.Context, X [][]float64, Y []float64, perm []int, labe
 // plattCV estimates Platt's sigmoid parameters from 5-fold
 // cross-validated decision values, as svm_binary_svc_probability does
 // (the shuffle is seeded by p.Seed instead of the C library's rand).
-func plattCV(ctx context.Context, X [][]float64, Y []float64, perm []int, labels [2]float64, p Params, Cp, Cn float64, km *kernelMatrix) (float64, float64, error) {
+func plattCV(ctx context.Context, X [][]float64, Y, W []float64, perm []int, labels [2]float64, p Params, Cp, Cn float64, km *kernelMatrix) (float64, float64, error) {
 	l := len(perm)
 	const nrFold = 5
 	rng := rand.New(rand.NewPCG(p.Seed, 0x9e3779b97f4a7c15))
@@ -208,7 +226,7 @@ func plattCV(ctx context.Context, X [][]float64, Y []float64, perm []int, labels
 				c0, c1 = Cn, Cp
 			}
 			kp := sub.kparams(len(X[perm[0]]))
-			alpha, si, err := solveRows(ctx, X, Y, gperm, lb, kp, sub, c0, c1, km)
+			alpha, si, err := solveRows(ctx, X, Y, gperm, lb, kp, sub, bounds(Y, W, gperm, lb, c0, c1), km)
 			if err != nil {
 				return 0, 0, err
 			}

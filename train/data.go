@@ -27,6 +27,18 @@ type Example struct {
 	// Err is why the page could not be prepared (with
 	// DataOptions.KeepFailed); Doc is nil then.
 	Err error
+	// Weight multiplies the SVM's C for the page's blocks (svm.Problem.W):
+	// below 1 a page counts for less than a page of the main training
+	// data (an extra set's, say). 0 means 1.
+	Weight float64
+}
+
+// weight returns e.Weight, 1 for 0.
+func (e *Example) weight() float64 {
+	if e.Weight == 0 {
+		return 1
+	}
+	return e.Weight
 }
 
 // LabelThreshold is the aligned share at or above which a block counts as

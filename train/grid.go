@@ -36,25 +36,20 @@ func Grid(ctx context.Context, ex []*Example, to TrainOptions, f Folding, opt sv
 		return nil, err
 	}
 	pageFold := siteFolds(ex, f.K, f.Seed, f.BySite)
-	var rows [][]float64
-	var y []float64
+	rows, y, w := blockRows(ex, kw, nil)
 	var foldOf []int
 	for i, e := range ex {
-		r := e.Doc.Table.Rows(kw)
-		rows = append(rows, r...)
-		y = append(y, e.Labels()...)
-		for range r {
+		for range e.Labels() {
 			foldOf = append(foldOf, pageFold[i])
 		}
 	}
 	if to.MaxBlocks > 0 && len(rows) > to.MaxBlocks {
-		var r2 [][]float64
-		var y2 []float64
 		var f2 []int
 		for _, i := range sampleIndex(len(rows), to.MaxBlocks, to.Seed) {
-			r2, y2, f2 = append(r2, rows[i]), append(y2, y[i]), append(f2, foldOf[i])
+			f2 = append(f2, foldOf[i])
 		}
-		rows, y, foldOf = r2, y2, f2
+		rows, y, w = sample(rows, y, w, to.MaxBlocks, to.Seed)
+		foldOf = f2
 	}
 	cols, err := features.Select(to.Features)
 	if err != nil {
@@ -65,7 +60,7 @@ func Grid(ctx context.Context, ex []*Example, to TrainOptions, f Folding, opt sv
 	if err != nil {
 		return nil, err
 	}
-	prob, err := sc.TransformProblem(&svm.Problem{X: X, Y: y, FeatureNames: to.Features})
+	prob, err := sc.TransformProblem(&svm.Problem{X: X, Y: y, W: w, FeatureNames: to.Features})
 	if err != nil {
 		return nil, err
 	}

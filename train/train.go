@@ -118,16 +118,16 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 		return nil, err
 	}
 	m := &classify.Model{Visual: hasVisual(opt.Features), Threshold: opt.Threshold, Keywords: kw}
-	rows, y := blockRows(ex, kw, nil)
-	rows, y = sample(rows, y, opt.MaxBlocks, opt.Seed)
-	m.English, err = trainSVM(ctx, rows, y, opt.Features, opt.Params)
+	rows, y, w := blockRows(ex, kw, nil)
+	rows, y, w = sample(rows, y, w, opt.MaxBlocks, opt.Seed)
+	m.English, err = trainSVM(ctx, rows, y, w, opt.Features, opt.Params)
 	if err != nil {
 		return nil, err
 	}
 	if !opt.NoOther {
 		names := features.LanguageIndependent(opt.Features)
 		if len(names) < len(opt.Features) {
-			if m.Other, err = trainSVM(ctx, rows, y, names, opt.Params); err != nil {
+			if m.Other, err = trainSVM(ctx, rows, y, w, names, opt.Params); err != nil {
 				return nil, err
 			}
 		}
@@ -197,13 +197,13 @@ func trainStack(ctx context.Context, ex []*Example, opt TrainOptions) (*svm.Mode
 			y = append(y, e.Labels()...)
 		}
 	}
-	rows, y = sample(rows, y, opt.MaxBlocks, opt.Seed+1)
+	rows, y, _ = sample(rows, y, nil, opt.MaxBlocks, opt.Seed+1)
 	p := opt.StackParams
 	if p == (svm.Params{}) {
 		p = svm.DefaultParams()
 		p.C, p.Gamma = 1, 0.1
 	}
-	return fitSVM(ctx, rows, y, classify.StackFeatures, p)
+	return fitSVM(ctx, rows, y, nil, classify.StackFeatures, p)
 }
 
 // loaded returns the examples that have a document (see KeepFailed).
@@ -258,31 +258,45 @@ func learnKeywords(ex []*Example, opt TrainOptions) (*features.Keywords, error) 
 	return kw, nil
 }
 
-// blockRows returns the full-schema rows and labels of all blocks of the
-// examples (of those with keep[i] true when keep is not nil).
-func blockRows(ex []*Example, kw *features.Keywords, keep []bool) ([][]float64, []float64) {
+// blockRows returns the full-schema rows, labels and weights (nil when
+// every example weighs 1) of all blocks of the examples (of those with
+// keep[i] true when keep is not nil).
+func blockRows(ex []*Example, kw *features.Keywords, keep []bool) ([][]float64, []float64, []float64) {
 	var rows [][]float64
-	var y []float64
+	var y, w []float64
+	weighted := false
 	for i, e := range ex {
 		if keep != nil && !keep[i] {
 			continue
 		}
-		rows = append(rows, e.Doc.Table.Rows(kw)...)
+		r := e.Doc.Table.Rows(kw)
+		rows = append(rows, r...)
 		y = append(y, e.Labels()...)
+		for range r {
+			w = append(w, e.weight())
+		}
+		weighted = weighted || e.weight() != 1
 	}
-	return rows, y
+	if !weighted {
+		w = nil
+	}
+	return rows, y, w
 }
 
-func sample(rows [][]float64, y []float64, max int, seed uint64) ([][]float64, []float64) {
+func sample(rows [][]float64, y, w []float64, max int, seed uint64) ([][]float64, []float64, []float64) {
 	if max <= 0 || len(rows) <= max {
-		return rows, y
+		return rows, y, w
 	}
 	outR := make([][]float64, 0, max)
 	outY := make([]float64, 0, max)
+	var outW []float64
 	for _, i := range sampleIndex(len(rows), max, seed) {
 		outR, outY = append(outR, rows[i]), append(outY, y[i])
+		if w != nil {
+			outW = append(outW, w[i])
+		}
 	}
-	return outR, outY
+	return outR, outY, outW
 }
 
 // sampleIndex returns max of the indices 0..n-1, chosen by a seeded
@@ -296,17 +310,17 @@ func sampleIndex(n, max int, seed uint64) []int {
 
 // trainSVM scales the named columns of rows to [-1, 1] and trains an SVM
 // that carries its scaler and feature names.
-func trainSVM(ctx context.Context, rows [][]float64, y []float64, names []string, p svm.Params) (*svm.Model, error) {
+func trainSVM(ctx context.Context, rows [][]float64, y, w []float64, names []string, p svm.Params) (*svm.Model, error) {
 	cols, err := features.Select(names)
 	if err != nil {
 		return nil, err
 	}
-	return fitSVM(ctx, features.Project(rows, cols), y, names, p)
+	return fitSVM(ctx, features.Project(rows, cols), y, w, names, p)
 }
 
 // fitSVM scales X's columns (named by names) to [-1, 1] and trains an
 // SVM that carries its scaler and feature names.
-func fitSVM(ctx context.Context, X [][]float64, y []float64, names []string, p svm.Params) (*svm.Model, error) {
+func fitSVM(ctx context.Context, X [][]float64, y, w []float64, names []string, p svm.Params) (*svm.Model, error) {
 	sc, err := svm.FitScaler(X, -1, 1)
 	if err != nil {
 		return nil, fmt.Errorf("train: scaling: %w", err)
@@ -315,7 +329,7 @@ func fitSVM(ctx context.Context, X [][]float64, y []float64, names []string, p s
 	// far longer and larger than any training block) is read as the
 	// range's end, not left to the bias alone (svm.Scaler.Clip).
 	sc.Clip = true
-	prob := &svm.Problem{X: X, Y: y, FeatureNames: names}
+	prob := &svm.Problem{X: X, Y: y, W: w, FeatureNames: names}
 	scaled, err := sc.TransformProblem(prob)
 	if err != nil {
 		return nil, err

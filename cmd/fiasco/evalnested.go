@@ -75,6 +75,7 @@ type nestedFlags struct {
 	candidates    []train.FeatureSet
 	extra         []string
 	extraPages    int
+	extraWeight   float64
 	bootstrap     int
 	cacheDir      string
 	stack         int             // --stack: folds of the second stage (0: none)
@@ -141,6 +142,7 @@ func addNestedFlags(fs *flagSet) *nestedFlags {
 		return nil
 	})
 	fs.IntVar(&n.extraPages, "extra-pages", 0, "--extra: train on a seeded random sample of `N` pages of each extra set (the sample follows --seed; 0: all)")
+	fs.Float64Var(&n.extraWeight, "extra-weight", 1, "--extra: weigh each block of an extra set `W` times a block of --data in training (the SVM's C times W)")
 	fs.IntVar(&n.bootstrap, "bootstrap", 1000, "resamples of the pages for 95% intervals (0: none); used with --nested and --by-set, with --model or --cv only when given")
 	fs.StringVar(&n.cacheDir, "cache-dir", "", "keep rendered pages' measurements in `DIR` so that each page renders once across runs")
 	fs.StringVar(&n.pages, "pages", "", pagesHelp)
@@ -251,6 +253,9 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) 
 	if n.extraPages < 0 {
 		return usagef("eval", "--extra-pages %d: want 0 (all) or more", n.extraPages)
 	}
+	if !(n.extraWeight > 0) || math.IsInf(n.extraWeight, 0) {
+		return usagef("eval", "--extra-weight %v: want a positive number", n.extraWeight)
+	}
 	if err := checkPagesPath(n.pages); err != nil {
 		return err
 	}
@@ -351,6 +356,9 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 		edf.sample, edf.sampleSeed = nf.extraPages, sf.seed
 		if extra, err = edf.load(ctx, prep, quiet, stderr); err != nil {
 			return err
+		}
+		for _, e := range extra {
+			e.Weight = nf.extraWeight
 		}
 	}
 	if err := rend.loaded(stderr); err != nil {

@@ -70,6 +70,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return nil
 	})
 	extraPages := fs.Int("extra-pages", 0, "train on a seeded random sample of `N` pages of each --extra set (the sample follows --seed; 0: all)")
+	extraWeight := fs.Float64("extra-weight", 1, "weigh each block of an --extra set `W` times a block of --data (the SVM's C times W)")
 	quiet := fs.Bool("q", false, "no progress bars")
 	cacheDir := fs.String("cache-dir", "", "keep rendered pages' measurements in `DIR` so that each page renders once across runs (train and eval share it)")
 	pos, err := fs.parse(args, stdout)
@@ -99,6 +100,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *extraPages < 0 {
 		return usagef("train", "--extra-pages %d: want 0 (all) or more", *extraPages)
+	}
+	if !(*extraWeight > 0) || math.IsInf(*extraWeight, 0) {
+		return usagef("train", "--extra-weight %v: want a positive number", *extraWeight)
 	}
 	if *extraPages > 0 && len(extraDirs) == 0 {
 		return usagef("train", "--extra-pages samples the --extra sets: give --extra DIR")
@@ -164,6 +168,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		extra, err := edf.load(ctx, prep, *quiet, stderr)
 		if err != nil {
 			return err
+		}
+		for _, e := range extra {
+			e.Weight = *extraWeight
 		}
 		ex = append(ex, extra...)
 	}

@@ -39,7 +39,6 @@ func TestTrainWeights(t *testing.T) {
 			mw.English.Obj, mw.English.Rho, len(mw.English.SV), mc.English.Obj, mc.English.Rho, len(mc.English.SV))
 	}
 
-
 	// Half the pages at 0.5, half at 1: a model between the two.
 	mixed := append(append([]*Example(nil), ex[:4]...), half[4:]...)
 	mm, err := Train(ctx, mixed, opt)

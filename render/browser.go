@@ -587,8 +587,13 @@ func (inst *instance) shutdown() error {
 func removeProfile(dir string) error {
 	var err error
 	if target, lerr := os.Readlink(filepath.Join(dir, "SingletonSocket")); lerr == nil {
+		// Only a directory of the singleton's kind right in the
+		// temporary directory: org.chromium.Chromium.XXXXXX, or
+		// com.google.Chrome.XXXXXX for Google Chrome.
 		sock := filepath.Dir(target)
-		if filepath.IsAbs(sock) && strings.HasPrefix(filepath.Base(sock), "org.chromium.") {
+		base := filepath.Base(sock)
+		if filepath.IsAbs(sock) && filepath.Dir(sock) == filepath.Clean(os.TempDir()) &&
+			(strings.HasPrefix(base, "org.chromium.") || strings.HasPrefix(base, "com.google.Chrome.")) {
 			err = removeAll(sock)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -54,6 +55,11 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	_, rendered, e := s.cleaner(o)
 	if e != nil {
 		s.fail(w, e)
+		return
+	}
+	if enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding"))); enc != "" && enc != "identity" {
+		s.fail(w, &Error{Status: http.StatusUnsupportedMediaType, Kind: "encoding",
+			Msg: fmt.Sprintf("Content-Encoding %q: a batch is read as it is sent (a line's data may hold a compressed page)", r.Header.Get("Content-Encoding"))})
 		return
 	}
 	if e := s.admitRequest(); e != nil {

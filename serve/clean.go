@@ -391,9 +391,6 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	data, e := s.readBody(w, r)
-	if e == nil {
-		data, e = s.decodeBody(data, r.Header.Get("Content-Encoding"))
-	}
 	if e != nil {
 		s.fail(w, e)
 		return
@@ -407,6 +404,11 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.leave()
+	// Decompressed once admitted: the queue bounds that memory and work too.
+	if data, e = s.decodeBody(data, r.Header.Get("Content-Encoding")); e != nil {
+		s.fail(w, e)
+		return
+	}
 	a, e := s.clean(r.Context(), o, page{name: o.name, url: o.url, data: data, contentType: charsetHint(r)})
 	if e != nil {
 		s.fail(w, e)

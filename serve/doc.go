@@ -53,12 +53,13 @@
 // does not silently change the answer.
 //
 // A batch line is a JSON object with "html" (the page as a string) or
-// "data" (its bytes in base64, which may be gzip- or zstd-compressed), and optionally "url", "name" and "id" (any
-// JSON value, echoed back). Its answer line carries "line" (1-based input
-// line), "id", "url", "name", "status" (the HTTP status /clean would have
-// given), "render" ("on" or "off"), "render_error" (see Errors), and
-// "output" (the answer as text; for
-// json and jsonl "page", the answer as an object) or "error". A line that
+// "data" (its bytes in base64, which may be gzip- or zstd-compressed),
+// and optionally "url", "name" and "id" (any JSON value, echoed back).
+// Its answer line carries "line" (1-based input line), "id", "url",
+// "name", "status" (the HTTP status /clean would have given), "render"
+// ("on" or "off"), "render_error" (see Errors), and "output" (the answer
+// as text; for json and jsonl "page", the answer as an object) or
+// "error". A line that
 // is not valid JSON, or too long, gets an error answer and the batch goes
 // on. The response's trailer Fiasco-Batch says "complete" when every line
 // read was answered, or why the batch stopped.
@@ -67,10 +68,13 @@
 //
 // Errors are JSON objects {"error": "...", "status": N}: 400 for an empty
 // body, an unknown format, policy, render mode or parameter, a bad
-// threshold; 405 for a wrong method; 408 when the body does not arrive in
-// Config.ReadTimeout (a slow client); 413 for a body over Config.MaxBody;
-// 415 for binary data or a Content-Encoding other than gzip or zstd; 422 for a page that cannot be cleaned (nesting too
-// deep, too many blocks); 501 for render=on on a service without a
+// threshold, a corrupt compressed body or one that is not what its
+// Content-Encoding says; 405 for a wrong method; 408 when the body does
+// not arrive in Config.ReadTimeout (a slow client); 413 for a body over
+// Config.MaxBody, sent or decompressed; 415 for binary data, a
+// Content-Encoding other than gzip or zstd, and any Content-Encoding on
+// a batch (its lines' data may hold compressed pages); 422 for a page
+// that cannot be cleaned (nesting too deep, too many blocks); 501 for render=on on a service without a
 // browser; 502 when Chromium fails on the page (one retry first, for a
 // browser that died and restarts) with render=on; with render=auto the
 // retry that fails too falls back on the text model, as fiasco clean does

@@ -93,7 +93,19 @@ func TestCompressedBody(t *testing.T) {
 		}
 	}
 
-	// A batch line's data may be compressed too.
+	// A batch is read as sent: a compressed one is refused, not misread.
+	req, _ := http.NewRequest("POST", srv.url+"/clean/batch", bytes.NewReader(gzipped(t, []byte(`{"html": "<p>x</p>"}`+"\n"))))
+	req.Header.Set("Content-Encoding", "gzip")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var body bytes.Buffer
+	body.ReadFrom(resp.Body)
+	resp.Body.Close()
+	errorOf(t, "batch, Content-Encoding gzip", resp, body.Bytes(), 415)
+
+	// A batch line's data may be compressed.
 	in := fmt.Sprintf(`{"id": 1, "data": %q}`+"\n"+`{"id": 2, "data": %q}`+"\n",
 		base64.StdEncoding.EncodeToString(gz), base64.StdEncoding.EncodeToString(bomb))
 	_, lines := postBatch(t, srv.url+"/clean/batch", strings.NewReader(in))

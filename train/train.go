@@ -171,7 +171,8 @@ func trainStack(ctx context.Context, ex []*Example, opt TrainOptions) (*svm.Mode
 	first := opt
 	first.Stack, first.Text = 0, nil // the first stages need no text model of their own
 	var rows [][]float64
-	var y []float64
+	var y, w []float64
+	weighted := false
 	for f := range k {
 		var tr, te []*Example
 		for i, e := range ex {
@@ -195,15 +196,22 @@ func trainStack(ctx context.Context, ex []*Example, opt TrainOptions) (*svm.Mode
 			}
 			rows = append(rows, classify.StackRows(d, e.Doc.Table)...)
 			y = append(y, e.Labels()...)
+			for range d {
+				w = append(w, e.weight())
+			}
+			weighted = weighted || e.weight() != 1
 		}
 	}
-	rows, y, _ = sample(rows, y, nil, opt.MaxBlocks, opt.Seed+1)
+	if !weighted {
+		w = nil
+	}
+	rows, y, w = sample(rows, y, w, opt.MaxBlocks, opt.Seed+1)
 	p := opt.StackParams
 	if p == (svm.Params{}) {
 		p = svm.DefaultParams()
 		p.C, p.Gamma = 1, 0.1
 	}
-	return fitSVM(ctx, rows, y, nil, classify.StackFeatures, p)
+	return fitSVM(ctx, rows, y, w, classify.StackFeatures, p)
 }
 
 // loaded returns the examples that have a document (see KeepFailed).

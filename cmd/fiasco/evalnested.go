@@ -256,6 +256,9 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) 
 	if !(n.extraWeight > 0) || math.IsInf(n.extraWeight, 0) {
 		return usagef("eval", "--extra-weight %v: want a positive number", n.extraWeight)
 	}
+	if n.extraWeight != 1 && len(n.extra) == 0 {
+		return usagef("eval", "--extra-weight weighs the pages of --extra sets: give --extra DIR")
+	}
 	if err := checkPagesPath(n.pages); err != nil {
 		return err
 	}

@@ -104,6 +104,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if !(*extraWeight > 0) || math.IsInf(*extraWeight, 0) {
 		return usagef("train", "--extra-weight %v: want a positive number", *extraWeight)
 	}
+	if *extraWeight != 1 && len(extraDirs) == 0 {
+		return usagef("train", "--extra-weight weighs the pages of --extra sets: give --extra DIR")
+	}
 	if *extraPages > 0 && len(extraDirs) == 0 {
 		return usagef("train", "--extra-pages samples the --extra sets: give --extra DIR")
 	}

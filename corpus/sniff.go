@@ -140,12 +140,11 @@ var ErrTooLarge = errors.New("decompressed page larger than the limit")
 // pages are for Source), as is a page that decompresses to more than max
 // bytes (ErrTooLarge) or a corrupt stream.
 func DecompressPage(data []byte, max int64) (page []byte, compressed bool, err error) {
-	var k kind
+	k, name := kindGzipPage, "gzip"
 	switch {
 	case bytes.HasPrefix(data, gzipMagic):
-		k = kindGzipPage
 	case bytes.HasPrefix(data, zstdMagic):
-		k = kindZstdPage
+		k, name = kindZstdPage, "zstd"
 	default:
 		return data, false, nil
 	}
@@ -157,7 +156,7 @@ func DecompressPage(data []byte, max int64) (page []byte, compressed bool, err e
 	page, err = io.ReadAll(io.LimitReader(dec, max+1))
 	switch {
 	case err != nil:
-		return nil, true, fmt.Errorf("%s: %w", map[kind]string{kindGzipPage: "gzip", kindZstdPage: "zstd"}[k], err)
+		return nil, true, fmt.Errorf("%s: %w", name, err)
 	case int64(len(page)) > max:
 		return nil, true, fmt.Errorf("%w of %d bytes", ErrTooLarge, max)
 	case bytes.HasPrefix(page, warcMagic):

@@ -39,17 +39,13 @@ func Grid(ctx context.Context, ex []*Example, to TrainOptions, f Folding, opt sv
 	rows, y, w := blockRows(ex, kw, nil)
 	var foldOf []int
 	for i, e := range ex {
-		for range e.Labels() {
+		for range e.Share { // a label per block
 			foldOf = append(foldOf, pageFold[i])
 		}
 	}
 	if to.MaxBlocks > 0 && len(rows) > to.MaxBlocks {
-		var f2 []int
-		for _, i := range sampleIndex(len(rows), to.MaxBlocks, to.Seed) {
-			f2 = append(f2, foldOf[i])
-		}
-		rows, y, w = sample(rows, y, w, to.MaxBlocks, to.Seed)
-		foldOf = f2
+		idx := sampleIndex(len(rows), to.MaxBlocks, to.Seed) // as sample draws
+		rows, y, w, foldOf = pick(rows, idx), pick(y, idx), pick(w, idx), pick(foldOf, idx)
 	}
 	cols, err := features.Select(to.Features)
 	if err != nil {

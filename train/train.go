@@ -172,7 +172,6 @@ func trainStack(ctx context.Context, ex []*Example, opt TrainOptions) (*svm.Mode
 	first.Stack, first.Text = 0, nil // the first stages need no text model of their own
 	var rows [][]float64
 	var y, w []float64
-	weighted := false
 	for f := range k {
 		var tr, te []*Example
 		for i, e := range ex {
@@ -199,11 +198,7 @@ func trainStack(ctx context.Context, ex []*Example, opt TrainOptions) (*svm.Mode
 			for range d {
 				w = append(w, e.weight())
 			}
-			weighted = weighted || e.weight() != 1
 		}
-	}
-	if !weighted {
-		w = nil
 	}
 	rows, y, w = sample(rows, y, w, opt.MaxBlocks, opt.Seed+1)
 	p := opt.StackParams
@@ -266,13 +261,12 @@ func learnKeywords(ex []*Example, opt TrainOptions) (*features.Keywords, error) 
 	return kw, nil
 }
 
-// blockRows returns the full-schema rows, labels and weights (nil when
-// every example weighs 1) of all blocks of the examples (of those with
-// keep[i] true when keep is not nil).
+// blockRows returns the full-schema rows, labels and weights
+// (Example.Weight) of all blocks of the examples (of those with keep[i]
+// true when keep is not nil).
 func blockRows(ex []*Example, kw *features.Keywords, keep []bool) ([][]float64, []float64, []float64) {
 	var rows [][]float64
 	var y, w []float64
-	weighted := false
 	for i, e := range ex {
 		if keep != nil && !keep[i] {
 			continue
@@ -283,10 +277,6 @@ func blockRows(ex []*Example, kw *features.Keywords, keep []bool) ([][]float64, 
 		for range r {
 			w = append(w, e.weight())
 		}
-		weighted = weighted || e.weight() != 1
-	}
-	if !weighted {
-		w = nil
 	}
 	return rows, y, w
 }
@@ -295,16 +285,20 @@ func sample(rows [][]float64, y, w []float64, max int, seed uint64) ([][]float64
 	if max <= 0 || len(rows) <= max {
 		return rows, y, w
 	}
-	outR := make([][]float64, 0, max)
-	outY := make([]float64, 0, max)
-	var outW []float64
-	for _, i := range sampleIndex(len(rows), max, seed) {
-		outR, outY = append(outR, rows[i]), append(outY, y[i])
-		if w != nil {
-			outW = append(outW, w[i])
-		}
+	idx := sampleIndex(len(rows), max, seed)
+	return pick(rows, idx), pick(y, idx), pick(w, idx)
+}
+
+// pick returns the elements of s at the indices idx (nil for a nil s).
+func pick[T any](s []T, idx []int) []T {
+	if s == nil {
+		return nil
 	}
-	return outR, outY, outW
+	out := make([]T, len(idx))
+	for k, i := range idx {
+		out[k] = s[i]
+	}
+	return out
 }
 
 // sampleIndex returns max of the indices 0..n-1, chosen by a seeded

@@ -186,7 +186,7 @@ func software() string {
 }
 
 // plural returns "1 page", "2 pages".
-func plural[N int | int64](n N, noun string) string {
+func plural(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

@@ -83,8 +83,8 @@ func Open(opt OutputOptions) (*Output, error) {
 		}
 		out.Where = "standard output"
 	case IsStream(opt.Format):
-		if fi, err := os.Stat(opt.Path); err == nil && fi.IsDir() {
-			return nil, fmt.Errorf("-o %s is a directory; the %s format writes one file", opt.Path, opt.Format)
+		if fi, err := os.Stat(opt.Path); err == nil && fi.IsDir() || strings.HasSuffix(opt.Path, "/") || strings.HasSuffix(opt.Path, string(filepath.Separator)) {
+			return nil, fmt.Errorf("-o %s names a directory; the %s format writes one file (e.g. -o crawl.%s)", opt.Path, opt.Format, streamExt(opt.Format))
 		}
 		if errPath == "" {
 			errPath = errorsBeside(opt.Path)
@@ -173,4 +173,12 @@ func (o *Output) Close() error {
 		err = cerr
 	}
 	return err
+}
+
+// streamExt is the usual file extension of a stream format.
+func streamExt(format string) string {
+	if format == WET {
+		return "warc.wet.gz"
+	}
+	return format
 }

@@ -82,6 +82,51 @@ func Pairs(dir string) ([]Pair, error) {
 	return out, nil
 }
 
+// Unpaired lists the files of the data set in dir that Pairs leaves out:
+// pages (html/<id>.html) without a gold file and gold files without a
+// page, each with why.
+func Unpaired(dir string) ([]Orphan, error) {
+	hs, err := os.ReadDir(filepath.Join(dir, "html"))
+	if err != nil {
+		return nil, err
+	}
+	gs, err := os.ReadDir(filepath.Join(dir, "gold"))
+	if err != nil {
+		return nil, err
+	}
+	pages := map[string]bool{}
+	for _, h := range hs {
+		if !h.IsDir() && strings.HasSuffix(h.Name(), ".html") {
+			pages[strings.TrimSuffix(h.Name(), ".html")] = true
+		}
+	}
+	golds := map[string]bool{}
+	var out []Orphan
+	for _, g := range gs {
+		if g.IsDir() {
+			continue
+		}
+		id := strings.TrimSuffix(g.Name(), filepath.Ext(g.Name()))
+		golds[id] = true
+		if !pages[id] {
+			out = append(out, Orphan{Path: filepath.Join(dir, "gold", g.Name()), Why: "a gold file without a page html/" + id + ".html"})
+		}
+	}
+	for _, h := range hs {
+		id := strings.TrimSuffix(h.Name(), ".html")
+		if pages[id] && !golds[id] && h.Name() == id+".html" {
+			out = append(out, Orphan{Path: filepath.Join(dir, "html", h.Name()), Why: "a page without a gold file gold/" + id + ".*"})
+		}
+	}
+	return out, nil
+}
+
+// An Orphan is a file of a data set without its counterpart.
+type Orphan struct {
+	Path string
+	Why  string
+}
+
 // Detect reads the start of a gold file and tells its format: a first line
 // "URL:" is CleanEval, an HTML file with x-nc-sel classes is L3S-GN1, one
 // with krdwrd-tag classes is KrdWrd, and any other text is Plain.

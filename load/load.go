@@ -34,7 +34,8 @@ type Page struct {
 	// Wrapped reports a CleanEval <text ...> wrapper.
 	Wrapped bool
 	// Truncated reports that the input was cut at Options.MaxBytes or
-	// Options.MaxTags; the page holds what came before the cut.
+	// Options.MaxTags (or, by pipeline.Prepare, after its MaxBlocks text
+	// blocks); the page holds what came before the cut.
 	Truncated bool
 	// Flattened counts the elements dropped (their content kept) because
 	// the page nested deeper than the parser accepts.

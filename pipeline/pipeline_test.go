@@ -3,6 +3,7 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -158,5 +159,31 @@ func TestNonEnglishFallback(t *testing.T) {
 	}
 	if minPara <= maxLink {
 		t.Errorf("a link block scores %.3f, a paragraph only %.3f", maxLink, minPara)
+	}
+}
+
+// TestBlockLimit: a page with more text blocks than PrepareOptions.MaxBlocks
+// is cut after that many, as load cuts a page at its byte limit: it is
+// cleaned, reported truncated, and nothing after the cut is output.
+func TestBlockLimit(t *testing.T) {
+	var page strings.Builder
+	for i := range 40 {
+		fmt.Fprintf(&page, "<p>Paragraph number %d of the long page, a sentence of running text that goes on.</p>\n", i)
+	}
+	c := &Cleaner{Model: defaultText(t), Prepare: PrepareOptions{MaxBlocks: 25}}
+	r, err := c.Clean(context.Background(), "long.html", []byte(page.String()))
+	if err != nil {
+		t.Fatalf("a page over the block limit: %v", err)
+	}
+	if len(r.Blocks) != 25 || !r.Page.Truncated {
+		t.Fatalf("%d blocks, truncated %v; want 25 and true", len(r.Blocks), r.Page.Truncated)
+	}
+	text := r.Text()
+	if !strings.Contains(text, "number 24 ") || strings.Contains(text, "number 25 ") || strings.Contains(text, "number 39 ") {
+		t.Errorf("the text does not end at the cut:\n%s", text)
+	}
+	c.Prepare.MaxBlocks = 40
+	if r, err := c.Clean(context.Background(), "long.html", []byte(page.String())); err != nil || r.Page.Truncated || len(r.Blocks) != 40 {
+		t.Errorf("at the limit: %v, truncated %v", err, r != nil && r.Page.Truncated)
 	}
 }

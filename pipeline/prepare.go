@@ -89,7 +89,9 @@ const DefaultMaxBlocks = 20000
 type PrepareOptions struct {
 	Load load.Options
 	// MaxBlocks bounds the text blocks of a page (classifying costs time
-	// per block); a page with more is an error. 0 means DefaultMaxBlocks.
+	// per block): a page with more is cut after that many, as load cuts a
+	// page at its byte and tag limits, and Page.Truncated is set. 0 means
+	// DefaultMaxBlocks.
 	MaxBlocks int
 	// Preclean configures the preclean stage. With a Visualizer the page's
 	// style sheets are always kept, so that it renders with its own layout.
@@ -157,7 +159,7 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 		maxBlocks = DefaultMaxBlocks
 	}
 	if len(d.Blocks) > maxBlocks {
-		return nil, fmt.Errorf("%s: %d text blocks, more than the limit of %d", name, len(d.Blocks), maxBlocks)
+		cutBlocks(d, maxBlocks)
 	}
 	d.Timings.Load, d.Timings.Preclean, d.Timings.Blocks = t1.Sub(t0), t2.Sub(t1), t3.Sub(t2)
 	if opt.Visual != nil && len(d.Blocks) > 0 {
@@ -172,6 +174,20 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	d.English, _ = d.Table.Lang()
 	d.Timings.Features = time.Since(t4)
 	return d, nil
+}
+
+// cutBlocks keeps the first n blocks of d and removes the elements of the
+// others from the document, so that neither rendering nor export sees
+// them, and marks the page truncated. A block's descendants follow it in
+// document order, so every block kept keeps its own text.
+func cutBlocks(d *Doc, n int) {
+	for _, b := range d.Blocks[n:] {
+		if p := b.Node.Parent; p != nil {
+			p.RemoveChild(b.Node)
+		}
+	}
+	d.Blocks = d.Blocks[:n:n]
+	d.Page.Truncated = true
 }
 
 // styleLinks returns, in document order, the elements of doc that bring

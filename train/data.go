@@ -62,7 +62,7 @@ type DataOptions struct {
 	Prepare pipeline.PrepareOptions
 	Gold    gold.Options
 	Workers int // 0: one per CPU
-	Limit   int // > 0: at most this many pages per data set (the first, by ID)
+	Limit   int // > 0: at most this many pages per data set (the first, their IDs sorted as strings: 1, 10, 100, 11)
 	// Sample > 0 takes a seeded random sample of at most that many pages
 	// of each data set (after Split and Limit), the same for the same
 	// SampleSeed.
@@ -70,7 +70,7 @@ type DataOptions struct {
 	SampleSeed uint64
 	Split      string                       // "training" or "test": restricts the sets that publish splits (Dragnet) to that split; the others are used whole
 	Each       func(done, total int)        // progress, called from one goroutine
-	OnError    func(pair string, err error) // a page that failed; it is left out
+	OnError    func(pair string, err error) // a page that failed; it is left out (also, when a set is used whole, a page or gold file without its counterpart: gold.Unpaired)
 	// KeepFailed keeps pages that failed to load (but whose gold could be
 	// read) as Examples with Err set and no Doc, so that an evaluation
 	// counts them as empty output instead of skipping them.
@@ -94,6 +94,15 @@ func LoadData(ctx context.Context, dirs []string, opt DataOptions) ([]*Example, 
 		}
 		if len(pairs) == 0 {
 			return nil, fmt.Errorf("data set %s: no html/<id>.html with gold/<id>.* found", dir)
+		}
+		if opt.OnError != nil && opt.Limit == 0 && opt.Sample == 0 && opt.Split == "" {
+			orphans, err := gold.Unpaired(dir)
+			if err != nil {
+				return nil, fmt.Errorf("data set %s: %w", dir, err)
+			}
+			for _, o := range orphans {
+				opt.OnError(o.Path, errors.New(o.Why))
+			}
 		}
 		if opt.Split != "" {
 			pairs, err = filterSplit(dir, pairs, opt.Split)

@@ -72,9 +72,9 @@ in place on a terminal, else a new line every 10 s (logs).
 
 A run killed at any moment (even by SIGKILL) leaves whole output entries;
 running the same command again with --resume keeps them and cleans the
-pages that have none. A page that failed counts as done in a jsonl
-output (its error line) and a wet one (its record in the error log) and
-is not tried again; in a directory it has no file and is. On SIGINT or SIGTERM a batch takes no more pages,
+pages that have none. A page that failed counts as done (its error line
+in jsonl, its record in wet's error log, its manifest line in a
+directory) and is not tried again. On SIGINT or SIGTERM a batch takes no more pages,
 lets the pages under way finish, writes an error record "interrupted" for
 every page it did not clean, closes Chromium and exits 130 (SIGINT) or 143
 (SIGTERM).`
@@ -139,7 +139,7 @@ func (c *cleanFlags) validate() error {
 	case c.resume && c.out == "":
 		return bad("--resume needs -o: the standard output cannot be read back")
 	case c.errors != "" && !stream && c.out == "":
-		return bad("--errors needs -o DIR (one page to standard output reports its error on stderr)")
+		return bad("--errors needs -o: without it one page is cleaned to standard output, its error on stderr; several pages need -o DIR")
 	}
 	return validateModelFlags("clean", c.model)
 }

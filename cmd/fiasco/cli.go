@@ -224,6 +224,26 @@ func newFlagSet(cmd, text string) *flagSet {
 	return &flagSet{FlagSet: fs, cmd: cmd, text: text}
 }
 
+// flagName spells a flag as its help does: -c, --features.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// given returns the first of names set on the command line, or "".
+func (f *flagSet) given(names ...string) string {
+	set := map[string]bool{}
+	f.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	for _, n := range names {
+		if set[n] {
+			return n
+		}
+	}
+	return ""
+}
+
 // help writes the command's help: its text and its options.
 func (f *flagSet) help(w io.Writer) {
 	fmt.Fprintf(w, "%s\n\nOptions:\n", strings.TrimRight(f.text, "\n"))

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/gold"
@@ -14,7 +16,7 @@ import (
 
 // limitHelp is the one meaning of --limit, in every command that reads
 // data sets (train, eval, features, oracle): train.DataOptions.Limit.
-const limitHelp = "use the first N pages of each data set, in order of page ID (0: all)"
+const limitHelp = "use the first N pages of each data set, their IDs sorted as strings: 1, 10, 100, 11, ... (0: all)"
 
 // dataFlags select gold data sets (train, eval, features, oracle).
 type dataFlags struct {
@@ -58,7 +60,40 @@ func (d *dataFlags) check() error {
 	if d.split != "" && d.split != "training" && d.split != "test" {
 		return usagef(d.cmd, "--split %q: want training or test", d.split)
 	}
+	if d.workers < 0 {
+		return usagef(d.cmd, "--workers %d: want 0 (one per CPU) or more", d.workers)
+	}
+	return checkDistinct(d.cmd, "--data", d.dirs)
+}
+
+// checkDistinct rejects a data set given twice (by another spelling or
+// through a symbolic link too): its pages would count twice, and in
+// cross-validation a page could be trained on and scored in one fold.
+func checkDistinct(cmd, flagName string, dirs []string) error {
+	for i, d := range dirs {
+		if sameDirAs(d, dirs[:i]) {
+			return usagef(cmd, "%s %s is given twice: each data set once", flagName, d)
+		}
+	}
 	return nil
+}
+
+// sameDirAs reports whether dir is one of dirs: the same directory on
+// disk, or, where either cannot be read, the same path.
+func sameDirAs(dir string, dirs []string) bool {
+	fi, err := os.Stat(dir)
+	for _, o := range dirs {
+		if filepath.Clean(o) == filepath.Clean(dir) {
+			return true
+		}
+		if err != nil {
+			continue
+		}
+		if fo, err := os.Stat(o); err == nil && os.SameFile(fi, fo) {
+			return true
+		}
+	}
+	return false
 }
 
 // options returns the train.DataOptions the flags select.
@@ -103,7 +138,24 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 			blocks += len(e.Doc.Blocks)
 		}
 	}
-	fmt.Fprintf(stderr, "fiasco %s: %d pages (%d failed), %d blocks from %s\n", d.cmd, len(ex), len(failed), blocks, strings.Join(d.dirs, ", "))
+	// Pages that failed to load are among ex with keepFailed (eval scores
+	// them as empty); pages without gold never are.
+	pages := len(ex) + len(failed)
+	for _, e := range ex {
+		if e.Err != nil {
+			pages--
+		}
+	}
+	fmt.Fprintf(stderr, "fiasco %s: %d pages (%d failed), %d blocks from %s\n", d.cmd, pages, len(failed), blocks, strings.Join(d.dirs, ", "))
+	if d.policy == gold.Article {
+		sets := map[string]bool{}
+		for _, e := range ex {
+			if e.Gold != nil && e.Gold.Format == gold.CleanEval && !sets[e.Set] {
+				sets[e.Set] = true
+				fmt.Fprintf(stderr, "fiasco %s: note: %s's gold is clean text without finer labels; under --policy article it counts as it is, comments included\n", d.cmd, e.Set)
+			}
+		}
+	}
 	if len(ex) == 0 {
 		return nil, errors.New("no usable pages")
 	}

@@ -78,6 +78,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := nf.check(fs, &df, mf, *cv); err != nil {
 		return err
 	}
+	if *keywords < 1 {
+		return usagef("eval", "--keywords %d: want 1 or more", *keywords)
+	}
 	if *versus != "" && (nf.active() || *cv != 0) {
 		return usagef("eval", "--versus compares two models on the same pages: not with --cv, --nested or --by-set")
 	}
@@ -192,7 +195,7 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 	if err != nil {
 		return &usageError{cmd: "eval", err: err}
 	}
-	if err := checkRenderFeatures(mf.noRender, feats, "eval"); err != nil {
+	if err := checkRenderFeatures(mf.noRender, featFlag, feats, "eval"); err != nil {
 		return err
 	}
 	var prep pipeline.PrepareOptions

@@ -219,6 +219,10 @@ func (n *nestedFlags) active() bool { return n.outer > 0 || n.bySet }
 
 // check validates the flags together, after parsing: combinations that
 // make no sense are usage errors.
+// trainingFlags are eval's options that only a training reads (--cv,
+// --nested, --by-set): the SVM's and the features'.
+var trainingFlags = []string{"s", "t", "d", "g", "r", "c", "w1", "w-1", "e", "m", "b", "shrinking", "threads", "features", "keywords", "max-blocks"}
+
 func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) error {
 	n.given = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { n.given[f.Name] = true })
@@ -270,12 +274,16 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) 
 			return usagef("eval", "--%s needs --nested or --by-set", f)
 		}
 	}
+	if !n.active() && cv <= 0 {
+		for _, f := range trainingFlags {
+			if n.given[f] {
+				return usagef("eval", "%s is for training: scoring a model (--model, or the embedded one) trains none; give --cv, --nested or --by-set", flagName(f))
+			}
+		}
+	}
 	for _, p := range [][2]string{{"c", "grid-c"}, {"g", "grid-gamma"}, {"threshold", "grid-threshold"}, {"features", "candidate-features"}} {
 		if n.given[p[0]] && n.given[p[1]] {
-			one := "--" + p[0]
-			if len(p[0]) == 1 {
-				one = "-" + p[0]
-			}
+			one := flagName(p[0])
 			return usagef("eval", "%s and --%s: give one (an absent --%s is the single value of %s)", one, p[1], p[1], one)
 		}
 	}
@@ -284,9 +292,12 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) 
 		sets[filepath.Base(filepath.Clean(d))] = true
 	}
 	for _, d := range n.extra {
-		if sets[filepath.Base(filepath.Clean(d))] {
+		if sets[filepath.Base(filepath.Clean(d))] || sameDirAs(d, df.dirs) {
 			return usagef("eval", "--extra %s is also a --data set: extra pages are trained on, never scored", d)
 		}
+	}
+	if err := checkDistinct("eval", "--extra", n.extra); err != nil {
+		return err
 	}
 	if mf.noRender {
 		for _, c := range n.candidates {
@@ -317,7 +328,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 	if err != nil {
 		return &usageError{cmd: "eval", err: err}
 	}
-	if err := checkRenderFeatures(mf.noRender, feats, "eval"); err != nil {
+	if err := checkRenderFeatures(mf.noRender, featFlag, feats, "eval"); err != nil {
 		return err
 	}
 	grid := train.NestedGrid{Features: nf.candidates, C: nf.gridC, Gamma: nf.gridGamma, Thresholds: nf.gridThreshold}

@@ -104,13 +104,13 @@ func needsRender(noRender bool, feats []string) bool {
 const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, text, all) and names, comma-separated, a leading - dropping one (text,shape,-vis_x) (default: text; train --policy article adds context); visual ones render the pages"
 
 // checkRenderFeatures rejects visual features with --no-render.
-func checkRenderFeatures(noRender bool, feats []string, cmd string) error {
+func checkRenderFeatures(noRender bool, flagValue string, feats []string, cmd string) error {
 	if !noRender {
 		return nil
 	}
 	for _, n := range feats {
 		if strings.HasPrefix(n, "vis_") {
-			return usagef(cmd, "--features %s needs rendered pages: drop --no-render", n)
+			return usagef(cmd, "--features %s needs rendered pages (%s is a visual feature): drop --no-render", flagValue, n)
 		}
 	}
 	return nil

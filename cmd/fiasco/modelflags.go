@@ -96,7 +96,7 @@ func (m *modelFlags) loadModel() (*classify.Model, error) {
 			return nil, err
 		}
 		if mod.Visual && m.noRender {
-			return nil, fmt.Errorf("--model %s uses visual features: it cannot run with --no-render", m.model)
+			return nil, usagef(m.cmd, "--model %s uses visual features: it cannot run with --no-render", m.model)
 		}
 		if p := mod.Info.Policy; p != "" && p != m.policy.String() {
 			switch {

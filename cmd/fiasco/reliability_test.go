@@ -353,6 +353,24 @@ func TestFlagValues(t *testing.T) {
 		{"eval --data d --cv 1", "--cv 1: want 2 or more folds"},
 		{"eval --data d --cv 3 --model m.fiasco", "--cv trains a model per fold"},
 		{"clean --threshold abc x.html", `"abc" is not a number`},
+		{"train --data d --data d/ -o m", "--data d/ is given twice"},
+		{"train --data d -o m --extra e --extra e/", "--extra e/ is given twice"},
+		{"eval --data d --nested 3,2 --extra e --extra ./e", "--extra ./e is given twice"},
+		{"train --data d -o m --log2c 0,2,1", "--log2c sets the grid search: give --grid"},
+		{"train --data d -o m --folds 3", "--folds sets the grid search"},
+		{"train --data d -o m --grid --folds 1", "--folds 1: want 2 or more"},
+		{"train --data d -o m --keywords 0", "--keywords 0: want 1 or more"},
+		{"eval --data d --cv 3 --keywords -1", "--keywords -1: want 1 or more"},
+		{"train --data d -o /nonexistent-dir/m", "-o /nonexistent-dir/m: no such file or directory"},
+		{"train --data d -o .", "-o .: is a directory"},
+		{"train --data d -o m --workers -2", "--workers -2"},
+		{"eval --data d --workers -2", "--workers -2"},
+		{"eval --data d --model m.fiasco -c 4", "-c is for training"},
+		{"eval --data d --features text", "--features is for training"},
+		{"eval --data d --max-blocks 10", "--max-blocks is for training"},
+		{"train --data d -o m --no-render --features visual", "--features visual needs rendered pages (vis_"},
+		{"clean --no-render --model ../../classify/models/visual.fiasco ../../testdata/article.html", "uses visual features: it cannot run with --no-render"},
+		{"clean --errors e.jsonl a.html b.html", "several pages need -o DIR"},
 	} {
 		code, _, errs := fiasco(t, strings.Fields(c.args)...)
 		if code != 2 || !strings.Contains(errs, c.msg) {
@@ -371,5 +389,27 @@ func TestProgressLines(t *testing.T) {
 	code, _, errs := fiasco(t, "clean", "--no-render", "-o", filepath.Join(dir, "out"), filepath.Join(dir, "in"))
 	if code != 0 || strings.Contains(errs, "\r") || strings.Count(errs, "pages/s") != 3 {
 		t.Errorf("exit %d; stderr:\n%q", code, errs)
+	}
+}
+
+// TestStreamOutputNamesDirectory: -o naming a directory (an existing one,
+// or a path ending in a slash) for a one-file format is refused before
+// anything is created.
+func TestStreamOutputNamesDirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ format, out string }{
+		{"jsonl", filepath.Join(dir, "new") + "/"},
+		{"wet", filepath.Join(dir, "new2") + "/"},
+		{"jsonl", dir},
+	} {
+		code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", c.format, "-o", c.out, articlePath)
+		if code == 0 || !strings.Contains(errs, "names a directory; the "+c.format+" format writes one file") {
+			t.Errorf("--format %s -o %s: exit %d, stderr %q", c.format, c.out, code, errs)
+		}
+	}
+	for _, d := range []string{"new", "new2"} {
+		if _, err := os.Stat(filepath.Join(dir, d)); err == nil {
+			t.Errorf("%s was created", d)
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/gold"
@@ -83,6 +82,18 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *out == "" {
 		return usagef("train", "no output: give -o MODEL")
 	}
+	if err := checkWritable(*out); err != nil {
+		return usagef("train", "-o %s: %v", *out, err)
+	}
+	if f := fs.given("log2c", "log2g", "folds"); f != "" && !*grid {
+		return usagef("train", "%s sets the grid search: give --grid", flagName(f))
+	}
+	if *folds < 2 {
+		return usagef("train", "--folds %d: want 2 or more", *folds)
+	}
+	if *keywords < 1 {
+		return usagef("train", "--keywords %d: want 1 or more", *keywords)
+	}
 	if err := validateRenderFlags("train", rf); err != nil {
 		return err
 	}
@@ -111,11 +122,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("train", "--extra-pages samples the --extra sets: give --extra DIR")
 	}
 	for _, e := range extraDirs {
-		for _, d := range df.dirs {
-			if filepath.Clean(e) == filepath.Clean(d) {
-				return usagef("train", "--extra %s is also a --data set", e)
-			}
+		if sameDirAs(e, df.dirs) {
+			return usagef("train", "--extra %s is also a --data set", e)
 		}
+	}
+	if err := checkDistinct("train", "--extra", extraDirs); err != nil {
+		return err
 	}
 	feats, err := featureSet(*featFlag)
 	if err != nil {
@@ -128,7 +140,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
-	if err := checkRenderFeatures(*noRender, feats, "train"); err != nil {
+	if err := checkRenderFeatures(*noRender, *featFlag, feats, "train"); err != nil {
 		return err
 	}
 	params, err := sf.params()

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -58,5 +60,57 @@ func TestTrainGridBySite(t *testing.T) {
 	code, _, errs = fiasco(t, append(grid, "--data", cp)...)
 	if code != 1 || !strings.Contains(errs, "3 folds for 1 site") {
 		t.Errorf("one site, three folds: exit %d, stderr %s", code, errs)
+	}
+}
+
+// TestDataSetChecks: a data set's pages without gold and gold files
+// without pages are reported as failed, not skipped in silence; a set
+// given twice (here through a symbolic link) is a usage error; under
+// --policy article, CleanEval-format gold is noted as counted as it is.
+func TestDataSetChecks(t *testing.T) {
+	dir := t.TempDir()
+	set := filepath.Join(dir, "set")
+	page, _ := os.ReadFile("testdata/article.html")
+	gold, _ := os.ReadFile("testdata/article.cleaneval")
+	gold = append([]byte("URL: http://example.org/a\n"), gold...)
+	part := gold[:bytes.Index(gold, []byte("\n<p> The mayor"))] // the headline and the first paragraph: the rest is dirty
+	for name, data := range map[string][]byte{
+		"html/1.html": page, "html/2.html": page, "html/3.html": page,
+		"gold/1.txt": gold, "gold/2.txt": part, "gold/4.txt": gold,
+	} {
+		p := filepath.Join(set, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	model := filepath.Join(dir, "m.fiasco")
+	code, _, errs := fiasco(t, "train", "-q", "--no-render", "--data", set, "-o", model)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"html/3.html: a page without a gold file gold/3.*",
+		"gold/4.txt: a gold file without a page html/4.html",
+		"4 pages (2 failed)",
+	} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if m, err := classify.Load(model); err != nil || m.Info.Pages != 2 {
+		t.Errorf("model: %v; want 2 pages trained on", err)
+	}
+	code, _, errs = fiasco(t, "eval", "-q", "--no-render", "--policy", "article", "--data", set)
+	if code != 0 || !strings.Contains(errs, "note: set's gold is clean text without finer labels") {
+		t.Errorf("article policy on CleanEval gold: exit %d; stderr:\n%s", code, errs)
+	}
+	link := filepath.Join(dir, "link")
+	if err := os.Symlink(set, link); err != nil {
+		t.Skipf("no symbolic links: %v", err)
+	}
+	code, _, errs = fiasco(t, "train", "-q", "--no-render", "--data", set, "--data", link, "-o", model)
+	if code != 2 || !strings.Contains(errs, "is given twice") {
+		t.Errorf("a set twice: exit %d; stderr:\n%s", code, errs)
 	}
 }

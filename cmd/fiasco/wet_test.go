@@ -157,6 +157,15 @@ func TestDirResumeAndMirror(t *testing.T) {
 	if got := treeOf(t, "out"); got != want {
 		t.Errorf("resumed output differs:\n%s\nwant\n%s", got, want)
 	}
+	// Resumed again, the failed pages count as done (their manifest lines
+	// record their errors): nothing is cleaned and nothing changes.
+	code, _, errs = fiasco(t, append(args, "--resume")...)
+	if code != 0 || !strings.Contains(errs, "0 pages") || !strings.Contains(errs, "9 pages done by an earlier run") {
+		t.Errorf("resumed a finished run: exit %d; stderr:\n%s", code, errs)
+	}
+	if got := treeOf(t, "out"); got != want {
+		t.Errorf("output after resuming a finished run differs:\n%s\nwant\n%s", got, want)
+	}
 }
 
 // TestJSONLBlocksAndStaleErrors: --blocks adds every block with its

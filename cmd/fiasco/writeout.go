@@ -52,3 +52,22 @@ func writeDirect(path string, write func(io.Writer) error) error {
 	}
 	return f.Close()
 }
+
+// checkWritable reports, before any work, why an output file could not be
+// written at path: its directory is missing or not writable, or path is a
+// directory.
+func checkWritable(path string) error {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return errors.New("is a directory")
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".fiasco-tmp-*")
+	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}

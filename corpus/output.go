@@ -83,7 +83,7 @@ func Open(opt OutputOptions) (*Output, error) {
 		}
 		out.Where = "standard output"
 	case IsStream(opt.Format):
-		if fi, err := os.Stat(opt.Path); err == nil && fi.IsDir() || strings.HasSuffix(opt.Path, "/") || strings.HasSuffix(opt.Path, string(filepath.Separator)) {
+		if fi, err := os.Stat(opt.Path); err == nil && fi.IsDir() || namesDir(opt.Path) {
 			return nil, fmt.Errorf("-o %s names a directory; the %s format writes one file (e.g. -o crawl.%s)", opt.Path, opt.Format, streamExt(opt.Format))
 		}
 		if errPath == "" {
@@ -181,4 +181,11 @@ func streamExt(format string) string {
 		return "warc.wet.gz"
 	}
 	return format
+}
+
+// namesDir reports a path that can only name a directory: one that ends in
+// a separator, "." or "..".
+func namesDir(path string) bool {
+	b := filepath.Base(path)
+	return strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) || b == "." || b == ".."
 }

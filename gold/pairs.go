@@ -55,16 +55,18 @@ func Pairs(dir string) ([]Pair, error) {
 	}
 	golds := map[string]string{}
 	for _, g := range gs {
-		if g.IsDir() {
+		if g.IsDir() || hidden(g.Name()) {
 			continue
 		}
 		id := strings.TrimSuffix(g.Name(), filepath.Ext(g.Name()))
-		golds[id] = filepath.Join(goldDir, g.Name())
+		if _, dup := golds[id]; !dup { // the first by name; Unpaired reports the others
+			golds[id] = filepath.Join(goldDir, g.Name())
+		}
 	}
 	var out []Pair
 	for _, h := range hs {
 		name := h.Name()
-		if h.IsDir() || !strings.HasSuffix(name, ".html") {
+		if h.IsDir() || hidden(name) || !strings.HasSuffix(name, ".html") {
 			continue
 		}
 		id := strings.TrimSuffix(name, ".html")
@@ -82,9 +84,10 @@ func Pairs(dir string) ([]Pair, error) {
 	return out, nil
 }
 
-// Unpaired lists the files of the data set in dir that Pairs leaves out:
-// pages (html/<id>.html) without a gold file and gold files without a
-// page, each with why.
+// Unpaired lists the files of the data set in dir that Pairs leaves out
+// (hidden files aside): pages (html/<id>.html) without a gold file, gold
+// files without a page, and gold files beyond the first of one ID, each
+// with why.
 func Unpaired(dir string) ([]Orphan, error) {
 	hs, err := os.ReadDir(filepath.Join(dir, "html"))
 	if err != nil {
@@ -96,36 +99,46 @@ func Unpaired(dir string) ([]Orphan, error) {
 	}
 	pages := map[string]bool{}
 	for _, h := range hs {
-		if !h.IsDir() && strings.HasSuffix(h.Name(), ".html") {
+		if !h.IsDir() && !hidden(h.Name()) && strings.HasSuffix(h.Name(), ".html") {
 			pages[strings.TrimSuffix(h.Name(), ".html")] = true
 		}
 	}
-	golds := map[string]bool{}
+	golds := map[string]string{}
 	var out []Orphan
 	for _, g := range gs {
-		if g.IsDir() {
+		if g.IsDir() || hidden(g.Name()) {
 			continue
 		}
 		id := strings.TrimSuffix(g.Name(), filepath.Ext(g.Name()))
-		golds[id] = true
-		if !pages[id] {
-			out = append(out, Orphan{Path: filepath.Join(dir, "gold", g.Name()), Why: "a gold file without a page html/" + id + ".html"})
+		path := filepath.Join(dir, "gold", g.Name())
+		switch first, dup := golds[id]; {
+		case dup:
+			out = append(out, Orphan{Path: path, Why: "a second gold file for html/" + id + ".html, which has " + filepath.Base(first)})
+		case !pages[id]:
+			out = append(out, Orphan{Path: path, Why: "a gold file without a page html/" + id + ".html"})
+		}
+		if _, dup := golds[id]; !dup {
+			golds[id] = path
 		}
 	}
 	for _, h := range hs {
 		id := strings.TrimSuffix(h.Name(), ".html")
-		if pages[id] && !golds[id] && h.Name() == id+".html" {
+		if pages[id] && golds[id] == "" {
 			out = append(out, Orphan{Path: filepath.Join(dir, "html", h.Name()), Why: "a page without a gold file gold/" + id + ".*"})
 		}
 	}
 	return out, nil
 }
 
-// An Orphan is a file of a data set without its counterpart.
+// An Orphan is a file of a data set that Pairs leaves out.
 type Orphan struct {
 	Path string
 	Why  string
 }
+
+// hidden reports a file name that starts with a dot (.DS_Store, an
+// editor's backup): not part of a data set.
+func hidden(name string) bool { return strings.HasPrefix(name, ".") }
 
 // Detect reads the start of a gold file and tells its format: a first line
 // "URL:" is CleanEval, an HTML file with x-nc-sel classes is L3S-GN1, one

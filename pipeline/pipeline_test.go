@@ -163,12 +163,16 @@ func TestNonEnglishFallback(t *testing.T) {
 }
 
 // TestBlockLimit: a page with more text blocks than PrepareOptions.MaxBlocks
-// is cut after that many, as load cuts a page at its byte limit: it is
-// cleaned, reported truncated, and nothing after the cut is output.
+// is cut where the block beyond the limit starts, as load cuts a page at its
+// byte limit: it is cleaned, reported truncated, and nothing after the
+// cut is output, as text or as cleaned HTML.
 func TestBlockLimit(t *testing.T) {
 	var page strings.Builder
 	for i := range 40 {
 		fmt.Fprintf(&page, "<p>Paragraph number %d of the long page, a sentence of running text that goes on.</p>\n", i)
+		if i == 30 {
+			page.WriteString(`<img src="after.png" alt="">`)
+		}
 	}
 	c := &Cleaner{Model: defaultText(t), Prepare: PrepareOptions{MaxBlocks: 25}}
 	r, err := c.Clean(context.Background(), "long.html", []byte(page.String()))
@@ -181,6 +185,13 @@ func TestBlockLimit(t *testing.T) {
 	text := r.Text()
 	if !strings.Contains(text, "number 24 ") || strings.Contains(text, "number 25 ") || strings.Contains(text, "number 39 ") {
 		t.Errorf("the text does not end at the cut:\n%s", text)
+	}
+	var h bytes.Buffer
+	if err := export.WriteMeta(&h, export.HTML, r.Page, r.Meta, r.Blocks, r.Keep, r.Score); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(h.String(), "number 25 ") || strings.Contains(h.String(), "after.png") {
+		t.Errorf("the cleaned HTML goes on after the cut:\n%s", h.String())
 	}
 	c.Prepare.MaxBlocks = 40
 	if r, err := c.Clean(context.Background(), "long.html", []byte(page.String())); err != nil || r.Page.Truncated || len(r.Blocks) != 40 {

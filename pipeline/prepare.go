@@ -89,9 +89,9 @@ const DefaultMaxBlocks = 20000
 type PrepareOptions struct {
 	Load load.Options
 	// MaxBlocks bounds the text blocks of a page (classifying costs time
-	// per block): a page with more is cut after that many, as load cuts a
-	// page at its byte and tag limits, and Page.Truncated is set. 0 means
-	// DefaultMaxBlocks.
+	// per block): a page with more is cut where the first block beyond
+	// them starts, as load cuts a page at its byte and tag limits, and
+	// Page.Truncated is set. 0 means DefaultMaxBlocks.
 	MaxBlocks int
 	// Preclean configures the preclean stage. With a Visualizer the page's
 	// style sheets are always kept, so that it renders with its own layout.
@@ -159,7 +159,12 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 		maxBlocks = DefaultMaxBlocks
 	}
 	if len(d.Blocks) > maxBlocks {
-		cutBlocks(d, maxBlocks)
+		cutFrom(d.Blocks[maxBlocks].Node)
+		d.Page.Truncated = true
+		d.Blocks = blocks.Find(p.Doc)
+		if len(d.Blocks) > maxBlocks { // an ancestor that the cut left with more own text than the rest of its subtree
+			d.Blocks = d.Blocks[:maxBlocks:maxBlocks]
+		}
 	}
 	d.Timings.Load, d.Timings.Preclean, d.Timings.Blocks = t1.Sub(t0), t2.Sub(t1), t3.Sub(t2)
 	if opt.Visual != nil && len(d.Blocks) > 0 {
@@ -176,18 +181,20 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	return d, nil
 }
 
-// cutBlocks keeps the first n blocks of d and removes the elements of the
-// others from the document, so that neither rendering nor export sees
-// them, and marks the page truncated. A block's descendants follow it in
-// document order, so every block kept keeps its own text.
-func cutBlocks(d *Doc, n int) {
-	for _, b := range d.Blocks[n:] {
-		if p := b.Node.Parent; p != nil {
-			p.RemoveChild(b.Node)
+// cutFrom cuts the document at n, as load cuts a page at its byte
+// limit: n and everything after it in document order go; its ancestors
+// stay with what comes before it.
+func cutFrom(n *html.Node) {
+	for p := n; p.Parent != nil; p = p.Parent {
+		for s := p.NextSibling; s != nil; {
+			next := s.NextSibling
+			p.Parent.RemoveChild(s)
+			s = next
 		}
 	}
-	d.Blocks = d.Blocks[:n:n]
-	d.Page.Truncated = true
+	if n.Parent != nil {
+		n.Parent.RemoveChild(n)
+	}
 }
 
 // styleLinks returns, in document order, the elements of doc that bring

@@ -70,7 +70,11 @@ type DataOptions struct {
 	SampleSeed uint64
 	Split      string                       // "training" or "test": restricts the sets that publish splits (Dragnet) to that split; the others are used whole
 	Each       func(done, total int)        // progress, called from one goroutine
-	OnError    func(pair string, err error) // a page that failed; it is left out (also, when a set is used whole, a page or gold file without its counterpart: gold.Unpaired)
+	OnError    func(pair string, err error) // a page that failed; it is left out
+	// OnUnpaired, if set, is told of each file that a data set used whole
+	// (no Limit, Sample or Split that leaves pages out) holds without its
+	// counterpart (gold.Unpaired).
+	OnUnpaired func(gold.Orphan)
 	// KeepFailed keeps pages that failed to load (but whose gold could be
 	// read) as Examples with Err set and no Doc, so that an evaluation
 	// counts them as empty output instead of skipping them.
@@ -95,19 +99,20 @@ func LoadData(ctx context.Context, dirs []string, opt DataOptions) ([]*Example, 
 		if len(pairs) == 0 {
 			return nil, fmt.Errorf("data set %s: no html/<id>.html with gold/<id>.* found", dir)
 		}
-		if opt.OnError != nil && opt.Limit == 0 && opt.Sample == 0 && opt.Split == "" {
+		whole := len(pairs)
+		if opt.Split != "" {
+			pairs, err = filterSplit(dir, pairs, opt.Split)
+			if err != nil {
+				return nil, err
+			}
+		}
+		if opt.OnUnpaired != nil && opt.Limit == 0 && opt.Sample == 0 && len(pairs) == whole {
 			orphans, err := gold.Unpaired(dir)
 			if err != nil {
 				return nil, fmt.Errorf("data set %s: %w", dir, err)
 			}
 			for _, o := range orphans {
-				opt.OnError(o.Path, errors.New(o.Why))
-			}
-		}
-		if opt.Split != "" {
-			pairs, err = filterSplit(dir, pairs, opt.Split)
-			if err != nil {
-				return nil, err
+				opt.OnUnpaired(o)
 			}
 		}
 		if opt.Limit > 0 && len(pairs) > opt.Limit {

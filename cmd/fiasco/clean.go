@@ -228,7 +228,7 @@ func (cf *cleanFlags) cleaner(ctx context.Context, stderr io.Writer) (c *pipelin
 
 // truncatedMsg says that a page was cut.
 func truncatedMsg(maxBytes int64) string {
-	return fmt.Sprintf("truncated: the page is longer than --max-bytes (%d bytes) or has more than %d tags, or its crawler cut it; the output holds what came before the cut", maxBytes, load.DefaultMaxTags)
+	return fmt.Sprintf("truncated: the page is longer than --max-bytes (%d bytes) or has more than %d tags or %d text blocks, or its crawler cut it; the output holds what came before the cut", maxBytes, load.DefaultMaxTags, pipeline.DefaultMaxBlocks)
 }
 
 // interruptedMsg is the error record of a page that an interruption kept

@@ -224,9 +224,10 @@ func newFlagSet(cmd, text string) *flagSet {
 	return &flagSet{FlagSet: fs, cmd: cmd, text: text}
 }
 
-// flagName spells a flag as its help does: -c, --features.
+// flagName spells a flag as its help does: -c, -w1 (svm-train's
+// letters), --features.
 func flagName(name string) string {
-	if len(name) == 1 {
+	if len(name) == 1 || name == "w1" || name == "w-1" {
 		return "-" + name
 	}
 	return "--" + name

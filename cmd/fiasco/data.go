@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fiasco-project/fiasco/gold"
+	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/train"
 )
@@ -124,6 +125,8 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 	opt.Each = bar.Update
 	var failed []string
 	opt.OnError = func(page string, err error) { failed = append(failed, pageFailed(page, err)) }
+	var orphans []gold.Orphan
+	opt.OnUnpaired = func(o gold.Orphan) { orphans = append(orphans, o) }
 	ex, err := train.LoadData(ctx, d.dirs, opt)
 	bar.Done()
 	if err != nil {
@@ -132,21 +135,30 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 	for _, f := range failed {
 		fmt.Fprintf(stderr, "fiasco %s: page failed: %s\n", d.cmd, f)
 	}
-	blocks := 0
+	for _, o := range orphans {
+		fmt.Fprintf(stderr, "fiasco %s: skipped %s: %s\n", d.cmd, o.Path, o.Why)
+	}
+	blocks, truncated := 0, 0
+	pages := len(ex) + len(failed) // with keepFailed the failed pages are among ex too, to be scored as empty
 	for _, e := range ex {
 		if e.Doc != nil {
 			blocks += len(e.Doc.Blocks)
+			if e.Doc.Page.Truncated {
+				truncated++
+			}
 		}
-	}
-	// Pages that failed to load are among ex with keepFailed (eval scores
-	// them as empty); pages without gold never are.
-	pages := len(ex) + len(failed)
-	for _, e := range ex {
 		if e.Err != nil {
 			pages--
 		}
 	}
 	fmt.Fprintf(stderr, "fiasco %s: %d pages (%d failed), %d blocks from %s\n", d.cmd, pages, len(failed), blocks, strings.Join(d.dirs, ", "))
+	if len(orphans) > 0 {
+		fmt.Fprintf(stderr, "fiasco %s: %s without a page or gold file to pair with skipped\n", d.cmd, plural(len(orphans), "file"))
+	}
+	if truncated > 0 {
+		fmt.Fprintf(stderr, "fiasco %s: %s cut at a size limit (%d bytes, %d tags or %d text blocks): only what came before the cut is used, against the whole gold\n",
+			d.cmd, plural(truncated, "page"), load.DefaultMaxBytes, load.DefaultMaxTags, pipeline.DefaultMaxBlocks)
+	}
 	if d.policy == gold.Article {
 		sets := map[string]bool{}
 		for _, e := range ex {

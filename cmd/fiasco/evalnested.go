@@ -217,12 +217,12 @@ func (n *nestedFlags) dealt() string {
 // active reports whether --nested or --by-set was given.
 func (n *nestedFlags) active() bool { return n.outer > 0 || n.bySet }
 
-// check validates the flags together, after parsing: combinations that
-// make no sense are usage errors.
 // trainingFlags are eval's options that only a training reads (--cv,
 // --nested, --by-set): the SVM's and the features'.
 var trainingFlags = []string{"s", "t", "d", "g", "r", "c", "w1", "w-1", "e", "m", "b", "shrinking", "threads", "features", "keywords", "max-blocks"}
 
+// check validates the flags together, after parsing: combinations that
+// make no sense are usage errors.
 func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) error {
 	n.given = map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { n.given[f.Name] = true })

@@ -366,6 +366,7 @@ func TestFlagValues(t *testing.T) {
 		{"train --data d -o m --workers -2", "--workers -2"},
 		{"eval --data d --workers -2", "--workers -2"},
 		{"eval --data d --model m.fiasco -c 4", "-c is for training"},
+		{"eval --data d -w1 2", "-w1 is for training"},
 		{"eval --data d --features text", "--features is for training"},
 		{"eval --data d --max-blocks 10", "--max-blocks is for training"},
 		{"train --data d -o m --no-render --features visual", "--features visual needs rendered pages (vis_"},
@@ -401,13 +402,14 @@ func TestStreamOutputNamesDirectory(t *testing.T) {
 		{"jsonl", filepath.Join(dir, "new") + "/"},
 		{"wet", filepath.Join(dir, "new2") + "/"},
 		{"jsonl", dir},
+		{"jsonl", filepath.Join(dir, "new3") + "/."},
 	} {
 		code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", c.format, "-o", c.out, articlePath)
 		if code == 0 || !strings.Contains(errs, "names a directory; the "+c.format+" format writes one file") {
 			t.Errorf("--format %s -o %s: exit %d, stderr %q", c.format, c.out, code, errs)
 		}
 	}
-	for _, d := range []string{"new", "new2"} {
+	for _, d := range []string{"new", "new2", "new3"} {
 		if _, err := os.Stat(filepath.Join(dir, d)); err == nil {
 			t.Errorf("%s was created", d)
 		}

@@ -215,7 +215,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	m.Info.Data = df.dirs
 	m.Info.Policy = df.policy.String()
 	m.Info.Command = "fiasco train " + strings.Join(args, " ")
-	if err := m.Save(*out); err != nil {
+	if err := writeOutput(*out, m.Write); err != nil {
 		return err
 	}
 	nsv := m.English.TotalSV()

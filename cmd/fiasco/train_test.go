@@ -63,8 +63,9 @@ func TestTrainGridBySite(t *testing.T) {
 	}
 }
 
-// TestDataSetChecks: a data set's pages without gold and gold files
-// without pages are reported as failed, not skipped in silence; a set
+// TestDataSetChecks: a data set's pages without gold, gold files without
+// pages and second gold files of one page are reported, not skipped in
+// silence (hidden files are no part of a set); a set
 // given twice (here through a symbolic link) is a usage error; under
 // --policy article, CleanEval-format gold is noted as counted as it is.
 func TestDataSetChecks(t *testing.T) {
@@ -76,7 +77,8 @@ func TestDataSetChecks(t *testing.T) {
 	part := gold[:bytes.Index(gold, []byte("\n<p> The mayor"))] // the headline and the first paragraph: the rest is dirty
 	for name, data := range map[string][]byte{
 		"html/1.html": page, "html/2.html": page, "html/3.html": page,
-		"gold/1.txt": gold, "gold/2.txt": part, "gold/4.txt": gold,
+		"gold/1.txt": gold, "gold/2.txt": part, "gold/4.txt": gold, "gold/1.xml": gold,
+		"gold/.DS_Store": {0, 1}, "html/.x.html": page,
 	} {
 		p := filepath.Join(set, name)
 		os.MkdirAll(filepath.Dir(p), 0o755)
@@ -90,19 +92,29 @@ func TestDataSetChecks(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, want := range []string{
-		"html/3.html: a page without a gold file gold/3.*",
-		"gold/4.txt: a gold file without a page html/4.html",
-		"4 pages (2 failed)",
+		"skipped " + filepath.Join(set, "html/3.html") + ": a page without a gold file gold/3.*",
+		"skipped " + filepath.Join(set, "gold/4.txt") + ": a gold file without a page html/4.html",
+		"skipped " + filepath.Join(set, "gold/1.xml") + ": a second gold file for html/1.html, which has 1.txt",
+		"2 pages (0 failed)",
+		"3 files without a page or gold file to pair with skipped",
 	} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
 		}
 	}
+	if strings.Contains(errs, ".DS_Store") || strings.Contains(errs, ".x.html") {
+		t.Errorf("hidden files reported:\n%s", errs)
+	}
 	if m, err := classify.Load(model); err != nil || m.Info.Pages != 2 {
 		t.Errorf("model: %v; want 2 pages trained on", err)
 	}
+	if _, err := os.Stat(os.DevNull); err == nil {
+		if code, _, errs := fiasco(t, "train", "-q", "--no-render", "--data", set, "-o", os.DevNull); code != 0 {
+			t.Errorf("-o %s: exit %d: %s", os.DevNull, code, errs)
+		}
+	}
 	code, _, errs = fiasco(t, "eval", "-q", "--no-render", "--policy", "article", "--data", set)
-	if code != 0 || !strings.Contains(errs, "note: set's gold is clean text without finer labels") {
+	if code != 0 || !strings.Contains(errs, "note: set's gold is clean text without finer labels") || !strings.Contains(errs, "2 pages (0 failed)") {
 		t.Errorf("article policy on CleanEval gold: exit %d; stderr:\n%s", code, errs)
 	}
 	link := filepath.Join(dir, "link")

@@ -53,12 +53,15 @@ func writeDirect(path string, write func(io.Writer) error) error {
 	return f.Close()
 }
 
-// checkWritable reports, before any work, why an output file could not be
-// written at path: its directory is missing or not writable, or path is a
-// directory.
+// checkWritable reports, before any work, why writeOutput could not write
+// an output file at path: path is a directory, or its directory is missing
+// or takes no new file. Anything else that exists (a device, a pipe) is
+// written directly, and left to that.
 func checkWritable(path string) error {
 	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 		return errors.New("is a directory")
+	} else if err == nil && !fi.Mode().IsRegular() {
+		return nil
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), ".fiasco-tmp-*")
 	if err != nil {

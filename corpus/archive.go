@@ -21,9 +21,11 @@ const (
 // archive yields one page per HTML response record of the WARC file read
 // from r (plain, gzip, or zstd-compressed as a whole when k says so).
 // seekable says r is the file name itself, opened at its start, so that
-// requisites can be read back by offset. Reading stops at the first error
-// of the archive (a truncated last record, corrupt gzip data), which is
-// yielded as an Input with Err set.
+// requisites can be read back by offset. An error of the archive is
+// yielded as an Input with Err set: a truncated last record ends it; after
+// damage within the file (corrupt gzip data, a header that is no WARC
+// header) reading goes on at the next record found, and the error says
+// where.
 func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k kind, seekable bool, yield func(pipeline.Input) bool) bool {
 	s.stats.Archives++
 	var res *Archive
@@ -52,37 +54,84 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		pending = nil
 		return yield(in)
 	}
+	// damage is the error record of a damaged stretch that reading moved
+	// past (warc.Reader.Resync), yielded once the next record is read or
+	// the input ends, with what became of the stretch.
+	var damage *pipeline.Input
+	var damageErr error
+	endDamage := func(next string) bool {
+		if damage == nil {
+			return true
+		}
+		in := *damage
+		damage = nil
+		in.Err = fmt.Errorf("%w; %s", damageErr, next)
+		return yield(in)
+	}
 	for {
 		if ctx.Err() != nil {
 			// Not read further: the pages read are reported, the rest
 			// is left for a resumed run.
-			return flush()
+			return flush() && endDamage("reading stopped there")
 		}
 		rec, err := wr.Next()
 		if err == io.EOF {
-			return flush()
+			return flush() && endDamage("no record follows it: the rest of the file is lost")
 		}
 		if err != nil {
 			var we *warc.Error
 			errors.As(err, &we)
+			// An error at the pending page's record (its ID, or its offset:
+			// a gzip member whose checksum fails once the page was read)
+			// is the page's: it yields an error, not a page and an error.
 			if pending != nil && (we != nil && we.RecordID != "" && we.RecordID == pending.RecordID ||
+				we != nil && fmt.Sprintf("%s#%d", name, we.Offset) == pending.Name ||
 				pending.Err != nil && errors.Is(pending.Err, err)) {
 				if pending.Err == nil {
 					pending.Err, pending.Data = err, nil
 				}
-				return flush()
+				if !flush() {
+					return false
+				}
+			} else {
+				if !flush() {
+					return false
+				}
+				if damage == nil {
+					in := pipeline.Input{Name: name}
+					if we != nil {
+						in.Name = fmt.Sprintf("%s#%d", name, we.Offset)
+						in.RecordID = we.RecordID
+					}
+					damage, damageErr = &in, err
+				}
 			}
-			if !flush() {
-				return false
+			if !errors.Is(err, warc.ErrGzip) && !errors.Is(err, warc.ErrMalformed) {
+				// The end of the input (a truncated last record) or an I/O
+				// error: nothing to read on from.
+				if damage != nil && damageErr == err {
+					in := *damage
+					in.Err = err
+					return yield(in)
+				}
+				return endDamage("the rest of the file could not be read: " + err.Error())
 			}
-			in := pipeline.Input{Name: name, Err: err}
-			if we != nil {
-				in.Name = fmt.Sprintf("%s#%d", name, we.Offset)
-				in.RecordID = we.RecordID
+			// Damage within the file (corrupt gzip data, a header that is
+			// no WARC header): read on from the next record start, so
+			// that one bad record does not cost the rest of the file.
+			if _, rerr := wr.Resync(); rerr != nil {
+				if rerr == io.EOF {
+					return endDamage("no record follows it: the rest of the file is lost")
+				}
+				return endDamage("the rest of the file could not be read: " + rerr.Error())
 			}
-			return yield(in)
+			s.stats.Resyncs++
+			continue
 		}
 		if !flush() {
+			return false
+		}
+		if !endDamage(fmt.Sprintf("reading went on at the next record found, at offset %d", rec.Offset)) {
 			return false
 		}
 		s.stats.Records++

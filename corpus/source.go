@@ -67,6 +67,10 @@ type Stats struct {
 	Files    int // files read as pages (plain or compressed)
 	Archives int // WARC files read
 	Records  int // WARC records read
+	// Resyncs counts the damaged stretches of WARC files (corrupt gzip
+	// data, a header that is no WARC header) read past to the next
+	// record found.
+	Resyncs int
 	// Skipped counts WARC records that are not pages, by reason
 	// ("request", "revisit", "metadata", "warcinfo", "non-HTML", "HTTP
 	// status not 2xx", ...).

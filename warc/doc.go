@@ -38,7 +38,9 @@
 // WARC-Record-ID; it wraps ErrTruncated (input ending inside a record, its
 // header, or its gzip member), ErrMalformed (a header that is not WARC
 // syntax), ErrGzip (corrupt gzip data) or an I/O error of the underlying
-// reader. Such errors end the reading: Next returns the same error again.
+// reader. Such errors end the reading: Next returns the same error again,
+// unless Reader.Resync moves past damage within the file (ErrGzip,
+// ErrMalformed) to the next place a record may start.
 // Errors of Record.HTTP and of reading an HTTP body (ErrNotHTTP,
 // ErrBadHTTP, ErrUnsupportedEncoding) concern one record only. No input
 // makes the package panic or loop.

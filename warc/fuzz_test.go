@@ -8,7 +8,8 @@ import (
 )
 
 // FuzzReader checks that no input makes the reader panic, loop, or end
-// with anything but io.EOF or a sticky *Error.
+// with anything but io.EOF or a sticky *Error, also when Resync moves it
+// past every error it can.
 func FuzzReader(f *testing.F) {
 	m := mixed()
 	plain := cat(m...)
@@ -27,6 +28,7 @@ func FuzzReader(f *testing.F) {
 		// A record takes at least ~24 decompressed bytes, and deflate
 		// expands at most ~1032 times.
 		limit := 50*len(data) + 10
+		resyncs := 0
 		for i := 0; ; i++ {
 			if i > limit {
 				t.Fatalf("more than %d records from %d bytes", limit, len(data))
@@ -40,7 +42,18 @@ func FuzzReader(f *testing.F) {
 				if _, err2 := r.Next(); err2 != err {
 					t.Fatalf("Next after %v returned %v", err, err2)
 				}
-				return
+				if err == io.EOF {
+					return
+				}
+				// Read past the damage, as corpus does; each Resync moves
+				// on by a byte at least.
+				if _, rerr := r.Resync(); rerr != nil {
+					return
+				}
+				if resyncs++; resyncs > len(data)+1 {
+					t.Fatalf("%d resyncs in %d bytes", resyncs, len(data))
+				}
+				continue
 			}
 			if rec.ContentLength < 0 {
 				t.Fatalf("negative Content-Length %d", rec.ContentLength)

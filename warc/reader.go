@@ -2,6 +2,7 @@ package warc
 
 import (
 	"bufio"
+	"bytes"
 	"compress/flate"
 	"compress/gzip"
 	"errors"
@@ -237,6 +238,79 @@ func (r *Reader) Next() (*Record, error) {
 	}
 	r.rec = rec
 	return rec, nil
+}
+
+// Resync moves past damage after Next failed with ErrGzip or ErrMalformed:
+// it skips the input to the next place where a record may start (in a
+// gzip file, the next gzip member header; in a plain file, the next line
+// that starts with "WARC/1.") and clears the error, so that Next reads on
+// from there. It returns the file offset it stopped at (plus
+// Options.StartOffset), or io.EOF when the input holds no such place.
+// What lay between is lost; if it was no record start after all, Next
+// fails again and Resync can be called again: each call moves on by at
+// least one byte. Resync does nothing for other errors (ErrTruncated at
+// the end of the input, an I/O error) and returns the error.
+func (r *Reader) Resync() (int64, error) {
+	if r.err == nil || !errors.Is(r.err, ErrGzip) && !errors.Is(r.err, ErrMalformed) {
+		if r.err == nil {
+			return 0, errors.New("warc: Resync without an error to move past")
+		}
+		return 0, r.err
+	}
+	if r.rec != nil {
+		r.rec = nil
+		r.gen++
+	}
+	var err error
+	if r.gz != nil {
+		for {
+			if err = r.seek([]byte{0x1f, 0x8b, 8}, 0); err != nil {
+				break
+			}
+			if err = r.nextMember(); err == nil {
+				r.dr.Reset(&r.mr)
+				r.mr.cross = false
+				break
+			}
+			if err == io.EOF {
+				break
+			}
+			// A false start: the bytes after the magic are no gzip header;
+			// nextMember read at least one of them.
+		}
+	} else {
+		err = r.seek([]byte("\nWARC/1."), 1)
+	}
+	if err != nil {
+		if err == io.EOF {
+			r.err = err
+			return 0, io.EOF
+		}
+		r.err = &Error{Name: r.opts.Name, Offset: r.cr.n - int64(r.br.Buffered()) + r.opts.StartOffset, Err: err}
+		return 0, r.err
+	}
+	r.err = nil
+	return r.offset(), nil
+}
+
+// seek skips the file to the next occurrence of pat, plus skip bytes; it
+// returns io.EOF when pat does not occur.
+func (r *Reader) seek(pat []byte, skip int) error {
+	for {
+		buf, err := r.br.Peek(bufSize)
+		if i := bytes.Index(buf, pat); i >= 0 {
+			r.br.Discard(i + skip)
+			return nil
+		}
+		if err != nil && err != io.EOF {
+			return err
+		}
+		if err == io.EOF {
+			r.br.Discard(len(buf))
+			return io.EOF
+		}
+		r.br.Discard(len(buf) - (len(pat) - 1)) // pat may start in the last bytes
+	}
 }
 
 // discard skips n bytes of the current record and returns how many it

@@ -152,12 +152,39 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 			}
 			sort.Strings(reasons)
 			for i, r := range reasons {
-				reasons[i] = fmt.Sprintf("%d %s", stats.Skipped[r], r)
+				if n := stats.Skipped[r]; n == 1 {
+					reasons[i] = "1 " + singularReason(r)
+				} else {
+					reasons[i] = fmt.Sprintf("%d %s", n, r)
+				}
 			}
 			line += "; skipped " + strings.Join(reasons, ", ")
 		}
+		if stats.Resyncs > 0 {
+			stretches := "1 damaged stretch"
+			if stats.Resyncs > 1 {
+				stretches = fmt.Sprintf("%d damaged stretches", stats.Resyncs)
+			}
+			line += "; read past " + stretches + " to the next record (see the error records)"
+		}
 		fmt.Fprintln(b.stderr, line)
 	}
+}
+
+// singularReason is a reason for skipping records (corpus.Skip*, "TYPE
+// records"), said of one record.
+func singularReason(r string) string {
+	switch {
+	case r == corpus.SkipOtherType:
+		return "record of another type"
+	case strings.HasPrefix(r, "responses "):
+		return "response " + strings.TrimPrefix(r, "responses ")
+	case strings.HasSuffix(r, " responses"):
+		return strings.TrimSuffix(r, "s")
+	case strings.HasSuffix(r, " records"):
+		return strings.TrimSuffix(r, "s")
+	}
+	return r
 }
 
 // result is the batch's outcome as the command's error.

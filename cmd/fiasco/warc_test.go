@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fiasco-project/fiasco/corpus"
 	"github.com/fiasco-project/fiasco/internal/shared"
 	"github.com/fiasco-project/fiasco/warc"
 )
@@ -279,7 +280,7 @@ func TestWARCKillResume(t *testing.T) {
 	if r.hwmMB > maxRSS {
 		t.Errorf("reference run peaked at %.0f MB RSS, want under %d", r.hwmMB, maxRSS)
 	}
-	for _, want := range []string{"skipped", "1 responses with HTTP status not 2xx", "request records", "revisit records", "metadata records", "non-HTML responses"} {
+	for _, want := range []string{"skipped", "1 response with HTTP status not 2xx", "1 warcinfo record\n", "request records", "revisit records", "metadata records", "non-HTML responses"} {
 		if !strings.Contains(r.stderr, want) {
 			t.Errorf("summary lacks %q:\n%s", want, r.stderr)
 		}
@@ -380,5 +381,90 @@ func checkCrawlLines(t *testing.T, c *testCrawl, data []byte) {
 	}
 	if a, b := texts[c.gzipped[0]], texts[c.gzipped[1]]; a == "" || a != b {
 		t.Errorf("a gzip-encoded page gives other text than its plain copy:\n%.200q\n%.200q", a, b)
+	}
+}
+
+// TestWARCDamage: damage within a WARC (here the checksums of two gzip
+// members: a page's response and the request before another page) costs
+// the damaged records only: every other page is cleaned, the damaged page
+// has its error line, the damage its error record saying where reading
+// went on, and the summary counts the stretches read past.
+func TestWARCDamage(t *testing.T) {
+	dir := t.TempDir()
+	c := smallCrawl(t, dir, 12)
+	data, err := os.ReadFile(c.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The members' offsets, and which record each holds.
+	var offs []int64
+	var ids []string
+	r := warc.NewReader(bytes.NewReader(data), warc.Options{})
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			break
+		}
+		offs, ids = append(offs, rec.Offset), append(ids, rec.ID)
+	}
+	offs = append(offs, int64(len(data)))
+	damage := func(i int) {
+		mid := (offs[i] + offs[i+1]) / 2
+		data[mid] ^= 0xff // stored deflate blocks: only the checksum notices
+	}
+	page, before := -1, -1
+	for i, id := range ids {
+		switch id {
+		case c.pages[2]:
+			page = i
+			damage(i)
+		case c.pages[5]:
+			before = i - 1
+			damage(i - 1)
+		}
+	}
+	if page < 0 || before < 0 {
+		t.Fatal("records not found")
+	}
+	os.WriteFile(c.path, data, 0o644)
+	out := filepath.Join(dir, "out.jsonl")
+	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, c.path)
+	if code != 1 || !strings.Contains(errs, "read past 2 damaged stretches") {
+		t.Errorf("exit %d; stderr:\n%s", code, errs)
+	}
+	lines, _ := os.ReadFile(out)
+	text, failed := map[string]bool{}, map[string]string{}
+	var damageMsg string
+	seen := map[string]int{}
+	for _, l := range strings.Split(strings.TrimSpace(string(lines)), "\n") {
+		var jl struct {
+			corpus.Line
+			Error string `json:"error"`
+		}
+		if err := json.Unmarshal([]byte(l), &jl); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		if seen[jl.Input]++; seen[jl.Input] > 1 {
+			t.Errorf("two lines for %s", jl.Input)
+		}
+		switch {
+		case jl.Error == "":
+			text[jl.WARCRecordID] = true
+		case strings.HasSuffix(jl.Input, fmt.Sprintf("#%d", offs[before])):
+			damageMsg = jl.Error
+		default:
+			failed[jl.WARCRecordID] = jl.Error
+		}
+	}
+	for i, id := range c.pages {
+		if i != 2 && !text[id] {
+			t.Errorf("page %d (%s) has no text line", i, id)
+		}
+	}
+	if !strings.Contains(failed[c.pages[2]], "corrupt gzip data") {
+		t.Errorf("the damaged page's error: %q", failed[c.pages[2]])
+	}
+	if !strings.Contains(damageMsg, "corrupt gzip data") || !strings.Contains(damageMsg, "reading went on at the next record found, at offset") {
+		t.Errorf("the damage's error record: %q", damageMsg)
 	}
 }

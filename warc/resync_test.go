@@ -1,0 +1,114 @@
+package warc
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestResync: after damage within a file (a corrupt gzip member, junk
+// between members, a header that is no WARC header), Resync moves on to
+// the next record start and Next reads every later record, at its true
+// offset; what lies past the last record start is io.EOF.
+func TestResync(t *testing.T) {
+	var parts []string
+	for n := 1; n <= 5; n++ {
+		parts = append(parts, rec(n, TypeResource, "", strings.Repeat("block of record ", 20+n)))
+	}
+	members := make([][]byte, len(parts))
+	var offsets []int64
+	var whole []byte
+	for i, p := range parts {
+		members[i] = gz([]byte(p))
+		offsets = append(offsets, int64(len(whole)))
+		whole = append(whole, members[i]...)
+	}
+	corrupt := bytes.Clone(whole)
+	mid := offsets[1] + int64(len(members[1]))/2
+	for i := mid; i < mid+8; i++ {
+		corrupt[i] ^= 0x5a
+	}
+	junk := append(append(bytes.Clone(whole[:offsets[2]]), "\x1f\x8b junk, not a gzip member"...), whole[offsets[2]:]...)
+	shift := int64(len(junk) - len(whole))
+	var plain []byte
+	var plainOffsets []int64
+	for i, p := range parts {
+		if i == 2 {
+			plain = append(plain, "WARC/1.1\r\nthis line has no colon\r\n\r\n"...)
+		}
+		plainOffsets = append(plainOffsets, int64(len(plain)))
+		plain = append(plain, p...)
+	}
+	for _, c := range []struct {
+		name    string
+		data    []byte
+		want    []int   // records read, by number
+		offsets []int64 // their offsets
+		errs    []error // the errors met on the way
+	}{
+		{"corrupt member", corrupt, []int{1, 3, 4, 5}, []int64{offsets[0], offsets[2], offsets[3], offsets[4]}, []error{ErrGzip}},
+		{"junk between members", junk, []int{1, 2, 3, 4, 5}, []int64{offsets[0], offsets[1], offsets[2] + shift, offsets[3] + shift, offsets[4] + shift}, []error{ErrGzip}},
+		{"plain, bad header", plain, []int{1, 2, 3, 4, 5}, plainOffsets, []error{ErrMalformed}},
+	} {
+		r := NewReader(bytes.NewReader(c.data), Options{Name: c.name})
+		var got []int
+		var gotOff []int64
+		var errs []error
+		for range 100 {
+			rec, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				errs = append(errs, err)
+				if _, rerr := r.Resync(); rerr != nil {
+					t.Fatalf("%s: Resync after %v: %v", c.name, err, rerr)
+				}
+				continue
+			}
+			for n := 1; n <= 5; n++ {
+				if rec.ID == id(n) {
+					got = append(got, n)
+					gotOff = append(gotOff, rec.Offset)
+				}
+			}
+			if b, err := io.ReadAll(rec.Block()); err != nil || !bytes.HasPrefix(b, []byte("block of record")) {
+				t.Errorf("%s: record %s block %.20q, %v", c.name, rec.ID, b, err)
+			}
+		}
+		if len(errs) != len(c.errs) {
+			t.Errorf("%s: errors %v, want one of each of %v", c.name, errs, c.errs)
+		}
+		for i := range min(len(errs), len(c.errs)) {
+			if !errors.Is(errs[i], c.errs[i]) {
+				t.Errorf("%s: error %v, want %v", c.name, errs[i], c.errs[i])
+			}
+		}
+		if !slices.Equal(got, c.want) || !slices.Equal(gotOff, c.offsets) {
+			t.Errorf("%s: records %v at %v, want %v at %v", c.name, got, gotOff, c.want, c.offsets)
+		}
+	}
+	// Damage past the last record start: Resync finds nothing.
+	r := NewReader(bytes.NewReader(append(bytes.Clone(whole), "junk at the end"...)), Options{})
+	for range 10 {
+		if _, err := r.Next(); err != nil {
+			if _, rerr := r.Resync(); rerr != io.EOF {
+				t.Errorf("Resync after trailing junk: %v, want io.EOF", rerr)
+			}
+			break
+		}
+	}
+	// A truncated last record is the end: Resync returns its error.
+	r = NewReader(bytes.NewReader(whole[:len(whole)-10]), Options{})
+	for range 10 {
+		if _, err := r.Next(); err != nil {
+			if _, rerr := r.Resync(); !errors.Is(rerr, ErrTruncated) {
+				t.Errorf("Resync after a truncated record: %v, want ErrTruncated", rerr)
+			}
+			break
+		}
+	}
+}

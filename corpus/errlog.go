@@ -26,9 +26,10 @@ type ErrorRecord struct {
 // a part of the last. The file is created with the first record: a run
 // without errors leaves none.
 type ErrorLog struct {
-	path string
-	f    *appendFile
-	n    int
+	path    string
+	f       *appendFile
+	n       int
+	earlier int // failures an earlier run recorded, kept on resume
 }
 
 // openErrorLog prepares the error log at path for a run. Without resume a
@@ -100,6 +101,7 @@ func (l *ErrorLog) keepFailures() (int64, error) {
 		if !r.Interrupted {
 			bw.Write(line)
 			size += int64(len(line))
+			l.earlier++
 		}
 	}
 	err = bw.Flush()
@@ -127,6 +129,16 @@ func (l *ErrorLog) Path() string { return l.path }
 
 // Len returns the number of records this run added.
 func (l *ErrorLog) Len() int { return l.n }
+
+// Earlier returns the number of failures an earlier run recorded that a
+// resumed run kept (its interrupted pages aside, which it cleans); 0 for
+// a nil log.
+func (l *ErrorLog) Earlier() int {
+	if l == nil {
+		return 0
+	}
+	return l.earlier
+}
 
 // Add appends a record. An error means the log cannot be written.
 func (l *ErrorLog) Add(r ErrorRecord) error {

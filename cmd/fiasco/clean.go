@@ -74,7 +74,8 @@ A run killed at any moment (even by SIGKILL) leaves whole output entries;
 running the same command again with --resume keeps them and cleans the
 pages that have none. A page that failed counts as done (its error line
 in jsonl, its record in wet's error log, its manifest line in a
-directory) and is not tried again. On SIGINT or SIGTERM a batch takes no more pages,
+directory) and is not tried again; the resumed run exits as the whole
+run would have (1 if a page failed in either part). On SIGINT or SIGTERM a batch takes no more pages,
 lets the pages under way finish, writes an error record "interrupted" for
 every page it did not clean, closes Chromium and exits 130 (SIGINT) or 143
 (SIGTERM).`

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fiasco-project/fiasco/corpus"
+	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/pipeline"
 )
 
@@ -130,7 +131,7 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 		msg += fmt.Sprintf(", %d not written", b.unwritten)
 	}
 	if b.truncated > 0 {
-		msg += fmt.Sprintf(", %d truncated (cut at --max-bytes %d)", b.truncated, b.maxB)
+		msg += fmt.Sprintf(", %d truncated (cut at --max-bytes %d, %d tags or %d text blocks, or by the crawler)", b.truncated, b.maxB, load.DefaultMaxTags, pipeline.DefaultMaxBlocks)
 	}
 	if b.unrendered > 0 {
 		msg += fmt.Sprintf(", %d cleaned by the text model (rendering failed)", b.unrendered)
@@ -141,7 +142,11 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 	}
 	fmt.Fprintln(b.stderr, msg)
 	if n := out.Resume.Skipped(); n > 0 {
-		fmt.Fprintf(b.stderr, "fiasco clean: --resume: %s done by an earlier run, skipped\n", plural(n, "page"))
+		line := fmt.Sprintf("fiasco clean: --resume: %s done by an earlier run, skipped", plural(n, "page"))
+		if f := out.Errors.Earlier(); f > 0 {
+			line += fmt.Sprintf("; %d of them failed (in %s)", f, out.Errors.Path())
+		}
+		fmt.Fprintln(b.stderr, line)
 	}
 	if stats.Archives > 0 {
 		line := fmt.Sprintf("fiasco clean: WARC: %s in %s", plural(stats.Records, "record"), plural(stats.Archives, "file"))
@@ -198,8 +203,10 @@ func (b *batchRun) result(out *corpus.Output) error {
 	if b.pages == 0 && out.Resume.Skipped() == 0 {
 		return errors.New("no input files found")
 	}
-	if b.failed > 0 {
-		return &failedError{n: b.failed, what: "pages"}
+	// A resumed run ends as the run it finishes would have: failures of
+	// the earlier run count.
+	if n := b.failed + out.Errors.Earlier(); n > 0 {
+		return &failedError{n: n, what: "pages"}
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package corpus
 import (
 	"bufio"
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	"io"
@@ -116,6 +117,12 @@ func goodLines(f *os.File, size int64) (int64, error) {
 // the file at path, in order, read as they are asked for; id extracts one
 // from a line ("" and false to skip it).
 func lineIDs(path string, size int64, id func(line []byte) (string, bool, error)) func() (string, bool, error) {
+	return readLineIDs(path, size, false, id)
+}
+
+// readLineIDs is lineIDs, of a file of gzip members (one or more lines
+// each) with gz.
+func readLineIDs(path string, size int64, gz bool, id func(line []byte) (string, bool, error)) func() (string, bool, error) {
 	var f *os.File
 	var br *bufio.Reader
 	lineNo := 0
@@ -125,7 +132,16 @@ func lineIDs(path string, size int64, id func(line []byte) (string, bool, error)
 			if f, err = os.Open(path); err != nil {
 				return "", false, err
 			}
-			br = bufio.NewReaderSize(io.NewSectionReader(f, 0, size), 64<<10)
+			var r io.Reader = io.NewSectionReader(f, 0, size)
+			if gz && size > 0 {
+				zr, err := gzip.NewReader(bufio.NewReaderSize(r, 64<<10))
+				if err != nil {
+					f.Close()
+					return "", false, fmt.Errorf("%s: %w", path, err)
+				}
+				r = zr
+			}
+			br = bufio.NewReaderSize(r, 64<<10)
 		}
 		for {
 			line, err := br.ReadBytes('\n')
@@ -148,6 +164,82 @@ func lineIDs(path string, size int64, id func(line []byte) (string, bool, error)
 			}
 		}
 	}
+}
+
+// gzipEntries writes each entry as a gzip member of its own to out, so
+// that the file is whole gzip members at any moment (as a WET file's
+// records are) and reads as one gzip stream.
+type gzipEntries struct {
+	out entryWriter
+	buf bytes.Buffer
+	zw  *gzip.Writer
+}
+
+func newGzipEntries(out entryWriter) *gzipEntries {
+	zw, _ := gzip.NewWriterLevel(io.Discard, gzip.DefaultCompression)
+	return &gzipEntries{out: out, zw: zw}
+}
+
+func (g *gzipEntries) write(p []byte) error {
+	g.buf.Reset()
+	g.zw.Reset(&g.buf)
+	if _, err := g.zw.Write(p); err != nil {
+		return err
+	}
+	if err := g.zw.Close(); err != nil {
+		return err
+	}
+	return g.out.write(g.buf.Bytes())
+}
+
+func (g *gzipEntries) close() error { return g.out.close() }
+
+// goodMembers returns the length of the whole gzip members of a file that
+// end with a line end: up to the first member that cannot be read to its
+// end (a killed run's last).
+func goodMembers(f *os.File, size int64) (int64, error) {
+	cr := &countReader{r: io.NewSectionReader(f, 0, size)}
+	br := bufio.NewReaderSize(cr, 64<<10)
+	var zr gzip.Reader
+	good := int64(0)
+	for {
+		if _, err := br.Peek(1); err == io.EOF {
+			return good, nil
+		}
+		if err := zr.Reset(br); err != nil {
+			return good, nil
+		}
+		zr.Multistream(false)
+		last := byte(0)
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := zr.Read(buf)
+			if n > 0 {
+				last = buf[n-1]
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return good, nil
+			}
+		}
+		if last != '\n' {
+			return good, nil
+		}
+		good = cr.n - int64(br.Buffered())
+	}
+}
+
+type countReader struct {
+	r io.Reader
+	n int64
+}
+
+func (c *countReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
 }
 
 // tempPrefix starts the names of the temporary files outputs are written

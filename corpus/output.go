@@ -154,7 +154,7 @@ func Open(opt OutputOptions) (*Output, error) {
 // side by side, keep a log each.
 func errorsBeside(p string) string {
 	dir, base := filepath.Split(p)
-	for _, ext := range []string{".warc.wet.gz", ".wet.gz", ".wet", ".warc.gz", ".gz", ".jsonl", ".json", ".warc"} {
+	for _, ext := range []string{".warc.wet.gz", ".wet.gz", ".wet", ".warc.gz", ".jsonl.gz", ".gz", ".jsonl", ".json", ".warc"} {
 		if t, ok := strings.CutSuffix(base, ext); ok && t != "" {
 			base = t
 			if strings.Contains(ext, ".wet") {

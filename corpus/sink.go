@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/fiasco-project/fiasco/pipeline"
 )
@@ -87,17 +88,28 @@ func jsonlID(line []byte) (string, bool, error) {
 }
 
 // openJSONL opens a JSONL output file; with resume, its partial last line
-// is cut and its lines are the log of inputs done.
+// is cut and its lines are the log of inputs done. A name ending in .gz
+// makes it gzip-compressed, a member per line, so that it is whole
+// members at any moment and resumes as a plain one does.
 func openJSONL(path string, resume, blocks bool) (*jsonlSink, *doneLog, error) {
-	a, err := openAppend(path, resume, goodLines)
+	gz := strings.HasSuffix(path, ".gz")
+	good := goodLines
+	if gz {
+		good = goodMembers
+	}
+	a, err := openAppend(path, resume, good)
 	if err != nil {
 		return nil, nil, err
 	}
 	var log *doneLog
 	if resume {
-		log = &doneLog{name: path, next: lineIDs(path, a.size, jsonlID)}
+		log = &doneLog{name: path, next: readLineIDs(path, a.size, gz, jsonlID)}
 	}
-	return &jsonlSink{out: a, blocks: blocks}, log, nil
+	var out entryWriter = a
+	if gz {
+		out = newGzipEntries(a)
+	}
+	return &jsonlSink{out: out, blocks: blocks}, log, nil
 }
 
 // stat reports whether path exists as a regular file.

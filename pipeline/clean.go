@@ -155,6 +155,9 @@ func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt Prepa
 	if err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	t0 := time.Now()
 	score, err := Decide(m, d)
 	if err != nil {

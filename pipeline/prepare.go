@@ -138,6 +138,9 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	}
 	d.Page = p
 	d.Meta = meta.FromPage(p, opt.URL)
+	if err := ctx.Err(); err != nil { // between stages: a deadline bounds the text model's work too
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	t1 := time.Now()
 	pc := opt.Preclean
 	var links []*html.Node
@@ -151,6 +154,9 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 		return nil, fmt.Errorf("%s: preclean: %w", name, err)
 	}
 	restoreLinks(p.Doc, links)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
 	t2 := time.Now()
 	d.Blocks = blocks.Find(p.Doc)
 	t3 := time.Now()
@@ -173,6 +179,9 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 			return nil, &RenderError{Page: name, Err: err}
 		}
 		d.Visual = vis
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	t4 := time.Now()
 	d.Table = features.ExtractTitled(d.Blocks, d.Visual, d.Meta.Title)

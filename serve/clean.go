@@ -226,6 +226,9 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		rendered, renderErr = false, res.RenderErr.Error()
 		s.log.Warn("render failed twice, cleaned by the text model", "page", p.name, "err", res.RenderErr)
 	}
+	if err == nil && ctx.Err() != nil {
+		err = ctx.Err() // the limit passed in the last stage: the answer is late all the same
+	}
 	if err != nil {
 		e := s.pageError(ctx, err)
 		s.met.page(rendered, time.Since(t0), nil, e.Kind)
@@ -516,8 +519,13 @@ func (s *Server) fail(w http.ResponseWriter, e *Error) {
 	writeError(w, e)
 }
 
+// writeError answers e and closes the connection after it: a request
+// refused before its body was read (a bad parameter, 100-continue never
+// sent) would otherwise leave the server reading the body's late bytes as
+// the next request's headers, and answering them 408 in the end.
 func writeError(w http.ResponseWriter, e *Error) {
 	h := w.Header()
+	h.Set("Connection", "close")
 	h.Set("Content-Type", "application/json")
 	h.Set("X-Content-Type-Options", "nosniff")
 	if e.RetryAfter > 0 {

@@ -100,7 +100,9 @@
 // [Server.Serve] returns when its context is cancelled (cmd/fiasco cancels
 // it on SIGTERM and SIGINT): the listener closes at once, /healthz answers
 // 503, requests under way (batches included) finish, and idle connections
-// close. Requests still running after Config.ShutdownTimeout are cancelled
-// and answered 503; then Serve returns and the caller closes the cleaners
-// (and with them Chromium).
+// close. Config.ShutdownTimeout bounds it all: requests still running in
+// its last part (half of it, at most 5 s) are cancelled and answered 503,
+// a batch's lines that still come too, and every connection is closed by
+// its end; then Serve returns and the caller closes the cleaners (and with
+// them Chromium).
 package serve

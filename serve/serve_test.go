@@ -629,6 +629,15 @@ func TestTimeout(t *testing.T) {
 	errorOf(t, "slow page", resp, body, 504)
 }
 
+// TestTimeoutText: the per-page limit bounds the text model's work too: a
+// page that takes longer than it is answered 504, not cleaned late.
+func TestTimeoutText(t *testing.T) {
+	big := bytes.Repeat([]byte("<div><p>A paragraph of running text, with a <a href=\"/x\">link</a> in it.</p></div>\n"), 40000)
+	srv := start(t, Config{Text: textCleaner(t), Timeout: time.Millisecond, MaxBody: 8 << 20})
+	resp, body := post(t, srv.url+"/clean?render=off", big)
+	errorOf(t, "a big page in a millisecond", resp, body, 504)
+}
+
 func TestShutdownFinishesInFlight(t *testing.T) {
 	rc, b := blockingCleaner(t)
 	srv := start(t, Config{Rendered: rc, ShutdownTimeout: 10 * time.Second})
@@ -746,7 +755,7 @@ func TestBatchShutdownDeadline(t *testing.T) {
 	// A batch still running at the shutdown deadline: the pages under way
 	// and every line still coming are answered 503, none is lost.
 	rc, g := blockingCleaner(t)
-	srv := start(t, Config{Rendered: rc, Workers: 2, ShutdownTimeout: 300 * time.Millisecond})
+	srv := start(t, Config{Rendered: rc, Workers: 2, ShutdownTimeout: 2 * time.Second})
 	html, _ := json.Marshal(string(readFile(t, article)))
 	pr, pw := io.Pipe()
 	resps := make(chan *http.Response, 1)
@@ -771,7 +780,7 @@ func TestBatchShutdownDeadline(t *testing.T) {
 	<-g.started
 	<-g.started
 	srv.cancel()
-	time.Sleep(500 * time.Millisecond) // past the deadline
+	time.Sleep(1300 * time.Millisecond) // past the requests' deadline (1 s), within the shutdown (2 s)
 	for i := 4; i <= n; i++ {
 		fmt.Fprintf(pw, `{"id": %d, "html": %s}`+"\n", i, html)
 	}
@@ -896,5 +905,48 @@ func TestNew(t *testing.T) {
 	}
 	if cfg := s.Config(); cfg.Queue != 0 || cap(s.admit) != 3 || cfg.Addr != DefaultAddr || cfg.MaxBody != DefaultMaxBody {
 		t.Errorf("defaults: %+v", cfg)
+	}
+}
+
+// TestRefusedBeforeBody: a request refused before its body is read (a bad
+// parameter) is answered and the connection closed, whether the client
+// sends the body at once or, told to wait for 100-continue, late: its
+// body's bytes are not read as a next request and answered 408 once the
+// client goes quiet.
+func TestRefusedBeforeBody(t *testing.T) {
+	srv := start(t, Config{ReadTimeout: 300 * time.Millisecond})
+	body := bytes.Repeat([]byte("<p>late body</p>"), 200)
+	for _, expect := range []bool{false, true} {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(srv.url, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		head := fmt.Sprintf("POST /clean?format=xml HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n", len(body))
+		if expect {
+			fmt.Fprintf(conn, "%sExpect: 100-continue\r\n\r\n", head)
+		} else {
+			fmt.Fprintf(conn, "%s\r\n%s", head, body)
+		}
+		conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+		br := bufio.NewReader(conn)
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.ReadAll(resp.Body)
+		if resp.StatusCode != 400 || !resp.Close {
+			t.Errorf("expect %v: answer %d, close %v; want 400 and the connection closed", expect, resp.StatusCode, resp.Close)
+		}
+		if expect {
+			conn.Write(body)
+		}
+		time.Sleep(3 * srv.cfg.ReadTimeout) // the client stays, quiet
+		if rest, _ := io.ReadAll(br); len(rest) > 0 {
+			t.Errorf("expect %v: after the answer the server sent %q", expect, rest)
+		}
+	}
+	if m := metricsText(t, srv.url); strings.Contains(m, `kind="slow_client"`) {
+		t.Errorf("a refused request counted as a slow client:\n%s", m)
 	}
 }

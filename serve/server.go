@@ -275,15 +275,18 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	t0 := time.Now()
 	s.log.Info("shutting down: no new connections, finishing requests under way",
 		"in_flight", len(s.admit), "deadline", s.cfg.ShutdownTimeout)
-	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout)
+	// The whole shutdown keeps within ShutdownTimeout: requests under way
+	// have it but its last part (half of it, at most 5 s), in which those
+	// still running are cancelled and answer 503 (a batch: to every line
+	// that still comes); then every connection closes.
+	grace := min(5*time.Second, s.cfg.ShutdownTimeout/2)
+	sctx, cancel := context.WithTimeout(context.Background(), s.cfg.ShutdownTimeout-grace)
 	defer cancel()
 	err := hs.Shutdown(sctx)
 	if err != nil {
-		// Deadline: cancel the requests still running, let them answer
-		// 503, then close every connection.
 		s.log.Warn("shutdown deadline passed: cancelling requests under way", "in_flight", len(s.admit))
 		cancelAll()
-		gctx, gcancel := context.WithTimeout(context.Background(), 5*time.Second)
+		gctx, gcancel := context.WithTimeout(context.Background(), grace)
 		if hs.Shutdown(gctx) != nil {
 			hs.Close()
 		}

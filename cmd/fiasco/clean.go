@@ -59,7 +59,8 @@ Outputs:
         JSON-LD), lang, charset, truncated, text, render_error (a page the
         text model cleaned because rendering it failed); with --blocks the
         blocks; a failed page has error instead), in input order, to
-        standard output or -o FILE.
+        standard output or -o FILE (gzip-compressed when FILE ends in .gz,
+        a gzip member per line).
   --format wet     WARC conversion records as in Common Crawl's WET files,
         one gzip member each, to standard output or -o FILE.
 

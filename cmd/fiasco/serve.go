@@ -60,7 +60,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	timeout := fs.Duration("timeout", serve.DefaultTimeout, "time limit per page: waiting for a worker and cleaning (504 beyond)")
 	readTimeout := fs.Duration("read-timeout", serve.DefaultReadTimeout, "time limit to receive a request's body (batch: each line) and its headers (those at most 10s); 408 beyond")
 	writeTimeout := fs.Duration("write-timeout", serve.DefaultWriteTimeout, "time limit to send an answer (batch: each line)")
-	shutdown := fs.Duration("shutdown-timeout", serve.DefaultShutdownTimeout, "on SIGTERM, how long requests under way may take to finish")
+	shutdown := fs.Duration("shutdown-timeout", serve.DefaultShutdownTimeout, "on SIGTERM, how long the shutdown may take: requests under way may run until 5 s before its end (half of it, if shorter than 10 s), then what is left is answered 503")
 	workers := fs.Int("workers", 0, "pages cleaned at once (0: one per CPU)")
 	queue := fs.Int("queue", 0, "requests that may wait for a worker (0: 4 per worker; -1: none); 503 beyond")
 	noRender := fs.Bool("no-render", false, "serve without Chromium: render=on answers 501, render=auto cleans with the text model")

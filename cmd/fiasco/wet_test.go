@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
 	"os"
@@ -207,5 +208,46 @@ func TestJSONLBlocksAndStaleErrors(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(o, "errors.jsonl")); err == nil {
 		t.Error("the error log of the earlier run is still there")
+	}
+}
+
+// TestJSONLGzip: -o NAME.jsonl.gz writes the lines -o NAME.jsonl does,
+// gzip-compressed, a member per line (errors in NAME.errors.jsonl); a run
+// killed inside a member resumes to the same file as an uninterrupted run.
+func TestJSONLGzip(t *testing.T) {
+	dir := t.TempDir()
+	c := smallCrawl(t, dir, 12)
+	plain, gz := filepath.Join(dir, "out.jsonl"), filepath.Join(dir, "out.jsonl.gz")
+	fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", plain, c.path)
+	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", gz, c.path)
+	if code != 1 || !strings.Contains(errs, "out.errors.jsonl") {
+		t.Errorf("exit %d; stderr:\n%s", code, errs)
+	}
+	want, _ := os.ReadFile(plain)
+	whole, _ := os.ReadFile(gz)
+	gunzip := func(b []byte) []byte {
+		zr, err := gzip.NewReader(bytes.NewReader(b))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	if got := gunzip(whole); !bytes.Equal(got, want) || len(want) == 0 {
+		t.Fatalf("gunzipped output differs from the plain one (%d and %d bytes)", len(got), len(want))
+	}
+	// Killed in the middle of the output: the partial member is cut and the
+	// rest cleaned again.
+	os.WriteFile(gz, whole[:len(whole)*3/5], 0o644)
+	code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", gz, "--resume", c.path)
+	if !strings.Contains(errs, "done by an earlier run") {
+		t.Errorf("resumed: exit %d; stderr:\n%s", code, errs)
+	}
+	resumed, _ := os.ReadFile(gz)
+	if !bytes.Equal(gunzip(resumed), want) {
+		t.Errorf("resumed output differs from an uninterrupted run's")
 	}
 }

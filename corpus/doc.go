@@ -61,5 +61,7 @@
 // the input's name) in step, skips that prefix ([Resume]); the outputs end
 // up with exactly the entries of an uninterrupted run. Pages a signal
 // interrupted are recorded as such in the error log and cleaned on
-// resume.
+// resume. The run's [Settings] (OutputOptions.Settings) are kept beside
+// the output, and a resumed run with others is refused before any output
+// is touched, so that no output mixes two runs' answers.
 package corpus

@@ -45,6 +45,10 @@ type OutputOptions struct {
 	KeepDirs bool
 	// Software names the program in a WET file's warcinfo record.
 	Software string
+	// Settings, if not nil, are kept beside an output file or directory;
+	// with Resume, Open refuses to continue an output written with other
+	// ones (see Settings).
+	Settings Settings
 }
 
 // Output is a run's outputs, opened.
@@ -66,6 +70,16 @@ func Open(opt OutputOptions) (*Output, error) {
 	var logs []*doneLog
 	var err error
 	errPath := opt.Errors
+	// The settings are checked before any output is touched.
+	sp := ""
+	if opt.Settings != nil && opt.Path != "" {
+		sp = settingsPath(opt.Path, !IsStream(opt.Format))
+		if opt.Resume {
+			if err := checkSettings(sp, opt.Settings); err != nil {
+				return nil, err
+			}
+		}
+	}
 	switch {
 	case IsStream(opt.Format) && opt.Path == "":
 		if opt.Resume {
@@ -144,6 +158,12 @@ func Open(opt OutputOptions) (*Output, error) {
 	}
 	if opt.Resume {
 		out.Resume = &Resume{logs: logs}
+	}
+	if sp != "" {
+		if err := writeSettings(sp, opt.Settings); err != nil {
+			out.Close()
+			return nil, fmt.Errorf("%s: %w", sp, err)
+		}
 	}
 	return out, nil
 }

@@ -76,7 +76,10 @@ running the same command again with --resume keeps them and cleans the
 pages that have none. A page that failed counts as done (its error line
 in jsonl, its record in wet's error log, its manifest line in a
 directory) and is not tried again; the resumed run exits as the whole
-run would have (1 if a page failed in either part). On SIGINT or SIGTERM a batch takes no more pages,
+run would have (1 if a page failed in either part). A resumed run must
+clean as the run it continues did (format and its options, model,
+threshold, policy, rendering, limits: kept in a hidden file beside the
+output), else it stops before touching the output. On SIGINT or SIGTERM a batch takes no more pages,
 lets the pages under way finish, writes an error record "interrupted" for
 every page it did not clean, closes Chromium and exits 130 (SIGINT) or 143
 (SIGTERM).`

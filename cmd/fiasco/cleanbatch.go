@@ -2,11 +2,14 @@ package main
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/corpus"
@@ -38,9 +41,13 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		return err
 	}
 	defer closeFn() // also on interruption: closes Chromium, removes its profile
+	settings, err := runSettings(cf, cleaner)
+	if err != nil {
+		return err
+	}
 	out, err := corpus.Open(corpus.OutputOptions{
 		Format: cf.format, Path: cf.out, Stdout: stdout, Errors: cf.errors, Resume: cf.resume,
-		Blocks: cf.blocks, KeepDirs: cf.keepDirs, Software: software(),
+		Blocks: cf.blocks, KeepDirs: cf.keepDirs, Software: software(), Settings: settings,
 	})
 	if err != nil {
 		return err
@@ -69,6 +76,39 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	b.fails.summary()
 	b.summary(out, src.Stats())
 	return b.result(out)
+}
+
+// runSettings describes what shapes the outputs of a batch beside its
+// inputs, for --resume to check (corpus.Settings): the format and its
+// options, the limits, and the model that cleans, by its bytes (an
+// embedded one, a file, or the text model where Chromium was not found),
+// with its threshold and rendering.
+func runSettings(cf *cleanFlags, c *pipeline.Cleaner) (corpus.Settings, error) {
+	h := sha256.New()
+	if err := c.Model.Write(h); err != nil {
+		return nil, err
+	}
+	th := c.Model.Threshold
+	if c.Threshold != nil {
+		th = *c.Threshold
+	}
+	s := corpus.Settings{
+		"format":     cf.format,
+		"blocks":     strconv.FormatBool(cf.blocks),
+		"keep-dirs":  strconv.FormatBool(cf.keepDirs),
+		"max-bytes":  strconv.FormatInt(cf.maxBytes, 10),
+		"any-status": strconv.FormatBool(cf.anyStatus),
+		"model":      hex.EncodeToString(h.Sum(nil))[:16],
+		"policy":     c.Model.Info.Policy,
+		"threshold":  strconv.FormatFloat(th, 'g', -1, 64),
+		"rescue":     strconv.FormatBool(c.Model.Rescue),
+		"render":     strconv.FormatBool(c.Model.Visual),
+	}
+	if c.Model.Visual {
+		s["width"] = strconv.Itoa(cf.model.render.width)
+		s["scale"] = strconv.FormatFloat(cf.model.render.scale, 'g', -1, 64)
+	}
+	return s, nil
 }
 
 // emit handles one outcome, in input order.

@@ -251,3 +251,34 @@ func TestJSONLGzip(t *testing.T) {
 		t.Errorf("resumed output differs from an uninterrupted run's")
 	}
 }
+
+// TestResumeSettings: --resume refuses to continue an output written with
+// other settings (here the threshold, the policy, --blocks), naming them,
+// and leaves it as it was; with the same options it goes on.
+func TestResumeSettings(t *testing.T) {
+	dir := t.TempDir()
+	c := smallCrawl(t, dir, 6)
+	out := filepath.Join(dir, "out.jsonl")
+	fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, c.path)
+	before, _ := os.ReadFile(out)
+	os.WriteFile(out, before[:len(before)/2], 0o644) // killed half-way
+	half, _ := os.ReadFile(out)
+	for _, c2 := range []struct{ flags, want string }{
+		{"--threshold 1.5", "threshold -0.25, now 1.5"},
+		{"--policy article", "policy corpus, now article"},
+		{"--blocks", "blocks false, now true"},
+	} {
+		args := append([]string{"clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--resume"}, strings.Fields(c2.flags)...)
+		code, _, errs := fiasco(t, append(args, c.path)...)
+		if code == 0 || !strings.Contains(errs, "--resume: the output was written with other settings") || !strings.Contains(errs, c2.want) {
+			t.Errorf("%s: exit %d; stderr:\n%s", c2.flags, code, errs)
+		}
+		if now, _ := os.ReadFile(out); !bytes.Equal(now, half) {
+			t.Errorf("%s: the output changed", c2.flags)
+		}
+	}
+	fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--resume", c.path)
+	if after, _ := os.ReadFile(out); !bytes.Equal(after, before) {
+		t.Errorf("resumed with the same options: the output differs from the whole run's")
+	}
+}

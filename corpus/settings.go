@@ -1,0 +1,84 @@
+package corpus
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Settings are what shapes a run's outputs beside its inputs (the format,
+// the model and its threshold, the policy, limits), by name, as the
+// command describes them. A run writes them beside its output (a hidden
+// file: DIR/.fiasco-settings.json in an output directory,
+// .NAME.settings.json beside an output file), and a resumed run must ask
+// for the same: else its outputs would mix two runs' answers.
+type Settings map[string]string
+
+// settingsPath is where the settings of the output at path are kept.
+func settingsPath(path string, dir bool) string {
+	if dir {
+		return filepath.Join(path, ".fiasco-settings.json")
+	}
+	d, base := filepath.Split(path)
+	return filepath.Join(d, "."+base+".settings.json")
+}
+
+// checkSettings compares want with the settings an earlier run wrote at
+// p: an error names every one that differs. An output without them (from
+// a version before them) passes.
+func checkSettings(p string, want Settings) error {
+	data, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var had Settings
+	if err := json.Unmarshal(data, &had); err != nil {
+		return fmt.Errorf("%s: %w", p, err)
+	}
+	var diff []string
+	for k := range union(had, want) {
+		if had[k] != want[k] {
+			diff = append(diff, fmt.Sprintf("%s %s, now %s", k, orNone(had[k]), orNone(want[k])))
+		}
+	}
+	if len(diff) == 0 {
+		return nil
+	}
+	sort.Strings(diff)
+	return fmt.Errorf("--resume: the output was written with other settings (%s): give the options of the earlier run, or rerun without --resume to start afresh", strings.Join(diff, "; "))
+}
+
+func union(a, b Settings) map[string]bool {
+	u := map[string]bool{}
+	for k := range a {
+		u[k] = true
+	}
+	for k := range b {
+		u[k] = true
+	}
+	return u
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+// writeSettings writes s to p, through a temporary file renamed into
+// place.
+func writeSettings(p string, s Settings) error {
+	data, err := json.MarshalIndent(s, "", " ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(p, filepath.Dir(p), append(data, '\n'))
+}

@@ -121,6 +121,7 @@ type answer struct {
 	renderErr string
 	blocks    int
 	kept      int
+	truncated bool // the page was cut at a size limit (load.Page.Truncated)
 }
 
 // cleaner returns the Cleaner for o's policy and render mode.
@@ -264,7 +265,7 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 			kept++
 		}
 	}
-	return &answer{body: body, rendered: rendered, renderErr: renderErr, blocks: len(res.Blocks), kept: kept}, nil
+	return &answer{body: body, rendered: rendered, renderErr: renderErr, blocks: len(res.Blocks), kept: kept, truncated: res.Page.Truncated}, nil
 }
 
 // safeClean runs the cleaner, turning a panic into an error.
@@ -427,6 +428,9 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("X-Fiasco-Blocks", strconv.Itoa(a.blocks))
 	h.Set("X-Fiasco-Kept", strconv.Itoa(a.kept))
+	if a.truncated {
+		h.Set("X-Fiasco-Truncated", "true") // json and jsonl say so in the body too
+	}
 	w.Write(a.body)
 }
 

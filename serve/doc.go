@@ -47,6 +47,10 @@
 //	name       the page's name in json output and in errors (default: the
 //	           url, else "-", as the command line names standard input).
 //
+// An answer's headers say how it was made: X-Fiasco-Render (on, off),
+// X-Fiasco-Blocks and X-Fiasco-Kept (blocks found, kept), and
+// X-Fiasco-Truncated: true for a page cut at a size limit.
+//
 // A Content-Type request header with a charset parameter is the HTTP
 // charset of the page (the command line has no such hint, so send none to
 // compare answers). Unknown parameters are an error (400), so that a typo

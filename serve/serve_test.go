@@ -950,3 +950,21 @@ func TestRefusedBeforeBody(t *testing.T) {
 		t.Errorf("a refused request counted as a slow client:\n%s", m)
 	}
 }
+
+// TestTruncatedHeader: an answer for a page cut at a size limit says so in
+// X-Fiasco-Truncated, whatever the format; a whole page's has none.
+func TestTruncatedHeader(t *testing.T) {
+	c := textCleaner(t)
+	c.Prepare.MaxBlocks = 5
+	srv := start(t, Config{Text: c})
+	page := readFile(t, article)
+	resp, body := post(t, srv.url+"/clean?format=text&render=off", page)
+	if resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Truncated") != "true" {
+		t.Errorf("cut page: %d, X-Fiasco-Truncated %q: %s", resp.StatusCode, resp.Header.Get("X-Fiasco-Truncated"), body)
+	}
+	whole := start(t, Config{Text: textCleaner(t)})
+	resp, body = post(t, whole.url+"/clean?format=text&render=off", page)
+	if resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Truncated") != "" {
+		t.Errorf("whole page: %d, X-Fiasco-Truncated %q: %s", resp.StatusCode, resp.Header.Get("X-Fiasco-Truncated"), body)
+	}
+}

@@ -203,7 +203,18 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 		out.Status, out.Error = e.Status, e.Msg
 		return out
 	}
-	if err := json.Unmarshal(line, &in); err != nil {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields() // as unknown query parameters: a typo must not pass unseen
+	if err := dec.Decode(&in); err != nil {
+		var ute *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &ute) && ute.Field == "":
+			return fail(badRequest("line %d: not a JSON object but %s", n, ute.Value))
+		case errors.As(err, &ute):
+			return fail(badRequest("line %d: %q is %s, want %s", n, ute.Field, ute.Value, ute.Type))
+		case strings.HasPrefix(err.Error(), "json: unknown field"):
+			return fail(badRequest("line %d: %s (a line has html or data, and url, name, id)", n, strings.TrimPrefix(err.Error(), "json: ")))
+		}
 		return fail(badRequest("line %d: not a JSON object: %v", n, err))
 	}
 	out.ID, out.URL, out.Name = in.ID, in.URL, in.Name
@@ -244,7 +255,9 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 	}
 	a, e := s.clean(ctx, lo, page{name: lo.name, url: lo.url, data: data})
 	if e != nil {
-		return fail(e)
+		le := *e
+		le.Msg = fmt.Sprintf("line %d: %s", n, e.Msg) // as the line's other errors
+		return fail(&le)
 	}
 	out.Status, out.Render, out.RenderError = http.StatusOK, onOff(a.rendered), a.renderErr
 	if o.format == export.JSON {

@@ -58,7 +58,9 @@
 //
 // A batch line is a JSON object with "html" (the page as a string) or
 // "data" (its bytes in base64, which may be gzip- or zstd-compressed),
-// and optionally "url", "name" and "id" (any JSON value, echoed back).
+// and optionally "url", "name" and "id" (any JSON value, echoed back);
+// any other field is an error of that line, as an unknown query parameter
+// is of a request.
 // Its answer line carries "line" (1-based input line), "id", "url",
 // "name", "status" (the HTTP status /clean would have given), "render"
 // ("on" or "off"), "render_error" (see Errors), and "output" (the answer

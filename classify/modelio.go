@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -45,24 +47,9 @@ type svmFile struct {
 
 // Write writes m in Format.
 func (m *Model) Write(w io.Writer) error {
-	if m.English == nil {
-		return errors.New("pipeline: model has no classifier")
-	}
-	f := modelFile{Format: Format, Visual: m.Visual, Threshold: m.Threshold, Keywords: m.Keywords, Info: m.Info}
-	var err error
-	if f.English, err = encodeSVM(m.English); err != nil {
+	f, err := m.file()
+	if err != nil {
 		return err
-	}
-	if m.Other != nil {
-		if f.Other, err = encodeSVM(m.Other); err != nil {
-			return err
-		}
-	}
-	if m.Stack != nil {
-		f.Format = FormatStacked
-		if f.Stack, err = encodeSVM(m.Stack); err != nil {
-			return err
-		}
 	}
 	zw := gzip.NewWriter(w)
 	enc := json.NewEncoder(zw)
@@ -71,6 +58,46 @@ func (m *Model) Write(w io.Writer) error {
 		return err
 	}
 	return zw.Close()
+}
+
+// Digest returns a SHA-256 of what m decides by (its classifiers,
+// scalers, keywords, threshold and metadata), as hex: models that differ
+// in any of it differ in their digests. It hashes the model's JSON, not
+// its compressed file, so that it does not change with the compressor.
+func (m *Model) Digest() (string, error) {
+	f, err := m.file()
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	if err := json.NewEncoder(h).Encode(f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// file returns m as its file's JSON object.
+func (m *Model) file() (*modelFile, error) {
+	if m.English == nil {
+		return nil, errors.New("pipeline: model has no classifier")
+	}
+	f := modelFile{Format: Format, Visual: m.Visual, Threshold: m.Threshold, Keywords: m.Keywords, Info: m.Info}
+	var err error
+	if f.English, err = encodeSVM(m.English); err != nil {
+		return nil, err
+	}
+	if m.Other != nil {
+		if f.Other, err = encodeSVM(m.Other); err != nil {
+			return nil, err
+		}
+	}
+	if m.Stack != nil {
+		f.Format = FormatStacked
+		if f.Stack, err = encodeSVM(m.Stack); err != nil {
+			return nil, err
+		}
+	}
+	return &f, nil
 }
 
 // Save writes m to path.

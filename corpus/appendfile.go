@@ -200,7 +200,11 @@ func (g *gzipEntries) close() error { return g.out.close() }
 func goodMembers(f *os.File, size int64) (int64, error) {
 	cr := &countReader{r: io.NewSectionReader(f, 0, size)}
 	br := bufio.NewReaderSize(cr, 64<<10)
+	if m, _ := br.Peek(2); len(m) == 2 && (m[0] != 0x1f || m[1] != 0x8b) {
+		return 0, errors.New("not gzip-compressed, as a name ending in .gz says (an output of an older fiasco, which wrote plain lines?): rerun without --resume, or rename it")
+	}
 	var zr gzip.Reader
+	buf := make([]byte, 32<<10)
 	good := int64(0)
 	for {
 		if _, err := br.Peek(1); err == io.EOF {
@@ -211,7 +215,6 @@ func goodMembers(f *os.File, size int64) (int64, error) {
 		}
 		zr.Multistream(false)
 		last := byte(0)
-		buf := make([]byte, 32<<10)
 		for {
 			n, err := zr.Read(buf)
 			if n > 0 {

@@ -81,17 +81,25 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		if err != nil {
 			var we *warc.Error
 			errors.As(err, &we)
-			// An error at the pending page's record (its ID, or its offset:
-			// a gzip member whose checksum fails once the page was read)
-			// is the page's: it yields an error, not a page and an error.
+			resyncable := errors.Is(err, warc.ErrGzip) || errors.Is(err, warc.ErrMalformed)
+			// An error of the pending page's record (warc names it, also
+			// for a gzip member whose checksum fails once the page was
+			// read) is the page's: it yields an error, not a page and an
+			// error.
 			if pending != nil && (we != nil && we.RecordID != "" && we.RecordID == pending.RecordID ||
-				we != nil && fmt.Sprintf("%s#%d", name, we.Offset) == pending.Name ||
 				pending.Err != nil && errors.Is(pending.Err, err)) {
-				if pending.Err == nil {
-					pending.Err, pending.Data = err, nil
+				own := *pending
+				pending = nil
+				own.Data = nil
+				if own.Err == nil {
+					own.Err = err
 				}
-				if !flush() {
-					return false
+				if !resyncable || damage != nil {
+					if !yield(own) {
+						return false
+					}
+				} else {
+					damage, damageErr = &own, own.Err // it says where reading went on
 				}
 			} else {
 				if !flush() {
@@ -106,7 +114,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 					damage, damageErr = &in, err
 				}
 			}
-			if !errors.Is(err, warc.ErrGzip) && !errors.Is(err, warc.ErrMalformed) {
+			if !resyncable {
 				// The end of the input (a truncated last record) or an I/O
 				// error: nothing to read on from.
 				if damage != nil && damageErr == err {

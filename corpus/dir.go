@@ -56,6 +56,10 @@ func openDir(dir string, format export.Format, keepDirs, resume bool) (*dirSink,
 	var log *doneLog
 	if resume {
 		log = &doneLog{name: mpath, next: lineIDs(mpath, m.size, jsonlID)}
+		if log.failures, err = countFailures(mpath, m.size, false); err != nil {
+			m.close()
+			return nil, nil, err
+		}
 	}
 	s := &dirSink{dir: dir, format: format, manifest: m,
 		names: &namer{ext: format.Ext(), keepDirs: keepDirs, used: map[string]bool{ErrorsName: true, ManifestName: true}}}

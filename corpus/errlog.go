@@ -37,7 +37,12 @@ type ErrorLog struct {
 // pages that were interrupted (which this run cleans) and a partial last
 // line are dropped, and the remaining records are returned as a log of
 // inputs done, for outputs that hold no record of failed pages.
-func openErrorLog(path string, resume bool) (*ErrorLog, *doneLog, error) {
+//
+// keep >= 0 keeps only the first keep failure records: the output (jsonl,
+// a manifest) records keep failed inputs in its kept part, and the log
+// follows it, so that a failure cut from the output with its entry is
+// not logged twice when it is cleaned again; Earlier is then keep.
+func openErrorLog(path string, resume bool, keep int) (*ErrorLog, *doneLog, error) {
 	l := &ErrorLog{path: path}
 	fi, err := os.Stat(path)
 	switch {
@@ -55,9 +60,12 @@ func openErrorLog(path string, resume bool) (*ErrorLog, *doneLog, error) {
 	case !resume:
 		return l, nil, nil
 	}
-	size, err := l.keepFailures()
+	size, err := l.keepFailures(keep)
 	if err != nil {
 		return nil, nil, err
+	}
+	if keep >= 0 {
+		l.earlier = keep // the output's count: its entry is written before the log's
 	}
 	if size == 0 {
 		return l, nil, nil // no failure recorded (or no log): none to skip
@@ -66,8 +74,9 @@ func openErrorLog(path string, resume bool) (*ErrorLog, *doneLog, error) {
 }
 
 // keepFailures rewrites the log without its interrupted records and its
-// partial last line, and returns its new size.
-func (l *ErrorLog) keepFailures() (int64, error) {
+// partial last line, and past keep failure records if keep >= 0, and
+// returns its new size.
+func (l *ErrorLog) keepFailures(keep int) (int64, error) {
 	f, err := os.Open(l.path)
 	if errors.Is(err, os.ErrNotExist) {
 		return 0, nil
@@ -98,7 +107,7 @@ func (l *ErrorLog) keepFailures() (int64, error) {
 			tmp.Close()
 			return 0, fmt.Errorf("%s: not an error log (line %q)", l.path, firstLine(line))
 		}
-		if !r.Interrupted {
+		if !r.Interrupted && (keep < 0 || l.earlier < keep) {
 			bw.Write(line)
 			size += int64(len(line))
 			l.earlier++

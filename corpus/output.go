@@ -72,7 +72,7 @@ func Open(opt OutputOptions) (*Output, error) {
 	errPath := opt.Errors
 	// The settings are checked before any output is touched.
 	sp := ""
-	if opt.Settings != nil && opt.Path != "" {
+	if opt.Settings != nil && opt.Path != "" && !special(opt.Path) {
 		sp = settingsPath(opt.Path, !IsStream(opt.Format))
 		if opt.Resume {
 			if err := checkSettings(sp, opt.Settings); err != nil {
@@ -100,7 +100,7 @@ func Open(opt OutputOptions) (*Output, error) {
 		if fi, err := os.Stat(opt.Path); err == nil && fi.IsDir() || namesDir(opt.Path) {
 			return nil, fmt.Errorf("-o %s names a directory; the %s format writes one file (e.g. -o crawl.%s)", opt.Path, opt.Format, streamExt(opt.Format))
 		}
-		if errPath == "" {
+		if errPath == "" && !special(opt.Path) { // a device or a pipe: errors on stderr, as for standard output
 			errPath = errorsBeside(opt.Path)
 		}
 		if err := os.MkdirAll(filepath.Dir(opt.Path), 0o755); err != nil {
@@ -144,7 +144,13 @@ func Open(opt OutputOptions) (*Output, error) {
 	}
 	if errPath != "" {
 		var log *doneLog
-		out.Errors, log, err = openErrorLog(errPath, opt.Resume)
+		keep := -1 // a WET file holds no record of failures: the log is the record
+		if opt.Format != WET {
+			for _, l := range logs { // the output's own log: jsonl, manifest
+				keep = l.failures
+			}
+		}
+		out.Errors, log, err = openErrorLog(errPath, opt.Resume, keep)
 		if err != nil {
 			out.Sink.Close()
 			return nil, fmt.Errorf("%s: %w", errPath, err)
@@ -208,4 +214,12 @@ func streamExt(format string) string {
 func namesDir(path string) bool {
 	b := filepath.Base(path)
 	return strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) || b == "." || b == ".."
+}
+
+// special reports a path that exists as neither a regular file nor a
+// directory: a device (-o /dev/stdout) or a pipe, written as it is, with
+// nothing beside it.
+func special(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
 }

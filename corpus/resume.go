@@ -11,10 +11,13 @@ import (
 // finished, in input order, as one of its outputs records them.
 type doneLog struct {
 	name string // the output, for messages
-	next func() (string, bool, error)
-	head string
-	has  bool
-	n    int // entries read
+	// failures counts the entries that record a failed input (for an
+	// output that holds them: jsonl's error lines, a manifest's).
+	failures int
+	next     func() (string, bool, error)
+	head     string
+	has      bool
+	n        int // entries read
 }
 
 func (l *doneLog) advance() error {

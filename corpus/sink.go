@@ -87,6 +87,31 @@ func jsonlID(line []byte) (string, bool, error) {
 	return l.Input, true, nil
 }
 
+// countFailures counts the lines with an error (a failed input's, in
+// jsonl or a manifest) in the first size bytes of the file at path.
+func countFailures(path string, size int64, gz bool) (int, error) {
+	next := readLineIDs(path, size, gz, func(line []byte) (string, bool, error) {
+		var l struct {
+			Error string `json:"error"`
+		}
+		if err := json.Unmarshal(line, &l); err != nil {
+			return "", false, err
+		}
+		return "", l.Error != "", nil
+	})
+	n := 0
+	for {
+		_, ok, err := next()
+		if err != nil {
+			return 0, err
+		}
+		if !ok {
+			return n, nil
+		}
+		n++
+	}
+}
+
 // openJSONL opens a JSONL output file; with resume, its partial last line
 // is cut and its lines are the log of inputs done. A name ending in .gz
 // makes it gzip-compressed, a member per line, so that it is whole
@@ -104,6 +129,10 @@ func openJSONL(path string, resume, blocks bool) (*jsonlSink, *doneLog, error) {
 	var log *doneLog
 	if resume {
 		log = &doneLog{name: path, next: readLineIDs(path, a.size, gz, jsonlID)}
+		if log.failures, err = countFailures(path, a.size, gz); err != nil {
+			a.close()
+			return nil, nil, err
+		}
 	}
 	var out entryWriter = a
 	if gz {

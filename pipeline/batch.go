@@ -58,8 +58,9 @@ func (c *Cleaner) Batch(ctx context.Context, inputs []Input, workers int, emit f
 // set; so does an input whose Err is set. The batch goes on. Stream
 // returns ctx's error if it was cancelled: inputs the stream still yields
 // then are reported with that error (wrapped, naming the input) without
-// being read, and pages under way finish or fail with it (rendering stops
-// at once); a stream that reads an archive should stop at cancellation.
+// being read, and pages under way fail with it at their next stage
+// (rendering at once); a stream that reads an archive should stop at
+// cancellation.
 // Stream returns only after every worker is done.
 func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchOptions, emit func(Outcome)) error {
 	workers := opt.Workers

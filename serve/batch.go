@@ -45,25 +45,25 @@ type batchOut struct {
 func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	o, e := parseOptions(r)
 	if e != nil {
-		s.fail(w, e)
+		s.refuse(w, e)
 		return
 	}
 	if o.url != "" || o.name != "-" {
-		s.fail(w, badRequest("url and name are given per line in a batch"))
+		s.refuse(w, badRequest("url and name are given per line in a batch"))
 		return
 	}
 	_, rendered, e := s.cleaner(o)
 	if e != nil {
-		s.fail(w, e)
+		s.refuse(w, e)
 		return
 	}
 	if enc := strings.ToLower(strings.TrimSpace(r.Header.Get("Content-Encoding"))); enc != "" && enc != "identity" {
-		s.fail(w, &Error{Status: http.StatusUnsupportedMediaType, Kind: "encoding",
+		s.refuse(w, &Error{Status: http.StatusUnsupportedMediaType, Kind: "encoding",
 			Msg: fmt.Sprintf("Content-Encoding %q: a batch is read as it is sent (a line's data may hold a compressed page)", r.Header.Get("Content-Encoding"))})
 		return
 	}
 	if e := s.admitRequest(); e != nil {
-		s.fail(w, e)
+		s.refuse(w, e) // the batch body was not read
 		return
 	}
 	defer s.leave()
@@ -205,7 +205,11 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields() // as unknown query parameters: a typo must not pass unseen
-	if err := dec.Decode(&in); err != nil {
+	err := dec.Decode(&in)
+	if _, terr := dec.Token(); err == nil && terr != io.EOF {
+		return fail(badRequest("line %d: more than one JSON value", n))
+	}
+	if err != nil {
 		var ute *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &ute) && ute.Field == "":

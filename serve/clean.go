@@ -382,21 +382,20 @@ func charsetHint(r *http.Request) string {
 func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 	o, e := parseOptions(r)
 	if e != nil {
-		s.fail(w, e)
+		s.refuse(w, e)
 		return
 	}
 	if _, _, e := s.cleaner(o); e != nil {
-		s.fail(w, e)
+		s.refuse(w, e)
 		return
 	}
 	if r.ContentLength > s.cfg.MaxBody {
-		w.Header().Set("Connection", "close")
-		s.fail(w, tooLarge(r.ContentLength, s.cfg.MaxBody))
+		s.refuse(w, tooLarge(r.ContentLength, s.cfg.MaxBody))
 		return
 	}
 	data, e := s.readBody(w, r)
 	if e != nil {
-		s.fail(w, e)
+		s.refuse(w, e)
 		return
 	}
 	if len(data) == 0 {
@@ -523,13 +522,18 @@ func (s *Server) fail(w http.ResponseWriter, e *Error) {
 	writeError(w, e)
 }
 
-// writeError answers e and closes the connection after it: a request
-// refused before its body was read (a bad parameter, 100-continue never
-// sent) would otherwise leave the server reading the body's late bytes as
-// the next request's headers, and answering them 408 in the end.
+// refuse is fail for a request refused before its body was read (a bad
+// parameter, a body too large): the connection closes after the answer,
+// else the server would read the body's late bytes (sent after an
+// unanswered 100-continue, say) as the next request's headers and answer
+// them 408 in the end. Answers after the body was read keep it open.
+func (s *Server) refuse(w http.ResponseWriter, e *Error) {
+	w.Header().Set("Connection", "close")
+	s.fail(w, e)
+}
+
 func writeError(w http.ResponseWriter, e *Error) {
 	h := w.Header()
-	h.Set("Connection", "close")
 	h.Set("Content-Type", "application/json")
 	h.Set("X-Content-Type-Options", "nosniff")
 	if e.RetryAfter > 0 {

@@ -979,10 +979,11 @@ func TestBatchBadLines(t *testing.T) {
 		`{"html": "<p>A paragraph of text.</p>", "format": "text"}`,
 		`{"html": 42}`,
 		`[1, 2]`,
+		`{"html": "<p>a</p>"} {"html": "<p>b</p>"}`,
 		`{"data": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4OTo7PD0+P0BBQkNERUZHSElKS0xNTk9QUVJTVFVWV1hZWltcXV5fYGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6e3x9fn+AgYKDhIWGh4iJiouMjY6PkJGSk5SVlpeYmZqbnJ2en6ChoqOkpaanqKmqq6ytrq+wsbKztLW2t7i5uru8vb6/wMHCw8TFxsfIycrLzM3Oz9DR0tPU1dbX2Nna29zd3t/g4eLj5OXm5+jp6uvs7e7v8PHy8/T19vf4+fr7/P3+/w=="}`,
 	}, "\n") + "\n"
 	_, lines := postBatch(t, srv.url+"/clean/batch?format=text&render=off", strings.NewReader(in))
-	want := []string{`line 1: unknown field "format"`, `line 2: "html" is number, want string`, "line 3: not a JSON object but array", "line 4: "}
+	want := []string{`line 1: unknown field "format"`, `line 2: "html" is number, want string`, "line 3: not a JSON object but array", "line 4: more than one JSON value", "line 5: "}
 	if len(lines) != len(want) {
 		t.Fatalf("%d answer lines, want %d: %+v", len(lines), len(want), lines)
 	}

@@ -94,11 +94,12 @@ type Reader struct {
 	mr   memberReader
 	dr   *bufio.Reader // the records (br itself for a plain file)
 
-	started bool
-	err     error   // sticky: returned by every later Next
-	rec     *Record // current record
-	gen     uint64  // bumped by Next; older records go stale
-	scratch []byte
+	started  bool
+	inMember int     // records begun in the current gzip member
+	err      error   // sticky: returned by every later Next
+	rec      *Record // current record
+	gen      uint64  // bumped by Next; older records go stale
+	scratch  []byte
 
 	// reused by Record.HTTP
 	hb, cb, sb *bufio.Reader
@@ -168,9 +169,15 @@ func (m *memberReader) Read(p []byte) (int, error) {
 }
 
 // nextMember starts the next gzip member; io.EOF at the end of the file.
+// Bytes that do not start with the gzip magic are ErrGzip and left unread,
+// for Resync to look through.
 func (r *Reader) nextMember() error {
 	start := r.cr.n - int64(r.br.Buffered())
 	r.mr.start = start
+	r.inMember = 0
+	if m, _ := r.br.Peek(3); len(m) == 3 && (m[0] != 0x1f || m[1] != 0x8b || m[2] != 8) {
+		return fmt.Errorf("%w: %w", ErrGzip, gzip.ErrHeader)
+	}
 	if err := r.gz.Reset(r.br); err != nil {
 		if err == io.EOF {
 			return io.EOF
@@ -217,7 +224,8 @@ func (r *Reader) Next() (*Record, error) {
 	if !r.started {
 		r.init()
 	}
-	if prev := r.rec; prev != nil {
+	prev := r.rec
+	if prev != nil {
 		r.rec = nil
 		r.gen++
 		left, err := r.discard(prev.remaining)
@@ -233,6 +241,14 @@ func (r *Reader) Next() (*Record, error) {
 	}
 	rec, err := r.readHeader()
 	if err != nil {
+		// Corrupt gzip data at the end of a member that held the previous
+		// record alone (a checksum that fails once the record was read):
+		// the error is that record's.
+		var we *Error
+		if prev != nil && r.gz != nil && r.inMember == 1 && errors.Is(err, ErrGzip) &&
+			errors.As(err, &we) && we.RecordID == "" && we.Offset == prev.Offset {
+			we.RecordID = prev.ID
+		}
 		r.err = err
 		return nil, err
 	}
@@ -241,20 +257,23 @@ func (r *Reader) Next() (*Record, error) {
 }
 
 // Resync moves past damage after Next failed with ErrGzip or ErrMalformed:
-// it skips the input to the next place where a record may start (in a
-// gzip file, the next gzip member header; in a plain file, the next line
-// that starts with "WARC/1.") and clears the error, so that Next reads on
-// from there. It returns the file offset it stopped at (plus
-// Options.StartOffset), or io.EOF when the input holds no such place.
-// What lay between is lost; if it was no record start after all, Next
-// fails again and Resync can be called again: each call moves on by at
-// least one byte. Resync does nothing for other errors (ErrTruncated at
-// the end of the input, an I/O error) and returns the error.
+// it skips the input to the next place where a record may start and
+// clears the error, so that Next reads on from there. After a header that
+// is no WARC header that is the next line starting "WARC/1." in the
+// records' bytes (in a gzip file, member by member); after corrupt gzip
+// data, the next gzip member header in the file. It returns the file
+// offset of the record found (as Record.Offset gives it), or io.EOF when
+// the input holds no such place. What lay between is lost; if it was no
+// record start after all, Next fails again and Resync can be called
+// again: each call moves on by at least one byte. Resync does nothing for
+// other errors (ErrTruncated at the end of the input, an I/O error) and
+// returns the error.
 func (r *Reader) Resync() (int64, error) {
-	if r.err == nil || !errors.Is(r.err, ErrGzip) && !errors.Is(r.err, ErrMalformed) {
-		if r.err == nil {
-			return 0, errors.New("warc: Resync without an error to move past")
-		}
+	if r.err == nil {
+		return 0, errors.New("warc: Resync without an error to move past")
+	}
+	malformed := errors.Is(r.err, ErrMalformed)
+	if !malformed && !errors.Is(r.err, ErrGzip) {
 		return 0, r.err
 	}
 	if r.rec != nil {
@@ -262,44 +281,93 @@ func (r *Reader) Resync() (int64, error) {
 		r.gen++
 	}
 	var err error
-	if r.gz != nil {
-		for {
-			if err = r.seek([]byte{0x1f, 0x8b, 8}, 0); err != nil {
-				break
-			}
-			if err = r.nextMember(); err == nil {
-				r.dr.Reset(&r.mr)
-				r.mr.cross = false
-				break
-			}
-			if err == io.EOF {
-				break
-			}
-			// A false start: the bytes after the magic are no gzip header;
-			// nextMember read at least one of them.
-		}
-	} else {
-		err = r.seek([]byte("\nWARC/1."), 1)
+	if malformed {
+		err = r.seekRecord()
 	}
-	if err != nil {
-		if err == io.EOF {
-			r.err = err
-			return 0, io.EOF
-		}
-		r.err = &Error{Name: r.opts.Name, Offset: r.cr.n - int64(r.br.Buffered()) + r.opts.StartOffset, Err: err}
+	if r.gz != nil && (!malformed || errors.Is(err, ErrGzip)) {
+		err = r.seekMember()
+	}
+	switch {
+	case err == io.EOF:
+		r.err = io.EOF
+		return 0, io.EOF
+	case err != nil:
+		r.err = &Error{Name: r.opts.Name, Offset: r.offset(), Err: err}
 		return 0, r.err
 	}
 	r.err = nil
 	return r.offset(), nil
 }
 
-// seek skips the file to the next occurrence of pat, plus skip bytes; it
-// returns io.EOF when pat does not occur.
-func (r *Reader) seek(pat []byte, skip int) error {
+// seekRecord skips the records' bytes to the next "WARC/1." that starts a
+// line (or the next member), or stands at the current position, member by
+// member in a gzip file.
+func (r *Reader) seekRecord() error {
+	pat := []byte("\nWARC/1.")
+	r.mr.cross = false
+	lineStart := true
+	for {
+		buf, err := r.dr.Peek(bufSize)
+		if lineStart && bytes.HasPrefix(buf, pat[1:]) {
+			return nil
+		}
+		lineStart = false
+		if i := bytes.Index(buf, pat); i >= 0 {
+			r.dr.Discard(i + 1)
+			return nil
+		}
+		if err == nil {
+			r.dr.Discard(len(buf) - len(pat)) // the pattern may start in the last bytes
+			continue
+		}
+		if err != io.EOF {
+			return err
+		}
+		r.dr.Discard(len(buf))
+		if r.gz == nil || !r.mr.done {
+			return io.EOF
+		}
+		if err := r.nextMember(); err != nil {
+			return err
+		}
+		lineStart = true
+	}
+}
+
+// seekMember skips the file to the next gzip member header and starts
+// that member.
+func (r *Reader) seekMember() error {
+	for {
+		if err := r.seek([]byte{0x1f, 0x8b, 8}); err != nil {
+			return err
+		}
+		// A member header: the magic, the method, flags without the
+		// reserved bits (as gzip.Reader checks), then mtime, xfl, os.
+		if h, _ := r.br.Peek(10); len(h) < 10 || h[3]&0xe0 != 0 {
+			r.br.Discard(1)
+			continue
+		}
+		err := r.nextMember()
+		if err == nil {
+			r.dr.Reset(&r.mr)
+			r.mr.cross = false
+			return nil
+		}
+		if err == io.EOF || !errors.Is(err, ErrGzip) && !errors.Is(err, ErrTruncated) {
+			return err
+		}
+		// A false start that passed the checks above: nextMember read
+		// part of it; look on from there.
+	}
+}
+
+// seek skips the file to the next occurrence of pat; io.EOF when pat does
+// not occur.
+func (r *Reader) seek(pat []byte) error {
 	for {
 		buf, err := r.br.Peek(bufSize)
 		if i := bytes.Index(buf, pat); i >= 0 {
-			r.br.Discard(i + skip)
+			r.br.Discard(i)
 			return nil
 		}
 		if err != nil && err != io.EOF {
@@ -374,6 +442,7 @@ func (r *Reader) readHeader() (*Record, error) {
 	if !strings.HasPrefix(string(line), "WARC/") {
 		return nil, rec.errorf(ErrMalformed, "no WARC version line, found %.40q", line)
 	}
+	r.inMember++
 	switch string(line) {
 	case "WARC/1.1":
 		rec.Version = "WARC/1.1"

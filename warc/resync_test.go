@@ -33,6 +33,24 @@ func TestResync(t *testing.T) {
 	}
 	junk := append(append(bytes.Clone(whole[:offsets[2]]), "\x1f\x8b junk, not a gzip member"...), whole[offsets[2]:]...)
 	shift := int64(len(junk) - len(whole))
+	short := append(append(bytes.Clone(whole[:offsets[2]]), "\r\n"...), whole[offsets[2]:]...)
+	var wholeFile []byte
+	for i, p := range parts {
+		if i == 2 {
+			wholeFile = append(wholeFile, "garbage, no record\r\n"...)
+		}
+		wholeFile = append(wholeFile, p...)
+	}
+	wholeFile = gz(wholeFile)
+	var junkLine []byte
+	var junkLineOffsets []int64
+	for i, p := range parts {
+		if i == 3 {
+			junkLine = append(junkLine, "a junk line\n"...)
+		}
+		junkLineOffsets = append(junkLineOffsets, int64(len(junkLine)))
+		junkLine = append(junkLine, p...)
+	}
 	var plain []byte
 	var plainOffsets []int64
 	for i, p := range parts {
@@ -52,6 +70,9 @@ func TestResync(t *testing.T) {
 		{"corrupt member", corrupt, []int{1, 3, 4, 5}, []int64{offsets[0], offsets[2], offsets[3], offsets[4]}, []error{ErrGzip}},
 		{"junk between members", junk, []int{1, 2, 3, 4, 5}, []int64{offsets[0], offsets[1], offsets[2] + shift, offsets[3] + shift, offsets[4] + shift}, []error{ErrGzip}},
 		{"plain, bad header", plain, []int{1, 2, 3, 4, 5}, plainOffsets, []error{ErrMalformed}},
+		{"two bytes between members", short, []int{1, 2, 3, 4, 5}, []int64{offsets[0], offsets[1], offsets[2] + 2, offsets[3] + 2, offsets[4] + 2}, []error{ErrGzip}},
+		{"whole-file gzip, junk between records", wholeFile, []int{1, 2, 3, 4, 5}, []int64{0, 0, 0, 0, 0}, []error{ErrMalformed}},
+		{"plain, a junk line right before a record", junkLine, []int{1, 2, 3, 4, 5}, junkLineOffsets, []error{ErrMalformed}},
 	} {
 		r := NewReader(bytes.NewReader(c.data), Options{Name: c.name})
 		var got []int
@@ -85,6 +106,12 @@ func TestResync(t *testing.T) {
 		for i := range min(len(errs), len(c.errs)) {
 			if !errors.Is(errs[i], c.errs[i]) {
 				t.Errorf("%s: error %v, want %v", c.name, errs[i], c.errs[i])
+			}
+		}
+		if c.name == "corrupt member" && len(errs) > 0 {
+			// The damage lies in record 2's own member: the error is its.
+			if we := (*Error)(nil); !errors.As(errs[0], &we) || we.RecordID != id(2) {
+				t.Errorf("%s: error %v does not name record 2", c.name, errs[0])
 			}
 		}
 		if !slices.Equal(got, c.want) || !slices.Equal(gotOff, c.offsets) {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -84,8 +82,8 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 // embedded one, a file, or the text model where Chromium was not found),
 // with its threshold and rendering.
 func runSettings(cf *cleanFlags, c *pipeline.Cleaner) (corpus.Settings, error) {
-	h := sha256.New()
-	if err := c.Model.Write(h); err != nil {
+	digest, err := c.Model.Digest()
+	if err != nil {
 		return nil, err
 	}
 	th := c.Model.Threshold
@@ -98,7 +96,7 @@ func runSettings(cf *cleanFlags, c *pipeline.Cleaner) (corpus.Settings, error) {
 		"keep-dirs":  strconv.FormatBool(cf.keepDirs),
 		"max-bytes":  strconv.FormatInt(cf.maxBytes, 10),
 		"any-status": strconv.FormatBool(cf.anyStatus),
-		"model":      hex.EncodeToString(h.Sum(nil))[:16],
+		"model":      digest[:16],
 		"policy":     c.Model.Info.Policy,
 		"threshold":  strconv.FormatFloat(th, 'g', -1, 64),
 		"rescue":     strconv.FormatBool(c.Model.Rescue),

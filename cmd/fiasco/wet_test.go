@@ -250,6 +250,12 @@ func TestJSONLGzip(t *testing.T) {
 	if !bytes.Equal(gunzip(resumed), want) {
 		t.Errorf("resumed output differs from an uninterrupted run's")
 	}
+	// A plain file under a .gz name is not cut to nothing on --resume.
+	os.WriteFile(gz, want, 0o644)
+	code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", gz, "--resume", c.path)
+	if now, _ := os.ReadFile(gz); code == 0 || !strings.Contains(errs, "not gzip-compressed") || !bytes.Equal(now, want) {
+		t.Errorf("plain lines under a .gz name, resumed: exit %d; stderr:\n%s", code, errs)
+	}
 }
 
 // TestResumeSettings: --resume refuses to continue an output written with
@@ -280,5 +286,44 @@ func TestResumeSettings(t *testing.T) {
 	fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--resume", c.path)
 	if after, _ := os.ReadFile(out); !bytes.Equal(after, before) {
 		t.Errorf("resumed with the same options: the output differs from the whole run's")
+	}
+}
+
+// TestResumeErrorLog: the error log follows the output it belongs to: a
+// run killed after its error log got ahead of its jsonl (the output's
+// entry is written first, but a resumed run cuts a partial line and may
+// cut more) does not log a failure twice when the resumed run meets the
+// page again, and a resumed run counts the failures the output kept.
+func TestResumeErrorLog(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	articleDir(t, in, "a.html", "c.html", "e.html")
+	os.WriteFile(filepath.Join(in, "b.html"), nil, 0o644)
+	os.WriteFile(filepath.Join(in, "d.html"), nil, 0o644)
+	out := filepath.Join(dir, "out.jsonl")
+	errs := filepath.Join(dir, "out.errors.jsonl")
+	code, _, _ := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, in)
+	refOut, _ := os.ReadFile(out)
+	refErrs, _ := os.ReadFile(errs)
+	if code != 1 || bytes.Count(refErrs, []byte("\n")) != 2 {
+		t.Fatalf("exit %d; error log:\n%s", code, refErrs)
+	}
+	// The output cut after its first line; the error log holds both
+	// failures, the first of which the output lost.
+	os.WriteFile(out, refOut[:bytes.IndexByte(refOut, '\n')+1], 0o644)
+	code, _, stderr := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--resume", in)
+	gotOut, _ := os.ReadFile(out)
+	gotErrs, _ := os.ReadFile(errs)
+	if code != 1 || !bytes.Equal(gotOut, refOut) || !bytes.Equal(gotErrs, refErrs) {
+		t.Errorf("resumed: exit %d; output equal %v; error log:\n%s\nwant:\n%s\nstderr:\n%s", code, bytes.Equal(gotOut, refOut), gotErrs, refErrs, stderr)
+	}
+	// Cut after the third line (b's error line kept): resumed, the run
+	// counts b's failure as the earlier run's.
+	lines := bytes.SplitAfter(refOut, []byte("\n"))
+	os.WriteFile(out, bytes.Join(lines[:3], nil), 0o644)
+	code, _, stderr = fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--resume", in)
+	gotErrs, _ = os.ReadFile(errs)
+	if code != 1 || !strings.Contains(stderr, "3 pages done by an earlier run, skipped; 1 of them failed") || !bytes.Equal(gotErrs, refErrs) {
+		t.Errorf("resumed after b: exit %d; error log:\n%s\nstderr:\n%s", code, gotErrs, stderr)
 	}
 }

@@ -79,10 +79,12 @@ directory) and is not tried again; the resumed run exits as the whole
 run would have (1 if a page failed in either part). A resumed run must
 clean as the run it continues did (format and its options, model,
 threshold, policy, rendering, limits: kept in a hidden file beside the
-output), else it stops before touching the output. On SIGINT or SIGTERM a batch takes no more pages,
-stops the pages under way at their next stage, writes an error record
-"interrupted" for every page it did not clean (a resumed run cleans them), closes Chromium and exits 130 (SIGINT) or 143
-(SIGTERM).`
+output), else it stops before touching the output.
+
+On SIGINT or SIGTERM a batch takes no more pages, stops the pages under
+way at their next stage, writes an error record "interrupted" for every
+page it did not clean (a resumed run cleans them), closes Chromium and
+exits 130 (SIGINT) or 143 (SIGTERM).`
 
 // cleanFlags are the options of fiasco clean.
 type cleanFlags struct {

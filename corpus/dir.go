@@ -77,7 +77,7 @@ func (s *dirSink) Encode(o *pipeline.Outcome) {
 		o.Result, o.Err, o.Value = nil, fmt.Errorf("%s: %w", o.Input.Name, err), &Encoded{}
 		return
 	}
-	o.Result, o.Value = nil, &Encoded{Data: b.Bytes(), Truncated: r.Page.Truncated, RenderError: renderError(r)}
+	o.Result, o.Value = nil, &Encoded{Data: b.Bytes(), Truncated: r.Page.Truncated, RenderError: renderError(r), Empty: keptNone(r)}
 }
 
 func (s *dirSink) Put(o pipeline.Outcome) (string, error) {

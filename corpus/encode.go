@@ -21,6 +21,27 @@ type Encoded struct {
 	// RenderError is why the page was not rendered and the text model
 	// cleaned it (pipeline.Result.RenderErr); "" when it was not.
 	RenderError string
+	// Empty reports a cleaned page of which no block was kept: its
+	// output holds no text.
+	Empty bool
+}
+
+// Empty reports whether an outcome's page was cleaned to no text (no
+// block kept), from its Result or from what Encode left.
+func Empty(o pipeline.Outcome) bool {
+	if e, ok := o.Value.(*Encoded); ok {
+		return e.Empty
+	}
+	return o.Err == nil && o.Result != nil && keptNone(o.Result)
+}
+
+func keptNone(r *pipeline.Result) bool {
+	for _, k := range r.Keep {
+		if k {
+			return false
+		}
+	}
+	return true
 }
 
 // Identity is what a resumed run knows an input by: its WARC-Record-ID

@@ -50,13 +50,13 @@ type jsonlSink struct {
 }
 
 func (s *jsonlSink) Encode(o *pipeline.Outcome) {
-	trunc, rerr := Truncated(*o), RenderError(*o)
+	trunc, rerr, empty := Truncated(*o), RenderError(*o), Empty(*o)
 	data, err := JSONLine(o, s.blocks)
 	if err != nil {
 		o.Err, o.Result = err, nil
 		data, _ = JSONLine(o, false)
 	}
-	o.Result, o.Value = nil, &Encoded{Data: data, Truncated: trunc, RenderError: rerr}
+	o.Result, o.Value = nil, &Encoded{Data: data, Truncated: trunc, RenderError: rerr, Empty: empty && o.Err == nil}
 }
 
 func (s *jsonlSink) Put(o pipeline.Outcome) (string, error) {

@@ -102,7 +102,7 @@ func (s *wetSink) Encode(o *pipeline.Outcome) {
 		o.Result, o.Err, o.Value = nil, err, &Encoded{}
 		return
 	}
-	o.Result, o.Value = nil, &Encoded{Data: bytes.Clone(e.buf.Bytes()), Truncated: trunc, RenderError: rerr}
+	o.Result, o.Value = nil, &Encoded{Data: bytes.Clone(e.buf.Bytes()), Truncated: trunc, RenderError: rerr, Empty: keptNone(r)}
 }
 
 // targetURI is a page's WARC-Target-URI: its URL, or a file: URL of its

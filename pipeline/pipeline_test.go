@@ -198,3 +198,40 @@ func TestBlockLimit(t *testing.T) {
 		t.Errorf("at the limit: %v, truncated %v", err, r != nil && r.Page.Truncated)
 	}
 }
+
+// TestFallbackText: a page whose only text is in <noscript> (a page a
+// script fills) or <noframes> (a frameset) is that text, as a browser
+// with scripts off or without frames shows it; a page with text of its
+// own keeps dropping its <noscript>.
+func TestFallbackText(t *testing.T) {
+	article := "<p>The river festival drew record crowds on Saturday, the largest since the event began.</p><p>Organisers thanked the volunteers who built the stages and cleaned the paths.</p>"
+	for _, c := range []struct {
+		name, page string
+		want       bool // the article is in the output
+	}{
+		{"noscript", `<html><head><title>App</title><script>load()</script></head><body><div id="app"></div><noscript>` + article + `</noscript></body></html>`, true},
+		{"noscript in head", `<html><head><title>App</title><noscript>` + article + `</noscript></head><body><div id="app"></div></body></html>`, true},
+		{"frameset", `<html><head><title>Frames</title></head><frameset cols="20%,80%"><frame src="nav.html"><frame src="main.html"><noframes>` + article + `</noframes></frameset></html>`, true},
+		{"text of its own", `<html><body>` + article + `<noscript><p>Please enable JavaScript to see the comments on this article.</p></noscript></body></html>`, false},
+	} {
+		c0 := &Cleaner{Model: defaultText(t)}
+		r, err := c0.Clean(context.Background(), c.name, []byte(c.page))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		text := strings.Join(strings.Fields(r.Text()), " ")
+		if got := strings.Contains(text, "river festival drew record crowds"); !got {
+			if c.want {
+				t.Errorf("%s: the article is not in the output %q", c.name, text)
+			} else {
+				t.Errorf("%s: the page's own text is lost: %q", c.name, text)
+			}
+		}
+		if r.Fallbacks != c.want {
+			t.Errorf("%s: Fallbacks %v, want %v", c.name, r.Fallbacks, c.want)
+		}
+		if !c.want && strings.Contains(text, "enable JavaScript") {
+			t.Errorf("%s: the noscript text is kept: %q", c.name, text)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -21,13 +22,17 @@ import (
 
 // Doc is one page carried through the stages up to the features.
 type Doc struct {
-	Page    *load.Page
-	Meta    meta.Meta // what the page says about itself, read before preclean
-	Blocks  []*blocks.Block
-	Table   *features.Table
-	Visual  []vision.Features // nil when the page was not rendered
-	English bool              // the page's text looks English
-	Timings Timings
+	Page   *load.Page
+	Meta   meta.Meta // what the page says about itself, read before preclean
+	Blocks []*blocks.Block
+	Table  *features.Table
+	Visual []vision.Features // nil when the page was not rendered
+	// Fallbacks reports a page whose only text is what its <noscript> or
+	// <noframes> holds, kept (preclean.Options.KeepFallbacks) since the
+	// page has no other.
+	Fallbacks bool
+	English   bool // the page's text looks English
+	Timings   Timings
 
 	// URL and Resources are PrepareOptions.URL and Resources, for the
 	// Visualizer.
@@ -159,6 +164,26 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	}
 	t2 := time.Now()
 	d.Blocks = blocks.Find(p.Doc)
+	if len(d.Blocks) == 0 && !pc.KeepFallbacks && hasFallback(data) {
+		// No text but what <noscript> or <noframes> holds (a page a
+		// script fills, a frameset): that is what a browser with scripts
+		// off (as the renderer's) shows, so the page is that text.
+		if fp, err := load.Bytes(name, data, opt.Load); err == nil {
+			fpc := pc
+			fpc.KeepFallbacks = true
+			var flinks []*html.Node
+			if opt.Visual != nil && opt.Resources != nil {
+				flinks = styleLinks(fp.Doc)
+			}
+			if _, err := preclean.CleanWith(fp.Doc, fpc); err == nil {
+				restoreLinks(fp.Doc, flinks)
+				if bs := blocks.Find(fp.Doc); len(bs) > 0 {
+					p, d.Page, d.Blocks = fp, fp, bs
+					d.Fallbacks = true
+				}
+			}
+		}
+	}
 	t3 := time.Now()
 	maxBlocks := opt.MaxBlocks
 	if maxBlocks <= 0 {
@@ -188,6 +213,13 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	d.English, _ = d.Table.Lang()
 	d.Timings.Features = time.Since(t4)
 	return d, nil
+}
+
+// hasFallback reports whether a page's bytes hold a <noscript> or a
+// <noframes> element (the bytes of any charset that keeps ASCII).
+func hasFallback(data []byte) bool {
+	lower := bytes.ToLower(data)
+	return bytes.Contains(lower, []byte("<noscript")) || bytes.Contains(lower, []byte("<noframes"))
 }
 
 // cutFrom cuts the document at n, as load cuts a page at its byte

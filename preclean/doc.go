@@ -12,7 +12,10 @@
 //     UTF-8 now and the render stage hands it to a browser;
 //   - script, style, noscript, template; iframe, frame, frameset, noframes,
 //     object, embed, applet, param, svg, canvas, audio, video, source, track
-//     (embedded content and fallbacks a browser does not show);
+//     (embedded content and fallbacks a browser does not show); with
+//     Options.KeepFallbacks, what noscript and noframes hold stays, parsed
+//     as markup (a noframes of a frameset document moves into a body), as
+//     a browser with scripts off or without frames shows it;
 //   - form controls whose text is a label or choice list, not prose:
 //     select, option, optgroup, datalist, input, textarea, button, keygen
 //     (on the CleanEval, CleanPortalEval, Dragnet, L3S-GN1 and KrdWrd pages,

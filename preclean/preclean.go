@@ -45,6 +45,10 @@ type Options struct {
 	// they are no text block's text, so that a browser rendering the
 	// precleaned document (package render) shows the page's own layout.
 	KeepStyles bool
+	// KeepFallbacks keeps what <noscript> and <noframes> hold, as a
+	// browser with scripts off or without frames shows it: for a page
+	// that has no text without it (package pipeline asks for it then).
+	KeepFallbacks bool
 }
 
 // Clean removes from doc, in place, what a reader does not see, and turns
@@ -73,6 +77,9 @@ func CleanWith(doc *html.Node, opt Options) (st Stats, err error) {
 	}()
 	st.keepHidden = opt.KeepHidden
 	st.keepStyles = opt.KeepStyles
+	if opt.KeepFallbacks {
+		openFallbacks(doc)
+	}
 	st.remove(doc)
 	ensureBody(doc)
 	st.cleanHead(doc)

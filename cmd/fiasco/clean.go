@@ -205,6 +205,12 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 	if res.Page.Truncated {
 		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, truncatedMsg(cf.maxBytes))
 	}
+	switch {
+	case len(res.Blocks) == 0:
+		fmt.Fprintf(stderr, "fiasco clean: %s: no text found (nothing a reader sees, with scripts off)\n", in.Name)
+	case len(res.Kept()) == 0:
+		fmt.Fprintf(stderr, "fiasco clean: %s: no text kept (%s, every one classed boilerplate)\n", in.Name, plural(len(res.Blocks), "text block"))
+	}
 	if res.RenderErr != nil {
 		fmt.Fprintf(stderr, "fiasco clean: %s\n", renderFailedMsg(res.RenderErr.Error()))
 	}

@@ -26,10 +26,10 @@ type batchRun struct {
 	stderr io.Writer
 	maxB   int64
 
-	pages, cleaned, failed, interrupted, truncated, unwritten int
-	unrendered                                                int   // cleaned by the text model: rendering failed
-	stopped                                                   bool  // a page was interrupted: later pages are too
-	fatal                                                     error // an output could not be written
+	pages, cleaned, failed, interrupted, truncated, unwritten, empty int
+	unrendered                                                       int   // cleaned by the text model: rendering failed
+	stopped                                                          bool  // a page was interrupted: later pages are too
+	fatal                                                            error // an output could not be written
 }
 
 // cleanBatch cleans every input into the outputs the flags name.
@@ -137,6 +137,9 @@ func (b *batchRun) emit(o pipeline.Outcome) {
 		return
 	}
 	b.cleaned++
+	if corpus.Empty(o) {
+		b.empty++
+	}
 	if corpus.Truncated(o) {
 		b.truncated++
 		if b.truncated <= maxRepeats {
@@ -173,6 +176,9 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 	}
 	if b.unrendered > 0 {
 		msg += fmt.Sprintf(", %d cleaned by the text model (rendering failed)", b.unrendered)
+	}
+	if b.empty > 0 {
+		msg += fmt.Sprintf(", %d with no text kept", b.empty)
 	}
 	msg += "; output in " + out.Where
 	if out.Errors != nil && out.Errors.Len() > 0 {

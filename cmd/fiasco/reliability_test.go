@@ -415,3 +415,21 @@ func TestStreamOutputNamesDirectory(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyOutputsReported: a page with no text says so on stderr, and a
+// batch's summary counts the pages cleaned to no text, so that a corpus
+// builder can find them.
+func TestEmptyOutputsReported(t *testing.T) {
+	dir := t.TempDir()
+	blank := filepath.Join(dir, "in", "blank.html")
+	articleDir(t, dir, "in/a.html")
+	os.WriteFile(blank, []byte("<html><body><div id=app></div></body></html>"), 0o644)
+	code, out, errs := fiasco(t, "clean", "--no-render", blank)
+	if code != 0 || out != "" || !strings.Contains(errs, "blank.html: no text found") {
+		t.Errorf("one blank page: exit %d, output %q; stderr:\n%s", code, out, errs)
+	}
+	code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", filepath.Join(dir, "out.jsonl"), filepath.Join(dir, "in"))
+	if code != 0 || !strings.Contains(errs, "2 pages, 2 cleaned, 0 failed, 1 with no text kept") {
+		t.Errorf("batch: exit %d; stderr:\n%s", code, errs)
+	}
+}

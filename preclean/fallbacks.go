@@ -1,0 +1,99 @@
+package preclean
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// openFallbacks turns the content of every <noscript> and <noframes>
+// into markup a reader sees (Options.KeepFallbacks): the element becomes
+// a <div> holding its text parsed as HTML (the parser keeps it as raw
+// text: scripting on, frames supported), and a <noframes> of a frameset
+// document moves into a <body>, which the document lacks.
+func openFallbacks(doc *html.Node) {
+	var found []*html.Node
+	for n := doc; n != nil; n = next(doc, n) {
+		if n.Type == html.ElementNode && n.Namespace == "" && (n.DataAtom == atom.Noscript || n.DataAtom == atom.Noframes) {
+			found = append(found, n)
+		}
+	}
+	var moved []*html.Node
+	for _, n := range found {
+		var text strings.Builder
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			if c.Type == html.TextNode {
+				text.WriteString(c.Data)
+			}
+		}
+		div := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div}
+		if text.Len() > 0 {
+			nodes, err := html.ParseFragment(strings.NewReader(text.String()), &html.Node{Type: html.ElementNode, Data: "body", DataAtom: atom.Body})
+			if err != nil {
+				continue
+			}
+			for _, c := range nodes {
+				div.AppendChild(c)
+			}
+		} else { // parsed as markup already (scripting off): keep it
+			for c := n.FirstChild; c != nil; {
+				nx := c.NextSibling
+				n.RemoveChild(c)
+				div.AppendChild(c)
+				c = nx
+			}
+		}
+		if n.Parent == nil {
+			continue
+		}
+		if within(n, atom.Frameset) || within(n, atom.Head) {
+			// No body holds it (a frameset document), or the head, which
+			// Clean empties: to the start of the body, in order.
+			n.Parent.RemoveChild(n)
+			moved = append(moved, div)
+			continue
+		}
+		n.Parent.InsertBefore(div, n)
+		n.Parent.RemoveChild(n)
+	}
+	if len(moved) == 0 {
+		return
+	}
+	ensureBody(doc)
+	h := find(doc, atom.Html, 1)
+	if h == nil {
+		return
+	}
+	b := find(h, atom.Body, 1)
+	if b == nil {
+		return
+	}
+	first := b.FirstChild
+	for _, d := range moved {
+		b.InsertBefore(d, first)
+	}
+}
+
+// within reports whether n lies inside an element with atom a.
+func within(n *html.Node, a atom.Atom) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && p.DataAtom == a {
+			return true
+		}
+	}
+	return false
+}
+
+// next returns the node after n in document order below root, or nil.
+func next(root, n *html.Node) *html.Node {
+	if n.FirstChild != nil {
+		return n.FirstChild
+	}
+	for ; n != root; n = n.Parent {
+		if n.NextSibling != nil {
+			return n.NextSibling
+		}
+	}
+	return nil
+}

@@ -213,6 +213,9 @@ func TestFallbackText(t *testing.T) {
 		{"noscript in head", `<html><head><title>App</title><noscript>` + article + `</noscript></head><body><div id="app"></div></body></html>`, true},
 		{"frameset", `<html><head><title>Frames</title></head><frameset cols="20%,80%"><frame src="nav.html"><frame src="main.html"><noframes>` + article + `</noframes></frameset></html>`, true},
 		{"text of its own", `<html><body>` + article + `<noscript><p>Please enable JavaScript to see the comments on this article.</p></noscript></body></html>`, false},
+		{"noscript in noscript", `<html><body><div id="app"></div><noscript><noscript>` + article + `</noscript></noscript></body></html>`, true},
+		{"noscript with markup and text", `<html><body><noscript>The festival, reported: <b>` + article + `</b></noscript></body></html>`, true},
+		{"noframes after the frameset", `<html><head><title>Frames</title></head><frameset cols="20%,80%"><frame src="nav.html"></frameset><noframes>` + article + `</noframes></html>`, true},
 	} {
 		c0 := &Cleaner{Model: defaultText(t)}
 		r, err := c0.Clean(context.Background(), c.name, []byte(c.page))
@@ -233,5 +236,11 @@ func TestFallbackText(t *testing.T) {
 		if !c.want && strings.Contains(text, "enable JavaScript") {
 			t.Errorf("%s: the noscript text is kept: %q", c.name, text)
 		}
+	}
+	// A page a script fills whose noscript says only that: no text.
+	shell := `<html><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript></body></html>`
+	r, err := (&Cleaner{Model: defaultText(t)}).Clean(context.Background(), "shell.html", []byte(shell))
+	if err != nil || len(r.Blocks) != 0 || r.Fallbacks {
+		t.Errorf("an app shell: %v, %d blocks, Fallbacks %v; want no text", err, len(r.Blocks), r.Fallbacks)
 	}
 }

@@ -167,7 +167,8 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	if len(d.Blocks) == 0 && !pc.KeepFallbacks && hasFallback(data) {
 		// No text but what <noscript> or <noframes> holds (a page a
 		// script fills, a frameset): that is what a browser with scripts
-		// off (as the renderer's) shows, so the page is that text.
+		// off (as the renderer's) shows, so the page is that text, if it
+		// is text to read and not a one-line "enable JavaScript".
 		if fp, err := load.Bytes(name, data, opt.Load); err == nil {
 			fpc := pc
 			fpc.KeepFallbacks = true
@@ -177,11 +178,14 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 			}
 			if _, err := preclean.CleanWith(fp.Doc, fpc); err == nil {
 				restoreLinks(fp.Doc, flinks)
-				if bs := blocks.Find(fp.Doc); len(bs) > 0 {
+				if bs := blocks.Find(fp.Doc); words(bs) >= MinFallbackWords {
 					p, d.Page, d.Blocks = fp, fp, bs
 					d.Fallbacks = true
 				}
 			}
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
 	t3 := time.Now()
@@ -215,11 +219,34 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	return d, nil
 }
 
+// MinFallbackWords is the least number of words the <noscript> and
+// <noframes> of a page without other text must hold to be its text: a
+// page a script fills often holds only "You need to enable JavaScript to
+// run this app.", which is no text for a corpus.
+const MinFallbackWords = 25
+
+func words(bs []*blocks.Block) int {
+	n := 0
+	for _, b := range bs {
+		n += len(strings.Fields(b.Text))
+	}
+	return n
+}
+
 // hasFallback reports whether a page's bytes hold a <noscript> or a
 // <noframes> element (the bytes of any charset that keeps ASCII).
 func hasFallback(data []byte) bool {
-	lower := bytes.ToLower(data)
-	return bytes.Contains(lower, []byte("<noscript")) || bytes.Contains(lower, []byte("<noframes"))
+	for i := 0; i+9 <= len(data); i++ {
+		if j := bytes.IndexByte(data[i:], '<'); j < 0 {
+			return false
+		} else {
+			i += j
+		}
+		if i+9 <= len(data) && (bytes.EqualFold(data[i+1:i+9], []byte("noscript")) || bytes.EqualFold(data[i+1:i+9], []byte("noframes"))) {
+			return true
+		}
+	}
+	return false
 }
 
 // cutFrom cuts the document at n, as load cuts a page at its byte

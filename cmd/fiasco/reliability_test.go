@@ -423,13 +423,29 @@ func TestEmptyOutputsReported(t *testing.T) {
 	dir := t.TempDir()
 	blank := filepath.Join(dir, "in", "blank.html")
 	articleDir(t, dir, "in/a.html")
-	os.WriteFile(blank, []byte("<html><body><div id=app></div></body></html>"), 0o644)
+	if err := os.WriteFile(blank, []byte("<html><body><div id=app></div></body></html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "in", "empty.html"), nil, 0o644); err != nil { // fails: not counted
+		t.Fatal(err)
+	}
 	code, out, errs := fiasco(t, "clean", "--no-render", blank)
 	if code != 0 || out != "" || !strings.Contains(errs, "blank.html: no text found") {
 		t.Errorf("one blank page: exit %d, output %q; stderr:\n%s", code, out, errs)
 	}
-	code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", filepath.Join(dir, "out.jsonl"), filepath.Join(dir, "in"))
-	if code != 0 || !strings.Contains(errs, "2 pages, 2 cleaned, 0 failed, 1 with no text kept") {
-		t.Errorf("batch: exit %d; stderr:\n%s", code, errs)
+	// A page whose blocks are all boilerplate, cut at a threshold no block reaches.
+	code, out, errs = fiasco(t, "clean", "--no-render", "--threshold", "100", articlePath)
+	if code != 0 || out != "" || !strings.Contains(errs, "no text kept (") {
+		t.Errorf("nothing kept: exit %d, output %q; stderr:\n%s", code, out, errs)
+	}
+	for _, format := range []string{"jsonl", "wet", "text"} {
+		o := filepath.Join(dir, "out."+format)
+		if format == "text" {
+			o = filepath.Join(dir, "outdir")
+		}
+		code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", format, "-o", o, filepath.Join(dir, "in"))
+		if code != 1 || !strings.Contains(errs, "3 pages, 2 cleaned, 1 failed, 1 with no text kept") {
+			t.Errorf("batch, %s: exit %d; stderr:\n%s", format, code, errs)
+		}
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fiasco-project/fiasco/blocks"
 	"github.com/fiasco-project/fiasco/features"
+	"github.com/fiasco-project/fiasco/internal/dom"
 	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/meta"
 	"github.com/fiasco-project/fiasco/preclean"
@@ -270,7 +271,7 @@ func cutFrom(n *html.Node) {
 // rel tokens, <style>, and <base> with href.
 func styleLinks(doc *html.Node) []*html.Node {
 	var out []*html.Node
-	for n := doc; n != nil; n = nextNode(doc, n) {
+	for n := doc; n != nil; n = dom.Next(doc, n) {
 		if n.Type != html.ElementNode || n.Namespace != "" {
 			continue
 		}
@@ -288,19 +289,6 @@ func styleLinks(doc *html.Node) []*html.Node {
 		}
 	}
 	return out
-}
-
-// nextNode returns the node after n in document order below root, or nil.
-func nextNode(root, n *html.Node) *html.Node {
-	if n.FirstChild != nil {
-		return n.FirstChild
-	}
-	for ; n != root; n = n.Parent {
-		if n.NextSibling != nil {
-			return n.NextSibling
-		}
-	}
-	return nil
 }
 
 // restoreLinks puts the style sheet links and the first base element of

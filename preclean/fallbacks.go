@@ -3,6 +3,7 @@ package preclean
 import (
 	"strings"
 
+	"github.com/fiasco-project/fiasco/internal/dom"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -43,7 +44,7 @@ func openFallbacks(doc *html.Node) {
 // fallbacks returns the <noscript> and <noframes> elements below doc.
 func fallbacks(doc *html.Node) []*html.Node {
 	var found []*html.Node
-	for n := doc; n != nil; n = next(doc, n) {
+	for n := doc; n != nil; n = dom.Next(doc, n) {
 		if n.Type == html.ElementNode && n.Namespace == "" && (n.DataAtom == atom.Noscript || n.DataAtom == atom.Noframes) {
 			found = append(found, n)
 		}
@@ -113,17 +114,4 @@ func within(n *html.Node, a atom.Atom) bool {
 		}
 	}
 	return false
-}
-
-// next returns the node after n in document order below root, or nil.
-func next(root, n *html.Node) *html.Node {
-	if n.FirstChild != nil {
-		return n.FirstChild
-	}
-	for ; n != root; n = n.Parent {
-		if n.NextSibling != nil {
-			return n.NextSibling
-		}
-	}
-	return nil
 }

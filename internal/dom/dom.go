@@ -26,3 +26,17 @@ var inline = map[atom.Atom]bool{
 func IsInline(n *html.Node) bool {
 	return n.Type == html.ElementNode && (inline[n.DataAtom] || n.DataAtom == 0)
 }
+
+// Next returns the node after n in document order below root, or nil: a
+// walk of a tree that needs no stack, whatever its depth.
+func Next(root, n *html.Node) *html.Node {
+	if n.FirstChild != nil {
+		return n.FirstChild
+	}
+	for ; n != root; n = n.Parent {
+		if n.NextSibling != nil {
+			return n.NextSibling
+		}
+	}
+	return nil
+}

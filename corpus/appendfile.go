@@ -198,8 +198,8 @@ func (g *gzipEntries) close() error { return g.out.close() }
 // end with a line end: up to the first member that cannot be read to its
 // end (a killed run's last).
 func goodMembers(f *os.File, size int64) (int64, error) {
-	cr := &countReader{r: io.NewSectionReader(f, 0, size)}
-	br := bufio.NewReaderSize(cr, 64<<10)
+	sr := io.NewSectionReader(f, 0, size)
+	br := bufio.NewReaderSize(sr, 64<<10)
 	if m, _ := br.Peek(2); len(m) == 2 && (m[0] != 0x1f || m[1] != 0x8b) {
 		return 0, errors.New("not gzip-compressed, as a name ending in .gz says (an output of an older fiasco, which wrote plain lines?): rerun without --resume, or rename it")
 	}
@@ -230,19 +230,9 @@ func goodMembers(f *os.File, size int64) (int64, error) {
 		if last != '\n' {
 			return good, nil
 		}
-		good = cr.n - int64(br.Buffered())
+		read, _ := sr.Seek(0, io.SeekCurrent)
+		good = read - int64(br.Buffered())
 	}
-}
-
-type countReader struct {
-	r io.Reader
-	n int64
-}
-
-func (c *countReader) Read(p []byte) (int, error) {
-	n, err := c.r.Read(p)
-	c.n += int64(n)
-	return n, err
 }
 
 // tempPrefix starts the names of the temporary files outputs are written

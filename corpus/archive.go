@@ -82,10 +82,13 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			var we *warc.Error
 			errors.As(err, &we)
 			resyncable := errors.Is(err, warc.ErrGzip) || errors.Is(err, warc.ErrMalformed)
-			// An error of the pending page's record (warc names it, also
-			// for a gzip member whose checksum fails once the page was
-			// read) is the page's: it yields an error, not a page and an
-			// error.
+			// The error's record: the pending page's when warc names it
+			// (also for a gzip member whose checksum fails once the page
+			// was read), so that it yields an error, not a page and an
+			// error; else a record of its own, unless a damaged stretch
+			// is already open (a page is pending only after a record was
+			// read, which closes any stretch).
+			var hit *pipeline.Input
 			if pending != nil && (we != nil && we.RecordID != "" && we.RecordID == pending.RecordID ||
 				pending.Err != nil && errors.Is(pending.Err, err)) {
 				own := *pending
@@ -94,35 +97,30 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 				if own.Err == nil {
 					own.Err = err
 				}
-				if !resyncable || damage != nil {
-					if !yield(own) {
-						return false
-					}
-				} else {
-					damage, damageErr = &own, own.Err // it says where reading went on
-				}
+				hit = &own
 			} else {
 				if !flush() {
 					return false
 				}
 				if damage == nil {
-					in := pipeline.Input{Name: name}
+					in := pipeline.Input{Name: name, Err: err}
 					if we != nil {
 						in.Name = fmt.Sprintf("%s#%d", name, we.Offset)
 						in.RecordID = we.RecordID
 					}
-					damage, damageErr = &in, err
+					hit = &in
 				}
 			}
 			if !resyncable {
 				// The end of the input (a truncated last record) or an I/O
 				// error: nothing to read on from.
-				if damage != nil && damageErr == err {
-					in := *damage
-					in.Err = err
-					return yield(in)
+				if hit != nil {
+					return yield(*hit)
 				}
 				return endDamage("the rest of the file could not be read: " + err.Error())
+			}
+			if hit != nil {
+				damage, damageErr = hit, hit.Err // it says where reading went on
 			}
 			// Damage within the file (corrupt gzip data, a header that is
 			// no WARC header): read on from the next record start, so

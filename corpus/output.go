@@ -144,11 +144,9 @@ func Open(opt OutputOptions) (*Output, error) {
 	}
 	if errPath != "" {
 		var log *doneLog
-		keep := -1 // a WET file holds no record of failures: the log is the record
-		if opt.Format != WET {
-			for _, l := range logs { // the output's own log: jsonl, manifest
-				keep = l.failures
-			}
+		keep := -1                               // a WET file holds no record of failures: the log is the record
+		if opt.Format != WET && len(logs) == 1 { // the output's own log: jsonl, manifest
+			keep = logs[0].failures
 		}
 		out.Errors, log, err = openErrorLog(errPath, opt.Resume, keep)
 		if err != nil {

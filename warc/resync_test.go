@@ -34,32 +34,10 @@ func TestResync(t *testing.T) {
 	junk := append(append(bytes.Clone(whole[:offsets[2]]), "\x1f\x8b junk, not a gzip member"...), whole[offsets[2]:]...)
 	shift := int64(len(junk) - len(whole))
 	short := append(append(bytes.Clone(whole[:offsets[2]]), "\r\n"...), whole[offsets[2]:]...)
-	var wholeFile []byte
-	for i, p := range parts {
-		if i == 2 {
-			wholeFile = append(wholeFile, "garbage, no record\r\n"...)
-		}
-		wholeFile = append(wholeFile, p...)
-	}
+	wholeFile, _ := joinWith(parts, 2, "garbage, no record\r\n")
 	wholeFile = gz(wholeFile)
-	var junkLine []byte
-	var junkLineOffsets []int64
-	for i, p := range parts {
-		if i == 3 {
-			junkLine = append(junkLine, "a junk line\n"...)
-		}
-		junkLineOffsets = append(junkLineOffsets, int64(len(junkLine)))
-		junkLine = append(junkLine, p...)
-	}
-	var plain []byte
-	var plainOffsets []int64
-	for i, p := range parts {
-		if i == 2 {
-			plain = append(plain, "WARC/1.1\r\nthis line has no colon\r\n\r\n"...)
-		}
-		plainOffsets = append(plainOffsets, int64(len(plain)))
-		plain = append(plain, p...)
-	}
+	junkLine, junkLineOffsets := joinWith(parts, 3, "a junk line\n")
+	plain, plainOffsets := joinWith(parts, 2, "WARC/1.1\r\nthis line has no colon\r\n\r\n")
 	for _, c := range []struct {
 		name    string
 		data    []byte
@@ -138,4 +116,19 @@ func TestResync(t *testing.T) {
 			break
 		}
 	}
+}
+
+// joinWith joins parts with junk before part at, and returns the parts'
+// offsets in the result.
+func joinWith(parts []string, at int, junk string) ([]byte, []int64) {
+	var out []byte
+	var offsets []int64
+	for i, p := range parts {
+		if i == at {
+			out = append(out, junk...)
+		}
+		offsets = append(offsets, int64(len(out)))
+		out = append(out, p...)
+	}
+	return out, offsets
 }

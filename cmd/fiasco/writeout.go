@@ -16,12 +16,8 @@ func writeOutput(path string, write func(io.Writer) error) error {
 	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() || err != nil && !errors.Is(err, os.ErrNotExist) {
 		return writeDirect(path, write)
 	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".fiasco-tmp-*")
+	f, err := createTemp(path)
 	if err != nil {
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err // name the output, not the temporary file
-		}
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	err = write(f)
@@ -63,14 +59,25 @@ func checkWritable(path string) error {
 	} else if err == nil && !fi.Mode().IsRegular() {
 		return nil
 	}
+	f, err := createTemp(path)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+// createTemp creates the temporary file beside path that an output is
+// written to before it is renamed into place; its error names what went
+// wrong, not the temporary file.
+func createTemp(path string) (*os.File, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), ".fiasco-tmp-*")
 	if err != nil {
 		var pe *os.PathError
 		if errors.As(err, &pe) {
 			err = pe.Err
 		}
-		return err
+		return nil, err
 	}
-	f.Close()
-	return os.Remove(f.Name())
+	return f, nil
 }

@@ -27,7 +27,8 @@ type ManifestLine struct {
 	WARCRecordID string `json:"warc_record_id,omitempty"`
 	Output       string `json:"output,omitempty"` // relative to the directory
 	Truncated    bool   `json:"truncated,omitempty"`
-	RenderError  string `json:"render_error,omitempty"` // cleaned by the text model: rendering failed
+	RenderError  string `json:"render_error,omitempty"`  // cleaned by the text model: rendering failed
+	UnseenBlocks int    `json:"unseen_blocks,omitempty"` // blocks the rendering could not show, decided by the text model
 	Error        string `json:"error,omitempty"`
 }
 
@@ -77,7 +78,9 @@ func (s *dirSink) Encode(o *pipeline.Outcome) {
 		o.Result, o.Err, o.Value = nil, fmt.Errorf("%s: %w", o.Input.Name, err), &Encoded{}
 		return
 	}
-	o.Result, o.Value = nil, &Encoded{Data: b.Bytes(), Truncated: r.Page.Truncated, RenderError: renderError(r), Empty: keptNone(r)}
+	e := encoded(r)
+	e.Data = b.Bytes()
+	o.Result, o.Value = nil, &e
 }
 
 func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
@@ -102,7 +105,7 @@ func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
 		if err := writeAtomic(p, s.dir, e.Data); err != nil {
 			return "", err
 		}
-		line.Output, line.Truncated, line.RenderError, where = name, e.Truncated, e.RenderError, p
+		line.Output, line.Truncated, line.RenderError, line.UnseenBlocks, where = name, e.Truncated, e.RenderError, e.Unseen, p
 	}
 	data, err := json.Marshal(line)
 	if err != nil {

@@ -24,6 +24,29 @@ type Encoded struct {
 	// Empty reports a cleaned page of which no block was kept: its
 	// output holds no text.
 	Empty bool
+	// Unseen and UnseenAll are pipeline.Result.Unseen: the blocks the
+	// rendering could not show, which the text model decided.
+	Unseen    int
+	UnseenAll bool
+}
+
+// encoded is what Encode leaves of r: everything but the bytes.
+func encoded(r *pipeline.Result) Encoded {
+	n, all := r.Unseen()
+	return Encoded{Truncated: r.Page.Truncated, RenderError: renderError(r), Empty: keptNone(r), Unseen: n, UnseenAll: all}
+}
+
+// Unseen reports an outcome's blocks that the rendering could not show
+// and the text model decided (pipeline.Result.Unseen), from its Result
+// or from what Encode left.
+func Unseen(o pipeline.Outcome) (n int, all bool) {
+	if e, ok := o.Value.(*Encoded); ok {
+		return e.Unseen, e.UnseenAll
+	}
+	if o.Err != nil || o.Result == nil {
+		return 0, false
+	}
+	return o.Result.Unseen()
 }
 
 // Empty reports whether an outcome's page was cleaned to no text (no
@@ -100,7 +123,11 @@ type Line struct {
 	// RenderError: rendering the page failed and the text model cleaned
 	// it (pipeline.Result.RenderErr).
 	RenderError string `json:"render_error,omitempty"`
-	Error       string `json:"error,omitempty"`
+	// UnseenBlocks: blocks the rendering could not show (below the
+	// capture of a very tall page, or all of a page that renders all but
+	// blank), which the text model decided (pipeline.Result.Unseen).
+	UnseenBlocks int    `json:"unseen_blocks,omitempty"`
+	Error        string `json:"error,omitempty"`
 }
 
 // LineBlock is a block of a page in the JSONL output (with --blocks).
@@ -134,6 +161,7 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 		l.Title, l.Lang, l.Charset, l.Truncated, l.Text = &title, &lang, &charset, &trunc, &text
 		l.Author, l.Date, l.Site = r.Meta.Author, r.Meta.Date, r.Meta.Site
 		l.RenderError = renderError(r)
+		l.UnseenBlocks, _ = r.Unseen()
 		if withBlocks {
 			l.Blocks = lineBlocks(r)
 		}

@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -24,6 +25,11 @@ const FieldInput = "Fiasco-Input"
 // page the text model cleaned because rendering it failed
 // (pipeline.Result.RenderErr): why it failed.
 const FieldRenderError = "Fiasco-Render-Error"
+
+// FieldUnseenBlocks is the named field of a WET conversion record whose
+// page had blocks the rendering could not show, which the text model
+// decided (pipeline.Result.Unseen): their number.
+const FieldUnseenBlocks = "Fiasco-Unseen-Blocks"
 
 // wetSink writes a WET file: a warcinfo record, then one conversion
 // record per cleaned page, each its own gzip member, as Common Crawl's.
@@ -76,13 +82,15 @@ func (s *wetSink) Encode(o *pipeline.Outcome) {
 	if lang := Lang(text); lang != "" {
 		fields.Add(warc.FieldIdentifiedLanguage, iso639_3[lang])
 	}
-	trunc := r.Page.Truncated
-	if trunc {
+	if r.Page.Truncated {
 		fields.Add(warc.FieldTruncated, "length")
 	}
-	rerr := renderError(r)
-	if rerr != "" {
-		fields.Add(FieldRenderError, rerr)
+	enc := encoded(r)
+	if enc.RenderError != "" {
+		fields.Add(FieldRenderError, enc.RenderError)
+	}
+	if enc.Unseen > 0 {
+		fields.Add(FieldUnseenBlocks, strconv.Itoa(enc.Unseen))
 	}
 	date := in.Date
 	if date.IsZero() {
@@ -102,7 +110,8 @@ func (s *wetSink) Encode(o *pipeline.Outcome) {
 		o.Result, o.Err, o.Value = nil, err, &Encoded{}
 		return
 	}
-	o.Result, o.Value = nil, &Encoded{Data: bytes.Clone(e.buf.Bytes()), Truncated: trunc, RenderError: rerr, Empty: keptNone(r)}
+	enc.Data = bytes.Clone(e.buf.Bytes())
+	o.Result, o.Value = nil, &enc
 }
 
 // targetURI is a page's WARC-Target-URI: its URL, or a file: URL of its

@@ -63,6 +63,12 @@ func TestBeyondCapture(t *testing.T) {
 	if below != 4 {
 		t.Fatalf("%d blocks below the capture, want 4", below)
 	}
+	if n, all := res.Unseen(); n != 4 || all {
+		t.Errorf("Unseen() = %d, %v; want 4, false", n, all)
+	}
+	if n, all := tres.Unseen(); n != 0 || all {
+		t.Errorf("text model: Unseen() = %d, %v; want 0, false", n, all)
+	}
 }
 
 func mustText(t *testing.T) *classify.Model {

@@ -177,6 +177,27 @@ func (r *Result) Text() string {
 	return b.String()
 }
 
+// Unseen reports the blocks of r that its visual model could not see and
+// the text model decided instead (see Decide): n blocks below the
+// captured part of a page taller than the renderer's MaxHeight, or, with
+// all set, every block of a page whose rendering shows less than
+// MinVisibleShare of its text. It is 0, false for a page the text model
+// cleaned as a whole (no visual model, or Result.RenderErr).
+func (r *Result) Unseen() (n int, all bool) {
+	if r.Model == nil || !r.Model.Visual || r.Visual == nil {
+		return 0, false
+	}
+	if visibleShare(r.Doc) < MinVisibleShare {
+		return len(r.Blocks), true
+	}
+	for i := range r.Blocks {
+		if i < len(r.Visual) && r.Visual[i].Beyond {
+			n++
+		}
+	}
+	return n, false
+}
+
 // Kept returns the blocks classified clean.
 func (r *Result) Kept() []*blocks.Block {
 	var out []*blocks.Block

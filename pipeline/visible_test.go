@@ -89,5 +89,24 @@ func TestMinVisibleShare(t *testing.T) {
 		if !c.textOnly && same == len(s) {
 			t.Errorf("share %.2f (beyond %v): every block decided by the text model, want the visual model's for the blocks in view", got, c.beyond)
 		}
+		// Unseen reports what the text model decided.
+		n, all := (&Result{Doc: d, Model: vm, Score: s}).Unseen()
+		want := 0
+		switch {
+		case c.textOnly:
+			want = len(s)
+		case c.beyond:
+			for _, v := range d.Visual {
+				if v.Beyond {
+					want++
+				}
+			}
+		}
+		if n != want || all != c.textOnly {
+			t.Errorf("share %.2f (beyond %v): Unseen() = %d, %v; want %d, %v", got, c.beyond, n, all, want, c.textOnly)
+		}
+		if n, all := (&Result{Doc: d, Model: tm, Score: s}).Unseen(); n != 0 || all {
+			t.Errorf("share %.2f: the text model's Result: Unseen() = %d, %v; want 0, false", got, n, all)
+		}
 	}
 }

@@ -36,10 +36,13 @@ type batchOut struct {
 	Render string          `json:"render,omitempty"`
 	// RenderError: render=auto, the browser failed on the page and the
 	// text model cleaned it (Render is then off).
-	RenderError string          `json:"render_error,omitempty"`
-	Output      *string         `json:"output,omitempty"`
-	Page        json.RawMessage `json:"page,omitempty"`
-	Error       string          `json:"error,omitempty"`
+	RenderError string `json:"render_error,omitempty"`
+	// UnseenBlocks: blocks the rendering could not show, which the text
+	// model decided (X-Fiasco-Unseen-Blocks).
+	UnseenBlocks int             `json:"unseen_blocks,omitempty"`
+	Output       *string         `json:"output,omitempty"`
+	Page         json.RawMessage `json:"page,omitempty"`
+	Error        string          `json:"error,omitempty"`
 }
 
 func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
@@ -263,7 +266,7 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 		le.Msg = fmt.Sprintf("line %d: %s", n, e.Msg) // as the line's other errors
 		return fail(&le)
 	}
-	out.Status, out.Render, out.RenderError = http.StatusOK, onOff(a.rendered), a.renderErr
+	out.Status, out.Render, out.RenderError, out.UnseenBlocks = http.StatusOK, onOff(a.rendered), a.renderErr, a.unseen
 	if o.format == export.JSON {
 		out.Page = json.RawMessage(bytes.TrimSpace(a.body))
 	} else {

@@ -122,6 +122,7 @@ type answer struct {
 	blocks    int
 	kept      int
 	truncated bool // the page was cut at a size limit (load.Page.Truncated)
+	unseen    int  // blocks the rendering could not show, decided by the text model (pipeline.Result.Unseen)
 }
 
 // cleaner returns the Cleaner for o's policy and render mode.
@@ -265,7 +266,8 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 			kept++
 		}
 	}
-	return &answer{body: body, rendered: rendered, renderErr: renderErr, blocks: len(res.Blocks), kept: kept, truncated: res.Page.Truncated}, nil
+	unseen, _ := res.Unseen()
+	return &answer{body: body, rendered: rendered, renderErr: renderErr, blocks: len(res.Blocks), kept: kept, truncated: res.Page.Truncated, unseen: unseen}, nil
 }
 
 // safeClean runs the cleaner, turning a panic into an error.
@@ -429,6 +431,9 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Fiasco-Kept", strconv.Itoa(a.kept))
 	if a.truncated {
 		h.Set("X-Fiasco-Truncated", "true") // json and jsonl say so in the body too
+	}
+	if a.unseen > 0 {
+		h.Set("X-Fiasco-Unseen-Blocks", strconv.Itoa(a.unseen)) // jsonl: unseen_blocks
 	}
 	w.Write(a.body)
 }

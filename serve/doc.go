@@ -49,7 +49,9 @@
 //
 // An answer's headers say how it was made: X-Fiasco-Render (on, off),
 // X-Fiasco-Blocks and X-Fiasco-Kept (blocks found, kept), and
-// X-Fiasco-Truncated: true for a page cut at a size limit.
+// X-Fiasco-Truncated: true for a page cut at a size limit, and
+// X-Fiasco-Unseen-Blocks for a rendered page with blocks the rendering
+// could not show, which the text model decided (pipeline.Result.Unseen).
 //
 // A Content-Type request header with a charset parameter is the HTTP
 // charset of the page (the command line has no such hint, so send none to

@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
@@ -248,5 +249,39 @@ func TestRescueParam(t *testing.T) {
 	}
 	if rc.Model.Rescue {
 		t.Error("rescue=on changed the service's shared model")
+	}
+}
+
+// TestUnseenHeader: a page taller than the renderer's capture is answered
+// with X-Fiasco-Unseen-Blocks (a batch line with unseen_blocks), the
+// number of its blocks below the capture, which the text model decided; a
+// page captured whole has none.
+func TestUnseenHeader(t *testing.T) {
+	rc := renderedCleaner(t)
+	srv := start(t, Config{Rendered: rc})
+	var b strings.Builder
+	b.WriteString(`<html><body style="margin:0;font:16px/20px sans-serif"><h1>The long report</h1>`)
+	for i := range 2 {
+		fmt.Fprintf(&b, "<p>Paragraph %d. The council met on Tuesday to discuss the new bridge over the river, and the mayor said that the work would start in the spring.</p>\n", i)
+	}
+	fmt.Fprintf(&b, `<div style="height:%dpx"></div>`, render.DefaultMaxHeight)
+	for i := range 2 {
+		fmt.Fprintf(&b, "<p>Paragraph %d below. The engineers explained that the old bridge could carry no more than ten tonnes, and that the lorries take the long road.</p>\n", i)
+	}
+	b.WriteString(`</body></html>`)
+	tall := []byte(b.String())
+	resp, got := post(t, srv.url+"/clean?render=on&format=text", tall)
+	if resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Unseen-Blocks") != "2" || !strings.Contains(string(got), "Paragraph 1 below") {
+		t.Errorf("tall page: %d, X-Fiasco-Unseen-Blocks %q, want 200 and 2 with the paragraphs below kept: %s",
+			resp.StatusCode, resp.Header.Get("X-Fiasco-Unseen-Blocks"), trunc(got))
+	}
+	resp, _ = post(t, srv.url+"/clean?render=on", readFile(t, article))
+	if resp.StatusCode != 200 || resp.Header.Values("X-Fiasco-Unseen-Blocks") != nil {
+		t.Errorf("article: %d, X-Fiasco-Unseen-Blocks %q, want 200 and none", resp.StatusCode, resp.Header.Values("X-Fiasco-Unseen-Blocks"))
+	}
+	line, _ := json.Marshal(map[string]string{"html": string(tall)})
+	resp, out := postBatch(t, srv.url+"/clean/batch?render=on", bytes.NewReader(line))
+	if resp.StatusCode != 200 || len(out) != 1 || out[0].UnseenBlocks != 2 {
+		t.Errorf("batch: %d, %+v; want one line with unseen_blocks 2", resp.StatusCode, out)
 	}
 }

@@ -404,6 +404,8 @@ type batchLine struct {
 	Output *string
 	Page   json.RawMessage
 	Error  string
+	// UnseenBlocks: blocks the rendering could not show.
+	UnseenBlocks int `json:"unseen_blocks"`
 }
 
 func postBatch(t testing.TB, url string, body io.Reader) (*http.Response, []batchLine) {

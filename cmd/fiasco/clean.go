@@ -13,6 +13,7 @@ import (
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/render"
 )
 
 func init() {
@@ -57,7 +58,9 @@ Outputs:
   --format jsonl   one JSON object per input and line (url, warc_record_id,
         title, author, date, site (when the page gives them: meta tags,
         JSON-LD), lang, charset, truncated, text, render_error (a page the
-        text model cleaned because rendering it failed); with --blocks the
+        text model cleaned because rendering it failed), unseen_blocks
+        (blocks below the 60,000 px the renderer captures, or of a page
+        that renders all but blank, which the text model decided); with --blocks the
         blocks; a failed page has error instead), in input order, to
         standard output or -o FILE (gzip-compressed when FILE ends in .gz,
         a gzip member per line).
@@ -214,7 +217,21 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 	if res.RenderErr != nil {
 		fmt.Fprintf(stderr, "fiasco clean: %s\n", renderFailedMsg(res.RenderErr.Error()))
 	}
+	if n, all := res.Unseen(); n > 0 {
+		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, unseenMsg(n, all))
+	}
 	return nil
+}
+
+// unseenMsg says that the text model decided n of a page's blocks
+// because the rendering could not show them (pipeline.Result.Unseen).
+func unseenMsg(n int, all bool) string {
+	if all {
+		return fmt.Sprintf("the rendering shows less than %.0f%% of the page's text (is it hidden until a script reveals it?); the text model decided all %s",
+			100*pipeline.MinVisibleShare, plural(n, "text block"))
+	}
+	return fmt.Sprintf("%s below the first %d px of the page, the part the renderer captures; the text model decided them",
+		plural(n, "text block"), render.DefaultMaxHeight)
 }
 
 // renderFailedMsg says that a page was cleaned by the text model because

@@ -26,10 +26,10 @@ type batchRun struct {
 	stderr io.Writer
 	maxB   int64
 
-	pages, cleaned, failed, interrupted, truncated, unwritten, empty int
-	unrendered                                                       int   // cleaned by the text model: rendering failed
-	stopped                                                          bool  // a page was interrupted: later pages are too
-	fatal                                                            error // an output could not be written
+	pages, cleaned, failed, interrupted, truncated, unwritten, empty, unseen int
+	unrendered                                                               int   // cleaned by the text model: rendering failed
+	stopped                                                                  bool  // a page was interrupted: later pages are too
+	fatal                                                                    error // an output could not be written
 }
 
 // cleanBatch cleans every input into the outputs the flags name.
@@ -152,6 +152,12 @@ func (b *batchRun) emit(o pipeline.Outcome) {
 			b.status.message("fiasco clean: " + renderFailedMsg(why))
 		}
 	}
+	if n, all := corpus.Unseen(o); n > 0 {
+		b.unseen++
+		if b.unseen <= maxRepeats {
+			b.status.message(fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, unseenMsg(n, all)))
+		}
+	}
 }
 
 // check stops the batch when an output could not be written.
@@ -176,6 +182,9 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 	}
 	if b.unrendered > 0 {
 		msg += fmt.Sprintf(", %d cleaned by the text model (rendering failed)", b.unrendered)
+	}
+	if b.unseen > 0 {
+		msg += fmt.Sprintf(", %d with text blocks the rendering could not show (decided by the text model)", b.unseen)
 	}
 	if b.empty > 0 {
 		msg += fmt.Sprintf(", %d with no text kept", b.empty)

@@ -179,3 +179,59 @@ func TestCleanRescue(t *testing.T) {
 		t.Errorf("--rescue --no-render: exit %d, stderr %q; want a usage error (2) naming --rescue", code, errs)
 	}
 }
+
+// TestUnseenReported: a page taller than the renderer's capture has its
+// lower blocks decided by the text model, and says so: a line on stderr
+// for one page, unseen_blocks in its JSONL line, and a count in a batch's
+// summary.
+func TestUnseenReported(t *testing.T) {
+	needChromium(t)
+	var b strings.Builder
+	b.WriteString(`<html><head><title>The long report</title></head><body style="margin:0;font:16px/20px sans-serif">
+<h1>The long report</h1>`)
+	para := func(where string, i int) {
+		fmt.Fprintf(&b, "<p>Paragraph %d %s. The council met on Tuesday to discuss the new bridge over the river, and the mayor said that the work would start in the spring if the budget allows it.</p>\n", i, where)
+	}
+	for i := range 3 {
+		para("near the top", i)
+	}
+	fmt.Fprintf(&b, `<div style="height:%dpx"></div>`, render.DefaultMaxHeight)
+	for i := range 3 {
+		para("far below", i)
+	}
+	b.WriteString(`</body></html>`)
+	dir := t.TempDir()
+	tall := filepath.Join(dir, "tall.html")
+	if err := os.WriteFile(tall, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := fiasco(t, "clean", "--format", "text", tall)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	want := fmt.Sprintf("tall.html: 3 text blocks below the first %d px", render.DefaultMaxHeight)
+	if !strings.Contains(errs, want) || !strings.Contains(out, "Paragraph 2 far below") {
+		t.Errorf("stderr lacks %q, or the text lacks the paragraphs below:\nstderr: %s\nstdout: %s", want, errs, out)
+	}
+	// The short test page was captured whole: nothing to say.
+	code, _, errs = fiasco(t, "clean", "--format", "text", "../../testdata/article.html")
+	if code != 0 || strings.Contains(errs, "the text model decided") {
+		t.Errorf("article.html: exit %d, stderr %q; want 0 and no unseen blocks", code, errs)
+	}
+	jsonl := filepath.Join(dir, "out.jsonl")
+	code, _, errs = fiasco(t, "clean", "--format", "jsonl", "-o", jsonl, tall, "../../testdata/article.html")
+	if code != 0 {
+		t.Fatalf("batch: exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "1 with text blocks the rendering could not show") {
+		t.Errorf("batch summary lacks the count:\n%s", errs)
+	}
+	data, err := os.ReadFile(jsonl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"unseen_blocks":3`) || strings.Contains(lines[1], "unseen_blocks") {
+		t.Errorf("jsonl: want unseen_blocks 3 on the tall page's line only:\n%s", data)
+	}
+}

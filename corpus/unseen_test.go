@@ -1,0 +1,90 @@
+package corpus
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/vision"
+)
+
+// TestUnseenFields: a page with blocks its rendering could not show
+// (pipeline.Result.Unseen) says how many in every output: unseen_blocks
+// in its JSONL line and manifest entry, Fiasco-Unseen-Blocks in its WET
+// record; and Unseen reads it back from what Encode left.
+func TestUnseenFields(t *testing.T) {
+	c, err := pipeline.New(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vm, err := classify.Default(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := pipeline.Input{Name: "tall.html", URL: "http://ex.org/tall",
+		Data: []byte("<html><body><h1>A report</h1><p>The first paragraph of the report, a sentence long enough to be kept.</p><p>The last paragraph of the report, below the capture of a very tall page.</p></body></html>")}
+	// outcome is the page as a visual model would have cleaned it with
+	// its last block below the capture.
+	outcome := func() pipeline.Outcome {
+		r, err := c.CleanInput(context.Background(), in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r.Model = vm
+		r.Visual = make([]vision.Features, len(r.Blocks))
+		for i := range r.Visual {
+			r.Visual[i].Found = true
+		}
+		r.Visual[len(r.Visual)-1] = vision.Features{Beyond: true}
+		return pipeline.Outcome{Input: in, Result: r}
+	}
+	dir := t.TempDir()
+	for _, f := range []struct{ format, path, want string }{
+		{"jsonl", filepath.Join(dir, "out.jsonl"), `"unseen_blocks":1`},
+		{"wet", filepath.Join(dir, "out.warc.wet.gz"), FieldUnseenBlocks + ": 1\r\n"},
+		{"text", filepath.Join(dir, "pages"), `"unseen_blocks":1`},
+	} {
+		out, err := Open(OutputOptions{Format: f.format, Path: f.path})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := outcome()
+		out.Sink.Encode(&o)
+		if n, all := Unseen(o); n != 1 || all {
+			t.Errorf("%s: Unseen after Encode = %d, %v; want 1, false", f.format, n, all)
+		}
+		if _, err := out.Sink.Put(o); err != nil {
+			t.Fatal(err)
+		}
+		if err := out.Close(); err != nil {
+			t.Fatal(err)
+		}
+		p := f.path
+		if f.format == "text" {
+			p = filepath.Join(p, ManifestName)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.format == "wet" {
+			zr, err := gzip.NewReader(bytes.NewReader(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if data, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !strings.Contains(string(data), f.want) {
+			t.Errorf("%s: output lacks %q:\n%s", f.format, f.want, data)
+		}
+	}
+}

@@ -39,6 +39,10 @@ type Model struct {
 	// default: it did not pass the project's rule for a change (README,
 	// "The prose rescue"). Model files do not store it.
 	Rescue bool
+	// Floor keeps every block of prose of a page that the model all but
+	// empties (pipeline.FloorShare). Off by default. Model files do not
+	// store it.
+	Floor bool
 }
 
 // Info records how a model was made.

@@ -6,9 +6,10 @@
 #   docker/test.sh --cold   # first remove fiasco's images and the base
 #                           # images: a machine with no images
 #
-# Steps: base images (docker/make-base-images.sh); whether containers reach
-# Debian's archive and the Go module proxy (if not the proxy, the binary is
-# built on the host: docker/prebuilt/README.md); `compose up --build --wait`
+# Steps: base images (pulled, or made by docker/make-base-images.sh);
+# whether containers reach Debian's archive and the Go module proxy (if not
+# the proxy, the binary is built on the host: docker/prebuilt/README.md),
+# as docker/up.sh does (docker/lib.sh); `compose up --build --wait`
 # (timed, image size); the service's answers against the local CLI on every
 # CleanEval dev page (render=off byte-identical, render=on word agreement);
 # bad requests; Chromium killed during requests; SIGTERM during a batch;
@@ -50,36 +51,9 @@ die() { echo "docker/test.sh: $*" >&2; exit 1; }
 now() { date +%s.%N; }
 since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-# docker compose (v2), else docker-compose (v1, which has no --wait).
-if docker compose version >/dev/null 2>&1; then
-  compose() { docker compose -f "$file" "$@"; }
-  v2=true
-elif command -v docker-compose >/dev/null; then
-  compose() { docker-compose -f "$file" "$@"; }
-  v2=false
-else
-  die "neither docker compose nor docker-compose is installed"
-fi
+. docker/lib.sh # compose, up, containers, prepare_images, revision
 say "compose: $(compose version 2>/dev/null | head -n1)"
 fig "machine: $(nproc) CPUs, load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
-
-containers() { docker ps -aq --filter "label=com.docker.compose.project=$COMPOSE_PROJECT_NAME"; }
-
-# up ARGS...: compose up -d --wait, or its equivalent for compose v1.
-up() {
-  if $v2; then
-    compose up -d --wait --wait-timeout 300 "$@"
-    return
-  fi
-  compose up -d "$@"
-  local deadline=$(($(date +%s) + 300)) states
-  while :; do
-    states=$(docker inspect -f '{{.State.Status}}/{{if .State.Health}}{{.State.Health.Status}}{{end}}' $(containers))
-    grep -qv '^running/healthy$' <<<"$states" || return 0
-    [ "$(date +%s)" -lt "$deadline" ] || { docker ps -a >&2; die "not healthy after 300 s: $(echo $states)"; }
-    sleep 1
-  done
-}
 
 cleanup() {
   local rc=$?
@@ -106,36 +80,11 @@ if $cold; then
 fi
 t_cold=$(now)
 
-say "base images"
+say "base images, and what containers reach"
 t0=$(now)
-docker/make-base-images.sh
-fig "base images: $(since "$t0") s"
-
-# --- what containers reach
-say "network from containers"
-base_image=$(sed -n 's/^ARG BASE_IMAGE=//p' docker/Dockerfile | head -n1)
-go_image=$(sed -n 's/^ARG GO_IMAGE=//p' docker/Dockerfile | head -n1)
-if docker run --rm "$base_image" sh -c 'timeout 60 apt-get update -qq' >"$tmp/apt.log" 2>&1; then
-  fig "container -> Debian archive (http://deb.debian.org): reachable"
-else
-  cat "$tmp/apt.log" >&2
-  die "containers do not reach Debian's archive: the image cannot install Chromium"
-fi
-xtext=$(go list -m -f '{{.Version}}' golang.org/x/text)
-if docker run --rm "$go_image" sh -c "cd /tmp && go mod init probe >/dev/null 2>&1 && timeout 60 go mod download golang.org/x/text@$xtext" >"$tmp/goproxy.log" 2>&1; then
-  fig "container -> Go module proxy (https://proxy.golang.org): reachable; fiasco is built in the image"
-  rm -f docker/prebuilt/fiasco
-else
-  fig "container -> Go module proxy: NOT reachable: $(grep -m1 -o 'proxy.golang.org.*' "$tmp/goproxy.log" || tail -n1 "$tmp/goproxy.log")"
-  fig "  so fiasco is built on the host into docker/prebuilt/fiasco and copied in (docker/prebuilt/README.md)"
-  t0=$(now)
-  if [ -n "${FIASCO_BINARY:-}" ]; then
-    cp "$FIASCO_BINARY" docker/prebuilt/fiasco
-  else
-    CGO_ENABLED=0 go build -trimpath -ldflags='-s -w' -o docker/prebuilt/fiasco ./cmd/fiasco
-  fi
-  fig "  host build: $(since "$t0") s"
-fi
+prepare_images "$tmp"
+fig "base images and network checks: $(since "$t0") s"
+export FIASCO_REVISION=$(revision)
 
 # --- build and start
 say "compose build and up"
@@ -155,7 +104,10 @@ curl -fsS "$url/healthz" >&2
 fiasco_ctr() { compose ps -q fiasco | head -n1; }
 ctr=$(fiasco_ctr)
 docker exec "$ctr" id | grep -q 'uid=10001(fiasco)' || die "the service does not run as the fiasco user"
-fig "in the container: $(docker exec "$ctr" fiasco --version | head -n1), user $(docker exec "$ctr" id -un), $(docker exec "$ctr" chromium --version 2>/dev/null | head -n1)"
+fig "in the container: $(docker exec "$ctr" fiasco --version | head -n2 | tr '\n' ' ')user $(docker exec "$ctr" id -un), $(docker exec "$ctr" chromium --version 2>/dev/null | head -n1)"
+if [ -n "$FIASCO_REVISION" ] && ! docker exec "$ctr" fiasco --version | grep -q "revision ${FIASCO_REVISION%-dirty}"; then
+  die "fiasco --version in the image does not name the commit $FIASCO_REVISION"
+fi
 
 # --- the local CLI to compare with
 cli=${FIASCO_BINARY:-$tmp/fiasco}

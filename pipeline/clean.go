@@ -164,7 +164,7 @@ func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt Prepa
 		return nil, err
 	}
 	d.Timings.Classify = time.Since(t0)
-	return &Result{Doc: d, Keep: classify.Keep(score, th), Score: score, Model: m, RenderErr: renderErr}, nil
+	return &Result{Doc: d, Keep: Keep(m, d, score, th), Score: score, Model: m, RenderErr: renderErr}, nil
 }
 
 // Text returns the text of the kept blocks as plain paragraphs separated

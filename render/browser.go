@@ -65,6 +65,10 @@ type Options struct {
 	// pages are captured in strips stitched together. 0 means
 	// DefaultTileHeight.
 	TileHeight int
+	// OnRestart, if not nil, is called after the browser died and another
+	// was started in its place, with the start's error (nil when it
+	// started), from the goroutine that started it: a service logs it.
+	OnRestart func(err error)
 }
 
 // Defaults of [Options].
@@ -442,6 +446,9 @@ func (b *Browser) instance(ctx context.Context) (*instance, error) {
 func (b *Browser) restart(sc *startCall) {
 	defer b.bg.Done()
 	inst, err := b.start(b.ctx)
+	if f := b.opt.OnRestart; f != nil && b.ctx.Err() == nil {
+		f(err)
+	}
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.starting = nil

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -190,6 +191,13 @@ func TestRestartStartTimeout(t *testing.T) {
 	// A short StartTimeout for the fake only: the real Chromium can take
 	// more than 2s to start on a busy machine.
 	real, startTimeout := b.exec, b.opt.StartTimeout
+	var restarts []error // Options.OnRestart's calls
+	var mu sync.Mutex
+	b.opt.OnRestart = func(err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		restarts = append(restarts, err)
+	}
 	exe, logged := fakeChromium(t, hangs)
 	b.exec, b.opt.StartTimeout = exe, 2*time.Second
 	killed, err := killBrowser(b)
@@ -218,6 +226,11 @@ func TestRestartStartTimeout(t *testing.T) {
 	checkBlocks(t, res, testColors)
 	if b.starts != 2 {
 		t.Errorf("%d browsers started, want 2", b.starts)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(restarts) != 2 || restarts[0] == nil || restarts[1] != nil {
+		t.Errorf("OnRestart called with %v; want the failed restart's error, then nil", restarts)
 	}
 }
 
@@ -353,11 +366,11 @@ func TestOptionsChecked(t *testing.T) {
 	o, err := Options{}.withDefaults()
 	want := Options{Width: DefaultWidth, Height: DefaultHeight, Timeout: DefaultTimeout, StartTimeout: DefaultStartTimeout,
 		Scale: 1, MaxHeight: DefaultMaxHeight, TileHeight: DefaultTileHeight, TabPages: DefaultTabPages}
-	if err != nil || o != want {
+	if err != nil || !reflect.DeepEqual(o, want) {
 		t.Errorf("zero Options: %+v, %v; want %+v", o, err, want)
 	}
 	keep := Options{Width: 800, Height: 600, Timeout: time.Second, StartTimeout: time.Second, Scale: 0.25, MaxHeight: 1000, TileHeight: 100, TabPages: 7}
-	if o, err := keep.withDefaults(); err != nil || o != keep {
+	if o, err := keep.withDefaults(); err != nil || !reflect.DeepEqual(o, keep) {
 		t.Errorf("%+v became %+v, %v", keep, o, err)
 	}
 

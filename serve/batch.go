@@ -247,7 +247,9 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 		return fail(badRequest(`line %d: no page: give "html" (a string) or "data" (base64 bytes)`, n))
 	}
 	if int64(len(data)) > s.cfg.MaxBody {
-		return fail(tooLarge(int64(len(data)), s.cfg.MaxBody))
+		e := tooLarge(int64(len(data)), s.cfg.MaxBody)
+		e.Msg = fmt.Sprintf("the line's page of %d bytes is larger than the limit of %d bytes (--max-body)", len(data), s.cfg.MaxBody)
+		return fail(e)
 	}
 	if len(data) == 0 {
 		return fail(&Error{Status: http.StatusBadRequest, Msg: fmt.Sprintf("line %d: empty page", n), Kind: "empty"})

@@ -133,6 +133,9 @@ func (s *Server) cleaner(o options) (*pipeline.Cleaner, bool, *Error) {
 	}
 	switch {
 	case o.render == "off", o.render == "auto" && (rendered == nil || !classify.RendersByDefault(policy)):
+		if o.rescue {
+			return nil, false, badRequest("rescue=on keeps prose that a rendered model drops, and this request is cleaned by the text model (render=off, policy=article without render=on, or a service without a browser)")
+		}
 		return text, false, nil
 	case rendered == nil:
 		return nil, false, &Error{Status: http.StatusNotImplemented, Msg: "render=on: this service runs without a browser (use render=off or auto)", Kind: "no_browser"}
@@ -187,9 +190,6 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 	c, rendered, e := s.cleaner(o)
 	if e != nil {
 		return nil, e
-	}
-	if o.rescue && !rendered {
-		return nil, badRequest("rescue=on keeps prose that a rendered model drops, and this request is cleaned by the text model (render=off, policy=article without render=on, or a service without a browser)")
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()

@@ -30,6 +30,7 @@ type running struct {
 	url    string
 	cancel context.CancelFunc
 	done   chan error
+	once   sync.Once // stop runs once: in a test, and again at its end
 }
 
 // start serves cfg on 127.0.0.1 until the test ends.
@@ -51,6 +52,10 @@ func start(t testing.TB, cfg Config) *running {
 }
 
 func (r *running) stop(t testing.TB) {
+	r.once.Do(func() { r.stopOnce(t) })
+}
+
+func (r *running) stopOnce(t testing.TB) {
 	r.cancel()
 	select {
 	case err, ok := <-r.done:
@@ -281,13 +286,18 @@ func TestBadRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	got, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 405 {
-		t.Errorf("GET /clean: %d, want 405", resp.StatusCode)
+	if resp.StatusCode != 405 || resp.Header.Get("Allow") != "POST" || !json.Valid(got) || !bytes.Contains(got, []byte("POST")) {
+		t.Errorf("GET /clean: %d, Allow %q, %s; want 405, Allow POST and a JSON error", resp.StatusCode, resp.Header.Get("Allow"), got)
 	}
-	resp, _ = post(t, srv.url+"/nothing", page)
-	if resp.StatusCode != 404 {
-		t.Errorf("POST /nothing: %d, want 404", resp.StatusCode)
+	resp, got = post(t, srv.url+"/metrics", nil)
+	if resp.StatusCode != 405 || resp.Header.Get("Allow") != "GET" || !json.Valid(got) {
+		t.Errorf("POST /metrics: %d, Allow %q, %s; want 405, Allow GET and a JSON error", resp.StatusCode, resp.Header.Get("Allow"), got)
+	}
+	resp, got = post(t, srv.url+"/nothing", page)
+	if resp.StatusCode != 404 || !json.Valid(got) || !bytes.Contains(got, []byte("/clean")) {
+		t.Errorf("POST /nothing: %d %s, want 404 and a JSON error naming the paths", resp.StatusCode, got)
 	}
 
 	// Still healthy, still cleaning.

@@ -73,6 +73,11 @@ type Config struct {
 	// Log receives the service's events (start, stop, failed pages); nil
 	// discards them.
 	Log *slog.Logger
+	// AccessLog writes a line to Log for every request answered (method,
+	// path, status, bytes, milliseconds, client, and the X-Fiasco
+	// headers of a cleaned page), but for /healthz and /metrics answered
+	// 200.
+	AccessLog bool
 }
 
 // Server is the HTTP service. Create it with [New]; its zero value is not
@@ -176,12 +181,23 @@ func (s *Server) routes() http.Handler {
 	mux.HandleFunc("POST /clean/batch", s.handleBatch)
 	mux.HandleFunc("GET /healthz", s.handleHealth)
 	mux.HandleFunc("GET /metrics", s.handleMetrics)
+	// Other methods and paths get a JSON error, as every other refusal.
+	for path, method := range map[string]string{"/clean": "POST", "/clean/batch": "POST", "/healthz": "GET", "/metrics": "GET"} {
+		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", method)
+			s.refuse(w, &Error{Status: http.StatusMethodNotAllowed, Msg: fmt.Sprintf("%s takes %s, not %s", path, method, r.Method), Kind: "method"})
+		})
+	}
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.refuse(w, &Error{Status: http.StatusNotFound, Msg: fmt.Sprintf("no such path %q: the service answers POST /clean, POST /clean/batch, GET /healthz and GET /metrics", r.URL.Path), Kind: "not_found"})
+	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t0 := time.Now()
 		_, route := mux.Handler(r)
 		if _, path, ok := strings.Cut(route, " "); ok {
 			route = path // "POST /clean": the method is in the pattern
 		}
-		if route == "" {
+		if route == "" || route == "/" {
 			route = "other"
 		}
 		if c := connOf(r.Context()); c != nil {
@@ -198,7 +214,29 @@ func (s *Server) routes() http.Handler {
 			mux.ServeHTTP(sw, r)
 		}
 		s.met.request(route, sw.code())
+		if s.cfg.AccessLog && (sw.code() != http.StatusOK || (route != "/healthz" && route != "/metrics")) {
+			s.logRequest(r, sw, time.Since(t0))
+		}
 	})
+}
+
+// logRequest writes one line for an answered request (Config.AccessLog).
+func (s *Server) logRequest(r *http.Request, sw *statusWriter, took time.Duration) {
+	args := []any{"method", r.Method, "path", r.URL.Path, "status", sw.code(), "bytes", sw.n,
+		"ms", took.Milliseconds(), "remote", r.RemoteAddr}
+	h := sw.Header()
+	for _, f := range []struct{ key, header string }{
+		{"render", "X-Fiasco-Render"}, {"blocks", "X-Fiasco-Blocks"}, {"kept", "X-Fiasco-Kept"},
+		{"truncated", "X-Fiasco-Truncated"}, {"unseen", "X-Fiasco-Unseen-Blocks"}, {"render_error", "X-Fiasco-Render-Error"},
+	} {
+		if v := h.Get(f.header); v != "" {
+			args = append(args, f.key, v)
+		}
+	}
+	if q := r.URL.RawQuery; q != "" {
+		args = append(args, "query", q)
+	}
+	s.log.Info("request", args...)
 }
 
 // statusWriter records the status of an answer for the metrics. It keeps
@@ -206,6 +244,7 @@ func (s *Server) routes() http.Handler {
 type statusWriter struct {
 	http.ResponseWriter
 	status int
+	n      int64 // body bytes written
 }
 
 func (w *statusWriter) WriteHeader(code int) {
@@ -219,7 +258,9 @@ func (w *statusWriter) Write(p []byte) (int, error) {
 	if w.status == 0 {
 		w.status = http.StatusOK
 	}
-	return w.ResponseWriter.Write(p)
+	n, err := w.ResponseWriter.Write(p)
+	w.n += int64(n)
+	return n, err
 }
 
 func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }

@@ -87,7 +87,7 @@ func CrossValidate(ctx context.Context, ex []*Example, opt CVOptions) ([]PageRes
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
-			out[i] = PageResult{Example: e, Score: s, Keep: classify.Keep(s, m.Threshold), Fold: name}
+			out[i] = PageResult{Example: e, Score: s, Keep: pipeline.Keep(m, e.Doc, s, m.Threshold), Fold: name}
 		}
 		if opt.Each != nil {
 			opt.Each(f+1, k)
@@ -114,7 +114,7 @@ func Classify(m *classify.Model, ex []*Example, threshold float64, onError func(
 			}
 			continue
 		}
-		out[i].Score, out[i].Keep = s, classify.Keep(s, threshold)
+		out[i].Score, out[i].Keep = s, pipeline.Keep(m, e.Doc, s, threshold)
 	}
 	return out
 }

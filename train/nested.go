@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/score"
 	"github.com/fiasco-project/fiasco/svm"
@@ -357,7 +356,7 @@ func (r *run) innerJob(ctx context.Context, i int) error {
 			return fmt.Errorf("%s, inner fold %d: %w", sp.name, jb.fold+1, err)
 		}
 		for t, th := range r.grid.Thresholds {
-			w, err := r.sc.counts(e, classify.Keep(d, th))
+			w, err := r.sc.counts(e, pipeline.Keep(m, e.Doc, d, th))
 			if err != nil {
 				return err
 			}
@@ -423,7 +422,7 @@ func (r *run) outer(ctx context.Context, s int, cell [3]int, threshold float64, 
 		if err != nil {
 			return fmt.Errorf("%s: %w", sp.name, err)
 		}
-		out[i] = PageResult{Example: e, Score: d, Keep: classify.Keep(d, threshold), Fold: sp.name}
+		out[i] = PageResult{Example: e, Score: d, Keep: pipeline.Keep(m, e.Doc, d, threshold), Fold: sp.name}
 	}
 	return nil
 }

@@ -55,6 +55,8 @@ type TrainOptions struct {
 	// Rescue turns a visual model's prose rescue on
 	// (classify.Model.Rescue).
 	Rescue bool
+	// Floor turns the prose floor on (classify.Model.Floor).
+	Floor bool
 }
 
 // TextOptions returns the options that train a visual model's text
@@ -139,7 +141,7 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 		}
 	}
 	m.Info = classify.Info{Pages: len(ex), Blocks: len(y), Clean: clean, C: opt.Params.C, Gamma: m.English.Gamma}
-	m.Rescue = opt.Rescue
+	m.Rescue, m.Floor = opt.Rescue, opt.Floor
 	if m.Visual && opt.Text != nil {
 		to := *opt.Text
 		to.Text = nil

@@ -102,6 +102,9 @@ func runSettings(cf *cleanFlags, c *pipeline.Cleaner) (corpus.Settings, error) {
 		"rescue":     strconv.FormatBool(c.Model.Rescue),
 		"render":     strconv.FormatBool(c.Model.Visual),
 	}
+	if c.Model.Floor { // absent when off: outputs of runs before --floor resume
+		s["floor"] = "true"
+	}
 	if c.Model.Visual {
 		s["width"] = strconv.Itoa(cf.model.render.width)
 		s["scale"] = strconv.FormatFloat(cf.model.render.scale, 'g', -1, 64)

@@ -18,6 +18,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -133,8 +134,13 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\"fiasco --version\" for the version.")
 }
 
+// revision is the commit a build without VCS information was made from
+// (the Docker build's context has no .git), set with -ldflags
+// "-X main.revision=...".
+var revision string
+
 // printVersion writes the module version and the VCS revision the binary
-// was built from, as the Go toolchain recorded them.
+// was built from, as the Go toolchain recorded them (or revision).
 func printVersion(w io.Writer) {
 	version, path := "(unknown)", "github.com/fiasco-project/fiasco"
 	var rev, when, modified string
@@ -157,6 +163,9 @@ func printVersion(w io.Writer) {
 		}
 	}
 	fmt.Fprintf(w, "fiasco %s (%s)\n", version, path)
+	if rev == "" && revision != "" {
+		rev, modified = strings.TrimSuffix(revision, "-dirty"), strconv.FormatBool(strings.HasSuffix(revision, "-dirty"))
+	}
 	if rev != "" {
 		var extra []string
 		if when != "" {

@@ -21,6 +21,7 @@ type modelFlags struct {
 	threshold float64
 	thSet     bool
 	rescue    bool         // --rescue: classify.Model.Rescue
+	floor     bool         // --floor: classify.Model.Floor
 	policy    *gold.Policy // --policy: picks the embedded model
 	// scoring (eval): --policy maps the gold labels; a model of another
 	// policy may be scored under it.
@@ -68,6 +69,7 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 		fs.Var(&policyValue{p: m.policy, set: m.policySet}, "policy", policyHelp)
 	}
 	fs.BoolVar(&m.rescue, "rescue", false, "with a rendered model, keep every block of prose that the text model is sure of, whatever the visual model says (pipeline.RescueMargin): more recall on pages laid out unlike the training pages, at some precision (README: The prose rescue)")
+	fs.BoolVar(&m.floor, "floor", false, "keep every block of prose of a page the model all but empties (its kept blocks hold less than a quarter of the words of its prose; pipeline.FloorShare)")
 	m.render.add(fs)
 	return m
 }
@@ -75,8 +77,12 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 // load returns the model the flags name.
 func (m *modelFlags) load() (*classify.Model, error) {
 	mod, err := m.loadModel()
-	if err != nil || !m.rescue {
-		return mod, err
+	if err != nil {
+		return nil, err
+	}
+	mod.Floor = m.floor
+	if !m.rescue {
+		return mod, nil
 	}
 	if !mod.Visual && m.fellBack == "" {
 		what := "the text model"

@@ -20,6 +20,8 @@ type renderFlags struct {
 	timeout  time.Duration
 	reuse    bool
 	scale    float64
+	// onRestart is render.Options.OnRestart (the service logs restarts).
+	onRestart func(error)
 }
 
 func (r *renderFlags) add(fs *flag.FlagSet) {
@@ -56,7 +58,9 @@ func (r *renderFlags) browserPath(withoutRender string) (string, error) {
 // profile. withoutRender tells how to do without Chromium, for the message
 // when there is none ("" if the command cannot).
 func (r *renderFlags) visualizer(ctx context.Context, withoutRender string) (*pipeline.ChromeVisualizer, func(), error) {
-	v, err := r.start(ctx, r.options(), withoutRender)
+	opt := r.options()
+	opt.OnRestart = r.onRestart
+	v, err := r.start(ctx, opt, withoutRender)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -63,6 +63,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	shutdown := fs.Duration("shutdown-timeout", serve.DefaultShutdownTimeout, "on SIGTERM, how long the shutdown may take: requests under way may run until 5 s before its end (half of it, if shorter than 10 s), then what is left is answered 503")
 	workers := fs.Int("workers", 0, "pages cleaned at once (0: one per CPU)")
 	queue := fs.Int("queue", 0, "requests that may wait for a worker (0: 4 per worker; -1: none); 503 beyond")
+	accessLog := fs.Bool("access-log", true, "log a line per request on stderr (but for /healthz and /metrics answered 200)")
 	noRender := fs.Bool("no-render", false, "serve without Chromium: render=on answers 501, render=auto cleans with the text model")
 	var rf renderFlags
 	rf.add(fs.FlagSet)
@@ -78,7 +79,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg := serve.Config{Addr: *addr, MaxBody: *maxBody, Timeout: *timeout, ReadTimeout: *readTimeout,
-		WriteTimeout: *writeTimeout, ShutdownTimeout: *shutdown, Workers: *workers, Queue: *queue, Log: log}
+		WriteTimeout: *writeTimeout, ShutdownTimeout: *shutdown, Workers: *workers, Queue: *queue, Log: log, AccessLog: *accessLog}
+	rf.onRestart = func(err error) {
+		if err != nil {
+			log.Error("Chromium died and did not start again", "err", err)
+			return
+		}
+		log.Warn("Chromium died and was started again")
+	}
 	if !*noRender {
 		m, err := classify.Default(true)
 		if err != nil {

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# docker/up.sh: build fiasco's images and start the service, fiasco serve
+# with Chromium behind nginx on $FIASCO_PORT (default 127.0.0.1:8080), on
+# any machine with Docker Engine and Compose (v2 or v1), whether an image
+# registry answers or not. From the repository root:
+#
+#   docker/up.sh                       # build, start, wait until healthy
+#   docker/up.sh --scale fiasco=3      # arguments go to `compose up`
+#
+# Steps (docker/lib.sh): the base images are pulled, or where no registry
+# answers made locally by docker/make-base-images.sh (debootstrap, which
+# is installed with apt when missing; needs root); where containers
+# cannot reach the Go module proxy, fiasco is built on the host into
+# docker/prebuilt/ (docker/prebuilt/README.md); then `compose build` and
+# `compose up`, waiting for the health checks. Stop it with
+# `docker compose -f docker/compose.yaml down` (v1: docker-compose).
+#
+# Environment: FIASCO_PORT, FIASCO_DATA (the folder mounted at /data,
+# default docker/data), FIASCO_BINARY (a static fiasco binary to put in
+# the image instead of building one).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH=/usr/local/go/bin:$PATH
+file=docker/compose.yaml
+export COMPOSE_PROJECT_NAME=${COMPOSE_PROJECT_NAME:-docker} # compose's default for docker/compose.yaml
+export FIASCO_PORT=${FIASCO_PORT:-127.0.0.1:8080}
+
+say() { echo "docker/up.sh: $*" >&2; }
+fig() { say "$*"; }
+die() { say "$*"; exit 1; }
+case "${1:-}" in -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
+. docker/lib.sh
+
+t0=$(date +%s)
+prepare_images
+export FIASCO_REVISION=$(revision)
+mkdir -p "${FIASCO_DATA:-docker/data}"
+say "building the images"
+compose build >&2
+say "starting the service"
+up "$@"
+say "healthy after $(($(date +%s) - t0)) s: http://$FIASCO_PORT ($(compose ps -q fiasco | wc -l) fiasco container(s))"
+say "try: curl --data-binary @testdata/article.html 'http://$FIASCO_PORT/clean?format=text'"

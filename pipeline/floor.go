@@ -1,0 +1,48 @@
+package pipeline
+
+import "github.com/fiasco-project/fiasco/classify"
+
+// FloorShare and FloorMinWords set the prose floor (classify.Model.Floor,
+// fiasco clean --floor; off by default): on a page whose prose blocks
+// (features.Table.Prose: ten word tokens or more, ending like a sentence)
+// hold at least FloorMinWords word tokens, of which the kept blocks hold
+// fewer than FloorShare, every prose block is kept as well. A model that
+// all but empties a page of running text (a directory of entries with a
+// paragraph each, a page of teasers, a comment thread laid out unlike any
+// page it was trained on) then keeps its running text.
+const (
+	FloorShare    = 0.25
+	FloorMinWords = 50
+)
+
+// Keep returns which blocks of d to keep, given their decision values s
+// under m and the threshold th: classify.Keep, and with m.Floor the prose
+// floor (FloorShare).
+func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
+	keep := classify.Keep(s, th)
+	if m == nil || !m.Floor || d == nil || d.Table == nil {
+		return keep
+	}
+	prose, kept := 0, 0
+	for i, k := range keep {
+		if i >= len(d.Table.Tokens) {
+			break
+		}
+		n := len(d.Table.Tokens[i])
+		if d.Table.Prose(i) {
+			prose += n
+		}
+		if k {
+			kept += n
+		}
+	}
+	if prose < FloorMinWords || float64(kept) >= FloorShare*float64(prose) {
+		return keep
+	}
+	for i := range keep {
+		if d.Table.Prose(i) {
+			keep[i] = true
+		}
+	}
+	return keep
+}

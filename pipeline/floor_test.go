@@ -1,0 +1,91 @@
+package pipeline
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/fiasco-project/fiasco/classify"
+)
+
+// TestFloor: with Model.Floor, a page whose kept blocks hold less than
+// FloorShare of its prose words keeps every prose block as well; a page
+// that keeps enough, a page with too little prose, and a model without
+// Floor are left as classify.Keep decides.
+func TestFloor(t *testing.T) {
+	m, err := classify.Default(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	floor := *m
+	floor.Floor = true
+	sentence := "The council met on Tuesday to discuss the new bridge over the river and its cost."
+	page := func(paras int) *Doc {
+		var b strings.Builder
+		b.WriteString("<html><body><ul><li><a href=/>Home</a></li><li><a href=/news>News</a></li></ul>")
+		for i := range paras {
+			fmt.Fprintf(&b, "<p>Entry %d. %s</p>", i, sentence)
+		}
+		b.WriteString("<p>Contact</p></body></html>")
+		d, err := Prepare(context.Background(), "p.html", []byte(b.String()), PrepareOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	prose := func(d *Doc) (n int) {
+		for i := range d.Blocks {
+			if d.Table.Prose(i) {
+				n++
+			}
+		}
+		return n
+	}
+	// values: every prose block at v, the rest far below; the first
+	// block (a link) is the page's best, so classify.Keep keeps it when
+	// nothing reaches the threshold.
+	values := func(d *Doc, v float64) []float64 {
+		s := make([]float64, len(d.Blocks))
+		for i := range s {
+			s[i] = -3
+			if d.Table.Prose(i) {
+				s[i] = v
+			}
+		}
+		s[0] = -0.1
+		return s
+	}
+	count := func(keep []bool) (n int) {
+		for _, k := range keep {
+			if k {
+				n++
+			}
+		}
+		return n
+	}
+	for _, c := range []struct {
+		paras int
+		v     float64
+		m     *classify.Model
+		want  func(d *Doc) int
+	}{
+		// Five paragraphs of 17 words, all dropped: the floor keeps them.
+		{5, -2, &floor, func(d *Doc) int { return prose(d) + 1 }},
+		// Without Floor, only the best block.
+		{5, -2, m, func(*Doc) int { return 1 }},
+		// Kept already: nothing changes.
+		{5, 0.5, &floor, prose},
+		// Two paragraphs hold fewer than FloorMinWords words.
+		{2, -2, &floor, func(*Doc) int { return 1 }},
+	} {
+		d := page(c.paras)
+		if got := prose(d); got != c.paras {
+			t.Fatalf("%d paragraphs: %d prose blocks", c.paras, got)
+		}
+		keep := Keep(c.m, d, values(d, c.v), 0)
+		if got, want := count(keep), c.want(d); got != want {
+			t.Errorf("%d paragraphs at %v, Floor %v: %d blocks kept, want %d", c.paras, c.v, c.m.Floor, got, want)
+		}
+	}
+}

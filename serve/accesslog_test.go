@@ -1,0 +1,84 @@
+package serve
+
+import (
+	"bytes"
+	"log/slog"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// lockedBuffer is a bytes.Buffer safe for the server's goroutines.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestAccessLog: with Config.AccessLog, every answered request has a log
+// line with its status and the X-Fiasco headers of a cleaned page, but
+// for /healthz and /metrics answered 200; without it, none has.
+func TestAccessLog(t *testing.T) {
+	for _, on := range []bool{true, false} {
+		var buf lockedBuffer
+		srv := start(t, Config{Log: slog.New(slog.NewTextHandler(&buf, nil)), AccessLog: on})
+		if resp, got := post(t, srv.url+"/clean?format=text&render=off&name=a.html", readFile(t, article)); resp.StatusCode != 200 {
+			t.Fatalf("%d %s", resp.StatusCode, got)
+		}
+		checkHealth(t, srv.url, 200)
+		metricsText(t, srv.url)
+		if resp, err := http.Get(srv.url + "/nothing"); err != nil {
+			t.Fatal(err)
+		} else {
+			resp.Body.Close()
+		}
+		srv.stop(t)
+		var requests []string
+		for _, l := range strings.Split(buf.String(), "\n") {
+			if strings.Contains(l, `msg=request`) {
+				requests = append(requests, l)
+			}
+		}
+		if !on {
+			if len(requests) > 0 {
+				t.Errorf("AccessLog off: %d request lines:\n%s", len(requests), buf.String())
+			}
+			continue
+		}
+		if len(requests) != 2 {
+			t.Fatalf("%d request lines, want 2 (the page and the 404):\n%s", len(requests), buf.String())
+		}
+		for i, want := range [][]string{
+			{"method=POST", "path=/clean", "status=200", "render=off", "blocks=", "kept=", "query=\"format=text&render=off&name=a.html\""},
+			{"method=GET", "path=/nothing", "status=404"},
+		} {
+			for _, w := range want {
+				if !strings.Contains(requests[i], w) {
+					t.Errorf("line %d lacks %s: %s", i+1, w, requests[i])
+				}
+			}
+		}
+	}
+}
+
+// TestBatchRescueRefused: rescue=on on a batch the text model cleans is
+// refused as a whole, as on /clean, not line by line.
+func TestBatchRescueRefused(t *testing.T) {
+	srv := start(t, Config{})
+	resp, got := post(t, srv.url+"/clean/batch?render=off&rescue=on", []byte(`{"html": "<p>A page.</p>"}`+"\n"))
+	if resp.StatusCode != 400 || !bytes.Contains(got, []byte("rescue")) {
+		t.Errorf("%d %s, want 400 naming rescue", resp.StatusCode, got)
+	}
+}

@@ -40,8 +40,9 @@ type Model struct {
 	// "The prose rescue"). Model files do not store it.
 	Rescue bool
 	// Floor keeps every block of prose of a page that the model all but
-	// empties (pipeline.FloorShare). Off by default. Model files do not
-	// store it.
+	// empties (pipeline.FloorShare). Model files store it: the embedded
+	// text model of the corpus policy has it (README, "The prose floor");
+	// fiasco clean --floor and --floor=false set it for a run.
 	Floor bool
 }
 

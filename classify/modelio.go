@@ -32,6 +32,7 @@ type modelFile struct {
 	Format    string             `json:"format"`
 	Visual    bool               `json:"visual"`
 	Threshold float64            `json:"threshold"`
+	Floor     bool               `json:"floor,omitempty"`
 	Keywords  *features.Keywords `json:"keywords"`
 	English   *svmFile           `json:"english"`
 	Other     *svmFile           `json:"other,omitempty"`
@@ -81,7 +82,7 @@ func (m *Model) file() (*modelFile, error) {
 	if m.English == nil {
 		return nil, errors.New("pipeline: model has no classifier")
 	}
-	f := modelFile{Format: Format, Visual: m.Visual, Threshold: m.Threshold, Keywords: m.Keywords, Info: m.Info}
+	f := modelFile{Format: Format, Visual: m.Visual, Threshold: m.Threshold, Floor: m.Floor, Keywords: m.Keywords, Info: m.Info}
 	var err error
 	if f.English, err = encodeSVM(m.English); err != nil {
 		return nil, err
@@ -218,7 +219,7 @@ func Read(r io.Reader) (*Model, error) {
 	if f.English == nil {
 		return nil, errors.New("model has no classifier")
 	}
-	m := &Model{Visual: f.Visual, Threshold: f.Threshold, Keywords: f.Keywords, Info: f.Info}
+	m := &Model{Visual: f.Visual, Threshold: f.Threshold, Floor: f.Floor, Keywords: f.Keywords, Info: f.Info}
 	if m.English, err = decodeSVM(f.English, "english"); err != nil {
 		return nil, err
 	}

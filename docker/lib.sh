@@ -4,7 +4,7 @@
 #   compose ARGS...   docker compose (v2), else docker-compose (v1)
 #   up ARGS...        compose up -d, waiting until every container of the
 #                     project is healthy (v2: --wait; v1: polled)
-#   prepare_images    the base images (docker/make-base-images.sh, which
+#   prepare_images D  the base images (docker/make-base-images.sh, which
 #                     installs nothing and does nothing when they exist),
 #                     and where containers cannot reach the Go module
 #                     proxy, fiasco built on the host into docker/prebuilt
@@ -47,19 +47,20 @@ revision() {
   echo "$rev"
 }
 
-# prepare_images [LOG_DIR]: base images, then what containers reach.
+# prepare_images LOG_DIR: base images, then what containers reach; the
+# logs of the probes go to LOG_DIR.
 prepare_images() {
-  local logs=${1:-$(mktemp -d)} base_image go_image xtext
+  local logs=$1 base_image go_image xtext
   base_image=$(sed -n 's/^ARG BASE_IMAGE=//p' docker/Dockerfile | head -n1)
   go_image=$(sed -n 's/^ARG GO_IMAGE=//p' docker/Dockerfile | head -n1)
   if ! { docker image inspect "$base_image" && docker image inspect "$go_image"; } >/dev/null 2>&1 &&
     ! { docker pull -q "$base_image" && docker pull -q "$go_image"; } >"$logs/pull.log" 2>&1; then
     say "no registry answers ($(grep -m1 -o 'lookup [^:]*: [^"]*\|connection refused\|no such host' "$logs/pull.log" || echo "pull failed")): making the base images locally"
-    if ! command -v debootstrap >/dev/null && command -v apt-get >/dev/null; then
+    if ! PATH=$PATH:/usr/sbin:/sbin command -v debootstrap >/dev/null && command -v apt-get >/dev/null; then
       say "installing debootstrap"
       local sudo=""
       [ "$(id -u)" -eq 0 ] || sudo=sudo
-      $sudo apt-get install -y -qq debootstrap >/dev/null
+      $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
     fi
     local t0
     t0=$(date +%s.%N)

@@ -48,7 +48,7 @@ if [ "$(id -u)" -ne 0 ]; then
   command -v sudo >/dev/null || die "needs root (debootstrap, chroot)"
   SUDO=sudo
 fi
-command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get install -y debootstrap"
+PATH=$PATH:/usr/sbin:/sbin command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get install -y debootstrap"
 
 # Go tree for the build image: the host's, whose version must match the tag.
 goroot=${GOROOT_SRC:-}

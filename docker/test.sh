@@ -105,8 +105,9 @@ fiasco_ctr() { compose ps -q fiasco | head -n1; }
 ctr=$(fiasco_ctr)
 docker exec "$ctr" id | grep -q 'uid=10001(fiasco)' || die "the service does not run as the fiasco user"
 fig "in the container: $(docker exec "$ctr" fiasco --version | head -n2 | tr '\n' ' ')user $(docker exec "$ctr" id -un), $(docker exec "$ctr" chromium --version 2>/dev/null | head -n1)"
-if [ -n "$FIASCO_REVISION" ] && ! docker exec "$ctr" fiasco --version | grep -q "revision ${FIASCO_REVISION%-dirty}"; then
-  die "fiasco --version in the image does not name the commit $FIASCO_REVISION"
+version=$(docker exec "$ctr" fiasco --version)
+if [ -n "$FIASCO_REVISION" ] && [ -z "${FIASCO_BINARY:-}" ] && [[ $version != *"revision ${FIASCO_REVISION%-dirty}"* ]]; then
+  die "fiasco --version in the image does not name the commit $FIASCO_REVISION: $version"
 fi
 
 # --- the local CLI to compare with

@@ -32,7 +32,9 @@ case "${1:-}" in -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1
 . docker/lib.sh
 
 t0=$(date +%s)
-prepare_images
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+prepare_images "$tmp"
 export FIASCO_REVISION=$(revision)
 mkdir -p "${FIASCO_DATA:-docker/data}"
 say "building the images"

@@ -28,6 +28,10 @@ type Cleaner struct {
 	// a block is kept when its decision value is at least the threshold.
 	// Higher values trade recall for precision.
 	Threshold *float64
+	// Floor, when not nil, replaces the Floor of the model that cleans a
+	// page (classify.Model.Floor; the text model's too, where it cleans a
+	// page that did not render).
+	Floor *bool
 	// TextFallback, with a visual Model, cleans a page whose rendering
 	// failed (the browser crashed or timed out on it: a *RenderError)
 	// with the embedded text model of the Model's policy instead of
@@ -157,6 +161,11 @@ func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt Prepa
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if c.Floor != nil && m.Floor != *c.Floor {
+		fm := *m // models are shared by every page; a copy with the floor asked for
+		fm.Floor = *c.Floor
+		m = &fm
 	}
 	t0 := time.Now()
 	score, err := Decide(m, d)

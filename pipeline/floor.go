@@ -5,8 +5,9 @@ import "github.com/fiasco-project/fiasco/classify"
 // FloorShare and FloorMinWords set the prose floor (classify.Model.Floor,
 // fiasco clean --floor; off by default): on a page whose prose blocks
 // (features.Table.Prose: ten word tokens or more, ending like a sentence)
-// hold at least FloorMinWords word tokens, of which the kept blocks hold
-// fewer than FloorShare, every prose block is kept as well. A model that
+// hold at least FloorMinWords word tokens, and whose kept blocks (prose
+// or not) hold fewer word tokens than FloorShare times that, every prose
+// block is kept as well. A model that
 // all but empties a page of running text (a directory of entries with a
 // paragraph each, a page of teasers, a comment thread laid out unlike any
 // page it was trained on) then keeps its running text.

@@ -18,8 +18,11 @@ func TestFloor(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !m.Floor {
+		t.Error("the embedded text model has no Floor")
+	}
 	floor := *m
-	floor.Floor = true
+	m.Floor = false
 	sentence := "The council met on Tuesday to discuss the new bridge over the river and its cost."
 	page := func(paras int) *Doc {
 		var b strings.Builder

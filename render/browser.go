@@ -446,11 +446,8 @@ func (b *Browser) instance(ctx context.Context) (*instance, error) {
 func (b *Browser) restart(sc *startCall) {
 	defer b.bg.Done()
 	inst, err := b.start(b.ctx)
-	if f := b.opt.OnRestart; f != nil && b.ctx.Err() == nil {
-		f(err)
-	}
 	b.mu.Lock()
-	defer b.mu.Unlock()
+	closed := b.closed
 	b.starting = nil
 	switch {
 	case err != nil:
@@ -464,7 +461,11 @@ func (b *Browser) restart(sc *startCall) {
 		b.starts++
 		go inst.fillSpare()
 	}
-	close(sc.done)
+	b.mu.Unlock()
+	if f := b.opt.OnRestart; f != nil && !closed {
+		f(err) // a restart under way when Close came is not reported
+	}
+	close(sc.done) // the Render calls waiting go on after the report
 }
 
 // silentExit is chromedp's error for a browser that exited before

@@ -248,7 +248,7 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 	}
 	if int64(len(data)) > s.cfg.MaxBody {
 		e := tooLarge(int64(len(data)), s.cfg.MaxBody)
-		e.Msg = fmt.Sprintf("the line's page of %d bytes is larger than the limit of %d bytes (--max-body)", len(data), s.cfg.MaxBody)
+		e.Msg = fmt.Sprintf("line %d: the page of %d bytes is larger than the limit of %d bytes (--max-body)", n, len(data), s.cfg.MaxBody)
 		return fail(e)
 	}
 	if len(data) == 0 {

@@ -36,18 +36,19 @@ type options struct {
 	jsonl     bool   // format=jsonl: the line fiasco clean --format jsonl prints
 	render    string // auto, on, off
 	threshold *float64
-	article   bool // policy=article
-	rescue    bool // rescue=on: classify.Model.Rescue
+	article   bool  // policy=article
+	rescue    bool  // rescue=on: classify.Model.Rescue
+	floor     *bool // floor=on, off: pipeline.Cleaner.Floor (nil: the model's own)
 	url, name string
 }
 
-var knownParams = map[string]bool{"format": true, "url": true, "name": true, "render": true, "threshold": true, "policy": true, "rescue": true}
+var knownParams = map[string]bool{"format": true, "url": true, "name": true, "render": true, "threshold": true, "policy": true, "rescue": true, "floor": true}
 
 func parseOptions(r *http.Request) (options, *Error) {
 	q := r.URL.Query()
 	for k := range q {
 		if !knownParams[k] {
-			return options{}, badRequest("unknown parameter %q (known: format, render, threshold, policy, rescue, url, name)", k)
+			return options{}, badRequest("unknown parameter %q (known: format, render, threshold, policy, rescue, floor, url, name)", k)
 		}
 	}
 	for k, v := range q {
@@ -95,6 +96,14 @@ func parseOptions(r *http.Request) (options, *Error) {
 		o.rescue = true
 	default:
 		return options{}, badRequest("unknown rescue mode %q (want on or off)", q.Get("rescue"))
+	}
+	switch fl := strings.ToLower(q.Get("floor")); fl {
+	case "":
+	case "on", "off":
+		v := fl == "on"
+		o.floor = &v
+	default:
+		return options{}, badRequest("unknown floor mode %q (want on or off)", q.Get("floor"))
 	}
 	if o.name == "" {
 		o.name = o.url
@@ -203,6 +212,9 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 	cc.TextFallback = false
 	if o.threshold != nil {
 		cc.Threshold = o.threshold
+	}
+	if o.floor != nil {
+		cc.Floor = o.floor
 	}
 	if o.rescue {
 		m := *c.Model // the model is shared by every request; a copy per request

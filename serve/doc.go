@@ -38,6 +38,9 @@
 //	           rendered model says, as `fiasco clean --rescue`; off
 //	           (default). A request cleaned by the text model with it is
 //	           answered 400.
+//	floor      on or off: the prose floor (pipeline.Cleaner.Floor), as
+//	           `fiasco clean --floor` and `--floor=false`; absent: the
+//	           model's own (the corpus policy's text model has it).
 //	policy     what to keep: corpus (default: the text a linguistic corpus
 //	           wants, as CleanEval's annotators) or article (the main
 //	           article only), as `fiasco clean --policy`.
@@ -65,19 +68,22 @@
 // is of a request.
 // Its answer line carries "line" (1-based input line), "id", "url",
 // "name", "status" (the HTTP status /clean would have given), "render"
-// ("on" or "off"), "render_error" (see Errors), and "output" (the answer
-// as text; for json and jsonl "page", the answer as an object) or
-// "error". A line that
-// is not valid JSON, or too long, gets an error answer and the batch goes
-// on. The response's trailer Fiasco-Batch says "complete" when every line
-// read was answered, or why the batch stopped.
+// ("on" or "off"), "render_error" (see Errors), "unseen_blocks" (as
+// X-Fiasco-Unseen-Blocks), and "output" (the answer as text; for json and
+// jsonl "page", the answer as an object) or "error". A line that is not
+// valid JSON, or too long, gets an error answer and the batch goes on; a
+// batch of no lines is answered with none. The response's trailer
+// Fiasco-Batch says "complete" when every line read was answered, or why
+// the batch stopped.
 //
 // # Errors
 //
 // Errors are JSON objects {"error": "...", "status": N}: 400 for an empty
 // body, an unknown format, policy, render mode or parameter, a bad
 // threshold, a corrupt compressed body or one that is not what its
-// Content-Encoding says; 405 for a wrong method; 408 when the body does
+// Content-Encoding says; 404 for a path other than /clean, /clean/batch,
+// /healthz and /metrics; 405 for a wrong method (with an Allow header); 408
+// when the body does
 // not arrive in Config.ReadTimeout (a slow client); 413 for a body over
 // Config.MaxBody, sent or decompressed; 415 for binary data, a
 // Content-Encoding other than gzip or zstd, and any Content-Encoding on
@@ -91,6 +97,11 @@
 // answer's render_error); 503 with Retry-After when the queue is
 // full or the service is shutting down; 504 when the page is not done in
 // Config.Timeout.
+//
+// With Config.AccessLog, Config.Log gets a line per request answered:
+// method, path, query, status, body bytes, milliseconds, the client's
+// address (a proxy's, behind one) and the X-Fiasco headers of a cleaned
+// page; /healthz and /metrics only when not answered 200.
 //
 // # Limits
 //

@@ -102,8 +102,8 @@ func runSettings(cf *cleanFlags, c *pipeline.Cleaner) (corpus.Settings, error) {
 		"rescue":     strconv.FormatBool(c.Model.Rescue),
 		"render":     strconv.FormatBool(c.Model.Visual),
 	}
-	if c.Model.Floor { // absent when off: outputs of runs before --floor resume
-		s["floor"] = "true"
+	if c.Floor != nil { // --floor or --floor=false; the model's own is in its digest
+		s["floor"] = strconv.FormatBool(*c.Floor)
 	}
 	if c.Model.Visual {
 		s["width"] = strconv.Itoa(cf.model.render.width)

@@ -559,7 +559,7 @@ func printSetIntervals(w io.Writer, ps []train.PageScore, b int, seed uint64) er
 // rescue prose); the embedded text model, trained on these pages, must
 // not score them.
 func foldOptions(df *dataFlags, mf *modelFlags, to train.TrainOptions) (train.TrainOptions, error) {
-	to.Rescue, to.Floor = mf.rescue, mf.floor
+	to.Rescue, to.Floor = mf.rescue, mf.floor.v
 	text, err := train.TextOptions(df.policy.String(), to)
 	if err != nil {
 		return to, err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"strconv"
@@ -21,7 +22,7 @@ type modelFlags struct {
 	threshold float64
 	thSet     bool
 	rescue    bool         // --rescue: classify.Model.Rescue
-	floor     bool         // --floor: classify.Model.Floor
+	floor     setBool      // --floor, --floor=false: classify.Model.Floor (unset: the model's own)
 	policy    *gold.Policy // --policy: picks the embedded model
 	// scoring (eval): --policy maps the gold labels; a model of another
 	// policy may be scored under it.
@@ -69,7 +70,7 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 		fs.Var(&policyValue{p: m.policy, set: m.policySet}, "policy", policyHelp)
 	}
 	fs.BoolVar(&m.rescue, "rescue", false, "with a rendered model, keep every block of prose that the text model is sure of, whatever the visual model says (pipeline.RescueMargin): more recall on pages laid out unlike the training pages, at some precision (README: The prose rescue)")
-	fs.BoolVar(&m.floor, "floor", false, "keep every block of prose of a page the model all but empties (its kept blocks hold less than a quarter of the words of its prose; pipeline.FloorShare)")
+	fs.Var(&m.floor, "floor", "keep every block of prose of a page the model all but empties (its kept blocks hold less than a quarter of the words of its prose; pipeline.FloorShare); --floor=false: never (default: as the model says; the embedded text model of the corpus policy does, the others do not)")
 	m.render.add(fs)
 	return m
 }
@@ -80,7 +81,9 @@ func (m *modelFlags) load() (*classify.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	mod.Floor = m.floor
+	if m.floor.set {
+		mod.Floor = m.floor.v
+	}
 	if !m.rescue {
 		return mod, nil
 	}
@@ -171,6 +174,10 @@ func (m *modelFlags) cleaner(ctx context.Context) (*pipeline.Cleaner, func(), er
 		th := m.threshold
 		c.Threshold = &th
 	}
+	if m.floor.set {
+		fl := m.floor.v
+		c.Floor = &fl
+	}
 	closeFn := func() {}
 	if mod.Visual {
 		hint := m.withoutRender
@@ -196,4 +203,18 @@ func (m *modelFlags) cleaner(ctx context.Context) (*pipeline.Cleaner, func(), er
 		closeFn = stop
 	}
 	return c, closeFn, nil
+}
+
+// setBool is a boolean flag that knows whether it was given.
+type setBool struct{ v, set bool }
+
+func (b *setBool) String() string   { return strconv.FormatBool(b.v) }
+func (b *setBool) IsBoolFlag() bool { return true }
+func (b *setBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	b.v, b.set = v, true
+	return nil
 }

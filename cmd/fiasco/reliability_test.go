@@ -433,10 +433,16 @@ func TestEmptyOutputsReported(t *testing.T) {
 	if code != 0 || out != "" || !strings.Contains(errs, "blank.html: no text found") {
 		t.Errorf("one blank page: exit %d, output %q; stderr:\n%s", code, out, errs)
 	}
-	// A page whose blocks are all boilerplate, cut at a threshold no block reaches.
-	code, out, errs = fiasco(t, "clean", "--no-render", "--threshold", "100", articlePath)
+	// A page whose blocks are all boilerplate, cut at a threshold no block
+	// reaches, without the text model's prose floor.
+	code, out, errs = fiasco(t, "clean", "--no-render", "--floor=false", "--threshold", "100", articlePath)
 	if code != 0 || out != "" || !strings.Contains(errs, "no text kept (") {
 		t.Errorf("nothing kept: exit %d, output %q; stderr:\n%s", code, out, errs)
+	}
+	// With it (the embedded text model's default), the article's prose stays.
+	code, out, errs = fiasco(t, "clean", "--no-render", "--format", "text", "--threshold", "100", articlePath)
+	if code != 0 || !strings.Contains(out, "Police closed two streets") || strings.Contains(out, "Log in") {
+		t.Errorf("nothing kept but the floor: exit %d, output %q; stderr:\n%s", code, out, errs)
 	}
 	for _, format := range []string{"jsonl", "wet", "text"} {
 		o := filepath.Join(dir, "out."+format)

@@ -38,6 +38,7 @@ Serves fiasco over HTTP (package serve has the contract):
                        under the article policy or with --no-render; on:
                        rendered, as clean --render; off),
                        threshold, rescue (on, off: as clean --rescue),
+                       floor (on, off: as clean --floor, --floor=false),
                        policy (corpus, article), url, name. The page may
                        be gzip- or zstd-compressed.
   POST /clean/batch    JSON Lines in ({"url":..,"html":..} or {"data":

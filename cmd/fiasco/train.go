@@ -59,6 +59,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		return fmt.Errorf("want page or site")
 	})
+	floor := fs.Bool("floor", false, "store the prose floor in the model: on a page the model all but empties, every block of prose is kept (pipeline.FloorShare)")
 	stack := fs.Int("stack", 0, "add a second stage that re-decides each block from its own and its neighbours' first-stage values, trained on `K`-fold out-of-fold values (0: none; 2 to 20)")
 	maxBlocks := fs.Int("max-blocks", 0, "train on a seeded sample of at most this many blocks (0: all)")
 	featFlag := fs.String("features", "", featuresHelp)
@@ -147,7 +148,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return &usageError{cmd: "train", err: err}
 	}
-	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed, Stack: *stack, StackBySite: bySite}
+	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed, Stack: *stack, StackBySite: bySite, Floor: *floor}
 	if foldsBy && !*grid && *stack == 0 {
 		return usagef("train", "--folds-by deals the folds of --grid and --stack: give one")
 	}

@@ -4,10 +4,11 @@
 #   compose ARGS...   docker compose (v2), else docker-compose (v1)
 #   up ARGS...        compose up -d, waiting until every container of the
 #                     project is healthy (v2: --wait; v1: polled)
-#   prepare_images D  the base images (docker/make-base-images.sh, which
-#                     installs nothing and does nothing when they exist),
-#                     and where containers cannot reach the Go module
-#                     proxy, fiasco built on the host into docker/prebuilt
+#   prepare_images D  the base images: there, pulled, or made by
+#                     docker/make-base-images.sh (debootstrap installed
+#                     with apt when missing); and where containers cannot
+#                     reach the Go module proxy, fiasco built on the host
+#                     into docker/prebuilt (probe logs in D)
 #   revision          the commit checked out (+ "-dirty" with changes),
 #                     for FIASCO_REVISION: `fiasco --version` in the image
 

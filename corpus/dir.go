@@ -29,6 +29,7 @@ type ManifestLine struct {
 	Truncated    bool   `json:"truncated,omitempty"`
 	RenderError  string `json:"render_error,omitempty"`  // cleaned by the text model: rendering failed
 	UnseenBlocks int    `json:"unseen_blocks,omitempty"` // blocks the rendering could not show, decided by the text model
+	Floored      bool   `json:"floored,omitempty"`       // the prose floor kept blocks
 	Error        string `json:"error,omitempty"`
 }
 
@@ -105,7 +106,7 @@ func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
 		if err := writeAtomic(p, s.dir, e.Data); err != nil {
 			return "", err
 		}
-		line.Output, line.Truncated, line.RenderError, line.UnseenBlocks, where = name, e.Truncated, e.RenderError, e.Unseen, p
+		line.Output, line.Truncated, line.RenderError, line.UnseenBlocks, line.Floored, where = name, e.Truncated, e.RenderError, e.Unseen, e.Floored, p
 	}
 	data, err := json.Marshal(line)
 	if err != nil {

@@ -28,12 +28,24 @@ type Encoded struct {
 	// rendering could not show, which the text model decided.
 	Unseen    int
 	UnseenAll bool
+	// Floored is pipeline.Result.Floored: the prose floor kept blocks.
+	Floored bool
 }
 
 // encoded is what Encode leaves of r: everything but the bytes.
 func encoded(r *pipeline.Result) Encoded {
 	n, all := r.Unseen()
-	return Encoded{Truncated: r.Page.Truncated, RenderError: renderError(r), Empty: keptNone(r), Unseen: n, UnseenAll: all}
+	return Encoded{Truncated: r.Page.Truncated, RenderError: renderError(r), Empty: keptNone(r), Unseen: n, UnseenAll: all, Floored: r.Floored}
+}
+
+// Floored reports whether the prose floor kept blocks of an outcome's
+// page (pipeline.Result.Floored), from its Result or from what Encode
+// left.
+func Floored(o pipeline.Outcome) bool {
+	if e, ok := o.Value.(*Encoded); ok {
+		return e.Floored
+	}
+	return o.Err == nil && o.Result != nil && o.Result.Floored
 }
 
 // Unseen reports an outcome's blocks that the rendering could not show
@@ -126,8 +138,11 @@ type Line struct {
 	// UnseenBlocks: blocks the rendering could not show (below the
 	// capture of a very tall page, or all of a page that renders all but
 	// blank), which the text model decided (pipeline.Result.Unseen).
-	UnseenBlocks int    `json:"unseen_blocks,omitempty"`
-	Error        string `json:"error,omitempty"`
+	UnseenBlocks int `json:"unseen_blocks,omitempty"`
+	// Floored: the prose floor kept blocks of prose the threshold dropped
+	// (pipeline.Result.Floored).
+	Floored bool   `json:"floored,omitempty"`
+	Error   string `json:"error,omitempty"`
 }
 
 // LineBlock is a block of a page in the JSONL output (with --blocks).
@@ -162,6 +177,7 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 		l.Author, l.Date, l.Site = r.Meta.Author, r.Meta.Date, r.Meta.Site
 		l.RenderError = renderError(r)
 		l.UnseenBlocks, _ = r.Unseen()
+		l.Floored = r.Floored
 		if withBlocks {
 			l.Blocks = lineBlocks(r)
 		}

@@ -52,13 +52,14 @@ type jsonlSink struct {
 func (s *jsonlSink) Encode(o *pipeline.Outcome) {
 	trunc, rerr, empty := Truncated(*o), RenderError(*o), Empty(*o)
 	n, all := Unseen(*o)
+	floored := Floored(*o)
 	data, err := JSONLine(o, s.blocks)
 	if err != nil {
 		o.Err, o.Result = err, nil
 		data, _ = JSONLine(o, false)
-		n, all = 0, false
+		n, all, floored = 0, false, false
 	}
-	o.Result, o.Value = nil, &Encoded{Data: data, Truncated: trunc, RenderError: rerr, Empty: empty && o.Err == nil, Unseen: n, UnseenAll: all}
+	o.Result, o.Value = nil, &Encoded{Data: data, Truncated: trunc, RenderError: rerr, Empty: empty && o.Err == nil, Unseen: n, UnseenAll: all, Floored: floored}
 }
 
 func (s *jsonlSink) Put(o pipeline.Outcome) (string, error) {

@@ -18,7 +18,9 @@ import (
 // TestUnseenFields: a page with blocks its rendering could not show
 // (pipeline.Result.Unseen) says how many in every output: unseen_blocks
 // in its JSONL line and manifest entry, Fiasco-Unseen-Blocks in its WET
-// record; and Unseen reads it back from what Encode left.
+// record; and Unseen reads it back from what Encode left. So does a page
+// whose prose the floor kept (pipeline.Result.Floored): floored,
+// Fiasco-Floored.
 func TestUnseenFields(t *testing.T) {
 	c, err := pipeline.New(context.Background(), false)
 	if err != nil {
@@ -43,13 +45,14 @@ func TestUnseenFields(t *testing.T) {
 			r.Visual[i].Found = true
 		}
 		r.Visual[len(r.Visual)-1] = vision.Features{Beyond: true}
+		r.Floored = true
 		return pipeline.Outcome{Input: in, Result: r}
 	}
 	dir := t.TempDir()
-	for _, f := range []struct{ format, path, want string }{
-		{"jsonl", filepath.Join(dir, "out.jsonl"), `"unseen_blocks":1`},
-		{"wet", filepath.Join(dir, "out.warc.wet.gz"), FieldUnseenBlocks + ": 1\r\n"},
-		{"text", filepath.Join(dir, "pages"), `"unseen_blocks":1`},
+	for _, f := range []struct{ format, path, want, floored string }{
+		{"jsonl", filepath.Join(dir, "out.jsonl"), `"unseen_blocks":1`, `"floored":true`},
+		{"wet", filepath.Join(dir, "out.warc.wet.gz"), FieldUnseenBlocks + ": 1\r\n", FieldFloored + ": true\r\n"},
+		{"text", filepath.Join(dir, "pages"), `"unseen_blocks":1`, `"floored":true`},
 	} {
 		out, err := Open(OutputOptions{Format: f.format, Path: f.path})
 		if err != nil {
@@ -57,8 +60,8 @@ func TestUnseenFields(t *testing.T) {
 		}
 		o := outcome()
 		out.Sink.Encode(&o)
-		if n, all := Unseen(o); n != 1 || all {
-			t.Errorf("%s: Unseen after Encode = %d, %v; want 1, false", f.format, n, all)
+		if n, all := Unseen(o); n != 1 || all || !Floored(o) {
+			t.Errorf("%s: Unseen after Encode = %d, %v, Floored %v; want 1, false, true", f.format, n, all, Floored(o))
 		}
 		if _, err := out.Sink.Put(o); err != nil {
 			t.Fatal(err)
@@ -83,8 +86,10 @@ func TestUnseenFields(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if !strings.Contains(string(data), f.want) {
-			t.Errorf("%s: output lacks %q:\n%s", f.format, f.want, data)
+		for _, w := range []string{f.want, f.floored} {
+			if !strings.Contains(string(data), w) {
+				t.Errorf("%s: output lacks %q:\n%s", f.format, w, data)
+			}
 		}
 	}
 }

@@ -31,6 +31,11 @@ const FieldRenderError = "Fiasco-Render-Error"
 // decided (pipeline.Result.Unseen): their number.
 const FieldUnseenBlocks = "Fiasco-Unseen-Blocks"
 
+// FieldFloored is the named field of a WET conversion record whose page
+// had blocks of prose kept by the prose floor (pipeline.Result.Floored):
+// "true".
+const FieldFloored = "Fiasco-Floored"
+
 // wetSink writes a WET file: a warcinfo record, then one conversion
 // record per cleaned page, each its own gzip member, as Common Crawl's.
 // Failed pages have no record (the error log lists them).
@@ -91,6 +96,9 @@ func (s *wetSink) Encode(o *pipeline.Outcome) {
 	}
 	if enc.Unseen > 0 {
 		fields.Add(FieldUnseenBlocks, strconv.Itoa(enc.Unseen))
+	}
+	if enc.Floored {
+		fields.Add(FieldFloored, "true")
 	}
 	date := in.Date
 	if date.IsZero() {

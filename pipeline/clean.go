@@ -80,6 +80,9 @@ type Result struct {
 	Keep  []bool          // per block: classified clean
 	Score []float64       // per block: the SVM decision value (>= threshold: clean; see classify.Keep for a page where none is)
 	Model *classify.Model // the model that classified the page
+	// Floored reports that the model's prose floor kept blocks of prose
+	// the threshold dropped (classify.Model.Floor, FloorShare).
+	Floored bool
 	// RenderErr is why the page was not rendered and the text model
 	// cleaned it instead (Cleaner.TextFallback); nil otherwise.
 	RenderErr *RenderError
@@ -173,7 +176,8 @@ func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt Prepa
 		return nil, err
 	}
 	d.Timings.Classify = time.Since(t0)
-	return &Result{Doc: d, Keep: Keep(m, d, score, th), Score: score, Model: m, RenderErr: renderErr}, nil
+	keep, floored := keepFloor(m, d, score, th)
+	return &Result{Doc: d, Keep: keep, Floored: floored, Score: score, Model: m, RenderErr: renderErr}, nil
 }
 
 // Text returns the text of the kept blocks as plain paragraphs separated

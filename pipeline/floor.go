@@ -20,9 +20,15 @@ const (
 // under m and the threshold th: classify.Keep, and with m.Floor the prose
 // floor (FloorShare).
 func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
-	keep := classify.Keep(s, th)
+	keep, _ := keepFloor(m, d, s, th)
+	return keep
+}
+
+// keepFloor is Keep, and whether the floor kept blocks.
+func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep []bool, floored bool) {
+	keep = classify.Keep(s, th)
 	if m == nil || !m.Floor || d == nil || d.Table == nil {
-		return keep
+		return keep, false
 	}
 	prose, kept := 0, 0
 	for i, k := range keep {
@@ -38,12 +44,12 @@ func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
 		}
 	}
 	if prose < FloorMinWords || float64(kept) >= FloorShare*float64(prose) {
-		return keep
+		return keep, false
 	}
 	for i := range keep {
-		if d.Table.Prose(i) {
-			keep[i] = true
+		if d.Table.Prose(i) && !keep[i] {
+			keep[i], floored = true, true
 		}
 	}
-	return keep
+	return keep, floored
 }

@@ -86,9 +86,13 @@ func TestFloor(t *testing.T) {
 		if got := prose(d); got != c.paras {
 			t.Fatalf("%d paragraphs: %d prose blocks", c.paras, got)
 		}
-		keep := Keep(c.m, d, values(d, c.v), 0)
-		if got, want := count(keep), c.want(d); got != want {
+		keep, floored := keepFloor(c.m, d, values(d, c.v), 0)
+		got, want := count(keep), c.want(d)
+		if got != want {
 			t.Errorf("%d paragraphs at %v, Floor %v: %d blocks kept, want %d", c.paras, c.v, c.m.Floor, got, want)
+		}
+		if wantFloored := got > count(classify.Keep(values(d, c.v), 0)); floored != wantFloored {
+			t.Errorf("%d paragraphs at %v, Floor %v: floored %v, want %v", c.paras, c.v, c.m.Floor, floored, wantFloored)
 		}
 	}
 }

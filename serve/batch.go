@@ -39,10 +39,12 @@ type batchOut struct {
 	RenderError string `json:"render_error,omitempty"`
 	// UnseenBlocks: blocks the rendering could not show, which the text
 	// model decided (X-Fiasco-Unseen-Blocks).
-	UnseenBlocks int             `json:"unseen_blocks,omitempty"`
-	Output       *string         `json:"output,omitempty"`
-	Page         json.RawMessage `json:"page,omitempty"`
-	Error        string          `json:"error,omitempty"`
+	UnseenBlocks int `json:"unseen_blocks,omitempty"`
+	// Floored: the prose floor kept blocks (X-Fiasco-Floored).
+	Floored bool            `json:"floored,omitempty"`
+	Output  *string         `json:"output,omitempty"`
+	Page    json.RawMessage `json:"page,omitempty"`
+	Error   string          `json:"error,omitempty"`
 }
 
 func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
@@ -268,7 +270,7 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 		le.Msg = fmt.Sprintf("line %d: %s", n, e.Msg) // as the line's other errors
 		return fail(&le)
 	}
-	out.Status, out.Render, out.RenderError, out.UnseenBlocks = http.StatusOK, onOff(a.rendered), a.renderErr, a.unseen
+	out.Status, out.Render, out.RenderError, out.UnseenBlocks, out.Floored = http.StatusOK, onOff(a.rendered), a.renderErr, a.unseen, a.floored
 	if o.format == export.JSON {
 		out.Page = json.RawMessage(bytes.TrimSpace(a.body))
 	} else {

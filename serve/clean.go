@@ -99,8 +99,15 @@ func parseOptions(r *http.Request) (options, *Error) {
 	}
 	switch fl := strings.ToLower(q.Get("floor")); fl {
 	case "":
-	case "on", "off":
-		v := fl == "on"
+		if o.threshold != nil {
+			off := false // a threshold set by hand is the cut, as on the command line
+			o.floor = &off
+		}
+	case "on", "off", "true", "false", "1", "0":
+		v := fl == "on" || fl == "true" || fl == "1"
+		if v && o.article {
+			return options{}, badRequest("floor=on keeps every block of prose of a page the model all but empties, and policy=article keeps the main article only")
+		}
 		o.floor = &v
 	default:
 		return options{}, badRequest("unknown floor mode %q (want on or off)", q.Get("floor"))
@@ -132,6 +139,7 @@ type answer struct {
 	kept      int
 	truncated bool // the page was cut at a size limit (load.Page.Truncated)
 	unseen    int  // blocks the rendering could not show, decided by the text model (pipeline.Result.Unseen)
+	floored   bool // the prose floor kept blocks (pipeline.Result.Floored)
 }
 
 // cleaner returns the Cleaner for o's policy and render mode.
@@ -279,7 +287,7 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		}
 	}
 	unseen, _ := res.Unseen()
-	return &answer{body: body, rendered: rendered, renderErr: renderErr, blocks: len(res.Blocks), kept: kept, truncated: res.Page.Truncated, unseen: unseen}, nil
+	return &answer{body: body, rendered: rendered, renderErr: renderErr, blocks: len(res.Blocks), kept: kept, truncated: res.Page.Truncated, unseen: unseen, floored: res.Floored}, nil
 }
 
 // safeClean runs the cleaner, turning a panic into an error.
@@ -446,6 +454,9 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 	}
 	if a.unseen > 0 {
 		h.Set("X-Fiasco-Unseen-Blocks", strconv.Itoa(a.unseen)) // jsonl: unseen_blocks
+	}
+	if a.floored {
+		h.Set("X-Fiasco-Floored", "true") // jsonl: floored
 	}
 	w.Write(a.body)
 }

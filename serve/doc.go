@@ -40,7 +40,9 @@
 //	           answered 400.
 //	floor      on or off: the prose floor (pipeline.Cleaner.Floor), as
 //	           `fiasco clean --floor` and `--floor=false`; absent: the
-//	           model's own (the corpus policy's text model has it).
+//	           model's own (the corpus policy's text model has it), but
+//	           off with a threshold, as on the command line. on with
+//	           policy=article is answered 400.
 //	policy     what to keep: corpus (default: the text a linguistic corpus
 //	           wants, as CleanEval's annotators) or article (the main
 //	           article only), as `fiasco clean --policy`.
@@ -54,7 +56,9 @@
 // X-Fiasco-Blocks and X-Fiasco-Kept (blocks found, kept), and
 // X-Fiasco-Truncated: true for a page cut at a size limit, and
 // X-Fiasco-Unseen-Blocks for a rendered page with blocks the rendering
-// could not show, which the text model decided (pipeline.Result.Unseen).
+// could not show, which the text model decided (pipeline.Result.Unseen),
+// and X-Fiasco-Floored: true where the prose floor kept the page's prose
+// (pipeline.Result.Floored).
 //
 // A Content-Type request header with a charset parameter is the HTTP
 // charset of the page (the command line has no such hint, so send none to
@@ -68,8 +72,8 @@
 // is of a request.
 // Its answer line carries "line" (1-based input line), "id", "url",
 // "name", "status" (the HTTP status /clean would have given), "render"
-// ("on" or "off"), "render_error" (see Errors), "unseen_blocks" (as
-// X-Fiasco-Unseen-Blocks), and "output" (the answer as text; for json and
+// ("on" or "off"), "render_error" (see Errors), "unseen_blocks" and
+// "floored" (as X-Fiasco-Unseen-Blocks and X-Fiasco-Floored), and "output" (the answer as text; for json and
 // jsonl "page", the answer as an object) or "error". A line that is not
 // valid JSON, or too long, gets an error answer and the batch goes on; a
 // batch of no lines is answered with none. The response's trailer

@@ -227,7 +227,7 @@ func (s *Server) logRequest(r *http.Request, sw *statusWriter, took time.Duratio
 	h := sw.Header()
 	for _, f := range []struct{ key, header string }{
 		{"render", "X-Fiasco-Render"}, {"blocks", "X-Fiasco-Blocks"}, {"kept", "X-Fiasco-Kept"},
-		{"truncated", "X-Fiasco-Truncated"}, {"unseen", "X-Fiasco-Unseen-Blocks"}, {"render_error", "X-Fiasco-Render-Error"},
+		{"truncated", "X-Fiasco-Truncated"}, {"unseen", "X-Fiasco-Unseen-Blocks"}, {"floored", "X-Fiasco-Floored"}, {"render_error", "X-Fiasco-Render-Error"},
 	} {
 		if v := h.Get(f.header); v != "" {
 			args = append(args, f.key, v)

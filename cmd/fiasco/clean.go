@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"iter"
+	"strconv"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/corpus"
@@ -60,7 +61,8 @@ Outputs:
         JSON-LD), lang, charset, truncated, text, render_error (a page the
         text model cleaned because rendering it failed), unseen_blocks
         (blocks below the 60,000 px the renderer captures, or of a page
-        that renders all but blank, which the text model decided); with --blocks the
+        that renders all but blank, which the text model decided), floored
+        (the prose floor kept the page's prose: see --floor); with --blocks the
         blocks; a failed page has error instead), in input order, to
         standard output or -o FILE (gzip-compressed when FILE ends in .gz,
         a gzip member per line).
@@ -220,8 +222,14 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 	if n, all := res.Unseen(); n > 0 {
 		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, unseenMsg(n, all))
 	}
+	if res.Floored {
+		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, flooredMsg)
+	}
 	return nil
 }
+
+// flooredMsg says that the prose floor kept a page's prose.
+const flooredMsg = "the model kept less than a quarter of the page's prose; the prose floor kept all of it (--floor=false: without)"
 
 // unseenMsg says that the text model decided n of a page's blocks
 // because the rendering could not show them (pipeline.Result.Unseen).
@@ -230,8 +238,17 @@ func unseenMsg(n int, all bool) string {
 		return fmt.Sprintf("the rendering shows less than %.0f%% of the page's text (is it hidden until a script reveals it?); the text model decided all %s",
 			100*pipeline.MinVisibleShare, plural(n, "text block"))
 	}
-	return fmt.Sprintf("%s below the first %d px of the page, the part the renderer captures; the text model decided them",
-		plural(n, "text block"), render.DefaultMaxHeight)
+	return fmt.Sprintf("%s below the first %s px of the page, the part the renderer captures; the text model decided them",
+		plural(n, "text block"), thousands(render.DefaultMaxHeight))
+}
+
+// thousands writes n with a comma between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // renderFailedMsg says that a page was cleaned by the text model because

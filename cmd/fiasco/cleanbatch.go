@@ -26,10 +26,10 @@ type batchRun struct {
 	stderr io.Writer
 	maxB   int64
 
-	pages, cleaned, failed, interrupted, truncated, unwritten, empty, unseen int
-	unrendered                                                               int   // cleaned by the text model: rendering failed
-	stopped                                                                  bool  // a page was interrupted: later pages are too
-	fatal                                                                    error // an output could not be written
+	pages, cleaned, failed, interrupted, truncated, unwritten, empty, unseen, floored int
+	unrendered                                                                        int   // cleaned by the text model: rendering failed
+	stopped                                                                           bool  // a page was interrupted: later pages are too
+	fatal                                                                             error // an output could not be written
 }
 
 // cleanBatch cleans every input into the outputs the flags name.
@@ -161,6 +161,12 @@ func (b *batchRun) emit(o pipeline.Outcome) {
 			b.status.message(fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, unseenMsg(n, all)))
 		}
 	}
+	if corpus.Floored(o) {
+		b.floored++
+		if b.floored <= maxRepeats {
+			b.status.message(fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, flooredMsg))
+		}
+	}
 }
 
 // check stops the batch when an output could not be written.
@@ -188,6 +194,9 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 	}
 	if b.unseen > 0 {
 		msg += fmt.Sprintf(", %d with text blocks the rendering could not show (decided by the text model)", b.unseen)
+	}
+	if b.floored > 0 {
+		msg += fmt.Sprintf(", %d with prose kept by the floor", b.floored)
 	}
 	if b.empty > 0 {
 		msg += fmt.Sprintf(", %d with no text kept", b.empty)

@@ -50,7 +50,7 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	fs.StringVar(&m.model, "model", "", "model file (default: the embedded default model)")
 	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use the policy's text and structure model (the default under --policy article; fiasco clean also takes it where Chromium is not found or does not start)")
 	fs.BoolVar(&m.doRender, "render", false, "render pages in Chromium and use the policy's model with visual features (the default under --policy corpus when Chromium is found; with --render, a missing Chromium is an error)")
-	fs.Func("threshold", "keep blocks whose decision value is at least this (default: the model's; higher = more precision)", func(s string) error {
+	fs.Func("threshold", "keep blocks whose decision value is at least this (default: the model's; higher = more precision; the prose floor is then off unless --floor is given)", func(s string) error {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
 			return fmt.Errorf("%q is not a number", s)
@@ -70,7 +70,7 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 		fs.Var(&policyValue{p: m.policy, set: m.policySet}, "policy", policyHelp)
 	}
 	fs.BoolVar(&m.rescue, "rescue", false, "with a rendered model, keep every block of prose that the text model is sure of, whatever the visual model says (pipeline.RescueMargin): more recall on pages laid out unlike the training pages, at some precision (README: The prose rescue)")
-	fs.Var(&m.floor, "floor", "keep every block of prose of a page the model all but empties (its kept blocks hold less than a quarter of the words of its prose; pipeline.FloorShare); --floor=false: never (default: as the model says; the embedded text model of the corpus policy does, the others do not)")
+	fs.Var(&m.floor, "floor", "keep every block of prose (ten words or more, ending like a sentence) of a page the model all but empties: one whose prose holds 50 words or more, of which its kept blocks hold less than a quarter (pipeline.FloorShare); --floor=false: never (default: as the model says, the corpus policy's text model does, the others do not; off with --threshold)")
 	m.render.add(fs)
 	return m
 }
@@ -81,8 +81,11 @@ func (m *modelFlags) load() (*classify.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m.floor.set {
-		mod.Floor = m.floor.v
+	if fl, ok := m.floorValue(); ok {
+		if fl && mod.Info.Policy == gold.Article.String() {
+			return nil, usagef(m.cmd, "--floor keeps every block of prose of a page the model all but empties, and the article policy keeps the main article only (the floor was measured under --policy corpus)")
+		}
+		mod.Floor = fl
 	}
 	if !m.rescue {
 		return mod, nil
@@ -96,6 +99,20 @@ func (m *modelFlags) load() (*classify.Model, error) {
 	}
 	mod.Rescue = true
 	return mod, nil
+}
+
+// floorValue is the prose floor the flags ask for, if they ask: --floor or
+// --floor=false, and without either, none with a --threshold set by hand,
+// so that a higher threshold never keeps more (the floor would bring back
+// the prose it cuts).
+func (m *modelFlags) floorValue() (floor, given bool) {
+	switch {
+	case m.floor.set:
+		return m.floor.v, true
+	case m.thSet:
+		return false, true
+	}
+	return false, false
 }
 
 func (m *modelFlags) loadModel() (*classify.Model, error) {
@@ -174,8 +191,7 @@ func (m *modelFlags) cleaner(ctx context.Context) (*pipeline.Cleaner, func(), er
 		th := m.threshold
 		c.Threshold = &th
 	}
-	if m.floor.set {
-		fl := m.floor.v
+	if fl, ok := m.floorValue(); ok {
 		c.Floor = &fl
 	}
 	closeFn := func() {}

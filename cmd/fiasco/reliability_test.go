@@ -434,15 +434,20 @@ func TestEmptyOutputsReported(t *testing.T) {
 		t.Errorf("one blank page: exit %d, output %q; stderr:\n%s", code, out, errs)
 	}
 	// A page whose blocks are all boilerplate, cut at a threshold no block
-	// reaches, without the text model's prose floor.
-	code, out, errs = fiasco(t, "clean", "--no-render", "--floor=false", "--threshold", "100", articlePath)
+	// reaches: a threshold set by hand turns the text model's prose floor
+	// off, so that a higher threshold never keeps more.
+	code, out, errs = fiasco(t, "clean", "--no-render", "--threshold", "100", articlePath)
 	if code != 0 || out != "" || !strings.Contains(errs, "no text kept (") {
 		t.Errorf("nothing kept: exit %d, output %q; stderr:\n%s", code, out, errs)
 	}
-	// With it (the embedded text model's default), the article's prose stays.
-	code, out, errs = fiasco(t, "clean", "--no-render", "--format", "text", "--threshold", "100", articlePath)
-	if code != 0 || !strings.Contains(out, "Police closed two streets") || strings.Contains(out, "Log in") {
+	// With --floor, the article's prose stays, and stderr says why.
+	code, out, errs = fiasco(t, "clean", "--no-render", "--floor", "--format", "text", "--threshold", "100", articlePath)
+	if code != 0 || !strings.Contains(out, "Police closed two streets") || strings.Contains(out, "Log in") || !strings.Contains(errs, "the prose floor kept all of it") {
 		t.Errorf("nothing kept but the floor: exit %d, output %q; stderr:\n%s", code, out, errs)
+	}
+	// The floor keeps all prose, which the article policy does not.
+	if code, _, errs = fiasco(t, "clean", "--no-render", "--policy", "article", "--floor", articlePath); code != 2 || !strings.Contains(errs, "article policy") {
+		t.Errorf("--policy article --floor: exit %d, stderr:\n%s; want a usage error", code, errs)
 	}
 	for _, format := range []string{"jsonl", "wet", "text"} {
 		o := filepath.Join(dir, "out."+format)

@@ -209,7 +209,7 @@ func TestUnseenReported(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	want := fmt.Sprintf("tall.html: 3 text blocks below the first %d px", render.DefaultMaxHeight)
+	want := fmt.Sprintf("tall.html: 3 text blocks below the first %s px", thousands(render.DefaultMaxHeight))
 	if !strings.Contains(errs, want) || !strings.Contains(out, "Paragraph 2 far below") {
 		t.Errorf("stderr lacks %q, or the text lacks the paragraphs below:\nstderr: %s\nstdout: %s", want, errs, out)
 	}
@@ -233,5 +233,13 @@ func TestUnseenReported(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], `"unseen_blocks":3`) || strings.Contains(lines[1], "unseen_blocks") {
 		t.Errorf("jsonl: want unseen_blocks 3 on the tall page's line only:\n%s", data)
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 60000: "60,000", 1234567: "1,234,567", -1000: "-1,000", -100: "-100"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
 	}
 }

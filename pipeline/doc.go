@@ -22,6 +22,11 @@
 // would drop it, so that an article laid out unlike any page the visual
 // model was trained on is not lost.
 //
+// With classify.Model.Floor (the corpus policy's text model has it;
+// [Cleaner.Floor] sets it for a run), a page the model all but empties of
+// its running text keeps every block of prose ([FloorShare], [Keep];
+// [Result.Floored] reports it).
+//
 // # Contract
 //
 // Every entry point takes a context first. Library code never prints: batch

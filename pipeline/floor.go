@@ -2,15 +2,16 @@ package pipeline
 
 import "github.com/fiasco-project/fiasco/classify"
 
-// FloorShare and FloorMinWords set the prose floor (classify.Model.Floor,
-// fiasco clean --floor; off by default): on a page whose prose blocks
-// (features.Table.Prose: ten word tokens or more, ending like a sentence)
-// hold at least FloorMinWords word tokens, and whose kept blocks (prose
-// or not) hold fewer word tokens than FloorShare times that, every prose
-// block is kept as well. A model that
-// all but empties a page of running text (a directory of entries with a
-// paragraph each, a page of teasers, a comment thread laid out unlike any
-// page it was trained on) then keeps its running text.
+// FloorShare and FloorMinWords set the prose floor (classify.Model.Floor:
+// the corpus policy's embedded text model has it, the other embedded
+// models do not; Cleaner.Floor, fiasco clean --floor and --floor=false,
+// set it for a run): on a page whose prose blocks (features.Table.Prose:
+// ten word tokens or more, ending like a sentence) hold at least
+// FloorMinWords word tokens, and whose kept blocks (prose or not) hold
+// fewer word tokens than FloorShare times that, every prose block is kept
+// as well. A model that all but empties a page of running text (a
+// directory of entries with a paragraph each, a page of teasers) then
+// keeps its running text.
 const (
 	FloorShare    = 0.25
 	FloorMinWords = 50

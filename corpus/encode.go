@@ -38,37 +38,34 @@ func encoded(r *pipeline.Result) Encoded {
 	return Encoded{Truncated: r.Page.Truncated, RenderError: renderError(r), Empty: keptNone(r), Unseen: n, UnseenAll: all, Floored: r.Floored}
 }
 
+// summary is what the summary needs of an outcome: what Encode left, or
+// the same read off its Result; nothing for a failed page.
+func summary(o pipeline.Outcome) Encoded {
+	if e, ok := o.Value.(*Encoded); ok {
+		return *e
+	}
+	if o.Err != nil || o.Result == nil {
+		return Encoded{}
+	}
+	return encoded(o.Result)
+}
+
 // Floored reports whether the prose floor kept blocks of an outcome's
 // page (pipeline.Result.Floored), from its Result or from what Encode
 // left.
-func Floored(o pipeline.Outcome) bool {
-	if e, ok := o.Value.(*Encoded); ok {
-		return e.Floored
-	}
-	return o.Err == nil && o.Result != nil && o.Result.Floored
-}
+func Floored(o pipeline.Outcome) bool { return summary(o).Floored }
 
 // Unseen reports an outcome's blocks that the rendering could not show
 // and the text model decided (pipeline.Result.Unseen), from its Result
 // or from what Encode left.
 func Unseen(o pipeline.Outcome) (n int, all bool) {
-	if e, ok := o.Value.(*Encoded); ok {
-		return e.Unseen, e.UnseenAll
-	}
-	if o.Err != nil || o.Result == nil {
-		return 0, false
-	}
-	return o.Result.Unseen()
+	e := summary(o)
+	return e.Unseen, e.UnseenAll
 }
 
 // Empty reports whether an outcome's page was cleaned to no text (no
 // block kept), from its Result or from what Encode left.
-func Empty(o pipeline.Outcome) bool {
-	if e, ok := o.Value.(*Encoded); ok {
-		return e.Empty
-	}
-	return o.Err == nil && o.Result != nil && keptNone(o.Result)
-}
+func Empty(o pipeline.Outcome) bool { return summary(o).Empty }
 
 func keptNone(r *pipeline.Result) bool {
 	for _, k := range r.Keep {
@@ -90,22 +87,12 @@ func Identity(in pipeline.Input) string {
 
 // Truncated reports whether an outcome's page was cut, from its Result or
 // from what Encode left.
-func Truncated(o pipeline.Outcome) bool {
-	if e, ok := o.Value.(*Encoded); ok {
-		return e.Truncated
-	}
-	return o.Result != nil && o.Result.Page.Truncated
-}
+func Truncated(o pipeline.Outcome) bool { return summary(o).Truncated }
 
 // RenderError reports why an outcome's page was cleaned by the text model
 // for want of a rendering (pipeline.Cleaner.TextFallback), from its Result
 // or from what Encode left; "" when it was not.
-func RenderError(o pipeline.Outcome) string {
-	if e, ok := o.Value.(*Encoded); ok {
-		return e.RenderError
-	}
-	return renderError(o.Result)
-}
+func RenderError(o pipeline.Outcome) string { return summary(o).RenderError }
 
 func renderError(r *pipeline.Result) string {
 	if r == nil || r.RenderErr == nil {

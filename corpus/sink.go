@@ -50,16 +50,15 @@ type jsonlSink struct {
 }
 
 func (s *jsonlSink) Encode(o *pipeline.Outcome) {
-	trunc, rerr, empty := Truncated(*o), RenderError(*o), Empty(*o)
-	n, all := Unseen(*o)
-	floored := Floored(*o)
+	e := summary(*o)
 	data, err := JSONLine(o, s.blocks)
 	if err != nil {
 		o.Err, o.Result = err, nil
 		data, _ = JSONLine(o, false)
-		n, all, floored = 0, false, false
+		e = Encoded{Truncated: e.Truncated, RenderError: e.RenderError} // a failed page: no text
 	}
-	o.Result, o.Value = nil, &Encoded{Data: data, Truncated: trunc, RenderError: rerr, Empty: empty && o.Err == nil, Unseen: n, UnseenAll: all, Floored: floored}
+	e.Data = data
+	o.Result, o.Value = nil, &e
 }
 
 func (s *jsonlSink) Put(o pipeline.Outcome) (string, error) {

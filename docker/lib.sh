@@ -9,6 +9,7 @@
 #                     with apt when missing); and where containers cannot
 #                     reach the Go module proxy, fiasco built on the host
 #                     into docker/prebuilt (probe logs in D)
+#   now, since T      the time, and seconds since T (for figures)
 #   revision          the commit checked out (+ "-dirty" with changes),
 #                     for FIASCO_REVISION: `fiasco --version` in the image
 
@@ -23,6 +24,9 @@ elif command -v docker-compose >/dev/null; then
 else
   die "neither docker compose nor docker-compose is installed"
 fi
+
+now() { date +%s.%N; }
+since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; } # seconds since $1 (now's)
 
 containers() { docker ps -aq --filter "label=com.docker.compose.project=$COMPOSE_PROJECT_NAME"; }
 
@@ -64,9 +68,9 @@ prepare_images() {
       $sudo apt-get update -qq && $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
     fi
     local t0
-    t0=$(date +%s.%N)
+    t0=$(now)
     docker/make-base-images.sh
-    fig "base images made: $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
+    fig "base images made: $(since "$t0") s"
   fi
   if ! docker run --rm "$base_image" sh -c 'timeout 60 apt-get update -qq' >"$logs/apt.log" 2>&1; then
     cat "$logs/apt.log" >&2
@@ -82,12 +86,12 @@ prepare_images() {
   fig "container -> Go module proxy: NOT reachable: $(grep -m1 -o 'proxy.golang.org.*' "$logs/goproxy.log" || tail -n1 "$logs/goproxy.log")"
   fig "  so fiasco is built on the host into docker/prebuilt/fiasco and copied in (docker/prebuilt/README.md)"
   local t0
-  t0=$(date +%s.%N)
+  t0=$(now)
   if [ -n "${FIASCO_BINARY:-}" ]; then
     cp "$FIASCO_BINARY" docker/prebuilt/fiasco
   else
     command -v go >/dev/null || die "containers cannot reach the Go module proxy, and this machine has no Go to build fiasco on (install Go, or give FIASCO_BINARY=path of a static fiasco binary)"
     CGO_ENABLED=0 go build -buildvcs=auto -trimpath -ldflags='-s -w' -o docker/prebuilt/fiasco ./cmd/fiasco
   fi
-  fig "  host build: $(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }') s"
+  fig "  host build: $(since "$t0") s"
 }

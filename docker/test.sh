@@ -48,10 +48,8 @@ t_start=$(date +%s)
 say() { echo "== $*" >&2; }
 fig() { echo "$*" | tee -a "$report" >&2; }
 die() { echo "docker/test.sh: $*" >&2; exit 1; }
-now() { date +%s.%N; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
-. docker/lib.sh # compose, up, containers, prepare_images, revision
+. docker/lib.sh # compose, up, containers, now, since, prepare_images, revision
 say "compose: $(compose version 2>/dev/null | head -n1)"
 fig "machine: $(nproc) CPUs, load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
 

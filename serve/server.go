@@ -177,19 +177,26 @@ func (s *Server) Handler() http.Handler { return s.handler }
 
 func (s *Server) routes() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /clean", s.handleClean)
-	mux.HandleFunc("POST /clean/batch", s.handleBatch)
-	mux.HandleFunc("GET /healthz", s.handleHealth)
-	mux.HandleFunc("GET /metrics", s.handleMetrics)
-	// Other methods and paths get a JSON error, as every other refusal.
-	for path, method := range map[string]string{"/clean": "POST", "/clean/batch": "POST", "/healthz": "GET", "/metrics": "GET"} {
-		mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Allow", method)
-			s.refuse(w, &Error{Status: http.StatusMethodNotAllowed, Msg: fmt.Sprintf("%s takes %s, not %s", path, method, r.Method), Kind: "method"})
+	var served []string
+	for _, rt := range []struct {
+		method, path string
+		h            http.HandlerFunc
+	}{
+		{"POST", "/clean", s.handleClean},
+		{"POST", "/clean/batch", s.handleBatch},
+		{"GET", "/healthz", s.handleHealth},
+		{"GET", "/metrics", s.handleMetrics},
+	} {
+		mux.HandleFunc(rt.method+" "+rt.path, rt.h)
+		// Other methods get a JSON error, as every other refusal.
+		mux.HandleFunc(rt.path, func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Allow", rt.method)
+			s.refuse(w, &Error{Status: http.StatusMethodNotAllowed, Msg: fmt.Sprintf("%s takes %s, not %s", rt.path, rt.method, r.Method), Kind: "method"})
 		})
+		served = append(served, rt.method+" "+rt.path)
 	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
-		s.refuse(w, &Error{Status: http.StatusNotFound, Msg: fmt.Sprintf("no such path %q: the service answers POST /clean, POST /clean/batch, GET /healthz and GET /metrics", r.URL.Path), Kind: "not_found"})
+		s.refuse(w, &Error{Status: http.StatusNotFound, Msg: fmt.Sprintf("no such path %q: the service answers %s", r.URL.Path, strings.Join(served, ", ")), Kind: "not_found"})
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t0 := time.Now()

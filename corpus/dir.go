@@ -75,7 +75,7 @@ func (s *dirSink) Encode(o *pipeline.Outcome) {
 	}
 	r := o.Result
 	var b bytes.Buffer
-	if err := export.WriteMeta(&b, s.format, r.Page, r.Meta, r.Blocks, r.Keep, r.Score); err != nil {
+	if err := r.Write(&b, s.format); err != nil {
 		o.Result, o.Err, o.Value = nil, fmt.Errorf("%s: %w", o.Input.Name, err), &Encoded{}
 		return
 	}

@@ -138,7 +138,12 @@ type LineBlock struct {
 	Label string  `json:"label"` // clean or dirty
 	Type  string  `json:"type"`  // p, h or l, as export.Types
 	Value float64 `json:"value"` // the decision value, six decimals
-	Text  string  `json:"text"`
+	// Unseen: the rendering could not show the block and the text model
+	// decided it (pipeline.Result.UnseenBlocks); Floor: the prose floor
+	// kept it (pipeline.Result.Floor). Each only when true.
+	Unseen bool   `json:"unseen,omitempty"`
+	Floor  bool   `json:"floor,omitempty"`
+	Text   string `json:"text"`
 }
 
 // JSONLine encodes o as one line of "fiasco clean --format jsonl" output,
@@ -180,9 +185,12 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 
 func lineBlocks(r *pipeline.Result) []LineBlock {
 	types := export.Types(r.Blocks)
+	unseen := r.UnseenBlocks()
 	out := make([]LineBlock, len(r.Blocks))
 	for i, b := range r.Blocks {
 		lb := LineBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Text: b.Text}
+		lb.Unseen = unseen != nil && unseen[i]
+		lb.Floor = r.Floor != nil && r.Floor[i]
 		if r.Keep[i] {
 			lb.Label = "clean"
 		}

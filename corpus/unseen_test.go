@@ -20,7 +20,8 @@ import (
 // in its JSONL line and manifest entry, Fiasco-Unseen-Blocks in its WET
 // record; and Unseen reads it back from what Encode left. So does a page
 // whose prose the floor kept (pipeline.Result.Floored): floored,
-// Fiasco-Floored.
+// Fiasco-Floored. Blocks in JSONL (with Blocks) and the JSON format say
+// which they are: unseen, floor.
 func TestUnseenFields(t *testing.T) {
 	c, err := pipeline.New(context.Background(), false)
 	if err != nil {
@@ -46,6 +47,8 @@ func TestUnseenFields(t *testing.T) {
 		}
 		r.Visual[len(r.Visual)-1] = vision.Features{Beyond: true}
 		r.Floored = true
+		r.Floor = make([]bool, len(r.Blocks))
+		r.Floor[0] = true
 		return pipeline.Outcome{Input: in, Result: r}
 	}
 	dir := t.TempDir()
@@ -89,6 +92,38 @@ func TestUnseenFields(t *testing.T) {
 		for _, w := range []string{f.want, f.floored} {
 			if !strings.Contains(string(data), w) {
 				t.Errorf("%s: output lacks %q:\n%s", f.format, w, data)
+			}
+		}
+	}
+	for _, f := range []struct {
+		opt  OutputOptions
+		path string
+		want []string
+	}{
+		{OutputOptions{Format: "jsonl", Path: filepath.Join(dir, "blocks.jsonl"), Blocks: true}, "blocks.jsonl",
+			[]string{`"unseen_blocks":1`, `"floored":true`, `"unseen":true`, `"floor":true`}},
+		{OutputOptions{Format: "json", Path: filepath.Join(dir, "json")}, filepath.Join("json", "tall.json"),
+			[]string{`"unseen_blocks": 1`, `"floored": true`, `"unseen": true`, `"floor": true`}},
+	} {
+		out, err := Open(f.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := outcome()
+		out.Sink.Encode(&o)
+		if _, err := out.Sink.Put(o); err != nil {
+			t.Fatal(err)
+		}
+		if err := out.Close(); err != nil {
+			t.Fatal(err)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, f.path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range f.want {
+			if strings.Count(string(data), w) != 1 {
+				t.Errorf("%s: want %q once:\n%s", f.opt.Format, w, data)
 			}
 		}
 	}

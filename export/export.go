@@ -63,7 +63,7 @@ func (f Format) Ext() string {
 // decision values (nil if there are none; only JSON shows them). The HTML
 // format modifies p.Doc in place.
 func Write(w io.Writer, f Format, p *load.Page, bs []*blocks.Block, keep []bool, score []float64) error {
-	return write(w, f, p, nil, bs, keep, score)
+	return write(w, f, p, nil, bs, keep, score, nil)
 }
 
 // WriteMeta is Write with the page's metadata m (package meta, as
@@ -71,10 +71,44 @@ func Write(w io.Writer, f Format, p *load.Page, bs []*blocks.Block, keep []bool,
 // the page has none), author, date and site (each when the page gives it)
 // after name and url. The other formats are Write's.
 func WriteMeta(w io.Writer, f Format, p *load.Page, m meta.Meta, bs []*blocks.Block, keep []bool, score []float64) error {
-	return write(w, f, p, &m, bs, keep, score)
+	return write(w, f, p, &m, bs, keep, score, nil)
 }
 
-func write(w io.Writer, f Format, p *load.Page, m *meta.Meta, bs []*blocks.Block, keep []bool, score []float64) error {
+// Notes is what a cleaner knows of a page besides its blocks' labels and
+// decision values: how far its decisions can be trusted. Only the JSON
+// format writes it (WriteNotes).
+type Notes struct {
+	// RenderError is why the page was not rendered and a text model
+	// cleaned it instead; "" when it was rendered or not meant to be.
+	RenderError string
+	// Unseen holds, per block, whether the rendering could not show the
+	// block (below the captured part of a very tall page, or on a page
+	// that renders all but blank) and a text model decided it; nil when
+	// none.
+	Unseen []bool
+	// Floor holds, per block, whether the prose floor kept the block,
+	// which the threshold dropped; nil when it kept none.
+	Floor []bool
+}
+
+// WriteNotes is WriteMeta with notes n. The JSON format adds to the page
+// "render_error" (when set), "unseen_blocks" (how many blocks are unseen,
+// when any) and "floored" (true, when the floor kept any) after the
+// metadata, and to each block "unseen" and "floor" (true, when set)
+// before its text. The other formats are Write's.
+func WriteNotes(w io.Writer, f Format, p *load.Page, m meta.Meta, bs []*blocks.Block, keep []bool, score []float64, n Notes) error {
+	for _, x := range []struct {
+		name  string
+		flags []bool
+	}{{"unseen", n.Unseen}, {"floor", n.Floor}} {
+		if x.flags != nil && len(x.flags) != len(bs) {
+			return fmt.Errorf("export: %d %s flags for %d blocks", len(x.flags), x.name, len(bs))
+		}
+	}
+	return write(w, f, p, &m, bs, keep, score, &n)
+}
+
+func write(w io.Writer, f Format, p *load.Page, m *meta.Meta, bs []*blocks.Block, keep []bool, score []float64, n *Notes) error {
 	if keep != nil && len(keep) != len(bs) {
 		return fmt.Errorf("export: %d keep flags for %d blocks", len(keep), len(bs))
 	}
@@ -103,7 +137,7 @@ func write(w io.Writer, f Format, p *load.Page, m *meta.Meta, bs []*blocks.Block
 	case HTML:
 		err = writeHTML(sw, p, bs, kept)
 	case JSON:
-		err = writeJSON(sw, p, m, bs, kept, score)
+		err = writeJSON(sw, p, m, bs, kept, score, n)
 	default:
 		return fmt.Errorf("export: unknown format %v", f)
 	}
@@ -157,21 +191,28 @@ type jsonBlock struct {
 	Value *float64 `json:"value,omitempty"`
 	Type  string   `json:"type"`
 	Tag   string   `json:"tag"`
-	Text  string   `json:"text"`
+	// With WriteNotes only, and only when true.
+	Unseen bool   `json:"unseen,omitempty"`
+	Floor  bool   `json:"floor,omitempty"`
+	Text   string `json:"text"`
 }
 
 type jsonPage struct {
 	Name string `json:"name,omitempty"`
 	URL  string `json:"url,omitempty"`
 	// The metadata, with WriteMeta only: Title is nil with Write.
-	Title  *string     `json:"title,omitempty"`
-	Author string      `json:"author,omitempty"`
-	Date   string      `json:"date,omitempty"`
-	Site   string      `json:"site,omitempty"`
-	Blocks []jsonBlock `json:"blocks"`
+	Title  *string `json:"title,omitempty"`
+	Author string  `json:"author,omitempty"`
+	Date   string  `json:"date,omitempty"`
+	Site   string  `json:"site,omitempty"`
+	// The notes, with WriteNotes only, and only when set.
+	RenderError  string      `json:"render_error,omitempty"`
+	UnseenBlocks int         `json:"unseen_blocks,omitempty"`
+	Floored      bool        `json:"floored,omitempty"`
+	Blocks       []jsonBlock `json:"blocks"`
 }
 
-func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, kept func(int) bool, score []float64) error {
+func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, kept func(int) bool, score []float64, n *Notes) error {
 	types := Types(bs)
 	out := jsonPage{Blocks: make([]jsonBlock, 0, len(bs))}
 	if p != nil {
@@ -179,6 +220,9 @@ func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, k
 	}
 	if m != nil {
 		out.Title, out.Author, out.Date, out.Site = &m.Title, m.Author, m.Date, m.Site
+	}
+	if n != nil {
+		out.RenderError = n.RenderError
 	}
 	for i, b := range bs {
 		jb := jsonBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Tag: b.Node.Data, Text: b.Text}
@@ -190,6 +234,14 @@ func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, k
 			// and the last bits depend on the order of the arithmetic.
 			v := math.Round(score[i]*1e6) / 1e6
 			jb.Value = &v
+		}
+		if n != nil {
+			jb.Unseen = n.Unseen != nil && n.Unseen[i]
+			jb.Floor = n.Floor != nil && n.Floor[i]
+			if jb.Unseen {
+				out.UnseenBlocks++
+			}
+			out.Floored = out.Floored || jb.Floor
 		}
 		out.Blocks = append(out.Blocks, jb)
 	}

@@ -83,6 +83,9 @@ type Result struct {
 	// Floored reports that the model's prose floor kept blocks of prose
 	// the threshold dropped (classify.Model.Floor, FloorShare).
 	Floored bool
+	// Floor holds, per block, whether the prose floor kept it (nil when
+	// Floored is false).
+	Floor []bool
 	// RenderErr is why the page was not rendered and the text model
 	// cleaned it instead (Cleaner.TextFallback); nil otherwise.
 	RenderErr *RenderError
@@ -176,8 +179,8 @@ func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt Prepa
 		return nil, err
 	}
 	d.Timings.Classify = time.Since(t0)
-	keep, floored := keepFloor(m, d, score, th)
-	return &Result{Doc: d, Keep: keep, Floored: floored, Score: score, Model: m, RenderErr: renderErr}, nil
+	keep, floor := keepFloor(m, d, score, th)
+	return &Result{Doc: d, Keep: keep, Floored: floor != nil, Floor: floor, Score: score, Model: m, RenderErr: renderErr}, nil
 }
 
 // Text returns the text of the kept blocks as plain paragraphs separated
@@ -209,6 +212,33 @@ func (r *Result) Unseen() (n int, all bool) {
 		}
 	}
 	return n, false
+}
+
+// UnseenBlocks returns, per block, what Unseen counts: whether the
+// rendering could not show the block and the text model decided it; nil
+// when there is none.
+func (r *Result) UnseenBlocks() []bool {
+	n, all := r.Unseen()
+	if n == 0 {
+		return nil
+	}
+	u := make([]bool, len(r.Blocks))
+	for i := range u {
+		u[i] = all || (i < len(r.Visual) && r.Visual[i].Beyond)
+	}
+	return u
+}
+
+// Write writes the page's kept blocks in format f with its metadata, as
+// export.WriteMeta does; the JSON format adds what the cleaning knows of
+// its own decisions (export.Notes): the rendering's error, the unseen
+// blocks (UnseenBlocks) and the blocks the prose floor kept (Floor).
+func (r *Result) Write(w io.Writer, f export.Format) error {
+	n := export.Notes{Unseen: r.UnseenBlocks(), Floor: r.Floor}
+	if r.RenderErr != nil {
+		n.RenderError = strings.Join(strings.Fields(r.RenderErr.Error()), " ")
+	}
+	return export.WriteNotes(w, f, r.Page, r.Meta, r.Blocks, r.Keep, r.Score, n)
 }
 
 // Kept returns the blocks classified clean.

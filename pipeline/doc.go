@@ -1,7 +1,7 @@
 // Package pipeline runs fiasco's cleaning stages on web pages, one after
 // the other: load, preclean, blocks (target nodes), optionally render and
 // vision (visual features), features, classify; the caller exports the
-// result (package export). It is the one orchestrating package: the stages
+// result (package export; [Result.Write] exports it with the notes below). It is the one orchestrating package: the stages
 // never import it, and training and evaluation (package train) sit on top
 // of it.
 //
@@ -16,7 +16,8 @@
 // policy): the blocks below the capture, every block of a page whose
 // rendering shows less than [MinVisibleShare] of its text, and, with
 // [Cleaner.TextFallback], a page whose rendering failed ([RenderError];
-// [Result.RenderErr] says why). With classify.Model.Rescue (off by
+// [Result.RenderErr] says why; [Result.Unseen] and [Result.UnseenBlocks]
+// count and mark the blocks). With classify.Model.Rescue (off by
 // default), the same text model rescues prose ([RescueMargin]): a block
 // of running text it is sure of is kept even where the visual model
 // would drop it, so that an article laid out unlike any page the visual
@@ -25,7 +26,7 @@
 // With classify.Model.Floor (the corpus policy's text model has it;
 // [Cleaner.Floor] sets it for a run), a page the model all but empties of
 // its running text keeps every block of prose ([FloorShare], [Keep];
-// [Result.Floored] reports it).
+// [Result.Floored] reports it, [Result.Floor] marks the blocks).
 //
 // # Contract
 //

@@ -25,11 +25,12 @@ func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
 	return keep
 }
 
-// keepFloor is Keep, and whether the floor kept blocks.
-func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep []bool, floored bool) {
+// keepFloor is Keep, and per block whether the floor kept it (nil when
+// it kept none).
+func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, floor []bool) {
 	keep = classify.Keep(s, th)
 	if m == nil || !m.Floor || d == nil || d.Table == nil {
-		return keep, false
+		return keep, nil
 	}
 	prose, kept := 0, 0
 	for i, k := range keep {
@@ -45,12 +46,15 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep []bool,
 		}
 	}
 	if prose < FloorMinWords || float64(kept) >= FloorShare*float64(prose) {
-		return keep, false
+		return keep, nil
 	}
 	for i := range keep {
 		if d.Table.Prose(i) && !keep[i] {
-			keep[i], floored = true, true
+			if floor == nil {
+				floor = make([]bool, len(keep))
+			}
+			keep[i], floor[i] = true, true
 		}
 	}
-	return keep, floored
+	return keep, floor
 }

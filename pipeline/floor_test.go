@@ -86,13 +86,20 @@ func TestFloor(t *testing.T) {
 		if got := prose(d); got != c.paras {
 			t.Fatalf("%d paragraphs: %d prose blocks", c.paras, got)
 		}
-		keep, floored := keepFloor(c.m, d, values(d, c.v), 0)
+		keep, floor := keepFloor(c.m, d, values(d, c.v), 0)
 		got, want := count(keep), c.want(d)
 		if got != want {
 			t.Errorf("%d paragraphs at %v, Floor %v: %d blocks kept, want %d", c.paras, c.v, c.m.Floor, got, want)
 		}
-		if wantFloored := got > count(classify.Keep(values(d, c.v), 0)); floored != wantFloored {
-			t.Errorf("%d paragraphs at %v, Floor %v: floored %v, want %v", c.paras, c.v, c.m.Floor, floored, wantFloored)
+		plain := classify.Keep(values(d, c.v), 0)
+		if wantFloored := got > count(plain); (floor != nil) != wantFloored {
+			t.Errorf("%d paragraphs at %v, Floor %v: floor %v, want floored %v", c.paras, c.v, c.m.Floor, floor, wantFloored)
+		}
+		for i := range floor {
+			// The floor marks exactly the blocks it added.
+			if floor[i] != (keep[i] && !plain[i]) {
+				t.Errorf("%d paragraphs at %v: block %d floor %v, kept %v, kept by the threshold %v", c.paras, c.v, i, floor[i], keep[i], plain[i])
+			}
 		}
 	}
 }

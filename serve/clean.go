@@ -264,7 +264,7 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 	}
 	t1 := time.Now()
 	var buf bytes.Buffer
-	if err := export.WriteMeta(&buf, o.format, res.Page, res.Meta, res.Blocks, res.Keep, res.Score); err != nil {
+	if err := res.Write(&buf, o.format); err != nil {
 		e := &Error{Status: http.StatusInternalServerError, Msg: fmt.Sprintf("%s: export: %v", p.name, err), Kind: "internal"}
 		s.met.page(rendered, time.Since(t0), nil, e.Kind)
 		return nil, e

@@ -10,7 +10,7 @@ import (
 // without it the model's own stands (the embedded text model's: on), but
 // a threshold turns it off, as on the command line. At a threshold no
 // block reaches, only the floor keeps the article's prose, and
-// X-Fiasco-Floored says so.
+// X-Fiasco-Floored says so, as JSON does, block by block.
 func TestFloorParam(t *testing.T) {
 	srv := start(t, Config{})
 	page := readFile(t, article)
@@ -22,6 +22,11 @@ func TestFloorParam(t *testing.T) {
 		if resp.StatusCode != 200 || bytes.Contains(got, []byte("Police closed two streets")) != c.kept || (resp.Header.Get("X-Fiasco-Floored") == "true") != c.kept {
 			t.Errorf("floor %q: %d, X-Fiasco-Floored %q, %q; want the prose kept: %v", c.floor, resp.StatusCode, resp.Header.Get("X-Fiasco-Floored"), got, c.kept)
 		}
+	}
+	// JSON names the blocks the floor kept, and the page says it was floored.
+	resp, got := post(t, srv.url+"/clean?render=off&format=json&threshold=100&floor=on", page)
+	if resp.StatusCode != 200 || !bytes.Contains(got, []byte(`"floored": true`)) || bytes.Count(got, []byte(`"floor": true`)) != bytes.Count(got, []byte(`"label": "clean"`)) {
+		t.Errorf("json with the floor: %d; want floored, and floor on every clean block:\n%.600s", resp.StatusCode, got)
 	}
 	// At the model's threshold the article is kept without the floor.
 	if resp, _ := post(t, srv.url+"/clean?render=off", page); resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Floored") != "" {

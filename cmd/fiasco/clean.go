@@ -204,7 +204,7 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	if err := export.WriteMeta(stdout, f, res.Page, res.Meta, res.Blocks, res.Keep, res.Score); err != nil {
+	if err := res.Write(stdout, f); err != nil {
 		return fmt.Errorf("%s: %w", in.Name, err)
 	}
 	if res.Page.Truncated {

@@ -182,8 +182,8 @@ func TestCleanRescue(t *testing.T) {
 
 // TestUnseenReported: a page taller than the renderer's capture has its
 // lower blocks decided by the text model, and says so: a line on stderr
-// for one page, unseen_blocks in its JSONL line, and a count in a batch's
-// summary.
+// for one page, unseen_blocks in its JSON and JSONL line (and unseen on
+// the blocks in JSON), and a count in a batch's summary.
 func TestUnseenReported(t *testing.T) {
 	needChromium(t)
 	var b strings.Builder
@@ -212,6 +212,11 @@ func TestUnseenReported(t *testing.T) {
 	want := fmt.Sprintf("tall.html: 3 text blocks below the first %s px", thousands(render.DefaultMaxHeight))
 	if !strings.Contains(errs, want) || !strings.Contains(out, "Paragraph 2 far below") {
 		t.Errorf("stderr lacks %q, or the text lacks the paragraphs below:\nstderr: %s\nstdout: %s", want, errs, out)
+	}
+	// JSON marks the three blocks the text model decided.
+	code, out, errs = fiasco(t, "clean", "--format", "json", tall)
+	if code != 0 || !strings.Contains(out, `"unseen_blocks": 3`) || strings.Count(out, `"unseen": true`) != 3 {
+		t.Errorf("json: exit %d, stderr %q; want unseen_blocks 3 and three blocks unseen:\n%s", code, errs, out)
 	}
 	// The short test page was captured whole: nothing to say.
 	code, _, errs = fiasco(t, "clean", "--format", "text", "../../testdata/article.html")

@@ -36,13 +36,14 @@
 // # Outputs
 //
 // [Open] opens a run's outputs as a [Sink]: a directory of one file per
-// page (the export formats, JSON with the page's metadata as
-// export.WriteMeta writes it) with a manifest (manifest.jsonl: input →
+// page (the export formats, JSON with the page's metadata and notes as
+// pipeline.Result.Write writes it) with a manifest (manifest.jsonl: input →
 // output, or its error); a JSON Lines file or stream (jsonl: one object per
 // input: url, warc_record_id, title, author, date, site (the page's
 // metadata, package meta; author, date and site only when known), lang,
 // charset, truncated, text, render_error when the text model cleaned the
-// page because rendering it failed, and optionally blocks, or error); or a
+// page because rendering it failed, unseen_blocks, floored, and
+// optionally blocks (with their unseen and floor), or error); or a
 // WET file (wet: a warcinfo record and
 // one gzip member per page holding a conversion record with WARC-Refers-To
 // naming the response record, as Common Crawl's). Failed pages are also

@@ -94,12 +94,7 @@ func Truncated(o pipeline.Outcome) bool { return summary(o).Truncated }
 // or from what Encode left; "" when it was not.
 func RenderError(o pipeline.Outcome) string { return summary(o).RenderError }
 
-func renderError(r *pipeline.Result) string {
-	if r == nil || r.RenderErr == nil {
-		return ""
-	}
-	return oneLine(r.RenderErr.Error())
-}
+func renderError(r *pipeline.Result) string { return r.RenderErrText() }
 
 // Line is one line of the JSONL output: a cleaned page, or with Error set,
 // a page that failed (then only Input, URL and WARCRecordID are set).

@@ -72,7 +72,7 @@ func TestJSONLineMeta(t *testing.T) {
 }
 
 // TestDirJSONMeta: the JSON files of a directory output carry the
-// metadata as export.WriteMeta writes it.
+// metadata as pipeline.Result.Write writes it.
 func TestDirJSONMeta(t *testing.T) {
 	dir := t.TempDir()
 	out, err := Open(OutputOptions{Format: "json", Path: dir})

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/json"
 	"io"
 	"os"
 	"path/filepath"
@@ -46,9 +47,10 @@ func TestUnseenFields(t *testing.T) {
 			r.Visual[i].Found = true
 		}
 		r.Visual[len(r.Visual)-1] = vision.Features{Beyond: true}
+		// The floor kept the first paragraph, which the threshold dropped.
 		r.Floored = true
 		r.Floor = make([]bool, len(r.Blocks))
-		r.Floor[0] = true
+		r.Floor[1], r.Keep[1] = true, true
 		return pipeline.Outcome{Input: in, Result: r}
 	}
 	dir := t.TempDir()
@@ -124,6 +126,22 @@ func TestUnseenFields(t *testing.T) {
 		for _, w := range f.want {
 			if strings.Count(string(data), w) != 1 {
 				t.Errorf("%s: want %q once:\n%s", f.opt.Format, w, data)
+			}
+		}
+		// On the right blocks: the floor's on the first paragraph, unseen on the last.
+		var page struct {
+			Blocks []struct {
+				ID            int
+				Label         string
+				Unseen, Floor bool
+			}
+		}
+		if err := json.Unmarshal(data, &page); err != nil || len(page.Blocks) != 3 {
+			t.Fatalf("%s: %d blocks (%v)", f.opt.Format, len(page.Blocks), err)
+		}
+		for i, b := range page.Blocks {
+			if b.ID != i || b.Floor != (i == 1) || b.Unseen != (i == 2) || i == 1 && b.Label != "clean" {
+				t.Errorf("%s: block %+v", f.opt.Format, b)
 			}
 		}
 	}

@@ -14,8 +14,8 @@
 //     text. [WriteMeta] adds the page's metadata (package meta) after
 //     name and url: "title" always, "author", "date" and "site" when the
 //     page gives them. [WriteNotes] adds what the cleaner knows of its
-//     decisions ([Notes]): the page's render_error, unseen_blocks and
-//     floored, and each block's unseen and floor.
+//     decisions ([Notes]): the page's truncated, render_error,
+//     unseen_blocks and floored, and each block's unseen and floor.
 //
 // # Reading order
 //

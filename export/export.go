@@ -78,6 +78,9 @@ func WriteMeta(w io.Writer, f Format, p *load.Page, m meta.Meta, bs []*blocks.Bl
 // decision values: how far its decisions can be trusted. Only the JSON
 // format writes it (WriteNotes).
 type Notes struct {
+	// Truncated reports that the page was cut before it was parsed
+	// (load.Page.Truncated, which Write does not write).
+	Truncated bool
 	// RenderError is why the page was not rendered and a text model
 	// cleaned it instead; "" when it was rendered or not meant to be.
 	RenderError string
@@ -92,10 +95,12 @@ type Notes struct {
 }
 
 // WriteNotes is WriteMeta with notes n. The JSON format adds to the page
-// "render_error" (when set), "unseen_blocks" (how many blocks are unseen,
-// when any) and "floored" (true, when the floor kept any) after the
-// metadata, and to each block "unseen" and "floor" (true, when set)
-// before its text. The other formats are Write's.
+// "truncated" (true, when set), "render_error" (when set),
+// "unseen_blocks" (how many blocks are unseen, when any) and "floored"
+// (true, when the floor kept any) after the metadata, and to each block
+// "unseen" and "floor" (true, when set) before its text. The other
+// formats are Write's. Per-block notes of another length than bs are an
+// error, whatever the format.
 func WriteNotes(w io.Writer, f Format, p *load.Page, m meta.Meta, bs []*blocks.Block, keep []bool, score []float64, n Notes) error {
 	for _, x := range []struct {
 		name  string
@@ -206,6 +211,7 @@ type jsonPage struct {
 	Date   string  `json:"date,omitempty"`
 	Site   string  `json:"site,omitempty"`
 	// The notes, with WriteNotes only, and only when set.
+	Truncated    bool        `json:"truncated,omitempty"`
 	RenderError  string      `json:"render_error,omitempty"`
 	UnseenBlocks int         `json:"unseen_blocks,omitempty"`
 	Floored      bool        `json:"floored,omitempty"`
@@ -222,7 +228,7 @@ func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, k
 		out.Title, out.Author, out.Date, out.Site = &m.Title, m.Author, m.Date, m.Site
 	}
 	if n != nil {
-		out.RenderError = n.RenderError
+		out.Truncated, out.RenderError = n.Truncated, n.RenderError
 	}
 	for i, b := range bs {
 		jb := jsonBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Tag: b.Node.Data, Text: b.Text}

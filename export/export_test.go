@@ -290,7 +290,7 @@ func TestWriteMeta(t *testing.T) {
 }
 
 // TestWriteNotes: WriteNotes's JSON carries what the cleaner knows of its
-// decisions, the page's render_error, unseen_blocks and floored after
+// decisions, the page's truncated, render_error, unseen_blocks and floored after
 // the metadata, each block's unseen and floor before its text, and
 // nothing of them when unset; the other formats are WriteMeta's; flags of
 // the wrong length are refused.
@@ -302,7 +302,7 @@ func TestWriteNotes(t *testing.T) {
 	unseen[len(bs)-1], unseen[len(bs)-2] = true, true
 	floor[1] = true
 	var full, empty, withMeta bytes.Buffer
-	if err := WriteNotes(&full, JSON, p, m, bs, keep, score, Notes{RenderError: "render: timed out", Unseen: unseen, Floor: floor}); err != nil {
+	if err := WriteNotes(&full, JSON, p, m, bs, keep, score, Notes{Truncated: true, RenderError: "render: timed out", Unseen: unseen, Floor: floor}); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteNotes(&empty, JSON, p, m, bs, keep, score, Notes{}); err != nil {
@@ -314,7 +314,7 @@ func TestWriteNotes(t *testing.T) {
 	if empty.String() != withMeta.String() {
 		t.Errorf("WriteNotes without notes differs from WriteMeta:\n%s", empty.String())
 	}
-	if !strings.Contains(full.String(), "\n \"title\": \"A story\",\n \"render_error\": \"render: timed out\",\n \"unseen_blocks\": 2,\n \"floored\": true,\n \"blocks\"") {
+	if !strings.Contains(full.String(), "\n \"title\": \"A story\",\n \"truncated\": true,\n \"render_error\": \"render: timed out\",\n \"unseen_blocks\": 2,\n \"floored\": true,\n \"blocks\"") {
 		t.Errorf("page notes missing or out of place:\n%.300s", full.String())
 	}
 	var page struct {

@@ -83,8 +83,8 @@ type Result struct {
 	// Floored reports that the model's prose floor kept blocks of prose
 	// the threshold dropped (classify.Model.Floor, FloorShare).
 	Floored bool
-	// Floor holds, per block, whether the prose floor kept it (nil when
-	// Floored is false).
+	// Floor holds, per block, whether the prose floor kept it: nil when
+	// Floored is false, and Floored is Floor != nil.
 	Floor []bool
 	// RenderErr is why the page was not rendered and the text model
 	// cleaned it instead (Cleaner.TextFallback); nil otherwise.
@@ -231,14 +231,28 @@ func (r *Result) UnseenBlocks() []bool {
 
 // Write writes the page's kept blocks in format f with its metadata, as
 // export.WriteMeta does; the JSON format adds what the cleaning knows of
-// its own decisions (export.Notes): the rendering's error, the unseen
-// blocks (UnseenBlocks) and the blocks the prose floor kept (Floor).
+// its own decisions (export.Notes): that the page was cut, the
+// rendering's error (RenderErrText), the unseen blocks (UnseenBlocks)
+// and the blocks the prose floor kept (Floor). The HTML format prunes
+// r.Page.Doc in place.
 func (r *Result) Write(w io.Writer, f export.Format) error {
-	n := export.Notes{Unseen: r.UnseenBlocks(), Floor: r.Floor}
-	if r.RenderErr != nil {
-		n.RenderError = strings.Join(strings.Fields(r.RenderErr.Error()), " ")
-	}
+	n := export.Notes{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Unseen: r.UnseenBlocks(), Floor: r.Floor}
 	return export.WriteNotes(w, f, r.Page, r.Meta, r.Blocks, r.Keep, r.Score, n)
+}
+
+// RenderErrText is RenderErr's message on one line, every control
+// character a space, as every output that carries it writes it; "" when
+// the page was rendered or not meant to be.
+func (r *Result) RenderErrText() string {
+	if r == nil || r.RenderErr == nil {
+		return ""
+	}
+	return strings.Map(func(c rune) rune {
+		if c < ' ' || c == 0x7f {
+			return ' '
+		}
+		return c
+	}, r.RenderErr.Error())
 }
 
 // Kept returns the blocks classified clean.

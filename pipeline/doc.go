@@ -1,7 +1,8 @@
 // Package pipeline runs fiasco's cleaning stages on web pages, one after
 // the other: load, preclean, blocks (target nodes), optionally render and
 // vision (visual features), features, classify; the caller exports the
-// result (package export; [Result.Write] exports it with the notes below). It is the one orchestrating package: the stages
+// result (package export; [Result.Write] adds what the cleaning knows of
+// its decisions: the render error, unseen blocks and floor below). It is the one orchestrating package: the stages
 // never import it, and training and evaluation (package train) sit on top
 // of it.
 //

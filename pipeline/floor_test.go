@@ -95,6 +95,9 @@ func TestFloor(t *testing.T) {
 		if wantFloored := got > count(plain); (floor != nil) != wantFloored {
 			t.Errorf("%d paragraphs at %v, Floor %v: floor %v, want floored %v", c.paras, c.v, c.m.Floor, floor, wantFloored)
 		}
+		if floor != nil && len(floor) != len(keep) {
+			t.Errorf("%d paragraphs at %v: %d floor flags for %d blocks", c.paras, c.v, len(floor), len(keep))
+		}
 		for i := range floor {
 			// The floor marks exactly the blocks it added.
 			if floor[i] != (keep[i] && !plain[i]) {

@@ -105,6 +105,23 @@ func TestMinVisibleShare(t *testing.T) {
 		if n != want || all != c.textOnly {
 			t.Errorf("share %.2f (beyond %v): Unseen() = %d, %v; want %d, %v", got, c.beyond, n, all, want, c.textOnly)
 		}
+		// UnseenBlocks marks the blocks Unseen counts.
+		u := (&Result{Doc: d, Model: vm, Score: s}).UnseenBlocks()
+		if want == 0 && u != nil || want > 0 && len(u) != len(s) {
+			t.Errorf("share %.2f (beyond %v): UnseenBlocks() = %v for %d unseen of %d", got, c.beyond, u, want, len(s))
+		}
+		marked := 0
+		for i, x := range u {
+			if x {
+				marked++
+			}
+			if x != (c.textOnly || d.Visual[i].Beyond) {
+				t.Errorf("share %.2f (beyond %v): block %d unseen %v", got, c.beyond, i, x)
+			}
+		}
+		if marked != want {
+			t.Errorf("share %.2f (beyond %v): %d blocks marked unseen, want %d", got, c.beyond, marked, want)
+		}
 		if n, all := (&Result{Doc: d, Model: tm, Score: s}).Unseen(); n != 0 || all {
 			t.Errorf("share %.2f: the text model's Result: Unseen() = %d, %v; want 0, false", got, n, all)
 		}

@@ -245,7 +245,7 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 	}
 	renderErr := ""
 	if err == nil && res.RenderErr != nil {
-		rendered, renderErr = false, res.RenderErr.Error()
+		rendered, renderErr = false, res.RenderErrText()
 		s.log.Warn("render failed twice, cleaned by the text model", "page", p.name, "err", res.RenderErr)
 	}
 	if err == nil && ctx.Err() != nil {
@@ -450,13 +450,13 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 	h.Set("X-Fiasco-Blocks", strconv.Itoa(a.blocks))
 	h.Set("X-Fiasco-Kept", strconv.Itoa(a.kept))
 	if a.truncated {
-		h.Set("X-Fiasco-Truncated", "true") // json and jsonl say so in the body too
+		h.Set("X-Fiasco-Truncated", "true") // json and jsonl: truncated
 	}
 	if a.unseen > 0 {
-		h.Set("X-Fiasco-Unseen-Blocks", strconv.Itoa(a.unseen)) // jsonl: unseen_blocks
+		h.Set("X-Fiasco-Unseen-Blocks", strconv.Itoa(a.unseen)) // json and jsonl: unseen_blocks
 	}
 	if a.floored {
-		h.Set("X-Fiasco-Floored", "true") // jsonl: floored
+		h.Set("X-Fiasco-Floored", "true") // json and jsonl: floored
 	}
 	w.Write(a.body)
 }

@@ -24,8 +24,10 @@
 // Query parameters of both POST endpoints:
 //
 //	format     cleaneval (default), text, html, json as `fiasco clean
-//	           --format`; jsonl: the line `fiasco clean --format jsonl`
-//	           prints for the page (url, title, lang, charset, text ...).
+//	           --format` (json with its notes: truncated, render_error,
+//	           unseen_blocks, floored; the blocks' unseen and floor);
+//	           jsonl: the line `fiasco clean --format jsonl` prints for
+//	           the page (url, title, lang, charset, text ...).
 //	render     auto (default), on, off (`fiasco clean --no-render`).
 //	           auto is what `fiasco clean` does by default
 //	           (classify.RendersByDefault): the rendered model under the
@@ -52,7 +54,9 @@
 //	name       the page's name in json output and in errors (default: the
 //	           url, else "-", as the command line names standard input).
 //
-// An answer's headers say how it was made: X-Fiasco-Render (on, off),
+// An answer's headers say how it was made: X-Fiasco-Render (on, off; on
+// a batch, sent before any page is cleaned, how its pages are to be
+// cleaned: each line's "render" says how its page was),
 // X-Fiasco-Blocks and X-Fiasco-Kept (blocks found, kept), and
 // X-Fiasco-Truncated: true for a page cut at a size limit, and
 // X-Fiasco-Unseen-Blocks for a rendered page with blocks the rendering
@@ -97,8 +101,8 @@
 // browser that died and restarts) with render=on; with render=auto the
 // retry that fails too falls back on the text model, as fiasco clean does
 // by default: 200, X-Fiasco-Render off, and the failure in the
-// X-Fiasco-Render-Error header (a batch line's "render_error"; a jsonl
-// answer's render_error); 503 with Retry-After when the queue is
+// X-Fiasco-Render-Error header (a batch line's "render_error"; a json or
+// jsonl answer's render_error); 503 with Retry-After when the queue is
 // full or the service is shutting down; 504 when the page is not done in
 // Config.Timeout.
 //

@@ -44,12 +44,16 @@ func TestRenderFailureFallback(t *testing.T) {
 	if exp := want(t, textCleaner(t), data, export.CleanEval); !bytes.Equal(got, exp) {
 		t.Errorf("render=auto after a failed rendering differs from the text model's answer")
 	}
-	resp, got = post(t, srv.url+"/clean?format=jsonl", data)
-	var line struct {
-		RenderError string `json:"render_error"`
-	}
-	if err := json.Unmarshal(got, &line); err != nil || resp.StatusCode != 200 || !strings.Contains(line.RenderError, "target crashed") {
-		t.Errorf("format=jsonl: %d, render_error %q (%v)", resp.StatusCode, line.RenderError, err)
+	// json and jsonl carry the error as the header does, word for word.
+	header := resp.Header.Get("X-Fiasco-Render-Error")
+	for _, f := range []string{"json", "jsonl"} {
+		resp, got = post(t, srv.url+"/clean?format="+f, data)
+		var line struct {
+			RenderError string `json:"render_error"`
+		}
+		if err := json.Unmarshal(got, &line); err != nil || resp.StatusCode != 200 || !strings.Contains(line.RenderError, "target crashed") || line.RenderError != header {
+			t.Errorf("format=%s: %d, render_error %q (%v), header %q", f, resp.StatusCode, line.RenderError, err, header)
+		}
 	}
 	in, _ := json.Marshal(map[string]string{"html": string(data)})
 	resp, got = post(t, srv.url+"/clean/batch?format=text", append(in, '\n'))
@@ -64,7 +68,7 @@ func TestRenderFailureFallback(t *testing.T) {
 	if resp, got := post(t, srv.url+"/clean?render=on", data); resp.StatusCode != 502 {
 		t.Errorf("render=on: %d, want 502: %s", resp.StatusCode, trunc(got))
 	}
-	if m := metricsText(t, srv.url); !strings.Contains(m, `fiasco_render_retries_total 4`+"\n") {
-		t.Errorf("metrics: want 4 retries (three auto, one on):\n%s", m)
+	if m := metricsText(t, srv.url); !strings.Contains(m, `fiasco_render_retries_total 5`+"\n") {
+		t.Errorf("metrics: want 5 retries (four auto, one on):\n%s", m)
 	}
 }

@@ -94,7 +94,7 @@ func post(t testing.TB, url string, body []byte) (*http.Response, []byte) {
 }
 
 // want is what `fiasco clean -` prints for data with the cleaner: the
-// page named "-" (standard input), export.WriteMeta in format f.
+// page named "-" (standard input), pipeline.Result.Write in format f.
 func want(t testing.TB, c *pipeline.Cleaner, data []byte, f export.Format) []byte {
 	t.Helper()
 	res, err := c.Clean(context.Background(), "-", data)
@@ -102,7 +102,7 @@ func want(t testing.TB, c *pipeline.Cleaner, data []byte, f export.Format) []byt
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := export.WriteMeta(&buf, f, res.Page, res.Meta, res.Blocks, res.Keep, res.Score); err != nil {
+	if err := res.Write(&buf, f); err != nil {
 		t.Fatal(err)
 	}
 	return buf.Bytes()
@@ -147,7 +147,7 @@ func TestFormatsMatchExport(t *testing.T) {
 			}
 		}
 		if !bytes.Equal(got, exp) {
-			t.Errorf("format %s: answer differs from export.WriteMeta:\n got %q\nwant %q", f, trunc(got), trunc(exp))
+			t.Errorf("format %s: answer differs from pipeline.Result.Write:\n got %q\nwant %q", f, trunc(got), trunc(exp))
 		}
 		if r := resp.Header.Get("X-Fiasco-Render"); r != "off" {
 			t.Errorf("format %s: X-Fiasco-Render %q, want off (no browser)", f, r)
@@ -497,7 +497,9 @@ func TestBatch(t *testing.T) {
 		}
 		res, _ := c.Clean(context.Background(), "p", page)
 		var buf bytes.Buffer
-		export.WriteMeta(&buf, export.JSON, res.Page, res.Meta, res.Blocks, res.Keep, res.Score)
+		if err := res.Write(&buf, export.JSON); err != nil {
+			t.Fatal(err)
+		}
 		if f == "jsonl" {
 			buf.Reset()
 			line, err := corpus.JSONLine(&pipeline.Outcome{Input: pipeline.Input{Name: "p"}, Result: res}, false)

@@ -35,7 +35,7 @@ type Encoded struct {
 // encoded is what Encode leaves of r: everything but the bytes.
 func encoded(r *pipeline.Result) Encoded {
 	n, all := r.Unseen()
-	return Encoded{Truncated: r.Page.Truncated, RenderError: renderError(r), Empty: keptNone(r), Unseen: n, UnseenAll: all, Floored: r.Floored}
+	return Encoded{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Empty: keptNone(r), Unseen: n, UnseenAll: all, Floored: r.Floored}
 }
 
 // summary is what the summary needs of an outcome: what Encode left, or
@@ -93,8 +93,6 @@ func Truncated(o pipeline.Outcome) bool { return summary(o).Truncated }
 // for want of a rendering (pipeline.Cleaner.TextFallback), from its Result
 // or from what Encode left; "" when it was not.
 func RenderError(o pipeline.Outcome) string { return summary(o).RenderError }
-
-func renderError(r *pipeline.Result) string { return r.RenderErrText() }
 
 // Line is one line of the JSONL output: a cleaned page, or with Error set,
 // a page that failed (then only Input, URL and WARCRecordID are set).
@@ -162,7 +160,7 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 		lang, charset, trunc := Lang(text), p.Encoding, p.Truncated
 		l.Title, l.Lang, l.Charset, l.Truncated, l.Text = &title, &lang, &charset, &trunc, &text
 		l.Author, l.Date, l.Site = r.Meta.Author, r.Meta.Date, r.Meta.Site
-		l.RenderError = renderError(r)
+		l.RenderError = r.RenderErrText()
 		l.UnseenBlocks, _ = r.Unseen()
 		l.Floored = r.Floored
 		if withBlocks {

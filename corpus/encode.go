@@ -35,7 +35,7 @@ type Encoded struct {
 // encoded is what Encode leaves of r: everything but the bytes.
 func encoded(r *pipeline.Result) Encoded {
 	n, all := r.Unseen()
-	return Encoded{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Empty: keptNone(r), Unseen: n, UnseenAll: all, Floored: r.Floored}
+	return Encoded{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Empty: keptNone(r), Unseen: n, UnseenAll: all, Floored: r.Floored()}
 }
 
 // summary is what the summary needs of an outcome: what Encode left, or
@@ -162,7 +162,7 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 		l.Author, l.Date, l.Site = r.Meta.Author, r.Meta.Date, r.Meta.Site
 		l.RenderError = r.RenderErrText()
 		l.UnseenBlocks, _ = r.Unseen()
-		l.Floored = r.Floored
+		l.Floored = r.Floored()
 		if withBlocks {
 			l.Blocks = lineBlocks(r)
 		}

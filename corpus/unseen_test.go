@@ -48,7 +48,6 @@ func TestUnseenFields(t *testing.T) {
 		}
 		r.Visual[len(r.Visual)-1] = vision.Features{Beyond: true}
 		// The floor kept the first paragraph, which the threshold dropped.
-		r.Floored = true
 		r.Floor = make([]bool, len(r.Blocks))
 		r.Floor[1], r.Keep[1] = true, true
 		return pipeline.Outcome{Input: in, Result: r}

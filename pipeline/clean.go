@@ -80,11 +80,9 @@ type Result struct {
 	Keep  []bool          // per block: classified clean
 	Score []float64       // per block: the SVM decision value (>= threshold: clean; see classify.Keep for a page where none is)
 	Model *classify.Model // the model that classified the page
-	// Floored reports that the model's prose floor kept blocks of prose
-	// the threshold dropped (classify.Model.Floor, FloorShare).
-	Floored bool
-	// Floor holds, per block, whether the prose floor kept it: nil when
-	// Floored is false, and Floored is Floor != nil.
+	// Floor holds, per block, whether the prose floor kept it, which the
+	// threshold dropped (classify.Model.Floor, FloorShare); nil when it
+	// kept none (see Floored).
 	Floor []bool
 	// RenderErr is why the page was not rendered and the text model
 	// cleaned it instead (Cleaner.TextFallback); nil otherwise.
@@ -180,7 +178,7 @@ func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt Prepa
 	}
 	d.Timings.Classify = time.Since(t0)
 	keep, floor := keepFloor(m, d, score, th)
-	return &Result{Doc: d, Keep: keep, Floored: floor != nil, Floor: floor, Score: score, Model: m, RenderErr: renderErr}, nil
+	return &Result{Doc: d, Keep: keep, Floor: floor, Score: score, Model: m, RenderErr: renderErr}, nil
 }
 
 // Text returns the text of the kept blocks as plain paragraphs separated
@@ -213,6 +211,10 @@ func (r *Result) Unseen() (n int, all bool) {
 	}
 	return n, false
 }
+
+// Floored reports that the model's prose floor kept blocks of prose the
+// threshold dropped (Floor).
+func (r *Result) Floored() bool { return r.Floor != nil }
 
 // UnseenBlocks returns, per block, what Unseen counts: whether the
 // rendering could not show the block and the text model decided it; nil

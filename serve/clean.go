@@ -287,7 +287,7 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		}
 	}
 	unseen, _ := res.Unseen()
-	return &answer{body: body, rendered: rendered, renderErr: renderErr, blocks: len(res.Blocks), kept: kept, truncated: res.Page.Truncated, unseen: unseen, floored: res.Floored}, nil
+	return &answer{body: body, rendered: rendered, renderErr: renderErr, blocks: len(res.Blocks), kept: kept, truncated: res.Page.Truncated, unseen: unseen, floored: res.Floored()}, nil
 }
 
 // safeClean runs the cleaner, turning a panic into an error.

@@ -222,7 +222,7 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 	if n, all := res.Unseen(); n > 0 {
 		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, unseenMsg(n, all))
 	}
-	if res.Floored {
+	if res.Floored() {
 		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, flooredMsg)
 	}
 	return nil

@@ -60,7 +60,10 @@ type Info struct {
 	Gamma  float64  `json:"gamma"`
 	// Stack is the number of folds the second stage (Model.Stack) was
 	// trained over; 0: no second stage.
-	Stack int    `json:"stack,omitempty"`
+	Stack int `json:"stack,omitempty"`
+	// MaxSV is the size of the reduced set the SVMs were cut to where
+	// they had more support vectors (train.TrainOptions.MaxSV); 0: none.
+	MaxSV int    `json:"max_sv,omitempty"`
 	Note  string `json:"note,omitempty"`
 }
 

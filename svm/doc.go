@@ -48,6 +48,17 @@
 // changes no decision value in its sixth decimal). Build with -tags noasm
 // to use the portable kernels everywhere.
 //
+// Reduced sets: Reduce cuts an RBF model to fewer vectors (Burges'
+// reduced-set method in its least-squares form): the support vectors
+// nearest to seeded k-means centres of the support vectors (Medoids; or
+// the centres themselves), with coefficients refitted by least squares to
+// the full model's decision values on rows the caller gives. The result
+// is an ordinary Model (LIBSVM's file format holds it) whose decision
+// costs in proportion to its vectors; its values approximate the full
+// model's, so rows near the threshold may change side (tests bound the
+// difference on held-out rows and check it against dropping vectors at
+// random).
+//
 // Scaling: FitScaler learns per-feature [min, max] on training data and
 // maps to [lower, upper] exactly like svm-scale; ReadRange/WriteRange use
 // svm-scale's range-file format. A Scaler attached to a Model is applied

@@ -35,7 +35,7 @@ func (stackVisualizer) Visual(_ context.Context, d *pipeline.Doc) ([]vision.Feat
 
 // TestTrainText: a visual model trained with TrainOptions.Text carries a
 // text model trained on the same pages with the embedded text model's
-// features, C, gamma and threshold, which pipeline.Decide uses in its
+// features, C, gamma, threshold and reduced set, which pipeline.Decide uses in its
 // place; a text model gets none, and Rescue reaches the model.
 func TestTrainText(t *testing.T) {
 	ctx := context.Background()
@@ -49,9 +49,9 @@ func TestTrainText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(text.Features, emb.English.FeatureNames) || text.Params.C != emb.Info.C || text.Params.Gamma != emb.Info.Gamma || text.Threshold != emb.Threshold || text.Keywords != 20 {
-		t.Errorf("TextOptions: features %v, C %v, gamma %v, threshold %v, keywords %d; want the embedded text model's and base's keywords",
-			text.Features, text.Params.C, text.Params.Gamma, text.Threshold, text.Keywords)
+	if !slices.Equal(text.Features, emb.English.FeatureNames) || text.Params.C != emb.Info.C || text.Params.Gamma != emb.Info.Gamma || text.Threshold != emb.Threshold || text.MaxSV != emb.Info.MaxSV || text.Keywords != 20 {
+		t.Errorf("TextOptions: features %v, C %v, gamma %v, threshold %v, MaxSV %d, keywords %d; want the embedded text model's and base's keywords",
+			text.Features, text.Params.C, text.Params.Gamma, text.Threshold, text.MaxSV, text.Keywords)
 	}
 	to := base
 	to.Text = text

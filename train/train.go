@@ -57,12 +57,20 @@ type TrainOptions struct {
 	Rescue bool
 	// Floor turns the prose floor on (classify.Model.Floor).
 	Floor bool
+	// MaxSV > 0 replaces each SVM with more support vectors than that by
+	// a reduced set of at most MaxSV of them (svm.Reduce with Medoids:
+	// the support vectors nearest to k-means centres, their coefficients
+	// fitted by least squares to the full SVM's decision values on up to
+	// 5,000 of the training blocks and the support vectors). A block's
+	// decision costs in proportion to the number of vectors. RBF kernels
+	// only. Text (see TextOptions) keeps the embedded text model's.
+	MaxSV int
 }
 
 // TextOptions returns the options that train a visual model's text
 // model (TrainOptions.Text) as the embedded text model of the policy was
-// trained: its features, C, gamma and threshold, the rest of base (the
-// SVM's other parameters, keywords, sample, seed).
+// trained: its features, C, gamma, threshold and reduced set (MaxSV),
+// the rest of base (the SVM's other parameters, keywords, sample, seed).
 func TextOptions(policy string, base TrainOptions) (*TrainOptions, error) {
 	tm, err := classify.DefaultFor(policy, false)
 	if err != nil {
@@ -76,6 +84,7 @@ func TextOptions(policy string, base TrainOptions) (*TrainOptions, error) {
 	o.Features = slices.Clone(tm.English.FeatureNames)
 	o.Params.C, o.Params.Gamma = tm.Info.C, tm.Info.Gamma
 	o.Threshold = tm.Threshold
+	o.MaxSV = tm.Info.MaxSV
 	return &o, nil
 }
 
@@ -106,6 +115,9 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 	if len(ex) == 0 {
 		return nil, errors.New("train: no training pages")
 	}
+	if opt.MaxSV < 0 || opt.MaxSV > 0 && opt.Params.Kernel != svm.RBF {
+		return nil, fmt.Errorf("train: a reduced set of %d vectors needs an RBF kernel and a positive size", opt.MaxSV)
+	}
 	visual := ex[0].Doc.Visual != nil
 	for _, e := range ex {
 		if (e.Doc.Visual != nil) != visual && len(e.Doc.Blocks) > 0 {
@@ -122,14 +134,14 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 	m := &classify.Model{Visual: hasVisual(opt.Features), Threshold: opt.Threshold, Keywords: kw}
 	rows, y, w := blockRows(ex, kw, nil)
 	rows, y, w = sample(rows, y, w, opt.MaxBlocks, opt.Seed)
-	m.English, err = trainSVM(ctx, rows, y, w, opt.Features, opt.Params)
+	m.English, err = trainSVM(ctx, rows, y, w, opt.Features, opt.Params, opt.reduce())
 	if err != nil {
 		return nil, err
 	}
 	if !opt.NoOther {
 		names := features.LanguageIndependent(opt.Features)
 		if len(names) < len(opt.Features) {
-			if m.Other, err = trainSVM(ctx, rows, y, w, names, opt.Params); err != nil {
+			if m.Other, err = trainSVM(ctx, rows, y, w, names, opt.Params, opt.reduce()); err != nil {
 				return nil, err
 			}
 		}
@@ -140,7 +152,7 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 			clean++
 		}
 	}
-	m.Info = classify.Info{Pages: len(ex), Blocks: len(y), Clean: clean, C: opt.Params.C, Gamma: m.English.Gamma}
+	m.Info = classify.Info{Pages: len(ex), Blocks: len(y), Clean: clean, C: opt.Params.C, Gamma: m.English.Gamma, MaxSV: opt.MaxSV}
 	m.Rescue, m.Floor = opt.Rescue, opt.Floor
 	if m.Visual && opt.Text != nil {
 		to := *opt.Text
@@ -208,7 +220,7 @@ func trainStack(ctx context.Context, ex []*Example, opt TrainOptions) (*svm.Mode
 		p = svm.DefaultParams()
 		p.C, p.Gamma = 1, 0.1
 	}
-	return fitSVM(ctx, rows, y, w, classify.StackFeatures, p)
+	return fitSVM(ctx, rows, y, w, classify.StackFeatures, p, opt.reduce())
 }
 
 // loaded returns the examples that have a document (see KeepFailed).
@@ -314,17 +326,23 @@ func sampleIndex(n, max int, seed uint64) []int {
 
 // trainSVM scales the named columns of rows to [-1, 1] and trains an SVM
 // that carries its scaler and feature names.
-func trainSVM(ctx context.Context, rows [][]float64, y, w []float64, names []string, p svm.Params) (*svm.Model, error) {
+func trainSVM(ctx context.Context, rows [][]float64, y, w []float64, names []string, p svm.Params, red svm.ReduceOptions) (*svm.Model, error) {
 	cols, err := features.Select(names)
 	if err != nil {
 		return nil, err
 	}
-	return fitSVM(ctx, features.Project(rows, cols), y, w, names, p)
+	return fitSVM(ctx, features.Project(rows, cols), y, w, names, p, red)
+}
+
+// reduce is the reduced set the options ask for (Size 0: none).
+func (o *TrainOptions) reduce() svm.ReduceOptions {
+	return svm.ReduceOptions{Size: o.MaxSV, Medoids: true, Seed: o.Seed ^ 0x726564756365}
 }
 
 // fitSVM scales X's columns (named by names) to [-1, 1] and trains an
-// SVM that carries its scaler and feature names.
-func fitSVM(ctx context.Context, X [][]float64, y, w []float64, names []string, p svm.Params) (*svm.Model, error) {
+// SVM that carries its scaler and feature names, reduced to red.Size
+// vectors when that is positive and smaller than its support vectors.
+func fitSVM(ctx context.Context, X [][]float64, y, w []float64, names []string, p svm.Params, red svm.ReduceOptions) (*svm.Model, error) {
 	sc, err := svm.FitScaler(X, -1, 1)
 	if err != nil {
 		return nil, fmt.Errorf("train: scaling: %w", err)
@@ -344,5 +362,10 @@ func fitSVM(ctx context.Context, X [][]float64, y, w []float64, names []string, 
 	}
 	m.Scaler = sc
 	m.FeatureNames = names
+	if red.Size > 0 && m.TotalSV() > red.Size {
+		if m, err = svm.Reduce(ctx, m, scaled.X, red); err != nil {
+			return nil, fmt.Errorf("train: reduced set: %w", err)
+		}
+	}
 	return m, nil
 }

@@ -53,6 +53,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	mf.strict = true // figures are those of the model the flags name: no text model for want of a browser
 	cv := fs.Int("cv", 0, "cross-validate with this many folds over pages (or sites: --folds-by) instead of using a model")
 	sf := addSVMFlags(fs.FlagSet, fiascoNames)
+	sf.addMaxSV(fs.FlagSet, "--cv, --nested, --by-set: ")
 	maxBlocks := fs.Int("max-blocks", 0, "--cv, --nested, --by-set: train on at most this many blocks (0: all)")
 	featFlag := fs.String("features", "", featuresHelp)
 	keywords := fs.Int("keywords", 100, "--cv, --nested, --by-set: clean and dirty keywords to learn")
@@ -80,6 +81,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *keywords < 1 {
 		return usagef("eval", "--keywords %d: want 1 or more", *keywords)
+	}
+	if err := sf.checkMaxSV("eval"); err != nil {
+		return err
 	}
 	if *versus != "" && (nf.active() || *cv != 0) {
 		return usagef("eval", "--versus compares two models on the same pages: not with --cv, --nested or --by-set")
@@ -224,7 +228,7 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 	if mf.thSet {
 		th = mf.threshold
 	}
-	to, err := foldOptions(df, mf, train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed, Stack: nf.stack})
+	to, err := foldOptions(df, mf, train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed, Stack: nf.stack, MaxSV: sf.maxSV})
 	if err != nil {
 		return err
 	}
@@ -237,6 +241,9 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 		return err
 	}
 	fmt.Fprintf(stdout, "%d-fold cross-validation over %s, C = %g, gamma = %g\n", folds, nf.dealt(), params.C, params.Gamma)
+	if sf.maxSV > 0 {
+		fmt.Fprintf(stdout, "reduced sets: each fold's SVMs cut to at most %d vectors (--max-sv; a rendered model's text model as the embedded one was)\n", sf.maxSV)
+	}
 	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil {
 		return err
 	}

@@ -219,7 +219,7 @@ func (n *nestedFlags) active() bool { return n.outer > 0 || n.bySet }
 
 // trainingFlags are eval's options that only a training reads (--cv,
 // --nested, --by-set): the SVM's and the features'.
-var trainingFlags = []string{"s", "t", "d", "g", "r", "c", "w1", "w-1", "e", "m", "b", "shrinking", "threads", "features", "keywords", "max-blocks"}
+var trainingFlags = []string{"s", "t", "d", "g", "r", "c", "w1", "w-1", "e", "m", "b", "shrinking", "threads", "features", "keywords", "max-blocks", "max-sv"}
 
 // check validates the flags together, after parsing: combinations that
 // make no sense are usage errors.
@@ -381,7 +381,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 	if nf.bySite {
 		warnSites(stderr, "eval", ex, extra, nf.bySet)
 	}
-	to, err := foldOptions(df, mf, train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed, Stack: nf.stack})
+	to, err := foldOptions(df, mf, train.TrainOptions{Params: params, MaxBlocks: maxBlocks, Keywords: keywords, Features: feats, Threshold: th, Seed: sf.seed, Stack: nf.stack, MaxSV: sf.maxSV})
 	if err != nil {
 		return err
 	}
@@ -421,6 +421,9 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 			sampled = fmt.Sprintf(" (a sample of at most %d pages of each, seed %d)", nf.extraPages, sf.seed)
 		}
 		fmt.Fprintf(stdout, "extra training pages, never scored: %d from %s%s\n", len(extra), strings.Join(nf.extra, ", "), sampled)
+	}
+	if sf.maxSV > 0 {
+		fmt.Fprintf(stdout, "reduced sets: each fold's SVMs cut to at most %d vectors (--max-sv; a rendered model's text model as the embedded one was)\n", sf.maxSV)
 	}
 	fmt.Fprintln(stdout)
 	printChoices(stdout, res, ps, nf.bySet)

@@ -25,6 +25,26 @@ type svmFlags struct {
 	prob      int
 	seed      uint64
 	threads   int
+	maxSV     int // fiasco train and eval: train.TrainOptions.MaxSV (addMaxSV)
+}
+
+// addMaxSV registers --max-sv, the reduced set of fiasco train and eval
+// (prefix starts its help: the modes that read it).
+func (f *svmFlags) addMaxSV(fs *flag.FlagSet, prefix string) {
+	fs.IntVar(&f.maxSV, "max-sv", 0, prefix+maxSVHelp)
+}
+
+const maxSVHelp = "cut each SVM to a reduced set of at most `N` vectors (the support vectors nearest to k-means centres, coefficients refitted by least squares to the full SVM's decision values on up to 5,000 training blocks): a block's decision costs in proportion to them; RBF kernel only; --grid scores the uncut SVM; a rendered model's text model is cut as the embedded one was (0: keep all support vectors)"
+
+// checkMaxSV reports a --max-sv that cannot apply.
+func (f *svmFlags) checkMaxSV(cmd string) error {
+	switch {
+	case f.maxSV < 0:
+		return usagef(cmd, "--max-sv %d: want 0 (all support vectors) or more", f.maxSV)
+	case f.maxSV > 0 && svm.KernelType(f.kernel) != svm.RBF:
+		return usagef(cmd, "--max-sv cuts RBF models: not with -t %d", f.kernel)
+	}
+	return nil
 }
 
 // Spellings of LIBSVM's shrinking option (svm-train -h).

@@ -41,6 +41,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var df dataFlags
 	df.add(fs)
 	sf := addSVMFlags(fs.FlagSet, fiascoNames)
+	sf.addMaxSV(fs.FlagSet, "")
 	out := fs.String("o", "", "output model file (required)")
 	noRender := fs.Bool("no-render", false, "never render pages: visual --features are an error (without it, pages render only for visual --features)")
 	rf := &renderFlags{}
@@ -107,6 +108,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *maxBlocks < 0 {
 		return usagef("train", "--max-blocks %d: want 0 (all) or more", *maxBlocks)
 	}
+	if err := sf.checkMaxSV("train"); err != nil {
+		return err
+	}
 	if err := df.check(); err != nil {
 		return err
 	}
@@ -148,7 +152,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return &usageError{cmd: "train", err: err}
 	}
-	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed, Stack: *stack, StackBySite: bySite, Floor: *floor}
+	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed, Stack: *stack, StackBySite: bySite, Floor: *floor, MaxSV: sf.maxSV}
 	if foldsBy && !*grid && *stack == 0 {
 		return usagef("train", "--folds-by deals the folds of --grid and --stack: give one")
 	}
@@ -219,9 +223,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := writeOutput(*out, m.Write); err != nil {
 		return err
 	}
-	nsv := m.English.TotalSV()
-	fmt.Fprintf(stderr, "fiasco train: %d pages, %d blocks (%d clean); C = %g, gamma = %g, %d support vectors; wrote %s\n",
-		m.Info.Pages, m.Info.Blocks, m.Info.Clean, to.Params.C, m.English.Gamma, nsv, *out)
+	vectors := fmt.Sprintf("%d support vectors", m.English.TotalSV())
+	if m.Info.MaxSV > 0 {
+		vectors = fmt.Sprintf("%d vectors (--max-sv %d)", m.English.TotalSV(), m.Info.MaxSV)
+	}
+	fmt.Fprintf(stderr, "fiasco train: %d pages, %d blocks (%d clean); C = %g, gamma = %g, %s; wrote %s\n",
+		m.Info.Pages, m.Info.Blocks, m.Info.Clean, to.Params.C, m.English.Gamma, vectors, *out)
 	return nil
 }
 

@@ -34,6 +34,35 @@ func TestTrainExtra(t *testing.T) {
 	}
 }
 
+// TestMaxSV: fiasco train --max-sv cuts the model's SVMs to that many
+// vectors and records it; eval --cv with it says so in its report.
+func TestMaxSV(t *testing.T) {
+	ce := shared.Path(t, "cleaneval-en-dev")
+	model := filepath.Join(t.TempDir(), "m.fiasco")
+	code, _, errs := fiasco(t, "train", "-q", "--no-render", "--limit", "10", "--data", ce, "-c", "4", "-g", "0.06", "--max-sv", "50", "-o", model)
+	if code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errs)
+	}
+	m, err := classify.Load(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(m.English.SV); n > 50 || n < 40 || m.Info.MaxSV != 50 {
+		t.Errorf("English SVM: %d vectors, Info.MaxSV %d; want at most 50 and 50", n, m.Info.MaxSV)
+	}
+	full := filepath.Join(t.TempDir(), "full.fiasco")
+	if code, _, errs := fiasco(t, "train", "-q", "--no-render", "--limit", "10", "--data", ce, "-c", "4", "-g", "0.06", "-o", full); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errs)
+	}
+	if f, err := classify.Load(full); err != nil || len(f.English.SV) <= 100 || f.Info.MaxSV != 0 {
+		t.Fatalf("without --max-sv: %v; want more than 100 support vectors to cut", err)
+	}
+	code, out, errs := fiasco(t, "eval", "-q", "--no-render", "--cv", "2", "--limit", "6", "--data", ce, "--max-sv", "30")
+	if code != 0 || !strings.Contains(out, "cut to at most 30 vectors (--max-sv;") {
+		t.Errorf("eval --cv --max-sv: exit %d, stderr %s, stdout:\n%s", code, errs, out)
+	}
+}
+
 // TestTrainGridBySite: --grid --folds-by site scores C and gamma on folds
 // of whole sites: 6 CleanEval dev pages (6 sites) and BBC's first 6
 // CleanPortalEval pages (one site) make 7 sites for 3 folds; BBC's pages

@@ -53,7 +53,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	mf.strict = true // figures are those of the model the flags name: no text model for want of a browser
 	cv := fs.Int("cv", 0, "cross-validate with this many folds over pages (or sites: --folds-by) instead of using a model")
 	sf := addSVMFlags(fs.FlagSet, fiascoNames)
-	sf.addMaxSV(fs.FlagSet, "--cv, --nested, --by-set: ")
+	sf.addMaxSV(fs.FlagSet, "--cv, --nested, --by-set: ", "; with visual features, the text model trained beside the visual one in each fold is cut as the embedded text model was, not to N")
 	maxBlocks := fs.Int("max-blocks", 0, "--cv, --nested, --by-set: train on at most this many blocks (0: all)")
 	featFlag := fs.String("features", "", featuresHelp)
 	keywords := fs.Int("keywords", 100, "--cv, --nested, --by-set: clean and dirty keywords to learn")
@@ -242,7 +242,7 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 	}
 	fmt.Fprintf(stdout, "%d-fold cross-validation over %s, C = %g, gamma = %g\n", folds, nf.dealt(), params.C, params.Gamma)
 	if sf.maxSV > 0 {
-		fmt.Fprintf(stdout, "reduced sets: each fold's SVMs cut to at most %d vectors (--max-sv; a rendered model's text model as the embedded one was)\n", sf.maxSV)
+		fmt.Fprintf(stdout, "reduced sets: each fold's SVMs with more than %d support vectors cut to that many vectors (--max-sv)\n", sf.maxSV)
 	}
 	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil {
 		return err

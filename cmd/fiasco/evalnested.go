@@ -423,7 +423,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 		fmt.Fprintf(stdout, "extra training pages, never scored: %d from %s%s\n", len(extra), strings.Join(nf.extra, ", "), sampled)
 	}
 	if sf.maxSV > 0 {
-		fmt.Fprintf(stdout, "reduced sets: each fold's SVMs cut to at most %d vectors (--max-sv; a rendered model's text model as the embedded one was)\n", sf.maxSV)
+		fmt.Fprintf(stdout, "reduced sets: each fold's SVMs with more than %d support vectors cut to that many vectors (--max-sv)\n", sf.maxSV)
 	}
 	fmt.Fprintln(stdout)
 	printChoices(stdout, res, ps, nf.bySet)

@@ -29,12 +29,12 @@ type svmFlags struct {
 }
 
 // addMaxSV registers --max-sv, the reduced set of fiasco train and eval
-// (prefix starts its help: the modes that read it).
-func (f *svmFlags) addMaxSV(fs *flag.FlagSet, prefix string) {
-	fs.IntVar(&f.maxSV, "max-sv", 0, prefix+maxSVHelp)
+// (prefix starts its help: the modes that read it; note ends it).
+func (f *svmFlags) addMaxSV(fs *flag.FlagSet, prefix, note string) {
+	fs.IntVar(&f.maxSV, "max-sv", 0, prefix+maxSVHelp+note+" (0: keep all support vectors)")
 }
 
-const maxSVHelp = "cut each SVM to a reduced set of at most `N` vectors (the support vectors nearest to k-means centres, coefficients refitted by least squares to the full SVM's decision values on up to 5,000 training blocks): a block's decision costs in proportion to them; RBF kernel only; --grid scores the uncut SVM; a rendered model's text model is cut as the embedded one was (0: keep all support vectors)"
+const maxSVHelp = "cut each SVM with more support vectors than `N` to a reduced set of N vectors (the support vectors nearest to k-means centres, coefficients refitted by least squares to the full SVM's decision values on up to 5,000 training blocks): a block's decision costs in proportion to them; RBF kernel only"
 
 // checkMaxSV reports a --max-sv that cannot apply.
 func (f *svmFlags) checkMaxSV(cmd string) error {

@@ -41,7 +41,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	var df dataFlags
 	df.add(fs)
 	sf := addSVMFlags(fs.FlagSet, fiascoNames)
-	sf.addMaxSV(fs.FlagSet, "")
+	sf.addMaxSV(fs.FlagSet, "", "; --grid scores the uncut SVM")
 	out := fs.String("o", "", "output model file (required)")
 	noRender := fs.Bool("no-render", false, "never render pages: visual --features are an error (without it, pages render only for visual --features)")
 	rf := &renderFlags{}
@@ -223,9 +223,13 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := writeOutput(*out, m.Write); err != nil {
 		return err
 	}
-	vectors := fmt.Sprintf("%d support vectors", m.English.TotalSV())
-	if m.Info.MaxSV > 0 {
-		vectors = fmt.Sprintf("%d vectors (--max-sv %d)", m.English.TotalSV(), m.Info.MaxSV)
+	n := m.English.TotalSV()
+	vectors := plural(n, "support vector")
+	switch {
+	case m.Info.MaxSV > 0 && n < m.Info.MaxSV:
+		vectors += fmt.Sprintf(" (fewer than --max-sv %d: not cut)", m.Info.MaxSV)
+	case m.Info.MaxSV > 0:
+		vectors = fmt.Sprintf("a reduced set of %s (--max-sv %d)", plural(n, "vector"), m.Info.MaxSV)
 	}
 	fmt.Fprintf(stderr, "fiasco train: %d pages, %d blocks (%d clean); C = %g, gamma = %g, %s; wrote %s\n",
 		m.Info.Pages, m.Info.Blocks, m.Info.Clean, to.Params.C, m.English.Gamma, vectors, *out)

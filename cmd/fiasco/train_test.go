@@ -40,7 +40,7 @@ func TestMaxSV(t *testing.T) {
 	ce := shared.Path(t, "cleaneval-en-dev")
 	model := filepath.Join(t.TempDir(), "m.fiasco")
 	code, _, errs := fiasco(t, "train", "-q", "--no-render", "--limit", "10", "--data", ce, "-c", "4", "-g", "0.06", "--max-sv", "50", "-o", model)
-	if code != 0 {
+	if code != 0 || !strings.Contains(errs, "a reduced set of 50 vectors (--max-sv 50)") {
 		t.Fatalf("train: exit %d: %s", code, errs)
 	}
 	m, err := classify.Load(model)
@@ -58,7 +58,7 @@ func TestMaxSV(t *testing.T) {
 		t.Fatalf("without --max-sv: %v; want more than 100 support vectors to cut", err)
 	}
 	code, out, errs := fiasco(t, "eval", "-q", "--no-render", "--cv", "2", "--limit", "6", "--data", ce, "--max-sv", "30")
-	if code != 0 || !strings.Contains(out, "cut to at most 30 vectors (--max-sv;") {
+	if code != 0 || !strings.Contains(out, "with more than 30 support vectors cut to that many vectors (--max-sv)") {
 		t.Errorf("eval --cv --max-sv: exit %d, stderr %s, stdout:\n%s", code, errs, out)
 	}
 }

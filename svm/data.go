@@ -82,10 +82,8 @@ func (p *Problem) Validate() error {
 		if len(row) != d {
 			return fmt.Errorf("%w: row %d has %d features, row 0 has %d", ErrDimensions, i, len(row), d)
 		}
-		for j, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("%w: row %d feature %d is %v", ErrNonFinite, i, j, v)
-			}
+		if err := finiteRow("row", i, row); err != nil {
+			return err
 		}
 		if y := p.Y[i]; math.IsNaN(y) || math.IsInf(y, 0) {
 			return fmt.Errorf("%w: label of row %d is %v", ErrNonFinite, i, y)
@@ -248,4 +246,15 @@ func sortedLabels(y []float64) []float64 {
 	}
 	sort.Float64s(out)
 	return out
+}
+
+// finiteRow reports the first NaN or infinite value of row, which is
+// what's row number i (e.g. "row"), as ErrNonFinite.
+func finiteRow(what string, i int, row []float64) error {
+	for j, v := range row {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%w: %s %d feature %d is %v", ErrNonFinite, what, i, j, v)
+		}
+	}
+	return nil
 }

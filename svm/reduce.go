@@ -92,21 +92,19 @@ func Reduce(ctx context.Context, m *Model, fit [][]float64, o ReduceOptions) (*M
 		if len(x) != nf {
 			return nil, fmt.Errorf("%w: fit row %d has %d features, model expects %d", ErrDimensions, i, len(x), nf)
 		}
-		for j, v := range x {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%w: fit row %d, feature %d is %v", ErrNonFinite, i, j, v)
-			}
+		if err := finiteRow("fit row", i, x); err != nil {
+			return nil, err
 		}
 	}
 	rng := rand.New(rand.NewPCG(o.Seed, 0x5eed))
-	basis, err := kmeans(ctx, m.SV, nf, o.Size, o.Iters, o.Workers, rng)
+	basis, err := kmeans(ctx, m.SV, o.Size, o.Iters, o.Workers, rng)
 	if err != nil {
 		return nil, err
 	}
 	if o.Medoids {
-		basis = medoids(basis, m.SV, nf)
+		basis = medoids(basis, m.SV)
 	}
-	pts := fitRows(fit, m.SV, nf, o.MaxFit, rng)
+	pts := fitRows(fit, m.SV, o.MaxFit, rng)
 
 	// Targets: m's decision values without rho, in LIBSVM's orientation.
 	raw := &Model{Kernel: RBF, Gamma: m.Gamma, NumFeatures: nf, Labels: m.Labels, NSV: m.NSV, SV: m.SV, Coef: m.Coef}
@@ -131,58 +129,37 @@ func Reduce(ctx context.Context, m *Model, fit [][]float64, o ReduceOptions) (*M
 	}
 	// LIBSVM's layout: vectors with positive coefficients (Labels[0]'s
 	// side) first.
-	order := make([]int, len(basis))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		pa, pb := beta[a] > 0, beta[b] > 0
-		switch {
-		case pa == pb:
-			return 0
-		case pa:
-			return -1
-		}
-		return 1
-	})
-	for _, i := range order {
-		if beta[i] == 0 {
-			continue
-		}
-		r.SV = append(r.SV, basis[i])
-		r.Coef = append(r.Coef, beta[i])
-		if beta[i] > 0 {
-			r.NSV[0]++
-		} else {
-			r.NSV[1]++
+	for side, positive := range []bool{true, false} {
+		for i, b := range beta {
+			if b != 0 && (b > 0) == positive {
+				r.SV = append(r.SV, basis[i])
+				r.Coef = append(r.Coef, b)
+				r.NSV[side]++
+			}
 		}
 	}
 	return r, nil
 }
 
 // fitRows is fit (or max rows drawn from it without replacement) followed
-// by the support vectors, each cut to its first nf features.
-func fitRows(fit, sv [][]float64, nf, max int, rng *rand.Rand) [][]float64 {
+// by the support vectors.
+func fitRows(fit, sv [][]float64, max int, rng *rand.Rand) [][]float64 {
 	pts := make([][]float64, 0, min(len(fit), max)+len(sv))
 	if len(fit) <= max {
-		for _, x := range fit {
-			pts = append(pts, x[:nf])
-		}
+		pts = append(pts, fit...)
 	} else {
 		for _, i := range rng.Perm(len(fit))[:max] {
-			pts = append(pts, fit[i][:nf])
+			pts = append(pts, fit[i])
 		}
 	}
-	for _, x := range sv {
-		pts = append(pts, x[:nf])
-	}
-	return pts
+	return append(pts, sv...)
 }
 
-// kmeans returns k centres of the rows x (first nf features), started by
+// kmeans returns k centres of the rows x (all of one width), started by
 // k-means++ and improved by iters Lloyd steps. A centre left without rows
 // stays where it was.
-func kmeans(ctx context.Context, x [][]float64, nf, k, iters, workers int, rng *rand.Rand) ([][]float64, error) {
+func kmeans(ctx context.Context, x [][]float64, k, iters, workers int, rng *rand.Rand) ([][]float64, error) {
+	nf := len(x[0])
 	centres := make([][]float64, 0, k)
 	d2 := make([]float64, len(x))
 	for i := range d2 {
@@ -190,7 +167,7 @@ func kmeans(ctx context.Context, x [][]float64, nf, k, iters, workers int, rng *
 	}
 	pick := rng.IntN(len(x))
 	for len(centres) < k {
-		centres = append(centres, slices.Clone(x[pick][:nf]))
+		centres = append(centres, slices.Clone(x[pick]))
 		if len(centres) == k {
 			break
 		}
@@ -200,7 +177,7 @@ func kmeans(ctx context.Context, x [][]float64, nf, k, iters, workers int, rng *
 		last := centres[len(centres)-1]
 		tot := 0.0
 		for i, r := range x {
-			d2[i] = min(d2[i], l2sq(r[:nf], last))
+			d2[i] = min(d2[i], l2sq(r, last))
 			tot += d2[i]
 		}
 		if !(tot > 0) {
@@ -227,7 +204,7 @@ func kmeans(ctx context.Context, x [][]float64, nf, k, iters, workers int, rng *
 			for i := w * len(x) / workers; i < (w+1)*len(x)/workers; i++ {
 				best, bd := 0, math.Inf(1)
 				for c, ce := range centres {
-					if d := l2sq(x[i][:nf], ce); d < bd {
+					if d := l2sq(x[i], ce); d < bd {
 						best, bd = c, d
 					}
 				}
@@ -238,7 +215,7 @@ func kmeans(ctx context.Context, x [][]float64, nf, k, iters, workers int, rng *
 		cnt := make([]int, len(centres))
 		for i, c := range assign {
 			cnt[c]++
-			for j, v := range x[i][:nf] {
+			for j, v := range x[i] {
 				sum[c*nf+j] += v
 			}
 		}
@@ -254,14 +231,14 @@ func kmeans(ctx context.Context, x [][]float64, nf, k, iters, workers int, rng *
 }
 
 // medoids returns, for each centre, the nearest row of x not already
-// taken (first nf features).
-func medoids(centres, x [][]float64, nf int) [][]float64 {
+// taken.
+func medoids(centres, x [][]float64) [][]float64 {
 	taken := make([]bool, len(x))
 	out := make([][]float64, 0, len(centres))
 	for _, ce := range centres {
 		best, bd := -1, math.Inf(1)
 		for i, r := range x {
-			if d := l2sq(r[:nf], ce); !taken[i] && d < bd {
+			if d := l2sq(r, ce); !taken[i] && d < bd {
 				best, bd = i, d
 			}
 		}
@@ -269,7 +246,7 @@ func medoids(centres, x [][]float64, nf int) [][]float64 {
 			break
 		}
 		taken[best] = true
-		out = append(out, slices.Clone(x[best][:nf]))
+		out = append(out, slices.Clone(x[best]))
 	}
 	return out
 }

@@ -66,14 +66,8 @@ func TestReduce(t *testing.T) {
 				t.Fatalf("first %v: basis vector %d is not a support vector", first, i)
 			}
 		}
-		full, err := m.DecisionBatch(te.X, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
-		red, err := r.DecisionBatch(te.X, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
+		full := decisions(t, m, te.X, 1)
+		red := decisions(t, r, te.X, 2)
 		diff := make([]float64, len(full))
 		flips, okFull, okRed := 0, 0, 0
 		for i := range full {
@@ -117,10 +111,7 @@ func TestReduce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		again, err := back.DecisionBatch(te.X, 1)
-		if err != nil {
-			t.Fatal(err)
-		}
+		again := decisions(t, back, te.X, 1)
 		for i := range again {
 			if math.Abs(again[i]-red[i]) > 1e-9 {
 				t.Fatalf("first %v: row %d decides %g after a LIBSVM file, %g before", first, i, again[i], red[i])
@@ -221,10 +212,7 @@ func naiveMeanDiff(t *testing.T, m *Model, size int, x [][]float64, full []float
 			n.NSV[1]++
 		}
 	}
-	d, err := n.DecisionBatch(x, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := decisions(t, n, x, 1)
 	sum := 0.0
 	for i := range d {
 		sum += math.Abs(d[i]-full[i]) / float64(len(d))
@@ -241,14 +229,8 @@ func TestReduceCentres(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, err := m.DecisionBatch(te.X, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	red, err := r.DecisionBatch(te.X, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
+	full := decisions(t, m, te.X, 1)
+	red := decisions(t, r, te.X, 1)
 	mean, notSV := 0.0, 0
 	for i := range full {
 		mean += math.Abs(full[i]-red[i]) / float64(len(full))
@@ -262,4 +244,14 @@ func TestReduceCentres(t *testing.T) {
 	if mean > 0.06 || notSV < len(r.SV)/2 || len(r.SV) > size {
 		t.Errorf("centres: %d vectors (%d not support vectors), |diff| mean %.4f", len(r.SV), notSV, mean)
 	}
+}
+
+// decisions is m.DecisionBatch(x, workers), failing the test on an error.
+func decisions(t *testing.T, m *Model, x [][]float64, workers int) []float64 {
+	t.Helper()
+	d, err := m.DecisionBatch(x, workers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }

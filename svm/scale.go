@@ -43,10 +43,10 @@ func FitScaler(X [][]float64, lower, upper float64) (*Scaler, error) {
 		if len(row) != d {
 			return nil, fmt.Errorf("%w: row %d has %d features, row 0 has %d", ErrDimensions, i, len(row), d)
 		}
+		if err := finiteRow("row", i, row); err != nil {
+			return nil, err
+		}
 		for j, v := range row {
-			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("%w: row %d feature %d is %v", ErrNonFinite, i, j, v)
-			}
 			s.Min[j] = math.Min(s.Min[j], v)
 			s.Max[j] = math.Max(s.Max[j], v)
 		}

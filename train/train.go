@@ -341,7 +341,7 @@ func (o *TrainOptions) reduce() svm.ReduceOptions {
 
 // fitSVM scales X's columns (named by names) to [-1, 1] and trains an
 // SVM that carries its scaler and feature names, reduced to red.Size
-// vectors when that is positive and smaller than its support vectors.
+// vectors when that is positive (see svm.Reduce).
 func fitSVM(ctx context.Context, X [][]float64, y, w []float64, names []string, p svm.Params, red svm.ReduceOptions) (*svm.Model, error) {
 	sc, err := svm.FitScaler(X, -1, 1)
 	if err != nil {
@@ -362,7 +362,7 @@ func fitSVM(ctx context.Context, X [][]float64, y, w []float64, names []string, 
 	}
 	m.Scaler = sc
 	m.FeatureNames = names
-	if red.Size > 0 && m.TotalSV() > red.Size {
+	if red.Size > 0 { // svm.Reduce returns m itself when it has no more vectors
 		if m, err = svm.Reduce(ctx, m, scaled.X, red); err != nil {
 			return nil, fmt.Errorf("train: reduced set: %w", err)
 		}

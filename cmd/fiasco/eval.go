@@ -241,9 +241,7 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 		return err
 	}
 	fmt.Fprintf(stdout, "%d-fold cross-validation over %s, C = %g, gamma = %g\n", folds, nf.dealt(), params.C, params.Gamma)
-	if sf.maxSV > 0 {
-		fmt.Fprintf(stdout, "reduced sets: each fold's SVMs with more than %d support vectors cut to that many vectors (--max-sv)\n", sf.maxSV)
-	}
+	sf.reportMaxSV(stdout)
 	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil {
 		return err
 	}

@@ -422,9 +422,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 		}
 		fmt.Fprintf(stdout, "extra training pages, never scored: %d from %s%s\n", len(extra), strings.Join(nf.extra, ", "), sampled)
 	}
-	if sf.maxSV > 0 {
-		fmt.Fprintf(stdout, "reduced sets: each fold's SVMs with more than %d support vectors cut to that many vectors (--max-sv)\n", sf.maxSV)
-	}
+	sf.reportMaxSV(stdout)
 	fmt.Fprintln(stdout)
 	printChoices(stdout, res, ps, nf.bySet)
 	fmt.Fprintln(stdout)

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/svm"
@@ -35,6 +36,14 @@ func (f *svmFlags) addMaxSV(fs *flag.FlagSet, prefix, note string) {
 }
 
 const maxSVHelp = "cut each SVM with more support vectors than `N` to a reduced set of N vectors (the support vectors nearest to k-means centres, coefficients refitted by least squares to the full SVM's decision values on up to 5,000 training blocks): a block's decision costs in proportion to them; RBF kernel only"
+
+// reportMaxSV writes the line of eval's report that says --max-sv cut
+// the folds' models (nothing without it).
+func (f *svmFlags) reportMaxSV(w io.Writer) {
+	if f.maxSV > 0 {
+		fmt.Fprintf(w, "reduced sets: each fold's SVMs with more than %d support vectors cut to that many vectors (--max-sv)\n", f.maxSV)
+	}
+}
 
 // checkMaxSV reports a --max-sv that cannot apply.
 func (f *svmFlags) checkMaxSV(cmd string) error {

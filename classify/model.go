@@ -28,8 +28,8 @@ type Model struct {
 	Stack *svm.Model
 	Info  Info
 	// Text, for a visual model, is the text-and-structure model that
-	// decides what the visual model cannot judge and rescues the prose it
-	// drops (package pipeline, Decide); nil means the embedded text model
+	// decides what the visual model cannot judge, rescues the prose it
+	// drops and takes its share of a blend (package pipeline, Decide); nil means the embedded text model
 	// of the model's policy. Training sets it (train.TrainOptions.Text),
 	// so that cross-validation uses one trained on the same pages; model
 	// files do not store it.
@@ -39,6 +39,18 @@ type Model struct {
 	// default: it did not pass the project's rule for a change (README,
 	// "The prose rescue"). Model files do not store it.
 	Rescue bool
+	// Blend, for a visual model, is the weight of its text model (Text)
+	// in the decision of every block the visual model decides (all but
+	// those the text model decides alone: below the capture, or on a page
+	// whose rendering shows too little): the value is (1-Blend) times the
+	// visual model's plus Blend times the text model's, shifted by the
+	// difference of the two thresholds (package pipeline, Decide). 0, the
+	// default, is the visual model alone; it did not pass the project's
+	// rule for a change (README, "The rendered model blended with the
+	// text model"). Model files store it; a fiasco from before Blend
+	// reads such a file as the visual model alone, as one from before
+	// Floor reads a floored model without its floor.
+	Blend float64
 	// Floor keeps every block of prose of a page that the model all but
 	// empties (pipeline.FloorShare). Model files store it: the embedded
 	// text model of the corpus policy has it (README, "The prose floor");

@@ -33,6 +33,7 @@ type modelFile struct {
 	Visual    bool               `json:"visual"`
 	Threshold float64            `json:"threshold"`
 	Floor     bool               `json:"floor,omitempty"`
+	Blend     float64            `json:"blend,omitempty"`
 	Keywords  *features.Keywords `json:"keywords"`
 	English   *svmFile           `json:"english"`
 	Other     *svmFile           `json:"other,omitempty"`
@@ -82,7 +83,10 @@ func (m *Model) file() (*modelFile, error) {
 	if m.English == nil {
 		return nil, errors.New("pipeline: model has no classifier")
 	}
-	f := modelFile{Format: Format, Visual: m.Visual, Threshold: m.Threshold, Floor: m.Floor, Keywords: m.Keywords, Info: m.Info}
+	if err := checkBlend(m.Blend, m.Visual); err != nil {
+		return nil, err
+	}
+	f := modelFile{Format: Format, Visual: m.Visual, Threshold: m.Threshold, Floor: m.Floor, Blend: m.Blend, Keywords: m.Keywords, Info: m.Info}
 	var err error
 	if f.English, err = encodeSVM(m.English); err != nil {
 		return nil, err
@@ -219,7 +223,10 @@ func Read(r io.Reader) (*Model, error) {
 	if f.English == nil {
 		return nil, errors.New("model has no classifier")
 	}
-	m := &Model{Visual: f.Visual, Threshold: f.Threshold, Floor: f.Floor, Keywords: f.Keywords, Info: f.Info}
+	if err := checkBlend(f.Blend, f.Visual); err != nil {
+		return nil, err
+	}
+	m := &Model{Visual: f.Visual, Threshold: f.Threshold, Floor: f.Floor, Blend: f.Blend, Keywords: f.Keywords, Info: f.Info}
 	if m.English, err = decodeSVM(f.English, "english"); err != nil {
 		return nil, err
 	}
@@ -234,6 +241,18 @@ func Read(r io.Reader) (*Model, error) {
 		}
 	}
 	return m, nil
+}
+
+// checkBlend refuses a blend (Model.Blend) outside 0 to 1, or on a model
+// without visual features, which has no text model to blend with.
+func checkBlend(blend float64, visual bool) error {
+	switch {
+	case !(blend >= 0 && blend <= 1):
+		return fmt.Errorf("model blend %v: want a weight from 0 to 1", blend)
+	case blend > 0 && !visual:
+		return fmt.Errorf("model blend %v on a model without visual features: only a visual model blends its values with a text model's", blend)
+	}
+	return nil
 }
 
 // tooLarge names the limit.

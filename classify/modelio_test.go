@@ -5,8 +5,10 @@ import (
 	"compress/flate"
 	"compress/gzip"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"math/rand/v2"
 	"os"
 	"reflect"
@@ -177,4 +179,96 @@ func TestGzipBombRefused(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("more than %d MiB", limit>>20)) {
 		t.Errorf("gzip bomb: err = %v, want the size limit", err)
 	}
+}
+
+// TestBlendStored: a visual model's Blend survives a write and a read;
+// a file giving a text model a blend, or a weight outside 0 to 1, is
+// refused by name.
+func TestBlendStored(t *testing.T) {
+	m, err := classify.Default(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		visual bool
+		blend  float64
+		ok     bool
+	}{{true, 0.5, true}, {true, 1, true}, {true, 0, true}, {false, 0.5, false}, {true, 1.5, false}, {true, -0.1, false}} {
+		mm := *m
+		mm.Visual, mm.Blend = c.visual, c.blend
+		// Writing refuses what reading would.
+		var buf bytes.Buffer
+		werr := mm.Write(&buf)
+		if (werr == nil) != c.ok {
+			t.Errorf("visual %v, blend %v: Write error %v", c.visual, c.blend, werr)
+		}
+		if !c.ok {
+			// A file written otherwise: a valid one with its fields edited.
+			ok := *m
+			ok.Visual, ok.Blend = true, 0.5
+			buf.Reset()
+			if err := ok.Write(&buf); err != nil {
+				t.Fatal(err)
+			}
+			var f map[string]any
+			if err := json.Unmarshal(gunzip(t, buf.Bytes()), &f); err != nil {
+				t.Fatal(err)
+			}
+			f["visual"], f["blend"] = c.visual, c.blend
+			js, err := json.Marshal(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf.Reset()
+			zw := gzip.NewWriter(&buf)
+			zw.Write(js)
+			if err := zw.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := classify.Read(&buf)
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("visual %v, blend %v: %v", c.visual, c.blend, err)
+		case c.ok && got.Blend != c.blend:
+			t.Errorf("visual %v, blend %v: read back %v", c.visual, c.blend, got.Blend)
+		case !c.ok && (err == nil || !strings.Contains(err.Error(), "blend")):
+			t.Errorf("visual %v, blend %v: error %v, want one naming the blend", c.visual, c.blend, err)
+		}
+	}
+	// A blend changes the digest (a batch's resume check); none leaves
+	// it as it was before Blend existed.
+	if m, err = classify.Default(true); err != nil {
+		t.Fatal(err)
+	}
+	d0, err := m.Digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := m.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(gunzip(t, buf.Bytes()), []byte(`"blend"`)) {
+		t.Error(`a model without a blend writes a "blend" field: its file and digest differ from before Blend`)
+	}
+	mb := *m
+	mb.Blend = 0.5
+	if d1, err := mb.Digest(); err != nil || d1 == d0 {
+		t.Errorf("blend 0.5: digest %s (error %v), want one other than %s", d1, err, d0)
+	}
+}
+
+// gunzip returns the decompressed bytes of a model file.
+func gunzip(t *testing.T, b []byte) []byte {
+	t.Helper()
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return js
 }

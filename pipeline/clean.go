@@ -271,8 +271,9 @@ func (r *Result) Kept() []*blocks.Block {
 // Decide returns the decision value of every block of d under m. For a
 // visual model on a rendered page, the text model that goes with it
 // (m.Text, or the embedded text model of m's policy) decides the blocks
-// the rendering could not show (see MinVisibleShare) and, with m.Rescue,
-// rescues prose (see RescueMargin); the values it gives are shifted by
+// the rendering could not show (see MinVisibleShare), takes its share of
+// every other block's value with m.Blend (classify.Model.Blend) and,
+// with m.Rescue, rescues prose (see RescueMargin); the values it gives are shifted by
 // the difference of the two models' thresholds, so that m's threshold
 // cuts them as the text model's own would.
 func Decide(m *classify.Model, d *Doc) ([]float64, error) {
@@ -314,9 +315,11 @@ const RescueMargin = 0.5
 // (vision.Features.Beyond), and all of them on a page whose rendering
 // shows less than MinVisibleShare of its text. To the visual model they
 // would look like hidden text, which is boilerplate; without visual
-// features they are judged on their text and structure. With m.Rescue,
-// it then raises the value of every other prose block to the text
-// model's less RescueMargin where that is higher.
+// features they are judged on their text and structure. With m.Blend,
+// every other block's value becomes the blend of the two models' values
+// (classify.Model.Blend); with m.Rescue, it then raises the value of
+// every other prose block to the text model's less RescueMargin where
+// that is higher.
 func decideText(m *classify.Model, d *Doc, s []float64) error {
 	if !m.Visual || d.Visual == nil {
 		return nil
@@ -331,7 +334,7 @@ func decideText(m *classify.Model, d *Doc, s []float64) error {
 			break
 		}
 		b := all || (i < len(d.Visual) && d.Visual[i].Beyond)
-		if b || (m.Rescue && d.Table.Prose(i)) {
+		if b || m.Blend > 0 || (m.Rescue && d.Table.Prose(i)) {
 			rows = append(rows, i)
 			beyond = append(beyond, b)
 			sub.Values = append(sub.Values, d.Table.Values[i])
@@ -356,7 +359,12 @@ func decideText(m *classify.Model, d *Doc, s []float64) error {
 		v := ts[k] - tm.Threshold + m.Threshold
 		if beyond[k] {
 			s[i] = v
-		} else {
+			continue
+		}
+		if m.Blend > 0 {
+			s[i] = (1-m.Blend)*s[i] + m.Blend*v
+		}
+		if m.Rescue && d.Table.Prose(i) {
 			s[i] = math.Max(s[i], v-RescueMargin)
 		}
 	}

@@ -22,7 +22,9 @@
 // default), the same text model rescues prose ([RescueMargin]): a block
 // of running text it is sure of is kept even where the visual model
 // would drop it, so that an article laid out unlike any page the visual
-// model was trained on is not lost.
+// model was trained on is not lost. With classify.Model.Blend (0 by
+// default), every other block's value is a weighted mean of the two
+// models' values.
 //
 // With classify.Model.Floor (the corpus policy's text model has it;
 // [Cleaner.Floor] sets it for a run), a page the model all but empties of

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fiasco-project/fiasco/classify"
@@ -129,4 +130,69 @@ func decideBoth(t *testing.T, m *classify.Model, e *Example) (s, text []float64)
 		text[i] += m.Threshold - m.Text.Threshold
 	}
 	return s, text
+}
+
+// TestTrainBlend: TrainOptions.Blend reaches a visual model, whose
+// decision on a block the rendering showed is then the blend of its own
+// value and its text model's (shifted to its threshold); a text model
+// gets none; a weight outside 0 to 1 is refused.
+func TestTrainBlend(t *testing.T) {
+	ctx := context.Background()
+	ex := synthPagesWith(t, "synth", 12, 1, pipeline.PrepareOptions{Visual: stackVisualizer{}})
+	base := TrainOptions{Features: slices.DeleteFunc(features.Names(features.Linguistic|features.Structural|features.Visual, true), features.IsStyle), Threshold: 0.3, Keywords: 20, KeywordMinCount: 2}
+	text, err := TextOptions("corpus", base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := base
+	to.Text = text
+	plain, err := Train(ctx, ex, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to.Blend = 0.5
+	m, err := Train(ctx, ex, to)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Blend != 0.5 || m.Text == nil || m.Text.Blend != 0 {
+		t.Fatalf("blend %v, text model %v; want 0.5 and a text model without one", m.Blend, m.Text != nil)
+	}
+	checked, moved, beyond := 0, 0, 0
+	for _, e := range ex {
+		s, ts := decideBoth(t, m, e)
+		p, err := pipeline.Decide(plain, e.Doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range s {
+			want := 0.5*p[i] + 0.5*ts[i]
+			if e.Doc.Visual[i].Beyond {
+				want = ts[i] // the text model's alone, blend or not
+				beyond++
+			} else {
+				checked++
+			}
+			if math.Abs(s[i]-want) > 1e-9 {
+				t.Errorf("%s block %d: value %.4f, want %.4f (visual %.4f, text %.4f)", e.ID, i, s[i], want, p[i], ts[i])
+			}
+			if math.Abs(s[i]-p[i]) > 1e-6 {
+				moved++
+			}
+		}
+	}
+	if checked == 0 || beyond == 0 || moved == 0 {
+		t.Fatalf("%d blocks above the capture, %d below, %d values moved by the blend; want some of each", checked, beyond, moved)
+	}
+	to.Features = features.Names(features.Linguistic|features.Structural, true)
+	if m, err = Train(ctx, ex, to); err != nil {
+		t.Fatal(err)
+	}
+	if m.Blend != 0 {
+		t.Errorf("a text model took blend %v", m.Blend)
+	}
+	to.Blend = 1.5
+	if _, err := Train(ctx, ex, to); err == nil || !strings.Contains(err.Error(), "blend") {
+		t.Errorf("blend 1.5: error %v, want one naming the blend", err)
+	}
 }

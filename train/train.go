@@ -55,6 +55,9 @@ type TrainOptions struct {
 	// Rescue turns a visual model's prose rescue on
 	// (classify.Model.Rescue).
 	Rescue bool
+	// Blend is a visual model's weight of its text model
+	// (classify.Model.Blend).
+	Blend float64
 	// Floor turns the prose floor on (classify.Model.Floor).
 	Floor bool
 	// MaxSV > 0 replaces each SVM with more support vectors than that by
@@ -77,7 +80,7 @@ func TextOptions(policy string, base TrainOptions) (*TrainOptions, error) {
 		return nil, err
 	}
 	o := base
-	o.Text, o.Stack, o.Rescue = nil, 0, false
+	o.Text, o.Stack, o.Rescue, o.Blend = nil, 0, false, 0
 	if o.Params == (svm.Params{}) {
 		o.Params = svm.DefaultParams()
 	}
@@ -114,6 +117,9 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 	opt.defaults(ex)
 	if len(ex) == 0 {
 		return nil, errors.New("train: no training pages")
+	}
+	if !(opt.Blend >= 0 && opt.Blend <= 1) {
+		return nil, fmt.Errorf("train: blend %v: want a weight from 0 to 1", opt.Blend)
 	}
 	if opt.MaxSV < 0 || opt.MaxSV > 0 && opt.Params.Kernel != svm.RBF {
 		return nil, fmt.Errorf("train: a reduced set of %d vectors needs an RBF kernel and a positive size", opt.MaxSV)
@@ -154,6 +160,9 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 	}
 	m.Info = classify.Info{Pages: len(ex), Blocks: len(y), Clean: clean, C: opt.Params.C, Gamma: m.English.Gamma, MaxSV: opt.MaxSV}
 	m.Rescue, m.Floor = opt.Rescue, opt.Floor
+	if m.Visual {
+		m.Blend = opt.Blend
+	}
 	if m.Visual && opt.Text != nil {
 		to := *opt.Text
 		to.Text = nil

@@ -102,6 +102,9 @@ func runSettings(cf *cleanFlags, c *pipeline.Cleaner) (corpus.Settings, error) {
 		"rescue":     strconv.FormatBool(c.Model.Rescue),
 		"render":     strconv.FormatBool(c.Model.Visual),
 	}
+	if c.Model.Blend > 0 { // also in the digest; named so that a resume says what changed
+		s["blend"] = strconv.FormatFloat(c.Model.Blend, 'g', -1, 64)
+	}
 	if c.Floor != nil { // --floor or --floor=false; the model's own is in its digest
 		s["floor"] = strconv.FormatBool(*c.Floor)
 	}

@@ -207,6 +207,9 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 	if nf.cacheDir != "" && !needsRender(mf.noRender, feats) {
 		return usagef("eval", "--cache-dir keeps renderings: --features names no visual feature, so nothing renders")
 	}
+	if err := mf.visualOnly(needsRender(mf.noRender, feats), "--features names no visual feature"); err != nil {
+		return err
+	}
 	if needsRender(mf.noRender, feats) {
 		if rend, err = newCachedRenderer(ctx, "eval", &mf.render, nf.cacheDir); err != nil {
 			return err

@@ -359,6 +359,9 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 	if nf.cacheDir != "" && rend == nil {
 		return usagef("eval", "--cache-dir keeps renderings: no candidate feature set is visual, so nothing renders")
 	}
+	if err := mf.visualOnly(rend != nil, "no candidate feature set is visual"); err != nil {
+		return err
+	}
 	ex, err := df.load(ctx, prep, quiet, stderr)
 	if err != nil {
 		return err
@@ -557,10 +560,10 @@ func printSetIntervals(w io.Writer, ps []train.PageScore, b int, seed uint64) er
 // visual model a fold trains gets a text model trained on the same pages
 // as the embedded text model of the policy was (train.TextOptions), to
 // decide what the rendering could not show (and, with --rescue, to
-// rescue prose); the embedded text model, trained on these pages, must
+// rescue prose; with --blend, to take its share of every value); the embedded text model, trained on these pages, must
 // not score them.
 func foldOptions(df *dataFlags, mf *modelFlags, to train.TrainOptions) (train.TrainOptions, error) {
-	to.Rescue, to.Floor = mf.rescue, mf.floor.v
+	to.Rescue, to.Floor, to.Blend = mf.rescue, mf.floor.v, mf.blend
 	text, err := train.TextOptions(df.policy.String(), to)
 	if err != nil {
 		return to, err

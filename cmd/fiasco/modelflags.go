@@ -21,7 +21,9 @@ type modelFlags struct {
 	doRender  bool // --render: the rendered model where the policy's default is the text one
 	threshold float64
 	thSet     bool
-	rescue    bool         // --rescue: classify.Model.Rescue
+	rescue    bool    // --rescue: classify.Model.Rescue
+	blend     float64 // --blend: classify.Model.Blend
+	blendSet  bool
 	floor     setBool      // --floor, --floor=false: classify.Model.Floor (unset: the model's own)
 	policy    *gold.Policy // --policy: picks the embedded model
 	// scoring (eval): --policy maps the gold labels; a model of another
@@ -70,6 +72,11 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 		fs.Var(&policyValue{p: m.policy, set: m.policySet}, "policy", policyHelp)
 	}
 	fs.BoolVar(&m.rescue, "rescue", false, "with a rendered model, keep every block of prose that the text model is sure of, whatever the visual model says (pipeline.RescueMargin): more recall on pages laid out unlike the training pages, at some precision (README: The prose rescue)")
+	fs.Func("blend", "with a rendered model, decide each block by `W` times the text model's value (shifted by the difference of the two models' thresholds) plus 1-W times the visual model's; blocks below the capture stay the text model's alone (0 to 1; default: the model's own, 0 for the embedded one; README: The rendered model blended with the text model)", func(s string) (err error) {
+		m.blend, err = parseBlend(s)
+		m.blendSet = err == nil
+		return err
+	})
 	fs.Var(&m.floor, "floor", "keep every block of prose (ten words or more, ending like a sentence) of a page the model all but empties: one whose prose holds 50 words or more, of which its kept blocks hold less than a quarter (pipeline.FloorShare); --floor=false: never (default: as the model says, the corpus policy's text model does, the others do not; off with --threshold)")
 	m.render.add(fs)
 	return m
@@ -87,18 +94,52 @@ func (m *modelFlags) load() (*classify.Model, error) {
 		}
 		mod.Floor = fl
 	}
-	if !m.rescue {
+	if m.blendSet && mod.Visual {
+		mod.Blend = m.blend // --blend 0 too: the visual model alone
+	}
+	if !m.rescue && m.blend == 0 {
 		return mod, nil
 	}
-	if !mod.Visual && m.fellBack == "" {
+	if !mod.Visual {
+		if m.fellBack != "" {
+			return mod, nil
+		}
 		what := "the text model"
 		if m.model != "" {
 			what = "--model " + m.model + ", a text model"
 		}
-		return nil, usagef(m.cmd, "--rescue keeps prose that a rendered model drops; %s renders nothing (use --render, or --policy corpus with Chromium)", what)
+		flag := "--rescue keeps prose that a rendered model drops"
+		if !m.rescue {
+			flag = "--blend weighs a rendered model's values against the text model's"
+		}
+		return nil, usagef(m.cmd, "%s; %s renders nothing (use --render, or --policy corpus with Chromium)", flag, what)
 	}
-	mod.Rescue = true
+	mod.Rescue = m.rescue
 	return mod, nil
+}
+
+// parseBlend parses a --blend weight: a number from 0 to 1.
+func parseBlend(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || !(v >= 0 && v <= 1) {
+		return 0, fmt.Errorf("%q: want a weight from 0 to 1", s)
+	}
+	return v, nil
+}
+
+// visualOnly refuses --rescue and --blend where the models a command
+// trains have no visual features (why says so): both act on a visual
+// model only, and would be ignored.
+func (m *modelFlags) visualOnly(visual bool, why string) error {
+	switch {
+	case visual:
+		return nil
+	case m.rescue:
+		return usagef(m.cmd, "--rescue keeps prose that a rendered model drops, and %s", why)
+	case m.blend > 0:
+		return usagef(m.cmd, "--blend weighs a rendered model's values against the text model's, and %s", why)
+	}
+	return nil
 }
 
 // floorValue is the prose floor the flags ask for, if they ask: --floor or

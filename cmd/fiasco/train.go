@@ -61,6 +61,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("want page or site")
 	})
 	floor := fs.Bool("floor", false, "store the prose floor in the model: on a page the model all but empties, every block of prose is kept (pipeline.FloorShare)")
+	var blend float64
+	fs.Func("blend", "store in a model with visual features the weight `W` (0 to 1) of the text model in each block's decision (classify.Model.Blend; fiasco clean blends with the embedded text model of the policy; default 0: none)", func(s string) (err error) {
+		blend, err = parseBlend(s)
+		return err
+	})
 	stack := fs.Int("stack", 0, "add a second stage that re-decides each block from its own and its neighbours' first-stage values, trained on `K`-fold out-of-fold values (0: none; 2 to 20)")
 	maxBlocks := fs.Int("max-blocks", 0, "train on a seeded sample of at most this many blocks (0: all)")
 	featFlag := fs.String("features", "", featuresHelp)
@@ -148,11 +153,14 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkRenderFeatures(*noRender, *featFlag, feats, "train"); err != nil {
 		return err
 	}
+	if blend > 0 && !needsRender(*noRender, feats) {
+		return usagef("train", "--blend weighs a model with visual features against the text model: give visual --features")
+	}
 	params, err := sf.params()
 	if err != nil {
 		return &usageError{cmd: "train", err: err}
 	}
-	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed, Stack: *stack, StackBySite: bySite, Floor: *floor, MaxSV: sf.maxSV}
+	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed, Stack: *stack, StackBySite: bySite, Floor: *floor, Blend: blend, MaxSV: sf.maxSV}
 	if foldsBy && !*grid && *stack == 0 {
 		return usagef("train", "--folds-by deals the folds of --grid and --stack: give one")
 	}
@@ -230,6 +238,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		vectors += fmt.Sprintf(" (fewer than --max-sv %d: not cut)", m.Info.MaxSV)
 	case m.Info.MaxSV > 0:
 		vectors = fmt.Sprintf("a reduced set of %s (--max-sv %d)", plural(n, "vector"), m.Info.MaxSV)
+	}
+	if m.Blend > 0 {
+		vectors += fmt.Sprintf(", blended with the text model at %g (--blend)", m.Blend)
 	}
 	fmt.Fprintf(stderr, "fiasco train: %d pages, %d blocks (%d clean); C = %g, gamma = %g, %s; wrote %s\n",
 		m.Info.Pages, m.Info.Blocks, m.Info.Clean, to.Params.C, m.English.Gamma, vectors, *out)

@@ -180,6 +180,34 @@ func TestCleanRescue(t *testing.T) {
 	}
 }
 
+// TestCleanBlend: --blend reaches the rendered model. On the sidebar blog
+// page, cut at 0.5, the visual model alone drops the post's block; with
+// --blend 1 the text model, sure of it, decides it and keeps it. A weight
+// outside 0 to 1, or a blend with the text model (--no-render), is a
+// usage error.
+func TestCleanBlend(t *testing.T) {
+	const page, post = "../../testdata/sidebar-blog.html", "When a story breaks"
+	for _, args := range [][]string{{"--blend", "1.5", "--render"}, {"--blend", "x", "--render"}, {"--blend", "0.5", "--no-render"}} {
+		if code, _, errs := fiasco(t, append(append([]string{"clean"}, args...), page)...); code != 2 || !strings.Contains(errs, "blend") {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error (2) naming the blend", args, code, errs)
+		}
+	}
+	// 0 asks for nothing a text model lacks.
+	if code, _, errs := fiasco(t, "clean", "--blend", "0", "--no-render", "--format", "text", page); code != 0 {
+		t.Errorf("--blend 0 --no-render: exit %d, stderr %q; want 0", code, errs)
+	}
+	needChromium(t)
+	for _, blend := range []string{"0", "1"} {
+		code, out, errs := fiasco(t, "clean", "--render", "--blend", blend, "--threshold", "0.5", "--format", "text", page)
+		if code != 0 {
+			t.Fatalf("--blend %s: exit %d: %s", blend, code, errs)
+		}
+		if got, want := strings.Contains(out, post), blend == "1"; got != want {
+			t.Errorf("--blend %s: the post kept %v, want %v:\n%s", blend, got, want, out)
+		}
+	}
+}
+
 // TestUnseenReported: a page taller than the renderer's capture has its
 // lower blocks decided by the text model, and says so: a line on stderr
 // for one page, unseen_blocks in its JSON and JSONL line (and unseen on

@@ -105,8 +105,8 @@ func pageTable(t *testing.T) *features.Table {
 	return d.Table
 }
 
-// rewriteModel replaces from by to in a model file's JSON.
-func rewriteModel(t *testing.T, file []byte, from, to string) []byte {
+// gunzip returns the JSON of a model file.
+func gunzip(t *testing.T, file []byte) []byte {
 	t.Helper()
 	zr, err := gzip.NewReader(bytes.NewReader(file))
 	if err != nil {
@@ -116,6 +116,13 @@ func rewriteModel(t *testing.T, file []byte, from, to string) []byte {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return js
+}
+
+// rewriteModel replaces from by to in a model file's JSON.
+func rewriteModel(t *testing.T, file []byte, from, to string) []byte {
+	t.Helper()
+	js := gunzip(t, file)
 	if !bytes.Contains(js, []byte(from)) {
 		t.Fatalf("model JSON has no %s", from)
 	}

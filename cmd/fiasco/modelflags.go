@@ -108,11 +108,7 @@ func (m *modelFlags) load() (*classify.Model, error) {
 		if m.model != "" {
 			what = "--model " + m.model + ", a text model"
 		}
-		flag := "--rescue keeps prose that a rendered model drops"
-		if !m.rescue {
-			flag = "--blend weighs a rendered model's values against the text model's"
-		}
-		return nil, usagef(m.cmd, "%s; %s renders nothing (use --render, or --policy corpus with Chromium)", flag, what)
+		return nil, usagef(m.cmd, "%s; %s renders nothing (use --render, or --policy corpus with Chromium)", m.visualFlag(), what)
 	}
 	mod.Rescue = m.rescue
 	return mod, nil
@@ -131,15 +127,19 @@ func parseBlend(s string) (float64, error) {
 // trains have no visual features (why says so): both act on a visual
 // model only, and would be ignored.
 func (m *modelFlags) visualOnly(visual bool, why string) error {
-	switch {
-	case visual:
+	if visual || !m.rescue && m.blend == 0 {
 		return nil
-	case m.rescue:
-		return usagef(m.cmd, "--rescue keeps prose that a rendered model drops, and %s", why)
-	case m.blend > 0:
-		return usagef(m.cmd, "--blend weighs a rendered model's values against the text model's, and %s", why)
 	}
-	return nil
+	return usagef(m.cmd, "%s, and %s", m.visualFlag(), why)
+}
+
+// visualFlag says what the flag given that needs a visual model does:
+// --rescue, or else --blend.
+func (m *modelFlags) visualFlag() string {
+	if m.rescue {
+		return "--rescue keeps prose that a rendered model drops"
+	}
+	return "--blend weighs a rendered model's values against the text model's"
 }
 
 // floorValue is the prose floor the flags ask for, if they ask: --floor or

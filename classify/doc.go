@@ -3,7 +3,9 @@
 // keywords learnt from training data and the decision threshold, and
 // turns a page's feature table (package features) into one decision value
 // per block. A block is kept when its value is at least the threshold
-// ([Keep]).
+// ([Keep]), or, with [Model.Smooth], when the best labelling of the page's
+// blocks in document order keeps it, each switch between kept and dropped
+// costing the smoothing ([KeepSmooth]).
 //
 // # Contract
 //

@@ -56,6 +56,12 @@ type Model struct {
 	// text model of the corpus policy has it (README, "The prose floor");
 	// fiasco clean --floor and --floor=false set it for a run.
 	Floor bool
+	// Smooth is the switch cost of sequence smoothing (KeepSmooth): a
+	// block is kept or dropped with its neighbours in document order where
+	// their values outweigh its own distance from the threshold. 0, the
+	// default, keeps each block on its own value. Model files store it; a
+	// fiasco from before Smooth reads such a file without it.
+	Smooth float64
 }
 
 // Info records how a model was made.
@@ -117,18 +123,13 @@ const FallbackMargin = 1.0
 // is within FallbackMargin of the threshold.
 func Keep(score []float64, threshold float64) []bool {
 	keep := make([]bool, len(score))
-	best := -1
+	kept := false
 	for i, v := range score {
 		keep[i] = v >= threshold
-		if keep[i] {
-			best = -2
-		}
-		if best != -2 && (best < 0 || v > score[best]) {
-			best = i
-		}
+		kept = kept || keep[i]
 	}
-	if best >= 0 && score[best] >= threshold-FallbackMargin {
-		keep[best] = true
+	if !kept {
+		fallback(keep, score, threshold)
 	}
 	return keep
 }

@@ -34,6 +34,7 @@ type modelFile struct {
 	Threshold float64            `json:"threshold"`
 	Floor     bool               `json:"floor,omitempty"`
 	Blend     float64            `json:"blend,omitempty"`
+	Smooth    float64            `json:"smooth,omitempty"`
 	Keywords  *features.Keywords `json:"keywords"`
 	English   *svmFile           `json:"english"`
 	Other     *svmFile           `json:"other,omitempty"`
@@ -86,7 +87,10 @@ func (m *Model) file() (*modelFile, error) {
 	if err := checkBlend(m.Blend, m.Visual); err != nil {
 		return nil, err
 	}
-	f := modelFile{Format: Format, Visual: m.Visual, Threshold: m.Threshold, Floor: m.Floor, Blend: m.Blend, Keywords: m.Keywords, Info: m.Info}
+	if err := CheckSmooth(m.Smooth); err != nil {
+		return nil, fmt.Errorf("model %w", err)
+	}
+	f := modelFile{Format: Format, Visual: m.Visual, Threshold: m.Threshold, Floor: m.Floor, Blend: m.Blend, Smooth: m.Smooth, Keywords: m.Keywords, Info: m.Info}
 	var err error
 	if f.English, err = encodeSVM(m.English); err != nil {
 		return nil, err
@@ -226,7 +230,10 @@ func Read(r io.Reader) (*Model, error) {
 	if err := checkBlend(f.Blend, f.Visual); err != nil {
 		return nil, err
 	}
-	m := &Model{Visual: f.Visual, Threshold: f.Threshold, Floor: f.Floor, Blend: f.Blend, Keywords: f.Keywords, Info: f.Info}
+	if err := CheckSmooth(f.Smooth); err != nil {
+		return nil, fmt.Errorf("model %w", err)
+	}
+	m := &Model{Visual: f.Visual, Threshold: f.Threshold, Floor: f.Floor, Blend: f.Blend, Smooth: f.Smooth, Keywords: f.Keywords, Info: f.Info}
 	if m.English, err = decodeSVM(f.English, "english"); err != nil {
 		return nil, err
 	}

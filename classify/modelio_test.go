@@ -7,9 +7,11 @@ import (
 	"encoding/binary"
 	"fmt"
 	"hash/crc32"
+	"io"
 	"math/rand/v2"
 	"os"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -243,5 +245,54 @@ func TestBlendStored(t *testing.T) {
 	mb.Blend = 0.5
 	if d1, err := mb.Digest(); err != nil || d1 == d0 {
 		t.Errorf("blend 0.5: digest %s (error %v), want one other than %s", d1, err, d0)
+	}
+}
+
+// TestSmoothStored: a model's Smooth survives a write and a read, changes
+// the digest, and is not written when 0 (the files and digests of models
+// without it stay as before it); a file with a switch cost outside 0 to
+// MaxSmooth is refused by name.
+func TestSmoothStored(t *testing.T) {
+	m, err := classify.Default(true) // the rendered model: no smoothing
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Smooth != 0 {
+		t.Fatalf("the embedded rendered model smooths at %g", m.Smooth)
+	}
+	var buf bytes.Buffer
+	if err := m.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(gunzip(t, buf.Bytes()), []byte(`"smooth"`)) {
+		t.Error(`a model without smoothing writes a "smooth" field`)
+	}
+	d0, err := m.Digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := *m
+	ms.Smooth = 0.25
+	buf.Reset()
+	if err := ms.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	file := buf.Bytes()
+	got, err := classify.Read(bytes.NewReader(file))
+	if err != nil || got.Smooth != 0.25 {
+		t.Fatalf("read back smoothing %v (error %v), want 0.25", got.Smooth, err)
+	}
+	if d1, err := ms.Digest(); err != nil || d1 == d0 {
+		t.Errorf("smoothing 0.25: digest %s (error %v), want one other than %s", d1, err, d0)
+	}
+	for _, bad := range []string{"-1", "5"} {
+		edited := rewriteModel(t, file, `"smooth": 0.25`, `"smooth": `+bad)
+		if _, err := classify.Read(bytes.NewReader(edited)); err == nil || !strings.Contains(err.Error(), "smoothing") {
+			t.Errorf("smoothing %s: error %v, want one naming the smoothing", bad, err)
+		}
+		ms.Smooth, _ = strconv.ParseFloat(bad, 64)
+		if err := ms.Write(io.Discard); err == nil {
+			t.Errorf("smoothing %s: Write accepted it", bad)
+		}
 	}
 }

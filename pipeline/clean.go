@@ -25,13 +25,18 @@ type Cleaner struct {
 	// A model trained with visual features needs a Visualizer.
 	Prepare PrepareOptions
 	// Threshold, when not nil, replaces the model's decision threshold:
-	// a block is kept when its decision value is at least the threshold.
-	// Higher values trade recall for precision.
+	// a block is kept when its decision value is at least the threshold
+	// (with smoothing, classify.KeepSmooth, where its neighbours' values
+	// do not outweigh its own). Higher values trade recall for precision.
 	Threshold *float64
 	// Floor, when not nil, replaces the Floor of the model that cleans a
 	// page (classify.Model.Floor; the text model's too, where it cleans a
 	// page that did not render).
 	Floor *bool
+	// Smooth, when not nil, replaces the smoothing of the model that
+	// cleans a page (classify.Model.Smooth; the text model's too, where
+	// it cleans a page that did not render).
+	Smooth *float64
 	// TextFallback, with a visual Model, cleans a page whose rendering
 	// failed (the browser crashed or timed out on it: a *RenderError)
 	// with the embedded text model of the Model's policy instead of
@@ -78,7 +83,7 @@ func (c *Cleaner) Close() error {
 type Result struct {
 	*Doc
 	Keep  []bool          // per block: classified clean
-	Score []float64       // per block: the SVM decision value (>= threshold: clean; see classify.Keep for a page where none is)
+	Score []float64       // per block: the SVM decision value (>= threshold: clean, but for smoothing, classify.KeepSmooth; see classify.Keep for a page where none is)
 	Model *classify.Model // the model that classified the page
 	// Floor holds, per block, whether the prose floor kept it, which the
 	// threshold dropped (classify.Model.Floor, FloorShare); nil when it
@@ -166,9 +171,14 @@ func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt Prepa
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if c.Floor != nil && m.Floor != *c.Floor {
-		fm := *m // models are shared by every page; a copy with the floor asked for
-		fm.Floor = *c.Floor
+	if c.Floor != nil && m.Floor != *c.Floor || c.Smooth != nil && m.Smooth != *c.Smooth {
+		fm := *m // models are shared by every page; a copy with the floor and smoothing asked for
+		if c.Floor != nil {
+			fm.Floor = *c.Floor
+		}
+		if c.Smooth != nil {
+			fm.Smooth = *c.Smooth
+		}
 		m = &fm
 	}
 	t0 := time.Now()

@@ -26,10 +26,15 @@
 // default), every other block's value is a weighted mean of the two
 // models' values.
 //
+// With classify.Model.Smooth (the corpus policy's text model has 0.25,
+// the other embedded models 0; [Cleaner.Smooth] sets it for a run),
+// blocks are kept or dropped with their neighbours in document order
+// (classify.KeepSmooth, [Keep]).
 // With classify.Model.Floor (the corpus policy's text model has it;
 // [Cleaner.Floor] sets it for a run), a page the model all but empties of
 // its running text keeps every block of prose ([FloorShare], [Keep];
-// [Result.Floored] reports it, [Result.Floor] marks the blocks).
+// [Result.Floored] reports it, [Result.Floor] marks the blocks), after
+// any smoothing.
 //
 // # Contract
 //

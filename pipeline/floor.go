@@ -18,8 +18,9 @@ const (
 )
 
 // Keep returns which blocks of d to keep, given their decision values s
-// under m and the threshold th: classify.Keep, and with m.Floor the prose
-// floor (FloorShare).
+// under m and the threshold th: classify.KeepSmooth with m.Smooth
+// (classify.Keep when it is 0), and with m.Floor the prose floor
+// (FloorShare) after it.
 func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
 	keep, _ := keepFloor(m, d, s, th)
 	return keep
@@ -28,8 +29,11 @@ func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
 // keepFloor is Keep, and per block whether the floor kept it (nil when
 // it kept none).
 func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, floor []bool) {
-	keep = classify.Keep(s, th)
-	if m == nil || !m.Floor || d == nil || d.Table == nil {
+	if m == nil {
+		return classify.Keep(s, th), nil
+	}
+	keep = classify.KeepSmooth(s, th, m.Smooth)
+	if !m.Floor || d == nil || d.Table == nil {
 		return keep, nil
 	}
 	prose, kept := 0, 0

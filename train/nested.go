@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/score"
 	"github.com/fiasco-project/fiasco/svm"
@@ -20,13 +21,17 @@ type FeatureSet struct {
 }
 
 // NestedGrid lists the candidates that inner cross-validation chooses
-// from: every combination of a feature set, C, gamma and threshold. A nil
-// list means the one value of NestedOptions.Train (its Features, Params.C,
-// Params.Gamma, Threshold).
+// from: every combination of a feature set, C, gamma, threshold and
+// smoothing. A nil list means the one value of NestedOptions.Train (its
+// Features, Params.C, Params.Gamma, Threshold, Smooth). Thresholds and
+// smoothings cost no training: they cut the same decision values.
 type NestedGrid struct {
 	Features   []FeatureSet
 	C, Gamma   []float64
 	Thresholds []float64
+	// Smooth lists switch costs of sequence smoothing
+	// (classify.KeepSmooth) to choose from.
+	Smooth []float64
 }
 
 // Setting is one candidate of the grid.
@@ -34,6 +39,7 @@ type Setting struct {
 	Features  string // FeatureSet.Name
 	C, Gamma  float64
 	Threshold float64
+	Smooth    float64
 }
 
 // Cell is a candidate and its word counts (CleanEval scorer, no segment
@@ -80,7 +86,7 @@ type NestedOptions struct {
 	Grid       NestedGrid
 	// Train holds everything else of training (SVM parameters other than
 	// C and gamma, keywords, MaxBlocks, NoOther, the sampling seed); the
-	// grid sets Features, Params.C, Params.Gamma and Threshold.
+	// grid sets Features, Params.C, Params.Gamma, Threshold and Smooth.
 	Train TrainOptions
 	// Extra pages are in every training set, outer and inner, and never
 	// held out or scored: another data set whose benefit is measured on
@@ -114,12 +120,12 @@ type split struct {
 // with BySite); for every feature set, C and gamma of the grid and every
 // inner fold a model is trained on the other inner folds (plus Extra) and
 // decides each inner held-out page once; every threshold of the grid then
-// cuts the same decision values. The candidate with the highest word F,
-// micro-averaged over all inner held-out pages without segment tags
-// (pages that failed to load are left out: they score the same under
-// every candidate), is chosen; ties go to the earliest candidate in grid
-// order (feature sets, C, gamma, thresholds, each as listed). A model
-// with the chosen setting is trained on all the outer fold's training
+// cuts the same decision values, with every smoothing of the grid. The
+// candidate with the highest word F, micro-averaged over all inner
+// held-out pages without segment tags (pages that failed to load are
+// left out: they score the same under every candidate), is chosen; ties
+// go to the earliest candidate in grid order (feature sets, C, gamma,
+// thresholds, smoothings, each as listed). A model with the chosen setting is trained on all the outer fold's training
 // pages (plus Extra) and classifies its held-out pages. No page is ever
 // classified by a model, or scored for a choice, that saw it.
 //
@@ -189,10 +195,10 @@ func LeaveOneSetOut(ctx context.Context, ex []*Example, opt NestedOptions) (*Nes
 
 // innerJob trains one candidate model (feature set, C, gamma) on all inner
 // folds of split s but one and scores the held-out inner fold at every
-// threshold.
+// cut (threshold and smoothing).
 type innerJob struct {
 	s, fs, c, g, fold int
-	counts            []score.Counts // per threshold
+	counts            []score.Counts // per cut (threshold and smoothing, run.cuts)
 }
 
 // run is one NestedCV or LeaveOneSetOut.
@@ -224,7 +230,7 @@ func nested(ctx context.Context, ex []*Example, splits []split, opt NestedOption
 		res.Folds[s], chosen[s] = r.choose(s)
 	}
 	err = runJobs(ctx, len(splits), r.workers, r.prog, func(ctx context.Context, s int) error {
-		return r.outer(ctx, s, chosen[s], res.Folds[s].Chosen.Threshold, res.Results)
+		return r.outer(ctx, s, chosen[s], res.Folds[s].Chosen.Setting, res.Results)
 	})
 	if err != nil {
 		return nil, err
@@ -259,8 +265,16 @@ func newRun(ex []*Example, splits []split, opt NestedOptions) (*run, error) {
 	if g.Thresholds == nil {
 		g.Thresholds = []float64{r.base.Threshold}
 	}
-	if len(g.Features)*len(g.C)*len(g.Gamma)*len(g.Thresholds) == 0 {
+	if g.Smooth == nil {
+		g.Smooth = []float64{r.base.Smooth}
+	}
+	if len(g.Features)*len(g.C)*len(g.Gamma)*len(g.Thresholds)*len(g.Smooth) == 0 {
 		return nil, errors.New("train: empty model-selection grid")
+	}
+	for _, v := range g.Smooth {
+		if err := classify.CheckSmooth(v); err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
 	}
 	inEx := map[*Example]bool{}
 	for _, e := range ex {
@@ -329,7 +343,7 @@ func (r *run) settings(fs, c, g int) TrainOptions {
 }
 
 // innerJob runs job i: train on the other inner folds and the extra
-// pages, decide each held-out page once, score it at every threshold.
+// pages, decide each held-out page once, score it at every cut.
 func (r *run) innerJob(ctx context.Context, i int) error {
 	jb := r.jobs[i]
 	sp := r.splits[jb.s]
@@ -349,14 +363,17 @@ func (r *run) innerJob(ctx context.Context, i int) error {
 	if err != nil {
 		return fmt.Errorf("%s, inner fold %d: %w", sp.name, jb.fold+1, err)
 	}
-	jb.counts = make([]score.Counts, len(r.grid.Thresholds))
+	cuts := r.cuts()
+	jb.counts = make([]score.Counts, len(cuts))
+	mc := *m
 	for _, e := range held {
 		d, err := pipeline.Decide(m, e.Doc)
 		if err != nil {
 			return fmt.Errorf("%s, inner fold %d: %w", sp.name, jb.fold+1, err)
 		}
-		for t, th := range r.grid.Thresholds {
-			w, err := r.sc.counts(e, pipeline.Keep(m, e.Doc, d, th))
+		for t, cut := range cuts {
+			mc.Smooth = cut.Smooth
+			w, err := r.sc.counts(e, pipeline.Keep(&mc, e.Doc, d, cut.Threshold))
 			if err != nil {
 				return err
 			}
@@ -366,17 +383,30 @@ func (r *run) innerJob(ctx context.Context, i int) error {
 	return nil
 }
 
+// cuts lists the grid's thresholds and smoothings, every smoothing for
+// each threshold in grid order (only Threshold and Smooth are set).
+func (r *run) cuts() []Setting {
+	var out []Setting
+	for _, th := range r.grid.Thresholds {
+		for _, sm := range r.grid.Smooth {
+			out = append(out, Setting{Threshold: th, Smooth: sm})
+		}
+	}
+	return out
+}
+
 // choose sums split s's inner counts per cell and picks the best cell; it
 // returns the fold's record and the chosen (feature set, C, gamma).
 func (r *run) choose(s int) (FoldChoice, [3]int) {
 	sp := r.splits[s]
 	fc := FoldChoice{Name: sp.name, Test: sp.test, TrainPages: len(sp.train) + len(r.extra), InnerPages: len(sp.train)}
 	sum := map[[4]int]score.Counts{}
+	cuts := r.cuts()
 	for _, jb := range r.jobs {
 		if jb.s != s {
 			continue
 		}
-		for t := range r.grid.Thresholds {
+		for t := range cuts {
 			k := [4]int{jb.fs, jb.c, jb.g, t}
 			sum[k] = addCounts(sum[k], jb.counts[t])
 		}
@@ -385,8 +415,8 @@ func (r *run) choose(s int) (FoldChoice, [3]int) {
 	for fs, set := range r.grid.Features {
 		for c, cv := range r.grid.C {
 			for g, gv := range r.grid.Gamma {
-				for t, th := range r.grid.Thresholds {
-					fc.Cells = append(fc.Cells, Cell{Setting{set.Name, cv, gv, th}, sum[[4]int{fs, c, g, t}]})
+				for t, cut := range cuts {
+					fc.Cells = append(fc.Cells, Cell{Setting{set.Name, cv, gv, cut.Threshold, cut.Smooth}, sum[[4]int{fs, c, g, t}]})
 					index = append(index, [3]int{fs, c, g})
 				}
 			}
@@ -397,12 +427,14 @@ func (r *run) choose(s int) (FoldChoice, [3]int) {
 	return fc, index[best]
 }
 
-// outer trains split s's model with the chosen cell on all its training
-// pages and the extra pages, and classifies its held-out pages into out.
-func (r *run) outer(ctx context.Context, s int, cell [3]int, threshold float64, out []PageResult) error {
+// outer trains split s's model with the chosen cell (its threshold and
+// smoothing from set) on all its training pages and the extra pages, and
+// classifies its held-out pages into out.
+func (r *run) outer(ctx context.Context, s int, cell [3]int, set Setting, out []PageResult) error {
 	sp := r.splits[s]
 	to := r.settings(cell[0], cell[1], cell[2])
-	to.Threshold = threshold
+	to.Threshold, to.Smooth = set.Threshold, set.Smooth
+	threshold := set.Threshold
 	var test []*Example
 	for _, i := range sp.test {
 		test = append(test, r.ex[i])

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/features"
 	"github.com/fiasco-project/fiasco/internal/shared"
 	"github.com/fiasco-project/fiasco/score"
@@ -212,5 +213,55 @@ func TestNestedCVCleanEval(t *testing.T) {
 	}
 	if !(sum.WordF.Lo <= sum.WordF.Value && sum.WordF.Value <= sum.WordF.Hi) {
 		t.Errorf("word F %.4f outside its interval [%.4f, %.4f]", sum.WordF.Value, sum.WordF.Lo, sum.WordF.Hi)
+	}
+}
+
+// TestNestedSmooth: the smoothings of the grid are cells of their own,
+// cut from the same inner decision values (the cells without smoothing
+// are those of a grid without it), each outer fold keeps what its chosen
+// threshold and smoothing keep, and a switch cost out of range is refused.
+func TestNestedSmooth(t *testing.T) {
+	ctx := context.Background()
+	ex := synthPages(t, "a", 12, 1)
+	grid := NestedGrid{C: []float64{1}, Gamma: []float64{0.1}, Thresholds: []float64{-0.25, 0}}
+	opt := NestedOptions{OuterFolds: 3, InnerFolds: 2, Seed: 5, Grid: grid,
+		Train: TrainOptions{Keywords: 10, KeywordMinCount: 2}}
+	plain, err := NestedCV(ctx, ex, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt.Grid.Smooth = []float64{0, 0.25, 1}
+	res, err := NestedCV(ctx, ex, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := false
+	for f, fc := range res.Folds {
+		if len(fc.Cells) != 6 {
+			t.Fatalf("%s: %d cells, want 2 thresholds times 3 smoothings", fc.Name, len(fc.Cells))
+		}
+		for i, c := range fc.Cells {
+			want := Setting{Features: "default", C: 1, Gamma: 0.1, Threshold: grid.Thresholds[i/3], Smooth: opt.Grid.Smooth[i%3]}
+			if c.Setting != want {
+				t.Errorf("%s: cell %d is %+v, want %+v", fc.Name, i, c.Setting, want)
+			}
+			if c.Smooth == 0 && c.Inner != plain.Folds[f].Cells[i/3].Inner {
+				t.Errorf("%s: %+v scores %+v, without smoothing in the grid %+v", fc.Name, c.Setting, c.Inner, plain.Folds[f].Cells[i/3].Inner)
+			}
+			moved = moved || c.Smooth > 0 && c.Inner != fc.Cells[i/3*3].Inner
+		}
+		for _, i := range fc.Test {
+			r := res.Results[i]
+			if want := classify.KeepSmooth(r.Score, fc.Chosen.Threshold, fc.Chosen.Smooth); !slices.Equal(r.Keep, want) {
+				t.Errorf("%s, page %d: kept %v, want %v (threshold %g, smoothing %g)", fc.Name, i, r.Keep, want, fc.Chosen.Threshold, fc.Chosen.Smooth)
+			}
+		}
+	}
+	if !moved {
+		t.Error("no smoothing changed any inner figure: the grid's smoothings are not applied")
+	}
+	opt.Grid.Smooth = []float64{0, classify.MaxSmooth + 1}
+	if _, err := NestedCV(ctx, ex, opt); err == nil {
+		t.Error("no error for a switch cost above MaxSmooth")
 	}
 }

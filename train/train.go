@@ -60,6 +60,9 @@ type TrainOptions struct {
 	Blend float64
 	// Floor turns the prose floor on (classify.Model.Floor).
 	Floor bool
+	// Smooth is the model's switch cost of sequence smoothing
+	// (classify.Model.Smooth, classify.KeepSmooth); 0: none.
+	Smooth float64
 	// MaxSV > 0 replaces each SVM with more support vectors than that by
 	// a reduced set of at most MaxSV of them (svm.Reduce with Medoids:
 	// the support vectors nearest to k-means centres, their coefficients
@@ -72,7 +75,9 @@ type TrainOptions struct {
 
 // TextOptions returns the options that train a visual model's text
 // model (TrainOptions.Text) as the embedded text model of the policy was
-// trained: its features, C, gamma, threshold and reduced set (MaxSV),
+// trained: its features, C, gamma, threshold, smoothing (which the
+// visual model's cut does not use: pipeline.Keep smooths with the model
+// it is given) and reduced set (MaxSV),
 // the rest of base (the SVM's other parameters, keywords, sample, seed).
 func TextOptions(policy string, base TrainOptions) (*TrainOptions, error) {
 	tm, err := classify.DefaultFor(policy, false)
@@ -81,6 +86,7 @@ func TextOptions(policy string, base TrainOptions) (*TrainOptions, error) {
 	}
 	o := base
 	o.Text, o.Stack, o.Rescue, o.Blend = nil, 0, false, 0
+	o.Smooth = tm.Smooth
 	if o.Params == (svm.Params{}) {
 		o.Params = svm.DefaultParams()
 	}
@@ -121,6 +127,9 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 	if !(opt.Blend >= 0 && opt.Blend <= 1) {
 		return nil, fmt.Errorf("train: blend %v: want a weight from 0 to 1", opt.Blend)
 	}
+	if err := classify.CheckSmooth(opt.Smooth); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
 	if opt.MaxSV < 0 || opt.MaxSV > 0 && opt.Params.Kernel != svm.RBF {
 		return nil, fmt.Errorf("train: a reduced set of %d vectors needs an RBF kernel and a positive size", opt.MaxSV)
 	}
@@ -159,7 +168,7 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 		}
 	}
 	m.Info = classify.Info{Pages: len(ex), Blocks: len(y), Clean: clean, C: opt.Params.C, Gamma: m.English.Gamma, MaxSV: opt.MaxSV}
-	m.Rescue, m.Floor = opt.Rescue, opt.Floor
+	m.Rescue, m.Floor, m.Smooth = opt.Rescue, opt.Floor, opt.Smooth
 	if m.Visual {
 		m.Blend = opt.Blend
 	}

@@ -180,13 +180,20 @@ func versusModel(name, policy string) (*classify.Model, error) {
 
 // modelName names the model eval scores, for its report.
 func modelName(mf *modelFlags, m *classify.Model) string {
+	name := "the text model"
 	switch {
 	case mf.model != "":
-		return mf.model
+		name = mf.model
 	case m.Visual:
-		return "the rendered model"
+		name = "the rendered model"
 	}
-	return "the text model"
+	switch {
+	case mf.smoothSet && m.Smooth > 0:
+		name += fmt.Sprintf(" smoothed at %g", m.Smooth)
+	case mf.smoothSet:
+		name += " without smoothing"
+	}
+	return name
 }
 
 // evalCV cross-validates training by page.

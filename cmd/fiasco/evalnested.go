@@ -12,6 +12,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/score"
 	"github.com/fiasco-project/fiasco/train"
@@ -72,6 +73,7 @@ type nestedFlags struct {
 	gridC         []float64
 	gridGamma     []float64
 	gridThreshold []float64
+	gridSmooth    []float64
 	candidates    []train.FeatureSet
 	extra         []string
 	extraPages    int
@@ -122,6 +124,11 @@ func addNestedFlags(fs *flagSet) *nestedFlags {
 	fs.Func("grid-threshold", "--nested/--by-set: `LIST` of decision thresholds to choose from, comma-separated (default: --threshold, else 0)", func(s string) error {
 		v, err := parseGridList(s, func(float64) bool { return true }, "a threshold")
 		n.gridThreshold = v
+		return err
+	})
+	fs.Func("grid-smooth", "--nested/--by-set: `LIST` of sequence-smoothing switch costs to choose from, comma-separated (0 to 4; default: --smooth, else 0)", func(s string) error {
+		v, err := parseGridList(s, func(x float64) bool { return classify.CheckSmooth(x) == nil }, fmt.Sprintf("a switch cost from 0 to %d", classify.MaxSmooth))
+		n.gridSmooth = v
 		return err
 	})
 	fs.Func("candidate-features", "--nested/--by-set: a feature set to choose from, `NAME=SPEC` with SPEC as for --features (repeatable; default: --features)", func(s string) error {
@@ -269,7 +276,7 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) 
 	if n.given["extra-pages"] && len(n.extra) == 0 {
 		return usagef("eval", "--extra-pages samples the --extra sets: give --extra DIR")
 	}
-	for _, f := range []string{"grid-c", "grid-gamma", "grid-threshold", "candidate-features", "extra"} {
+	for _, f := range []string{"grid-c", "grid-gamma", "grid-threshold", "grid-smooth", "candidate-features", "extra"} {
 		if n.given[f] && !n.active() {
 			return usagef("eval", "--%s needs --nested or --by-set", f)
 		}
@@ -281,7 +288,7 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) 
 			}
 		}
 	}
-	for _, p := range [][2]string{{"c", "grid-c"}, {"g", "grid-gamma"}, {"threshold", "grid-threshold"}, {"features", "candidate-features"}} {
+	for _, p := range [][2]string{{"c", "grid-c"}, {"g", "grid-gamma"}, {"threshold", "grid-threshold"}, {"smooth", "grid-smooth"}, {"features", "candidate-features"}} {
 		if n.given[p[0]] && n.given[p[1]] {
 			one := flagName(p[0])
 			return usagef("eval", "%s and --%s: give one (an absent --%s is the single value of %s)", one, p[1], p[1], one)
@@ -331,7 +338,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 	if err := checkRenderFeatures(mf.noRender, featFlag, feats, "eval"); err != nil {
 		return err
 	}
-	grid := train.NestedGrid{Features: nf.candidates, C: nf.gridC, Gamma: nf.gridGamma, Thresholds: nf.gridThreshold}
+	grid := train.NestedGrid{Features: nf.candidates, C: nf.gridC, Gamma: nf.gridGamma, Thresholds: nf.gridThreshold, Smooth: nf.gridSmooth}
 	if grid.Features == nil {
 		name := strings.ReplaceAll(featFlag, " ", "")
 		if name == "" {
@@ -417,7 +424,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 	} else {
 		fmt.Fprintf(stdout, "nested cross-validation over %s: %d outer folds, %d inner folds, seed %d\n", nf.dealt(), nf.outer, nf.inner, sf.seed)
 	}
-	printGrid(stdout, grid, params.C, params.Gamma, th)
+	printGrid(stdout, grid, params.C, params.Gamma, th, mf.smooth)
 	if len(extra) > 0 {
 		sampled := ""
 		if nf.extraPages > 0 {
@@ -446,7 +453,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 }
 
 // printGrid writes the candidates inner cross-validation chose from.
-func printGrid(w io.Writer, g train.NestedGrid, c, gamma, th float64) {
+func printGrid(w io.Writer, g train.NestedGrid, c, gamma, th, smoothing float64) {
 	or := func(v []float64, def float64) []float64 {
 		if v == nil {
 			return []float64{def}
@@ -465,8 +472,13 @@ func printGrid(w io.Writer, g train.NestedGrid, c, gamma, th float64) {
 		names[i] = f.Name
 	}
 	cs, gs, ts := or(g.C, c), or(g.Gamma, gamma), or(g.Thresholds, th)
-	fmt.Fprintf(w, "grid: features %s; C %s; gamma %s; threshold %s (%d settings)\n",
-		strings.Join(names, ", "), list(cs), list(gs), list(ts), len(names)*len(cs)*len(gs)*len(ts))
+	smooth, n := "", len(names)*len(cs)*len(gs)*len(ts)
+	if g.Smooth != nil || smoothing != 0 { // shown where there is any
+		ss := or(g.Smooth, smoothing)
+		smooth, n = "; smoothing "+list(ss), n*len(ss)
+	}
+	fmt.Fprintf(w, "grid: features %s; C %s; gamma %s; threshold %s%s (%d settings)\n",
+		strings.Join(names, ", "), list(cs), list(gs), list(ts), smooth, n)
 }
 
 // printChoices writes a row per outer fold (what it chose, its inner F and
@@ -477,7 +489,21 @@ func printChoices(w io.Writer, res *train.NestedResult, ps []train.PageScore, by
 	if bySet {
 		first = "held out"
 	}
-	fmt.Fprintf(tw, "%s\ttest\ttrain\tfeatures\tC\tgamma\tthreshold\tinner F\touter F\n", first)
+	smoothed := false // show the smoothing where any fold chose one
+	for _, f := range res.Folds {
+		smoothed = smoothed || f.Chosen.Smooth != 0
+	}
+	sm := func(s train.Setting) string {
+		if !smoothed {
+			return ""
+		}
+		return fmt.Sprintf("\tsmoothing %g", s.Smooth)
+	}
+	smoothCol := ""
+	if smoothed {
+		smoothCol = "\tsmoothing"
+	}
+	fmt.Fprintf(tw, "%s\ttest\ttrain\tfeatures\tC\tgamma\tthreshold\tinner F\touter F%s\n", first, smoothCol)
 	var order []train.Setting
 	count := map[train.Setting]int{}
 	for _, f := range res.Folds {
@@ -488,8 +514,8 @@ func printChoices(w io.Writer, res *train.NestedResult, ps []train.PageScore, by
 			words.Gold += ps[i].Words.Gold
 		}
 		s := f.Chosen.Setting
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%g\t%g\t%g\t%.2f\t%.2f\n",
-			f.Name, len(f.Test), f.TrainPages, s.Features, s.C, s.Gamma, s.Threshold, 100*f.Chosen.Inner.F(), 100*words.F())
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%g\t%g\t%g\t%.2f\t%.2f%s\n",
+			f.Name, len(f.Test), f.TrainPages, s.Features, s.C, s.Gamma, s.Threshold, 100*f.Chosen.Inner.F(), 100*words.F(), strings.Replace(sm(s), "smoothing ", "", 1))
 		if count[s] == 0 {
 			order = append(order, s)
 		}
@@ -499,7 +525,7 @@ func printChoices(w io.Writer, res *train.NestedResult, ps []train.PageScore, by
 	fmt.Fprintln(w, "\nsettings chosen:")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, s := range order {
-		fmt.Fprintf(tw, "  %d of %d folds\tfeatures %s\tC %g\tgamma %g\tthreshold %g\n", count[s], len(res.Folds), s.Features, s.C, s.Gamma, s.Threshold)
+		fmt.Fprintf(tw, "  %d of %d folds\tfeatures %s\tC %g\tgamma %g\tthreshold %g%s\n", count[s], len(res.Folds), s.Features, s.C, s.Gamma, s.Threshold, sm(s))
 	}
 	tw.Flush()
 }
@@ -563,7 +589,7 @@ func printSetIntervals(w io.Writer, ps []train.PageScore, b int, seed uint64) er
 // rescue prose; with --blend, to take its share of every value); the embedded text model, trained on these pages, must
 // not score them.
 func foldOptions(df *dataFlags, mf *modelFlags, to train.TrainOptions) (train.TrainOptions, error) {
-	to.Rescue, to.Floor, to.Blend = mf.rescue, mf.floor.v, mf.blend
+	to.Rescue, to.Floor, to.Blend, to.Smooth = mf.rescue, mf.floor.v, mf.blend, mf.smooth
 	text, err := train.TextOptions(df.policy.String(), to)
 	if err != nil {
 		return to, err

@@ -24,6 +24,8 @@ type modelFlags struct {
 	rescue    bool    // --rescue: classify.Model.Rescue
 	blend     float64 // --blend: classify.Model.Blend
 	blendSet  bool
+	smooth    float64 // --smooth: classify.Model.Smooth
+	smoothSet bool
 	floor     setBool      // --floor, --floor=false: classify.Model.Floor (unset: the model's own)
 	policy    *gold.Policy // --policy: picks the embedded model
 	// scoring (eval): --policy maps the gold labels; a model of another
@@ -52,7 +54,7 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	fs.StringVar(&m.model, "model", "", "model file (default: the embedded default model)")
 	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use the policy's text and structure model (the default under --policy article; fiasco clean also takes it where Chromium is not found or does not start)")
 	fs.BoolVar(&m.doRender, "render", false, "render pages in Chromium and use the policy's model with visual features (the default under --policy corpus when Chromium is found; with --render, a missing Chromium is an error)")
-	fs.Func("threshold", "keep blocks whose decision value is at least this (default: the model's; higher = more precision; the prose floor is then off unless --floor is given)", func(s string) error {
+	fs.Func("threshold", "keep blocks whose decision value is at least this (with --smooth, where the neighbours' values do not outweigh it; default: the model's; higher = more precision; the prose floor is then off unless --floor is given)", func(s string) error {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
 			return fmt.Errorf("%q is not a number", s)
@@ -77,6 +79,11 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 		m.blendSet = err == nil
 		return err
 	})
+	fs.Func("smooth", smoothHelp+" (default: the model's own: 0.25 for the corpus policy's text model, 0 for the other embedded ones)", func(s string) (err error) {
+		m.smooth, err = parseSmooth(s)
+		m.smoothSet = err == nil
+		return err
+	})
 	fs.Var(&m.floor, "floor", "keep every block of prose (ten words or more, ending like a sentence) of a page the model all but empties: one whose prose holds 50 words or more, of which its kept blocks hold less than a quarter (pipeline.FloorShare); --floor=false: never (default: as the model says, the corpus policy's text model does, the others do not; off with --threshold)")
 	m.render.add(fs)
 	return m
@@ -93,6 +100,9 @@ func (m *modelFlags) load() (*classify.Model, error) {
 			return nil, usagef(m.cmd, "--floor keeps every block of prose of a page the model all but empties, and the article policy keeps the main article only (the floor was measured under --policy corpus)")
 		}
 		mod.Floor = fl
+	}
+	if m.smoothSet {
+		mod.Smooth = m.smooth // --smooth 0 too: each block on its own value
 	}
 	if m.blendSet && mod.Visual {
 		mod.Blend = m.blend // --blend 0 too: the visual model alone
@@ -119,6 +129,19 @@ func parseBlend(s string) (float64, error) {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || !(v >= 0 && v <= 1) {
 		return 0, fmt.Errorf("%q: want a weight from 0 to 1", s)
+	}
+	return v, nil
+}
+
+// smoothHelp says what --smooth does, for train, clean, eval and inspect.
+const smoothHelp = "sequence smoothing: keep or drop each block with its neighbours in document order where their values outweigh its own distance from the threshold; an isolated block changes side when that distance is below twice the switch cost `S` (0 to 4; classify.KeepSmooth; README: Sequence smoothing)"
+
+// parseSmooth parses a --smooth switch cost: a number from 0 to
+// classify.MaxSmooth.
+func parseSmooth(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || classify.CheckSmooth(v) != nil {
+		return 0, fmt.Errorf("%q: want a switch cost from 0 to %d", s, classify.MaxSmooth)
 	}
 	return v, nil
 }
@@ -234,6 +257,10 @@ func (m *modelFlags) cleaner(ctx context.Context) (*pipeline.Cleaner, func(), er
 	}
 	if fl, ok := m.floorValue(); ok {
 		c.Floor = &fl
+	}
+	if m.smoothSet { // also for the text model a page falls back on
+		s := m.smooth
+		c.Smooth = &s
 	}
 	closeFn := func() {}
 	if mod.Visual {

@@ -326,6 +326,7 @@ func TestFlagValues(t *testing.T) {
 		{"--format jsonl --keep-dirs", "--keep-dirs needs"},
 		{"--resume", "--resume needs -o"},
 		{"--format pdf", "--format pdf"},
+		{"--smooth NaN", `"NaN": want a switch cost`},
 	} {
 		code, _, errs := fiasco(t, append(append([]string{"clean"}, strings.Fields(c.args)...), "x.html")...)
 		if code != 2 || !strings.Contains(errs, c.msg) {
@@ -378,6 +379,12 @@ func TestFlagValues(t *testing.T) {
 		{"eval --data d --nested 3,2 --blend 1.5", "want a weight from 0 to 1"},
 		{"train --data d -o m --blend 2", `"2": want a weight from 0 to 1`},
 		{"train --data d -o m --blend 0.5", "--blend weighs a model with visual features against the text model"},
+		{"train --data d -o m --smooth 5", `"5": want a switch cost from 0 to 4`},
+		{"eval --data d --nested 3,2 --grid-smooth 0,-1", "want a switch cost from 0 to 4"},
+		{"eval --data d --nested 3,2 --smooth x", `"x": want a switch cost from 0 to 4`},
+		{"eval --data d --grid-smooth 0,0.25", "--grid-smooth needs --nested or --by-set"},
+		{"eval --data d --nested 3,2 --smooth 0.1 --grid-smooth 0,0.25", "--smooth and --grid-smooth: give one"},
+		{"inspect --smooth -0.5 x.html", `"-0.5": want a switch cost from 0 to 4`},
 		{"train --data d -o m --no-render --features visual", "--features visual needs rendered pages (vis_"},
 		{"clean --no-render --model ../../classify/models/visual.fiasco ../../testdata/article.html", "uses visual features: it cannot run with --no-render"},
 		{"clean --errors e.jsonl a.html b.html", "several pages need -o DIR"},

@@ -66,6 +66,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		blend, err = parseBlend(s)
 		return err
 	})
+	var smooth float64
+	fs.Func("smooth", "store in the model "+smoothHelp+" (default 0: none)", func(s string) (err error) {
+		smooth, err = parseSmooth(s)
+		return err
+	})
 	stack := fs.Int("stack", 0, "add a second stage that re-decides each block from its own and its neighbours' first-stage values, trained on `K`-fold out-of-fold values (0: none; 2 to 20)")
 	maxBlocks := fs.Int("max-blocks", 0, "train on a seeded sample of at most this many blocks (0: all)")
 	featFlag := fs.String("features", "", featuresHelp)
@@ -160,7 +165,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return &usageError{cmd: "train", err: err}
 	}
-	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed, Stack: *stack, StackBySite: bySite, Floor: *floor, Blend: blend, MaxSV: sf.maxSV}
+	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed, Stack: *stack, StackBySite: bySite, Floor: *floor, Blend: blend, Smooth: smooth, MaxSV: sf.maxSV}
 	if foldsBy && !*grid && *stack == 0 {
 		return usagef("train", "--folds-by deals the folds of --grid and --stack: give one")
 	}
@@ -241,6 +246,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if m.Blend > 0 {
 		vectors += fmt.Sprintf(", blended with the text model at %g (--blend)", m.Blend)
+	}
+	if m.Smooth > 0 {
+		vectors += fmt.Sprintf(", smoothed at %g (--smooth)", m.Smooth)
 	}
 	fmt.Fprintf(stderr, "fiasco train: %d pages, %d blocks (%d clean); C = %g, gamma = %g, %s; wrote %s\n",
 		m.Info.Pages, m.Info.Blocks, m.Info.Clean, to.Params.C, m.English.Gamma, vectors, *out)

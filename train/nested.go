@@ -125,9 +125,10 @@ type split struct {
 // held-out pages without segment tags (pages that failed to load are
 // left out: they score the same under every candidate), is chosen; ties
 // go to the earliest candidate in grid order (feature sets, C, gamma,
-// thresholds, smoothings, each as listed). A model with the chosen setting is trained on all the outer fold's training
-// pages (plus Extra) and classifies its held-out pages. No page is ever
-// classified by a model, or scored for a choice, that saw it.
+// thresholds, smoothings, each as listed). A model with the chosen
+// setting is trained on all the outer fold's training pages (plus Extra)
+// and classifies its held-out pages. No page is ever classified by a
+// model, or scored for a choice, that saw it.
 //
 // Keywords and scaling are learned inside every training, inner ones
 // included, as Train does. Trainings run on Workers goroutines; the

@@ -83,7 +83,7 @@ in jsonl, its record in wet's error log, its manifest line in a
 directory) and is not tried again; the resumed run exits as the whole
 run would have (1 if a page failed in either part). A resumed run must
 clean as the run it continues did (format and its options, model,
-threshold, policy, rendering, limits: kept in a hidden file beside the
+threshold, smoothing, policy, rendering, limits: kept in a hidden file beside the
 output), else it stops before touching the output.
 
 On SIGINT or SIGTERM a batch takes no more pages, stops the pages under

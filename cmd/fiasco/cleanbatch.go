@@ -105,11 +105,12 @@ func runSettings(cf *cleanFlags, c *pipeline.Cleaner) (corpus.Settings, error) {
 	if c.Model.Blend > 0 { // also in the digest; named so that a resume says what changed
 		s["blend"] = strconv.FormatFloat(c.Model.Blend, 'g', -1, 64)
 	}
-	switch { // a model's own smoothing is also in its digest; named so that a resume says what changed
-	case c.Smooth != nil:
-		s["smooth"] = strconv.FormatFloat(*c.Smooth, 'g', -1, 64)
-	case c.Model.Smooth > 0:
-		s["smooth"] = strconv.FormatFloat(c.Model.Smooth, 'g', -1, 64)
+	smooth := c.Model.Smooth // also in the model's digest; named so that a resume says what changed
+	if c.Smooth != nil {
+		smooth = *c.Smooth // as the page's model will have it (the text model a page falls back on too)
+	}
+	if smooth > 0 {
+		s["smooth"] = strconv.FormatFloat(smooth, 'g', -1, 64)
 	}
 	if c.Floor != nil { // --floor or --floor=false; the model's own is in its digest
 		s["floor"] = strconv.FormatBool(*c.Floor)

@@ -28,7 +28,7 @@ import (
 const evalNestedHelp = `With --nested OUTER,INNER choosing the model is part of what is measured:
 the pages are dealt into OUTER folds; for each, the pages of the other
 folds are dealt into INNER folds, every setting of the grid (feature set,
-C, gamma, threshold) is cross-validated on them, and the one with the best
+C, gamma, threshold, smoothing) is cross-validated on them, and the one with the best
 inner word F (micro-averaged, no segment tags) is trained on all of them
 and cleans the held-out fold. With --by-set (two or more --data sets)
 each data set is held out in turn and cleaned by a model chosen (--inner
@@ -45,9 +45,11 @@ or base href. Pages with none (most of L3S-GN1's) are sites of their own;
 sets, not sites: eval says how many pages each of these concerns.
 
 The grid is --candidate-features NAME=SPEC (repeatable; SPEC as for
---features, empty for the default set), --grid-c, --grid-gamma and
---grid-threshold (comma-separated lists). An absent one is the single
-value of --features, -c, -g or --threshold (default 0). Pages are rendered
+--features, empty for the default set), --grid-c, --grid-gamma,
+--grid-threshold and --grid-smooth (comma-separated lists). An absent one
+is the single value of --features, -c, -g, --threshold or --smooth
+(default 0; thresholds and smoothings cut the same decision values, so
+they cost no training). Pages are rendered
 only when a feature set needs the visual features. --extra DIR adds a data
 set to every training set, inner and outer, whose pages are never scored:
 it measures whether more data helps. --workers also bounds the trainings

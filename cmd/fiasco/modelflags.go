@@ -54,7 +54,7 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	fs.StringVar(&m.model, "model", "", "model file (default: the embedded default model)")
 	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use the policy's text and structure model (the default under --policy article; fiasco clean also takes it where Chromium is not found or does not start)")
 	fs.BoolVar(&m.doRender, "render", false, "render pages in Chromium and use the policy's model with visual features (the default under --policy corpus when Chromium is found; with --render, a missing Chromium is an error)")
-	fs.Func("threshold", "keep blocks whose decision value is at least this (with --smooth, where the neighbours' values do not outweigh it; default: the model's; higher = more precision; the prose floor is then off unless --floor is given)", func(s string) error {
+	fs.Func("threshold", "keep blocks whose decision value is at least this (with smoothing, --smooth, which the corpus policy's text model has: where the neighbours' values do not outweigh it; default: the model's; higher = more precision; the prose floor is then off unless --floor is given)", func(s string) error {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
 			return fmt.Errorf("%q is not a number", s)
@@ -79,7 +79,7 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 		m.blendSet = err == nil
 		return err
 	})
-	fs.Func("smooth", smoothHelp+" (default: the model's own: 0.25 for the corpus policy's text model, 0 for the other embedded ones)", func(s string) (err error) {
+	fs.Func("smooth", smoothHelp+" (default: the model's own: 0.25 for the corpus policy's text model, 0 for the other embedded ones; 0 for the models --cv, --nested and --by-set train)", func(s string) (err error) {
 		m.smooth, err = parseSmooth(s)
 		m.smoothSet = err == nil
 		return err
@@ -134,7 +134,7 @@ func parseBlend(s string) (float64, error) {
 }
 
 // smoothHelp says what --smooth does, for train, clean, eval and inspect.
-const smoothHelp = "sequence smoothing: keep or drop each block with its neighbours in document order where their values outweigh its own distance from the threshold; an isolated block changes side when that distance is below twice the switch cost `S` (0 to 4; classify.KeepSmooth; README: Sequence smoothing)"
+const smoothHelp = "sequence smoothing: keep or drop each block with its neighbours in document order where their values outweigh its own distance from the threshold; an isolated block changes side when that distance is at most twice the switch cost `S`, and large values decide long runs together (0 to 4; classify.KeepSmooth; README: Sequence smoothing)"
 
 // parseSmooth parses a --smooth switch cost: a number from 0 to
 // classify.MaxSmooth.

@@ -495,17 +495,17 @@ func printChoices(w io.Writer, res *train.NestedResult, ps []train.PageScore, by
 	for _, f := range res.Folds {
 		smoothed = smoothed || f.Chosen.Smooth != 0
 	}
-	sm := func(s train.Setting) string {
-		if !smoothed {
+	// sm is the smoothing cell after label (the header's without a value).
+	sm := func(label string, s *train.Setting) string {
+		switch {
+		case !smoothed:
 			return ""
+		case s == nil:
+			return "\t" + label
 		}
-		return fmt.Sprintf("\tsmoothing %g", s.Smooth)
+		return fmt.Sprintf("\t%s%g", label, s.Smooth)
 	}
-	smoothCol := ""
-	if smoothed {
-		smoothCol = "\tsmoothing"
-	}
-	fmt.Fprintf(tw, "%s\ttest\ttrain\tfeatures\tC\tgamma\tthreshold\tinner F\touter F%s\n", first, smoothCol)
+	fmt.Fprintf(tw, "%s\ttest\ttrain\tfeatures\tC\tgamma\tthreshold\tinner F\touter F%s\n", first, sm("smoothing", nil))
 	var order []train.Setting
 	count := map[train.Setting]int{}
 	for _, f := range res.Folds {
@@ -517,7 +517,7 @@ func printChoices(w io.Writer, res *train.NestedResult, ps []train.PageScore, by
 		}
 		s := f.Chosen.Setting
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%g\t%g\t%g\t%.2f\t%.2f%s\n",
-			f.Name, len(f.Test), f.TrainPages, s.Features, s.C, s.Gamma, s.Threshold, 100*f.Chosen.Inner.F(), 100*words.F(), strings.Replace(sm(s), "smoothing ", "", 1))
+			f.Name, len(f.Test), f.TrainPages, s.Features, s.C, s.Gamma, s.Threshold, 100*f.Chosen.Inner.F(), 100*words.F(), sm("", &s))
 		if count[s] == 0 {
 			order = append(order, s)
 		}
@@ -527,7 +527,7 @@ func printChoices(w io.Writer, res *train.NestedResult, ps []train.PageScore, by
 	fmt.Fprintln(w, "\nsettings chosen:")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, s := range order {
-		fmt.Fprintf(tw, "  %d of %d folds\tfeatures %s\tC %g\tgamma %g\tthreshold %g%s\n", count[s], len(res.Folds), s.Features, s.C, s.Gamma, s.Threshold, sm(s))
+		fmt.Fprintf(tw, "  %d of %d folds\tfeatures %s\tC %g\tgamma %g\tthreshold %g%s\n", count[s], len(res.Folds), s.Features, s.C, s.Gamma, s.Threshold, sm("smoothing ", &s))
 	}
 	tw.Flush()
 }

@@ -42,8 +42,9 @@
 // input: url, warc_record_id, title, author, date, site (the page's
 // metadata, package meta; author, date and site only when known), lang,
 // charset, truncated, text, render_error when the text model cleaned the
-// page because rendering it failed, unseen_blocks, floored, and
-// optionally blocks (with their unseen and floor), or error); or a
+// page because rendering it failed, unseen_blocks, smoothed_blocks,
+// floored, and optionally blocks (with their unseen, smoothed and floor),
+// or error); or a
 // WET file (wet: a warcinfo record and
 // one gzip member per page holding a conversion record with WARC-Refers-To
 // naming the response record, as Common Crawl's). Failed pages are also

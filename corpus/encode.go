@@ -119,6 +119,9 @@ type Line struct {
 	// capture of a very tall page, or all of a page that renders all but
 	// blank), which the text model decided (pipeline.Result.Unseen).
 	UnseenBlocks int `json:"unseen_blocks,omitempty"`
+	// SmoothedBlocks: how many blocks sequence smoothing gave the other
+	// label than their own values would (pipeline.Result.Smoothed).
+	SmoothedBlocks int `json:"smoothed_blocks,omitempty"`
 	// Floored: the prose floor kept blocks of prose the threshold dropped
 	// (pipeline.Result.Floored).
 	Floored bool   `json:"floored,omitempty"`
@@ -132,11 +135,14 @@ type LineBlock struct {
 	Type  string  `json:"type"`  // p, h or l, as export.Types
 	Value float64 `json:"value"` // the decision value, six decimals
 	// Unseen: the rendering could not show the block and the text model
-	// decided it (pipeline.Result.UnseenBlocks); Floor: the prose floor
-	// kept it (pipeline.Result.Floor). Each only when true.
-	Unseen bool   `json:"unseen,omitempty"`
-	Floor  bool   `json:"floor,omitempty"`
-	Text   string `json:"text"`
+	// decided it (pipeline.Result.UnseenBlocks); Smoothed: sequence
+	// smoothing gave it the other label than its own value would
+	// (pipeline.Result.Smoothed); Floor: the prose floor kept it
+	// (pipeline.Result.Floor). Each only when true.
+	Unseen   bool   `json:"unseen,omitempty"`
+	Smoothed bool   `json:"smoothed,omitempty"`
+	Floor    bool   `json:"floor,omitempty"`
+	Text     string `json:"text"`
 }
 
 // JSONLine encodes o as one line of "fiasco clean --format jsonl" output,
@@ -162,6 +168,11 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 		l.Author, l.Date, l.Site = r.Meta.Author, r.Meta.Date, r.Meta.Site
 		l.RenderError = r.RenderErrText()
 		l.UnseenBlocks, _ = r.Unseen()
+		for _, x := range r.Smoothed {
+			if x {
+				l.SmoothedBlocks++
+			}
+		}
 		l.Floored = r.Floored()
 		if withBlocks {
 			l.Blocks = lineBlocks(r)
@@ -183,6 +194,7 @@ func lineBlocks(r *pipeline.Result) []LineBlock {
 	for i, b := range r.Blocks {
 		lb := LineBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Text: b.Text}
 		lb.Unseen = unseen != nil && unseen[i]
+		lb.Smoothed = r.Smoothed != nil && r.Smoothed[i]
 		lb.Floor = r.Floor != nil && r.Floor[i]
 		if r.Keep[i] {
 			lb.Label = "clean"

@@ -22,7 +22,8 @@ import (
 // record; and Unseen reads it back from what Encode left. So does a page
 // whose prose the floor kept (pipeline.Result.Floored): floored,
 // Fiasco-Floored. Blocks in JSONL (with Blocks) and the JSON format say
-// which they are: unseen, floor.
+// which they are: unseen, smoothed (with smoothed_blocks, the page's
+// count), floor.
 func TestUnseenFields(t *testing.T) {
 	c, err := pipeline.New(context.Background(), false)
 	if err != nil {
@@ -50,6 +51,9 @@ func TestUnseenFields(t *testing.T) {
 		// The floor kept the first paragraph, which the threshold dropped.
 		r.Floor = make([]bool, len(r.Blocks))
 		r.Floor[1], r.Keep[1] = true, true
+		// Smoothing dropped the heading, which its value kept.
+		r.Smoothed = make([]bool, len(r.Blocks))
+		r.Smoothed[0], r.Keep[0] = true, false
 		return pipeline.Outcome{Input: in, Result: r}
 	}
 	dir := t.TempDir()
@@ -102,9 +106,9 @@ func TestUnseenFields(t *testing.T) {
 		want []string
 	}{
 		{OutputOptions{Format: "jsonl", Path: filepath.Join(dir, "blocks.jsonl"), Blocks: true}, "blocks.jsonl",
-			[]string{`"unseen_blocks":1`, `"floored":true`, `"unseen":true`, `"floor":true`}},
+			[]string{`"unseen_blocks":1`, `"floored":true`, `"unseen":true`, `"floor":true`, `"smoothed_blocks":1`, `"smoothed":true`}},
 		{OutputOptions{Format: "json", Path: filepath.Join(dir, "json")}, filepath.Join("json", "tall.json"),
-			[]string{`"unseen_blocks": 1`, `"floored": true`, `"unseen": true`, `"floor": true`}},
+			[]string{`"unseen_blocks": 1`, `"floored": true`, `"unseen": true`, `"floor": true`, `"smoothed_blocks": 1`, `"smoothed": true`}},
 	} {
 		out, err := Open(f.opt)
 		if err != nil {
@@ -130,16 +134,16 @@ func TestUnseenFields(t *testing.T) {
 		// On the right blocks: the floor's on the first paragraph, unseen on the last.
 		var page struct {
 			Blocks []struct {
-				ID            int
-				Label         string
-				Unseen, Floor bool
+				ID                      int
+				Label                   string
+				Unseen, Smoothed, Floor bool
 			}
 		}
 		if err := json.Unmarshal(data, &page); err != nil || len(page.Blocks) != 3 {
 			t.Fatalf("%s: %d blocks (%v)", f.opt.Format, len(page.Blocks), err)
 		}
 		for i, b := range page.Blocks {
-			if b.ID != i || b.Floor != (i == 1) || b.Unseen != (i == 2) || i == 1 && b.Label != "clean" {
+			if b.ID != i || b.Floor != (i == 1) || b.Unseen != (i == 2) || b.Smoothed != (i == 0) || i == 1 && b.Label != "clean" || i == 0 && b.Label != "dirty" {
 				t.Errorf("%s: block %+v", f.opt.Format, b)
 			}
 		}

@@ -15,7 +15,8 @@
 //     name and url: "title" always, "author", "date" and "site" when the
 //     page gives them. [WriteNotes] adds what the cleaner knows of its
 //     decisions ([Notes]): the page's truncated, render_error,
-//     unseen_blocks and floored, and each block's unseen and floor.
+//     unseen_blocks, smoothed_blocks and floored, and each block's
+//     unseen, smoothed and floor.
 //
 // # Reading order
 //

@@ -89,6 +89,10 @@ type Notes struct {
 	// that renders all but blank) and a text model decided it; nil when
 	// none.
 	Unseen []bool
+	// Smoothed holds, per block, whether sequence smoothing gave the
+	// block the other label than its own value against the threshold
+	// would; nil when it changed none.
+	Smoothed []bool
 	// Floor holds, per block, whether the prose floor kept the block,
 	// which the threshold dropped; nil when it kept none.
 	Floor []bool
@@ -96,16 +100,18 @@ type Notes struct {
 
 // WriteNotes is WriteMeta with notes n. The JSON format adds to the page
 // "truncated" (true, when set), "render_error" (when set),
-// "unseen_blocks" (how many blocks are unseen, when any) and "floored"
-// (true, when the floor kept any) after the metadata, and to each block
-// "unseen" and "floor" (true, when set) before its text. The other
+// "unseen_blocks" (how many blocks are unseen, when any),
+// "smoothed_blocks" (how many blocks smoothing relabelled, when any) and
+// "floored" (true, when the floor kept any) after the metadata, and to
+// each block "unseen", "smoothed" and "floor" (true, when set) before
+// its text. The other
 // formats are Write's. Per-block notes of another length than bs are an
 // error, whatever the format.
 func WriteNotes(w io.Writer, f Format, p *load.Page, m meta.Meta, bs []*blocks.Block, keep []bool, score []float64, n Notes) error {
 	for _, x := range []struct {
 		name  string
 		flags []bool
-	}{{"unseen", n.Unseen}, {"floor", n.Floor}} {
+	}{{"unseen", n.Unseen}, {"smoothed", n.Smoothed}, {"floor", n.Floor}} {
 		if x.flags != nil && len(x.flags) != len(bs) {
 			return fmt.Errorf("export: %d %s flags for %d blocks", len(x.flags), x.name, len(bs))
 		}
@@ -197,9 +203,10 @@ type jsonBlock struct {
 	Type  string   `json:"type"`
 	Tag   string   `json:"tag"`
 	// With WriteNotes only, and only when true.
-	Unseen bool   `json:"unseen,omitempty"`
-	Floor  bool   `json:"floor,omitempty"`
-	Text   string `json:"text"`
+	Unseen   bool   `json:"unseen,omitempty"`
+	Smoothed bool   `json:"smoothed,omitempty"`
+	Floor    bool   `json:"floor,omitempty"`
+	Text     string `json:"text"`
 }
 
 type jsonPage struct {
@@ -211,11 +218,12 @@ type jsonPage struct {
 	Date   string  `json:"date,omitempty"`
 	Site   string  `json:"site,omitempty"`
 	// The notes, with WriteNotes only, and only when set.
-	Truncated    bool        `json:"truncated,omitempty"`
-	RenderError  string      `json:"render_error,omitempty"`
-	UnseenBlocks int         `json:"unseen_blocks,omitempty"`
-	Floored      bool        `json:"floored,omitempty"`
-	Blocks       []jsonBlock `json:"blocks"`
+	Truncated      bool        `json:"truncated,omitempty"`
+	RenderError    string      `json:"render_error,omitempty"`
+	UnseenBlocks   int         `json:"unseen_blocks,omitempty"`
+	SmoothedBlocks int         `json:"smoothed_blocks,omitempty"`
+	Floored        bool        `json:"floored,omitempty"`
+	Blocks         []jsonBlock `json:"blocks"`
 }
 
 func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, kept func(int) bool, score []float64, n *Notes) error {
@@ -243,9 +251,13 @@ func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, k
 		}
 		if n != nil {
 			jb.Unseen = n.Unseen != nil && n.Unseen[i]
+			jb.Smoothed = n.Smoothed != nil && n.Smoothed[i]
 			jb.Floor = n.Floor != nil && n.Floor[i]
 			if jb.Unseen {
 				out.UnseenBlocks++
+			}
+			if jb.Smoothed {
+				out.SmoothedBlocks++
 			}
 			out.Floored = out.Floored || jb.Floor
 		}

@@ -290,19 +290,21 @@ func TestWriteMeta(t *testing.T) {
 }
 
 // TestWriteNotes: WriteNotes's JSON carries what the cleaner knows of its
-// decisions, the page's truncated, render_error, unseen_blocks and floored after
-// the metadata, each block's unseen and floor before its text, and
+// decisions, the page's truncated, render_error, unseen_blocks,
+// smoothed_blocks and floored after the metadata, each block's unseen,
+// smoothed and floor before its text, and
 // nothing of them when unset; the other formats are WriteMeta's; flags of
 // the wrong length are refused.
 func TestWriteNotes(t *testing.T) {
 	p, bs := loadPage(t)
 	keep, score := keepRule(bs)
 	m := meta.Meta{Title: "A story"}
-	unseen, floor := make([]bool, len(bs)), make([]bool, len(bs))
+	unseen, floor, smoothed := make([]bool, len(bs)), make([]bool, len(bs)), make([]bool, len(bs))
 	unseen[len(bs)-1], unseen[len(bs)-2] = true, true
 	floor[1] = true
+	smoothed[0], smoothed[2], smoothed[3] = true, true, true
 	var full, empty, withMeta bytes.Buffer
-	if err := WriteNotes(&full, JSON, p, m, bs, keep, score, Notes{Truncated: true, RenderError: "render: timed out", Unseen: unseen, Floor: floor}); err != nil {
+	if err := WriteNotes(&full, JSON, p, m, bs, keep, score, Notes{Truncated: true, RenderError: "render: timed out", Unseen: unseen, Smoothed: smoothed, Floor: floor}); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteNotes(&empty, JSON, p, m, bs, keep, score, Notes{}); err != nil {
@@ -314,29 +316,29 @@ func TestWriteNotes(t *testing.T) {
 	if empty.String() != withMeta.String() {
 		t.Errorf("WriteNotes without notes differs from WriteMeta:\n%s", empty.String())
 	}
-	if !strings.Contains(full.String(), "\n \"title\": \"A story\",\n \"truncated\": true,\n \"render_error\": \"render: timed out\",\n \"unseen_blocks\": 2,\n \"floored\": true,\n \"blocks\"") {
+	if !strings.Contains(full.String(), "\n \"title\": \"A story\",\n \"truncated\": true,\n \"render_error\": \"render: timed out\",\n \"unseen_blocks\": 2,\n \"smoothed_blocks\": 3,\n \"floored\": true,\n \"blocks\"") {
 		t.Errorf("page notes missing or out of place:\n%.300s", full.String())
 	}
 	var page struct {
 		UnseenBlocks int `json:"unseen_blocks"`
 		Floored      bool
 		Blocks       []struct {
-			ID            int
-			Unseen, Floor bool
+			ID                      int
+			Unseen, Smoothed, Floor bool
 		}
 	}
 	if err := json.Unmarshal(full.Bytes(), &page); err != nil || len(page.Blocks) != len(bs) {
 		t.Fatalf("decoded %+v, %v", page, err)
 	}
 	for i, b := range page.Blocks {
-		if b.Unseen != unseen[i] || b.Floor != floor[i] {
-			t.Errorf("block %d: unseen %v floor %v, want %v %v", i, b.Unseen, b.Floor, unseen[i], floor[i])
+		if b.Unseen != unseen[i] || b.Smoothed != smoothed[i] || b.Floor != floor[i] {
+			t.Errorf("block %d: unseen %v smoothed %v floor %v, want %v %v %v", i, b.Unseen, b.Smoothed, b.Floor, unseen[i], smoothed[i], floor[i])
 		}
 	}
 	if n := strings.Count(full.String(), `"unseen": true`); n != 2 {
 		t.Errorf("%d blocks say unseen, want 2", n)
 	}
-	if strings.Contains(full.String(), `"unseen": false`) || strings.Contains(full.String(), `"floor": false`) {
+	if strings.Contains(full.String(), `"unseen": false`) || strings.Contains(full.String(), `"smoothed": false`) || strings.Contains(full.String(), `"floor": false`) {
 		t.Error("false flags written")
 	}
 	for _, f := range []Format{CleanEval, Text, HTML} {
@@ -346,16 +348,16 @@ func TestWriteNotes(t *testing.T) {
 			t.Fatal(err)
 		}
 		p, bs = loadPage(t)
-		if err := WriteNotes(&b, f, p, m, bs, keep, score, Notes{RenderError: "x", Unseen: unseen, Floor: floor}); err != nil {
+		if err := WriteNotes(&b, f, p, m, bs, keep, score, Notes{RenderError: "x", Unseen: unseen, Smoothed: smoothed, Floor: floor}); err != nil {
 			t.Fatal(err)
 		}
 		if a.String() != b.String() {
 			t.Errorf("%v: WriteNotes differs from WriteMeta", f)
 		}
 	}
-	for _, n := range []Notes{{Unseen: unseen[1:]}, {Floor: append(floor, true)}} {
+	for _, n := range []Notes{{Unseen: unseen[1:]}, {Floor: append(floor, true)}, {Smoothed: smoothed[2:]}} {
 		if err := WriteNotes(io.Discard, JSON, p, m, bs, keep, score, n); err == nil {
-			t.Errorf("no error for %d unseen, %d floor flags for %d blocks", len(n.Unseen), len(n.Floor), len(bs))
+			t.Errorf("no error for %d unseen, %d smoothed, %d floor flags for %d blocks", len(n.Unseen), len(n.Smoothed), len(n.Floor), len(bs))
 		}
 	}
 }

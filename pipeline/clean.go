@@ -85,6 +85,12 @@ type Result struct {
 	Keep  []bool          // per block: classified clean
 	Score []float64       // per block: the SVM decision value (>= threshold: clean, but for smoothing, classify.KeepSmooth; see classify.Keep for a page where none is)
 	Model *classify.Model // the model that classified the page
+	// Smoothed holds, per block, whether sequence smoothing gave it the
+	// other label than its own value against the threshold would
+	// (classify.KeepSmooth with Model.Smooth, against classify.Keep),
+	// before the floor; nil when it changed none or the model does not
+	// smooth.
+	Smoothed []bool
 	// Floor holds, per block, whether the prose floor kept it, which the
 	// threshold dropped (classify.Model.Floor, FloorShare); nil when it
 	// kept none (see Floored).
@@ -187,8 +193,8 @@ func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt Prepa
 		return nil, err
 	}
 	d.Timings.Classify = time.Since(t0)
-	keep, floor := keepFloor(m, d, score, th)
-	return &Result{Doc: d, Keep: keep, Floor: floor, Score: score, Model: m, RenderErr: renderErr}, nil
+	keep, smoothed, floor := keepFloor(m, d, score, th)
+	return &Result{Doc: d, Keep: keep, Smoothed: smoothed, Floor: floor, Score: score, Model: m, RenderErr: renderErr}, nil
 }
 
 // Text returns the text of the kept blocks as plain paragraphs separated
@@ -244,11 +250,12 @@ func (r *Result) UnseenBlocks() []bool {
 // Write writes the page's kept blocks in format f with its metadata, as
 // export.WriteMeta does; the JSON format adds what the cleaning knows of
 // its own decisions (export.Notes): that the page was cut, the
-// rendering's error (RenderErrText), the unseen blocks (UnseenBlocks)
-// and the blocks the prose floor kept (Floor). The HTML format prunes
+// rendering's error (RenderErrText), the unseen blocks (UnseenBlocks),
+// the blocks smoothing relabelled (Smoothed) and the blocks the prose
+// floor kept (Floor). The HTML format prunes
 // r.Page.Doc in place.
 func (r *Result) Write(w io.Writer, f export.Format) error {
-	n := export.Notes{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Unseen: r.UnseenBlocks(), Floor: r.Floor}
+	n := export.Notes{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Unseen: r.UnseenBlocks(), Smoothed: r.Smoothed, Floor: r.Floor}
 	return export.WriteNotes(w, f, r.Page, r.Meta, r.Blocks, r.Keep, r.Score, n)
 }
 

@@ -22,19 +22,30 @@ const (
 // (classify.Keep when it is 0), and with m.Floor the prose floor
 // (FloorShare) after it.
 func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
-	keep, _ := keepFloor(m, d, s, th)
+	keep, _, _ := keepFloor(m, d, s, th)
 	return keep
 }
 
-// keepFloor is Keep, and per block whether the floor kept it (nil when
-// it kept none).
-func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, floor []bool) {
+// keepFloor is Keep, and per block whether the smoothing gave it another
+// label than the plain cut (classify.Keep) would, and whether the floor
+// kept it (each nil when there is none).
+func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smoothed, floor []bool) {
 	if m == nil {
-		return classify.Keep(s, th), nil
+		return classify.Keep(s, th), nil, nil
 	}
 	keep = classify.KeepSmooth(s, th, m.Smooth)
+	if m.Smooth > 0 {
+		for i, k := range classify.Keep(s, th) {
+			if k != keep[i] {
+				if smoothed == nil {
+					smoothed = make([]bool, len(keep))
+				}
+				smoothed[i] = true
+			}
+		}
+	}
 	if !m.Floor || d == nil || d.Table == nil {
-		return keep, nil
+		return keep, smoothed, nil
 	}
 	prose, kept := 0, 0
 	for i, k := range keep {
@@ -50,7 +61,7 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, floor 
 		}
 	}
 	if prose < FloorMinWords || float64(kept) >= FloorShare*float64(prose) {
-		return keep, nil
+		return keep, smoothed, nil
 	}
 	for i := range keep {
 		if d.Table.Prose(i) && !keep[i] {
@@ -60,5 +71,5 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, floor 
 			keep[i], floor[i] = true, true
 		}
 	}
-	return keep, floor
+	return keep, smoothed, floor
 }

@@ -86,7 +86,10 @@ func TestFloor(t *testing.T) {
 		if got := prose(d); got != c.paras {
 			t.Fatalf("%d paragraphs: %d prose blocks", c.paras, got)
 		}
-		keep, floor := keepFloor(c.m, d, values(d, c.v), 0)
+		keep, smoothed, floor := keepFloor(c.m, d, values(d, c.v), 0)
+		if smoothed != nil {
+			t.Errorf("%d paragraphs at %v: smoothed %v from a model that does not smooth", c.paras, c.v, smoothed)
+		}
 		got, want := count(keep), c.want(d)
 		if got != want {
 			t.Errorf("%d paragraphs at %v, Floor %v: %d blocks kept, want %d", c.paras, c.v, c.m.Floor, got, want)

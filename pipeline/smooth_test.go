@@ -2,18 +2,22 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
 
 	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/export"
 )
 
 // TestCleanerSmooth: the embedded text model smooths (classify.Model.Smooth),
 // and Cleaner.Smooth replaces its switch cost for a run without changing
 // the shared model. On testdata/walk.html the one-link line between two
 // paragraphs of the walk, 0.12 below the threshold, goes with its
-// neighbours when smoothed and is dropped when not.
+// neighbours when smoothed and is dropped when not; Result.Smoothed marks
+// exactly the blocks whose label differs from the plain cut's, and the
+// JSON output carries the marks.
 func TestCleanerSmooth(t *testing.T) {
 	data, err := os.ReadFile("../testdata/walk.html")
 	if err != nil {
@@ -46,6 +50,51 @@ func TestCleanerSmooth(t *testing.T) {
 		}
 		if got := strings.Contains(res.Text(), line); got != c.kept {
 			t.Errorf("Smooth %v: %q kept %v, want %v", c.smooth, line, got, c.kept)
+		}
+		th := m.Threshold
+		plain := classify.Keep(res.Score, th)
+		marked := 0
+		for i, b := range res.Blocks {
+			differs := plain[i] != res.Keep[i]
+			got := res.Smoothed != nil && res.Smoothed[i]
+			if got != differs {
+				t.Errorf("Smooth %v: block %d (%q) smoothed %v, label differs from the plain cut %v", c.smooth, i, b.Text, got, differs)
+			}
+			if got {
+				marked++
+				if strings.Contains(b.Text, line) != c.kept {
+					t.Errorf("Smooth %v: block %d (%q) marked smoothed", c.smooth, i, b.Text)
+				}
+			}
+		}
+		if (marked > 0) != c.kept || (res.Smoothed != nil) != c.kept {
+			t.Errorf("Smooth %v: %d blocks marked smoothed (Smoothed nil: %v), want them only where the line is kept", c.smooth, marked, res.Smoothed == nil)
+		}
+		var js strings.Builder
+		if err := res.Write(&js, export.JSON); err != nil {
+			t.Fatal(err)
+		}
+		var out struct {
+			SmoothedBlocks int `json:"smoothed_blocks"`
+			Blocks         []struct {
+				Smoothed bool   `json:"smoothed"`
+				Text     string `json:"text"`
+			} `json:"blocks"`
+		}
+		if err := json.Unmarshal([]byte(js.String()), &out); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for i, b := range out.Blocks {
+			if b.Smoothed {
+				n++
+			}
+			if b.Smoothed != (res.Smoothed != nil && res.Smoothed[i]) {
+				t.Errorf("Smooth %v: JSON block %d smoothed %v", c.smooth, i, b.Smoothed)
+			}
+		}
+		if out.SmoothedBlocks != marked || n != marked {
+			t.Errorf("Smooth %v: JSON smoothed_blocks %d, %d blocks marked, want %d", c.smooth, out.SmoothedBlocks, n, marked)
 		}
 	}
 	if m.Smooth != 0.25 {

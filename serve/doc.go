@@ -25,7 +25,8 @@
 //
 //	format     cleaneval (default), text, html, json as `fiasco clean
 //	           --format` (json with its notes: truncated, render_error,
-//	           unseen_blocks, floored; the blocks' unseen and floor);
+//	           unseen_blocks, smoothed_blocks, floored; the blocks'
+//	           unseen, smoothed and floor);
 //	           jsonl: the line `fiasco clean --format jsonl` prints for
 //	           the page (url, title, lang, charset, text ...).
 //	render     auto (default), on, off (`fiasco clean --no-render`).

@@ -61,9 +61,11 @@ Outputs:
         JSON-LD), lang, charset, truncated, text, render_error (a page the
         text model cleaned because rendering it failed), unseen_blocks
         (blocks below the 60,000 px the renderer captures, or of a page
-        that renders all but blank, which the text model decided), floored
-        (the prose floor kept the page's prose: see --floor); with --blocks the
-        blocks; a failed page has error instead), in input order, to
+        that renders all but blank, which the text model decided),
+        smoothed_blocks (blocks whose label sequence smoothing changed: see
+        --smooth), floored (the prose floor kept the page's prose: see
+        --floor); with --blocks the blocks; a failed page has error
+        instead), in input order, to
         standard output or -o FILE (gzip-compressed when FILE ends in .gz,
         a gzip member per line).
   --format wet     WARC conversion records as in Common Crawl's WET files,

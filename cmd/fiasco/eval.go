@@ -187,11 +187,21 @@ func modelName(mf *modelFlags, m *classify.Model) string {
 	case m.Visual:
 		name = "the rendered model"
 	}
+	if mf.thSet {
+		name += fmt.Sprintf(" at threshold %g", mf.threshold)
+	}
 	switch {
 	case mf.smoothSet && m.Smooth > 0:
 		name += fmt.Sprintf(" smoothed at %g", m.Smooth)
 	case mf.smoothSet:
 		name += " without smoothing"
+	}
+	if _, given := mf.floorValue(); given {
+		if m.Floor {
+			name += " with the prose floor"
+		} else {
+			name += " without the prose floor"
+		}
 	}
 	return name
 }

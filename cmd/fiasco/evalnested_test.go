@@ -374,6 +374,16 @@ func TestEvalVersus(t *testing.T) {
 	if !strings.Contains(out, "word F (micro)    +0.00  [+0.00, +0.00]  P(<=0) 1.000") {
 		t.Errorf("the text model against itself does not differ by 0:\n%s", out)
 	}
+	// The header names what the flags changed: a threshold set by hand
+	// (which turns the prose floor off) and the smoothing.
+	code, out, errs = fiasco(t, append(args, "--threshold", "0.5", "--smooth", "0", "--versus", "text")...)
+	if want := "(the text model at threshold 0.5 without smoothing without the prose floor minus it"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("--threshold 0.5 --smooth 0: exit %d, stderr %s; want %q in:\n%s", code, errs, want, out)
+	}
+	code, out, errs = fiasco(t, append(args, "--threshold", "0.5", "--floor", "--versus", "text")...)
+	if want := "(the text model at threshold 0.5 with the prose floor minus it"; code != 0 || !strings.Contains(out, want) {
+		t.Errorf("--threshold 0.5 --floor: exit %d, stderr %s; want %q in:\n%s", code, errs, want, out)
+	}
 	// The sign is the first model minus the second: a stricter threshold
 	// loses recall.
 	strictPath := strictModel(t)

@@ -99,6 +99,10 @@ func TestUnseenFields(t *testing.T) {
 				t.Errorf("%s: output lacks %q:\n%s", f.format, w, data)
 			}
 		}
+		// A JSONL line without blocks counts the smoothed ones all the same.
+		if f.format == "jsonl" && !strings.Contains(string(data), `"smoothed_blocks":1`) {
+			t.Errorf("jsonl: line lacks smoothed_blocks:\n%s", data)
+		}
 	}
 	for _, f := range []struct {
 		opt  OutputOptions

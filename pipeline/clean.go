@@ -87,12 +87,13 @@ type Result struct {
 	Model *classify.Model // the model that classified the page
 	// Smoothed holds, per block, whether sequence smoothing gave it the
 	// other label than its own value against the threshold would
-	// (classify.KeepSmooth with Model.Smooth, against classify.Keep),
-	// before the floor; nil when it changed none or the model does not
-	// smooth.
+	// (classify.KeepSmooth with Model.Smooth, against classify.Keep): its
+	// label in Keep differs from the plain cut's. A block the smoothing
+	// dropped and the floor kept again is not marked (Floor is). nil when
+	// there is none.
 	Smoothed []bool
 	// Floor holds, per block, whether the prose floor kept it, which the
-	// threshold dropped (classify.Model.Floor, FloorShare); nil when it
+	// threshold or the smoothing dropped (classify.Model.Floor, FloorShare); nil when it
 	// kept none (see Floored).
 	Floor []bool
 	// RenderErr is why the page was not rendered and the text model

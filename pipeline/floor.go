@@ -27,8 +27,10 @@ func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
 }
 
 // keepFloor is Keep, and per block whether the smoothing gave it another
-// label than the plain cut (classify.Keep) would, and whether the floor
-// kept it (each nil when there is none).
+// final label than the plain cut (classify.Keep) would, and whether the
+// floor kept it, which the threshold or the smoothing dropped (each nil
+// when there is none). A block the smoothing dropped and the floor kept
+// again is marked floor only.
 func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smoothed, floor []bool) {
 	if m == nil {
 		return classify.Keep(s, th), nil, nil
@@ -69,6 +71,16 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 				floor = make([]bool, len(keep))
 			}
 			keep[i], floor[i] = true, true
+		}
+	}
+	if smoothed != nil && floor != nil {
+		any := false
+		for i := range smoothed {
+			smoothed[i] = smoothed[i] && !floor[i]
+			any = any || smoothed[i]
+		}
+		if !any {
+			smoothed = nil
 		}
 	}
 	return keep, smoothed, floor

@@ -88,7 +88,8 @@ func TestFloor(t *testing.T) {
 		}
 		keep, smoothed, floor := keepFloor(c.m, d, values(d, c.v), 0)
 		if smoothed != nil {
-			t.Errorf("%d paragraphs at %v: smoothed %v from a model that does not smooth", c.paras, c.v, smoothed)
+			// Every prose block has the same value: smoothing changes nothing.
+			t.Errorf("%d paragraphs at %v: smoothed %v", c.paras, c.v, smoothed)
 		}
 		got, want := count(keep), c.want(d)
 		if got != want {
@@ -105,6 +106,89 @@ func TestFloor(t *testing.T) {
 			// The floor marks exactly the blocks it added.
 			if floor[i] != (keep[i] && !plain[i]) {
 				t.Errorf("%d paragraphs at %v: block %d floor %v, kept %v, kept by the threshold %v", c.paras, c.v, i, floor[i], keep[i], plain[i])
+			}
+		}
+	}
+}
+
+// TestFloorSmoothed: keepFloor marks as smoothed exactly the blocks whose
+// final label differs from the plain cut's because of the smoothing; a
+// block the smoothing dropped and the floor kept again is marked floor
+// only.
+func TestFloorSmoothed(t *testing.T) {
+	m, err := classify.Default(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sm := *m
+	sm.Smooth, sm.Floor = 0.25, true
+	sentence := "The council met on Tuesday to discuss the new bridge over the river and its cost."
+	var b strings.Builder
+	b.WriteString("<html><body><ul><li><a href=/>Home</a></li><li><a href=/news>News</a></li></ul>")
+	for i := range 5 {
+		fmt.Fprintf(&b, "<p>Entry %d. %s</p>", i, sentence)
+	}
+	b.WriteString("<p>Contact</p></body></html>")
+	d, err := Prepare(context.Background(), "p.html", []byte(b.String()), PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prose []int
+	for i := range d.Blocks {
+		if d.Table.Prose(i) {
+			prose = append(prose, i)
+		}
+	}
+	if len(prose) != 5 || prose[0] < 2 {
+		t.Fatalf("prose blocks %v of %d, want 5 after the two links", prose, len(d.Blocks))
+	}
+	for _, c := range []struct {
+		name  string
+		set   func(s []float64) // the values, from -3 everywhere
+		floor bool              // the floor fires
+		marks []int             // the blocks marked smoothed
+	}{
+		// The links kept, one paragraph just above the threshold among
+		// dropped ones: the smoothing drops it, the page keeps two words
+		// of its 90 words of prose, and the floor keeps every paragraph,
+		// that one too: no block is marked smoothed.
+		{"floored", func(s []float64) { s[0], s[1], s[prose[2]] = 1.5, 1.5, 0.1 }, true, nil},
+		// Every paragraph kept but the middle one, just below: the
+		// smoothing keeps it, and the floor has nothing to do.
+		{"kept", func(s []float64) {
+			for _, i := range prose {
+				s[i] = 1
+			}
+			s[prose[2]] = -0.1
+		}, false, []int{prose[2]}},
+	} {
+		s := make([]float64, len(d.Blocks))
+		for i := range s {
+			s[i] = -3
+		}
+		c.set(s)
+		plain := classify.Keep(s, 0)
+		keep, smoothed, floor := keepFloor(&sm, d, s, 0)
+		if (floor != nil) != c.floor {
+			t.Errorf("%s: floor %v, want it to fire %v", c.name, floor, c.floor)
+		}
+		var marks []int
+		for i := range smoothed {
+			if smoothed[i] {
+				marks = append(marks, i)
+			}
+		}
+		if fmt.Sprint(marks) != fmt.Sprint(c.marks) || (smoothed == nil) != (c.marks == nil) {
+			t.Errorf("%s: smoothed %v (blocks %v), want blocks %v", c.name, smoothed, marks, c.marks)
+		}
+		for i := range keep {
+			sf := smoothed != nil && smoothed[i]
+			ff := floor != nil && floor[i]
+			if sf && keep[i] == plain[i] {
+				t.Errorf("%s: block %d marked smoothed with the plain cut's label %v", c.name, i, keep[i])
+			}
+			if keep[i] != plain[i] && !sf && !ff {
+				t.Errorf("%s: block %d kept %v against the plain cut, marked neither smoothed nor floor", c.name, i, keep[i])
 			}
 		}
 	}

@@ -117,14 +117,14 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 func addCleanFlags(fs *flag.FlagSet) *cleanFlags {
 	c := &cleanFlags{model: addModelFlags(fs)}
-	fs.StringVar(&c.format, "format", "cleaneval", "output format: cleaneval, text, html, json (a file per page: every block with its label and decision value, and what the cleaning knows of its decisions: truncated, render_error, unseen_blocks, floored; the blocks' unseen and floor), jsonl or wet (one stream)")
+	fs.StringVar(&c.format, "format", "cleaneval", "output format: cleaneval, text, html, json (a file per page: every block with its label and decision value, and what the cleaning knows of its decisions: truncated, render_error, unseen_blocks, smoothed_blocks, floored; the blocks' unseen, smoothed and floor), jsonl or wet (one stream)")
 	fs.StringVar(&c.out, "o", "", "output: a directory for cleaneval, text, html and json (needed for more than one page), a file for jsonl and wet (default: standard output)")
 	fs.Var(&c.lists, "i", "a file listing inputs, one path per line (- reads the list from standard input); may be repeated")
 	fs.IntVar(&c.workers, "workers", 0, "pages cleaned at once (0: one per CPU)")
 	fs.BoolVar(&c.quiet, "q", false, "no progress report")
 	fs.BoolVar(&c.resume, "resume", false, "continue an earlier run of the same command: keep its outputs and clean only the pages they lack")
 	fs.BoolVar(&c.keepDirs, "keep-dirs", false, "mirror the input folders in the output directory (default: base names, -2, -3 on collisions)")
-	fs.BoolVar(&c.blocks, "blocks", false, "jsonl: add every block with its label, type and decision value (and unseen, floor: the text model decided it where the rendering could not show it; the prose floor kept it)")
+	fs.BoolVar(&c.blocks, "blocks", false, "jsonl: add every block with its label, type and decision value (and unseen, smoothed, floor: the text model decided it where the rendering could not show it; sequence smoothing gave it the other label than its own value would; the prose floor kept it)")
 	fs.Int64Var(&c.maxBytes, "max-bytes", load.DefaultMaxBytes, "most bytes read of one page; a longer page is cut there and reported truncated")
 	fs.BoolVar(&c.anyStatus, "any-status", false, "WARC input: clean responses of any HTTP status (default: 2xx only)")
 	fs.StringVar(&c.errors, "errors", "", "error log file (default: errors.jsonl in the output directory, NAME.errors.jsonl beside -o NAME.jsonl, NAME.wet.errors.jsonl beside -o NAME.warc.wet.gz; none for standard output)")

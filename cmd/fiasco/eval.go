@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/pipeline"
@@ -190,18 +191,22 @@ func modelName(mf *modelFlags, m *classify.Model) string {
 	if mf.thSet {
 		name += fmt.Sprintf(" at threshold %g", mf.threshold)
 	}
+	var without []string
 	switch {
 	case mf.smoothSet && m.Smooth > 0:
 		name += fmt.Sprintf(" smoothed at %g", m.Smooth)
 	case mf.smoothSet:
-		name += " without smoothing"
+		without = append(without, "smoothing")
 	}
 	if _, given := mf.floorValue(); given {
 		if m.Floor {
 			name += " with the prose floor"
 		} else {
-			name += " without the prose floor"
+			without = append(without, "the prose floor")
 		}
+	}
+	if len(without) > 0 {
+		name += " without " + strings.Join(without, " or ")
 	}
 	return name
 }

@@ -377,7 +377,7 @@ func TestEvalVersus(t *testing.T) {
 	// The header names what the flags changed: a threshold set by hand
 	// (which turns the prose floor off) and the smoothing.
 	code, out, errs = fiasco(t, append(args, "--threshold", "0.5", "--smooth", "0", "--versus", "text")...)
-	if want := "(the text model at threshold 0.5 without smoothing without the prose floor minus it"; code != 0 || !strings.Contains(out, want) {
+	if want := "(the text model at threshold 0.5 without smoothing or the prose floor minus it"; code != 0 || !strings.Contains(out, want) {
 		t.Errorf("--threshold 0.5 --smooth 0: exit %d, stderr %s; want %q in:\n%s", code, errs, want, out)
 	}
 	code, out, errs = fiasco(t, append(args, "--threshold", "0.5", "--floor", "--versus", "text")...)

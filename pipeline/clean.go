@@ -93,8 +93,8 @@ type Result struct {
 	// there is none.
 	Smoothed []bool
 	// Floor holds, per block, whether the prose floor kept it, which the
-	// threshold or the smoothing dropped (classify.Model.Floor, FloorShare); nil when it
-	// kept none (see Floored).
+	// threshold or the smoothing dropped (classify.Model.Floor,
+	// FloorShare); nil when it kept none (see Floored).
 	Floor []bool
 	// RenderErr is why the page was not rendered and the text model
 	// cleaned it instead (Cleaner.TextFallback); nil otherwise.

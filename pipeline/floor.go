@@ -74,12 +74,12 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 		}
 	}
 	if smoothed != nil && floor != nil {
-		any := false
+		left := false
 		for i := range smoothed {
 			smoothed[i] = smoothed[i] && !floor[i]
-			any = any || smoothed[i]
+			left = left || smoothed[i]
 		}
-		if !any {
+		if !left {
 			smoothed = nil
 		}
 	}

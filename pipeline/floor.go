@@ -36,9 +36,13 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 		return classify.Keep(s, th), nil, nil
 	}
 	keep = classify.KeepSmooth(s, th, m.Smooth)
+	if m.Floor && d != nil && d.Table != nil {
+		floor = proseFloor(d, keep)
+	}
 	if m.Smooth > 0 {
+		// The final label against the plain cut's, the floor's blocks aside.
 		for i, k := range classify.Keep(s, th) {
-			if k != keep[i] {
+			if k != keep[i] && (floor == nil || !floor[i]) {
 				if smoothed == nil {
 					smoothed = make([]bool, len(keep))
 				}
@@ -46,9 +50,13 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 			}
 		}
 	}
-	if !m.Floor || d == nil || d.Table == nil {
-		return keep, smoothed, nil
-	}
+	return keep, smoothed, floor
+}
+
+// proseFloor keeps every prose block of d that keep drops when the kept
+// blocks hold fewer than FloorShare of the prose's word tokens (at least
+// FloorMinWords of them), and returns which it kept (nil when none).
+func proseFloor(d *Doc, keep []bool) (floor []bool) {
 	prose, kept := 0, 0
 	for i, k := range keep {
 		if i >= len(d.Table.Tokens) {
@@ -63,7 +71,7 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 		}
 	}
 	if prose < FloorMinWords || float64(kept) >= FloorShare*float64(prose) {
-		return keep, smoothed, nil
+		return nil
 	}
 	for i := range keep {
 		if d.Table.Prose(i) && !keep[i] {
@@ -73,15 +81,5 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 			keep[i], floor[i] = true, true
 		}
 	}
-	if smoothed != nil && floor != nil {
-		left := false
-		for i := range smoothed {
-			smoothed[i] = smoothed[i] && !floor[i]
-			left = left || smoothed[i]
-		}
-		if !left {
-			smoothed = nil
-		}
-	}
-	return keep, smoothed, floor
+	return floor
 }

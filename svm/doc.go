@@ -13,6 +13,16 @@
 // support vectors and even the iteration count agree with svm-train
 // (tests check this against /usr/bin/svm-train; note that Debian's
 // svm-train parses -c, -g, -r and -wi in single precision).
+// On amd64 CPUs with AVX2 the solver's kernel columns take their dot
+// products from an assembly kernel (dotsavx_amd64.s) over a copy of the
+// rows kept in the solver's order (as LIBSVM swaps its row pointers),
+// four rows per lane group, each lane summing left to right with the
+// products rounded before the sums, so the values are the same bit for
+// bit (TestComputedSourceSwaps) and so is the model. Where the rows fit
+// the CPU's caches the columns come about twice as fast; training on
+// 72,193 rows of 60 features, bound by memory, took 92 s of CPU instead
+// of 138 s (BenchmarkKernelColumn measures columns against the portable
+// loop).
 // Kernels: linear, polynomial, RBF, sigmoid (LIBSVM's -t 0..3). Rows are
 // dense float64; per-class weights multiply C, and so do per-row
 // weights (Problem.W, as in LIBSVM's instance-weight variant: a row of

@@ -259,6 +259,7 @@ func computeKernelMatrix(X [][]float64, kp *kparams, workers int) *kernelMatrix 
 		all[i] = i
 	}
 	ds := newDataset(X, all, kp)
+	src := newComputedSource(ds, *kp, 1) // fillPart only: safe on many goroutines
 	km := &kernelMatrix{n: n, k: make([]float32, n*n), diag: make([]float64, n)}
 	cols := make([]int32, n)
 	for i := range cols {
@@ -271,7 +272,7 @@ func computeKernelMatrix(X [][]float64, kp *kparams, workers int) *kernelMatrix 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]float64, n)
+			var scratch, pad []float64
 			for {
 				mu.Lock()
 				i := int(next)
@@ -281,11 +282,7 @@ func computeKernelMatrix(X [][]float64, kp *kparams, workers int) *kernelMatrix 
 					return
 				}
 				// row i, columns i..n-1; mirror into column i
-				ds.kernelRow(kp, i, cols[i:], buf)
-				row := km.k[i*n : (i+1)*n]
-				for t, v := range buf[:n-i] {
-					row[i+t] = float32(v)
-				}
+				src.fillPart(int32(i), i, cols[i:], km.k[i*n+i:(i+1)*n], &scratch, &pad)
 			}
 		}()
 	}

@@ -37,7 +37,7 @@ func TestCacheLimit(t *testing.T) {
 			y[i] = -1
 		}
 	}
-	Q := newSVCQ(&computedSource{ds: newDataset(prob.X, perm, &kp), k: kp}, y, small.cacheBytes())
+	Q := newSVCQ(newComputedSource(newDataset(prob.X, perm, &kp), kp, 1), y, small.cacheBytes())
 	alpha := make([]float64, len(perm))
 	minus := make([]float64, len(perm))
 	for i := range minus {

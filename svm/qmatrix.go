@@ -1,56 +1,92 @@
 package svm
 
-import "sync"
+import (
+	"math"
+	"sync"
+)
 
 // rowSource produces float32 kernel values K(rows[i], rows[cols[t]])
 // for the solver's Q matrix, either by computing them or by gathering
-// them from a precomputed kernel matrix.
+// them from a precomputed kernel matrix. cols are the rows of solver
+// indices [start, start+len(cols)); swap tells the source that the
+// solver exchanged indices i and j.
 type rowSource interface {
-	fill(i int32, cols []int32, out []float32)
+	fill(i int32, start int, cols []int32, out []float32)
 	diag(i int32) float64
+	swap(i, j int)
 }
 
-// computedSource evaluates the kernel on demand.
+// computedSource evaluates the kernel on demand: with the AVX2 kernel
+// from blk, its copy of the rows in solver order, otherwise by
+// kernelRow on ds. Both give the same values bit for bit.
 type computedSource struct {
 	ds      *dataset
+	blk     *solverRows // nil: kernelRow
 	k       kparams
 	threads int
 	scratch []float64
-	par     [][]float64 // per-goroutine scratch for parallel fills
+	pad     []float64
+	par     [][2][]float64 // per-goroutine scratch and pad for parallel fills
 }
 
-func (s *computedSource) fill(i int32, cols []int32, out []float32) {
+// newComputedSource is the source for the rows of ds in their order.
+func newComputedSource(ds *dataset, k kparams, threads int) *computedSource {
+	return &computedSource{ds: ds, blk: newSolverRows(ds), k: k, threads: threads}
+}
+
+func (s *computedSource) swap(i, j int) {
+	if s.blk != nil {
+		s.blk.swap(i, j)
+	}
+}
+
+func (s *computedSource) fill(i int32, start int, cols []int32, out []float32) {
 	const minPar = 4096
 	if s.threads > 1 && len(cols) >= minPar {
 		var wg sync.WaitGroup
 		chunk := (len(cols) + s.threads - 1) / s.threads
 		if len(s.par) < s.threads {
-			s.par = make([][]float64, s.threads)
+			s.par = make([][2][]float64, s.threads)
 		}
 		for w, lo := 0, 0; lo < len(cols); w, lo = w+1, lo+chunk {
 			hi := min(lo+chunk, len(cols))
-			if cap(s.par[w]) < hi-lo {
-				s.par[w] = make([]float64, chunk)
-			}
 			wg.Add(1)
-			go func(buf []float64, lo, hi int) {
+			go func(buf *[2][]float64, lo, hi int) {
 				defer wg.Done()
-				s.ds.kernelRow(&s.k, int(i), cols[lo:hi], buf)
-				for t, v := range buf {
-					out[lo+t] = float32(v)
-				}
-			}(s.par[w][:hi-lo], lo, hi)
+				s.fillPart(i, start+lo, cols[lo:hi], out[lo:hi], &buf[0], &buf[1])
+			}(&s.par[w], lo, hi)
 		}
 		wg.Wait()
 		return
 	}
-	if cap(s.scratch) < len(cols) {
-		s.scratch = make([]float64, len(cols))
+	s.fillPart(i, start, cols, out, &s.scratch, &s.pad)
+}
+
+// fillPart fills out for the solver indices [start, start+len(cols)),
+// rows cols, with scratch buffers of its own.
+func (s *computedSource) fillPart(i int32, start int, cols []int32, out []float32, scratch, pad *[]float64) {
+	if cap(*scratch) < len(cols) {
+		*scratch = make([]float64, len(cols))
 	}
-	buf := s.scratch[:len(cols)]
-	s.ds.kernelRow(&s.k, int(i), cols, buf)
-	for t, v := range buf {
-		out[t] = float32(v)
+	buf := (*scratch)[:len(cols)]
+	if s.blk == nil {
+		s.ds.kernelRow(&s.k, int(i), cols, buf)
+		for t, v := range buf {
+			out[t] = float32(v)
+		}
+		return
+	}
+	*pad = s.blk.dots(s.ds.row(int(i)), start, start+len(cols), buf, *pad)
+	if s.k.typ == RBF {
+		sqi, sq := s.ds.sq[i], s.blk.sq[start:start+len(cols)]
+		g := -s.k.gamma
+		for t, d := range buf {
+			out[t] = float32(math.Exp(g * (sqi + sq[t] - 2*d)))
+		}
+		return
+	}
+	for t, d := range buf {
+		out[t] = float32(s.k.fromDot(d, 0, 0))
 	}
 }
 
@@ -78,7 +114,9 @@ type precomputedSource struct {
 	global []int32
 }
 
-func (s *precomputedSource) fill(i int32, cols []int32, out []float32) {
+func (s *precomputedSource) swap(i, j int) {}
+
+func (s *precomputedSource) fill(i int32, start int, cols []int32, out []float32) {
 	n := s.m.n
 	gi := int(s.global[i])
 	row := s.m.k[gi*n : (gi+1)*n]
@@ -116,7 +154,7 @@ func (q *svcQ) getQ(i, length int) []float32 {
 	data, start := q.cache.getData(i, length)
 	if start < length {
 		seg := data[start:length]
-		q.src.fill(q.rows[i], q.rows[start:length], seg)
+		q.src.fill(q.rows[i], start, q.rows[start:length], seg)
 		yi := q.y[i]
 		ys := q.y[start:length]
 		for t := range seg {
@@ -130,6 +168,7 @@ func (q *svcQ) getQ(i, length int) []float32 {
 
 func (q *svcQ) swapIndex(i, j int) {
 	q.cache.swapIndex(i, j)
+	q.src.swap(i, j)
 	q.rows[i], q.rows[j] = q.rows[j], q.rows[i]
 	q.y[i], q.y[j] = q.y[j], q.y[i]
 	q.qd[i], q.qd[j] = q.qd[j], q.qd[i]

@@ -13,3 +13,7 @@ func rbfGroupsAVX2(groups, coef *float64, ngroups, nf int, x, xx *float64, k *av
 // rbfGroups1AVX2 is never called where haveAVX2 is false.
 func rbfGroups1AVX2(groups, coef *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, sums *float64) {
 }
+
+// dotsAVX2 is never called where haveAVX2 is false.
+func dotsAVX2(xi *float64, d int, blocks *float64, nblocks int, out *float64) {
+}

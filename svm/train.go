@@ -161,7 +161,7 @@ func solveRows(ctx context.Context, X [][]float64, Y []float64, perm []int, labe
 		}
 		src = &precomputedSource{m: km, global: g}
 	} else {
-		src = &computedSource{ds: newDataset(X, perm, &kp), k: kp, threads: p.Threads}
+		src = newComputedSource(newDataset(X, perm, &kp), kp, p.Threads)
 	}
 	Q := newSVCQ(src, y, p.cacheBytes())
 	alpha := make([]float64, l)

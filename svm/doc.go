@@ -13,16 +13,6 @@
 // support vectors and even the iteration count agree with svm-train
 // (tests check this against /usr/bin/svm-train; note that Debian's
 // svm-train parses -c, -g, -r and -wi in single precision).
-// On amd64 CPUs with AVX2 the solver's kernel columns take their dot
-// products from an assembly kernel (dotsavx_amd64.s) over a copy of the
-// rows kept in the solver's order (as LIBSVM swaps its row pointers),
-// four rows per lane group, each lane summing left to right with the
-// products rounded before the sums, so the values are the same bit for
-// bit (TestComputedSourceSwaps) and so is the model. Where the rows fit
-// the CPU's caches the columns come about twice as fast; training on
-// 72,193 rows of 60 features, bound by memory, took 92 s of CPU instead
-// of 138 s (BenchmarkKernelColumn measures columns against the portable
-// loop).
 // Kernels: linear, polynomial, RBF, sigmoid (LIBSVM's -t 0..3). Rows are
 // dense float64; per-class weights multiply C, and so do per-row
 // weights (Problem.W, as in LIBSVM's instance-weight variant: a row of
@@ -57,6 +47,24 @@
 // bounds of the direct form (on the 2,339 pages of ../shared/data it
 // changes no decision value in its sixth decimal). Build with -tags noasm
 // to use the portable kernels everywhere.
+//
+// The solver's kernel columns on amd64 CPUs with AVX2 take their dot
+// products from another assembly kernel (dotsavx_amd64.s), over a copy of
+// the training rows kept in the solver's order (as LIBSVM swaps its row
+// pointers) and stored in blocks of four rows, one row per lane, feature
+// by feature. Each lane sums left to right and rounds every product
+// before adding it, as svm-train does, so the kernel values, and the
+// models, are the same bit for bit as the portable loop's
+// (TestSolverRowsDots, TestTrainSolverRows). The copy costs as much
+// memory again as the rows, outside CacheMB. On the machine of the
+// README (2 cores, one training beside another run), training the
+// rendered model's candidate on 72,193 rows of 60 features took 92 s of
+// CPU instead of 138 s: the columns are bound by memory there, and about
+// twice as fast where the rows fit the CPU's caches
+// (BenchmarkKernelColumn measures both in one run). The agreement with
+// svm-train assumes Go's default GOAMD64 (v1); from v3 on, Go fuses
+// multiply-adds in the solver's own arithmetic (the kernel's dot
+// products are written so that it cannot).
 //
 // Reduced sets: Reduce cuts an RBF model to fewer vectors (Burges'
 // reduced-set method in its least-squares form): the support vectors

@@ -66,7 +66,7 @@ quadstore:
 
 single:
 	TESTQ  BX, BX
-	JZ     done
+	JLE    done
 	VXORPD Y0, Y0, Y0
 	MOVQ   SI, R13
 	MOVQ   CX, R14

@@ -43,26 +43,30 @@ func powi(base float64, times int) float64 {
 }
 
 // dot sums a[i]*b[i] strictly left to right, as LIBSVM does, so that
-// kernel values agree bit for bit with svm-train.
+// kernel values agree bit for bit with svm-train. The explicit
+// conversions round each product before the sum: Go may otherwise fuse
+// the two into one multiply-add (it does on amd64 with GOAMD64=v3), and
+// dotsAVX2 and svm-train round both.
 func dot(a, b []float64) float64 {
 	b = b[:len(a)]
 	s := 0.0
 	for i, v := range a {
-		s += v * b[i]
+		s += float64(v * b[i])
 	}
 	return s
 }
 
 // dot4 computes four independent dot products of a with b0..b3 (each
-// summed left to right); interleaving gives the CPU independent chains.
+// summed left to right, each product rounded, as dot); interleaving
+// gives the CPU independent chains.
 func dot4(a, b0, b1, b2, b3 []float64) (s0, s1, s2, s3 float64) {
 	n := len(a)
 	b0, b1, b2, b3 = b0[:n], b1[:n], b2[:n], b3[:n]
 	for i, v := range a {
-		s0 += v * b0[i]
-		s1 += v * b1[i]
-		s2 += v * b2[i]
-		s3 += v * b3[i]
+		s0 += float64(v * b0[i])
+		s1 += float64(v * b1[i])
+		s2 += float64(v * b2[i])
+		s3 += float64(v * b3[i])
 	}
 	return
 }
@@ -91,7 +95,7 @@ func (k *kparams) eval(x, y []float64) float64 {
 		s := 0.0
 		for i, v := range x {
 			d := v - y[i]
-			s += d * d
+			s += float64(d * d)
 		}
 		return math.Exp(-k.gamma * s)
 	}

@@ -18,7 +18,8 @@ type rowSource interface {
 
 // computedSource evaluates the kernel on demand: with the AVX2 kernel
 // from blk, its copy of the rows in solver order, otherwise by
-// kernelRow on ds. Both give the same values bit for bit.
+// kernelRow on ds. Both give the same values bit for bit
+// (TestSolverRowsDots, TestComputedSourceSwaps, TestTrainSolverRows).
 type computedSource struct {
 	ds      *dataset
 	blk     *solverRows // nil: kernelRow
@@ -63,7 +64,10 @@ func (s *computedSource) fill(i int32, start int, cols []int32, out []float32) {
 }
 
 // fillPart fills out for the solver indices [start, start+len(cols)),
-// rows cols, with scratch buffers of its own.
+// rows cols, with scratch buffers of its own. The AVX2 path reads the rows
+// from blk by solver index and ignores cols, so cols must be the rows of
+// those indices as every swap left them (svcQ.rows; in
+// computeKernelMatrix, never swapped, the identity).
 func (s *computedSource) fillPart(i int32, start int, cols []int32, out []float32, scratch, pad *[]float64) {
 	if cap(*scratch) < len(cols) {
 		*scratch = make([]float64, len(cols))

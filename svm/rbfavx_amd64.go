@@ -19,7 +19,8 @@ func rbfGroupsAVX2(groups, coef *float64, ngroups, nf int, x, xx *float64, k *av
 //go:noescape
 func rbfGroups1AVX2(groups, coef *float64, ngroups, nf int, x, xx *float64, k *avxConst, tab, sums *float64)
 
-// dotsAVX2 is in dotsavx_amd64.s; see blockRows.dots.
+// dotsAVX2 is in dotsavx_amd64.s; see solverRows.dots. It needs AVX
+// only; haveAVX2 gates it with the rest.
 //
 //go:noescape
 func dotsAVX2(xi *float64, d int, blocks *float64, nblocks int, out *float64)

@@ -8,19 +8,25 @@ package svm
 // [start, length) lie in consecutive blocks.
 type solverRows struct {
 	d  int
+	n  int // rows (x holds them padded to whole blocks)
 	x  []float64
 	sq []float64 // squared norms in the same order (RBF), else nil
 }
 
+// solverRowsOff makes newSolverRows return nil, so that tests can train
+// with kernelRow on a CPU that has the AVX2 kernel and compare.
+var solverRowsOff = false
+
 // newSolverRows copies ds, or returns nil where dotsAVX2 cannot run (no
-// AVX2 kernel on this CPU or build, or rows without features).
+// AVX2 kernel on this CPU or build, or rows without features). The copy
+// costs as much memory again as ds, outside the kernel cache's CacheMB.
 func newSolverRows(ds *dataset) *solverRows {
-	if !haveAVX2 || ds.d == 0 {
+	if !haveAVX2 || ds.d == 0 || solverRowsOff {
 		return nil
 	}
 	d := ds.d
 	n := len(ds.x) / d
-	b := &solverRows{d: d, x: make([]float64, (n+3)/4*4*d)}
+	b := &solverRows{d: d, n: n, x: make([]float64, (n+3)/4*4*d)}
 	for r := 0; r < n; r++ {
 		base := r/4*4*d + r%4
 		for k, v := range ds.row(r) {
@@ -45,11 +51,15 @@ func (b *solverRows) swap(i, j int) {
 	}
 }
 
-// dots sets out[t] = dot(xi, row lo+t) for t < hi-lo (hi > lo), each
-// summed left to right with every product rounded before it is added, as
-// dot does, so bit for bit dot's values. The blocks around [lo, hi) are
-// computed whole into pad (grown as needed and returned for reuse).
+// dots sets out[t] = dot(xi, row lo+t) for t < hi-lo (0 <= lo < hi <=
+// n, len(xi) = d), each summed left to right with every product rounded
+// before it is added, as dot does, so bit for bit dot's values. The
+// blocks around [lo, hi) are computed whole into pad (grown as needed and
+// returned for reuse).
 func (b *solverRows) dots(xi []float64, lo, hi int, out, pad []float64) []float64 {
+	if lo < 0 || hi <= lo || hi > b.n || len(xi) != b.d || len(out) < hi-lo {
+		panic("svm: solverRows.dots out of range") // the solver's own indices: a programming error
+	}
 	first, end := lo/4, (hi+3)/4
 	need := (end - first) * 4
 	if cap(pad) < need {

@@ -1,8 +1,10 @@
 package svm
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -28,15 +30,16 @@ func randomRows(r *rand.Rand, n, d int) [][]float64 {
 	return X
 }
 
-// The AVX2 dot products agree with dot bit for bit, for every width from
-// 1 to 70 and segments starting and ending anywhere in a block.
+// The AVX2 dot products agree with dot and dot4 bit for bit, for every
+// width from 1 to 70, segments starting and ending anywhere in a block,
+// and row counts that take the kernel's four-block loop several times.
 func TestSolverRowsDots(t *testing.T) {
 	if !haveAVX2 {
 		t.Skip("no AVX2 kernel on this CPU or build (-tags noasm): the solver uses kernelRow")
 	}
 	r := rand.New(rand.NewPCG(3, 4))
 	for d := 1; d <= 70; d++ {
-		n := 1 + r.IntN(23)
+		n := 1 + r.IntN(60)
 		X := randomRows(r, n, d)
 		all := make([]int, n)
 		for i := range all {
@@ -49,13 +52,17 @@ func TestSolverRowsDots(t *testing.T) {
 		for trial := 0; trial < 20; trial++ {
 			lo := r.IntN(n)
 			hi := lo + 1 + r.IntN(n-lo)
+			if trial == 0 {
+				lo, hi = 0, n
+			}
 			xi := X[r.IntN(n)]
 			out := make([]float64, hi-lo)
 			pad = b.dots(xi, lo, hi, out, pad)
 			for s, v := range out {
 				want := dot(xi, X[lo+s])
-				if math.Float64bits(v) != math.Float64bits(want) {
-					t.Fatalf("d=%d n=%d rows [%d,%d): row %d: dot %v (%#x), want %v (%#x)", d, n, lo, hi, lo+s, v, math.Float64bits(v), want, math.Float64bits(want))
+				w4, _, _, _ := dot4(xi, X[lo+s], xi, xi, xi)
+				if math.Float64bits(v) != math.Float64bits(want) || math.Float64bits(v) != math.Float64bits(w4) {
+					t.Fatalf("d=%d n=%d rows [%d,%d): row %d: dot %v (%#x), want %v (%#x; dot4 %#x)", d, n, lo, hi, lo+s, v, math.Float64bits(v), want, math.Float64bits(want), math.Float64bits(w4))
 				}
 			}
 		}
@@ -106,6 +113,17 @@ func TestComputedSourceSwaps(t *testing.T) {
 				if step%10 == 0 {
 					start, length = 0, c.n // whole columns take the parallel path
 				}
+				if kp.typ == Linear { // the float64 values, before float32 rounding hides an ulp
+					g64 := make([]float64, length-start)
+					w64 := make([]float64, length-start)
+					fast.blk.dots(ds.row(int(rows[q])), start, length, g64, nil)
+					ds.kernelRow(&kp, int(rows[q]), rows[start:length], w64)
+					for t2 := range g64 {
+						if math.Float64bits(g64[t2]) != math.Float64bits(w64[t2]) {
+							t.Fatalf("n=%d step %d: dot of %d and %d = %v, kernelRow gives %v", c.n, step, q, start+t2, g64[t2], w64[t2])
+						}
+					}
+				}
 				got := make([]float32, length-start)
 				want := make([]float32, length-start)
 				fast.fill(rows[q], start, rows[start:length], got)
@@ -118,4 +136,36 @@ func TestComputedSourceSwaps(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Training with the AVX2 kernel and with kernelRow gives the same model
+// bit for bit: support vectors, coefficients, rho, objective and
+// iteration count, with shrinking and a cache too small to hold the
+// columns (so columns are computed again after swaps).
+func TestTrainSolverRows(t *testing.T) {
+	if !haveAVX2 {
+		t.Skip("no AVX2 kernel on this CPU or build (-tags noasm): the solver uses kernelRow")
+	}
+	prob := synthetic(1200, 23, 7)
+	p := DefaultParams()
+	p.C, p.Gamma, p.CacheMB = 8, 0.05, 0.5
+	fast, err := Train(context.Background(), prob, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	solverRowsOff = true
+	plain, err := Train(context.Background(), prob, p)
+	solverRowsOff = false
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fast.Iter != plain.Iter || fast.Obj != plain.Obj || fast.Rho != plain.Rho || len(fast.SV) != len(plain.SV) {
+		t.Fatalf("AVX2: %d iterations, obj %v, rho %v, %d SVs; kernelRow: %d, %v, %v, %d", fast.Iter, fast.Obj, fast.Rho, len(fast.SV), plain.Iter, plain.Obj, plain.Rho, len(plain.SV))
+	}
+	for i := range fast.SV {
+		if fast.Coef[i] != plain.Coef[i] || !slices.Equal(fast.SV[i], plain.SV[i]) {
+			t.Fatalf("support vector %d differs: coef %v against %v", i, fast.Coef[i], plain.Coef[i])
+		}
+	}
+	t.Logf("%d iterations, %d support vectors, the same both ways", fast.Iter, len(fast.SV))
 }

@@ -65,9 +65,9 @@ func (s *computedSource) fill(i int32, start int, cols []int32, out []float32) {
 
 // fillPart fills out for the solver indices [start, start+len(cols)),
 // rows cols, with scratch buffers of its own. The AVX2 path reads the rows
-// from blk by solver index and ignores cols, so cols must be the rows of
-// those indices as every swap left them (svcQ.rows; in
-// computeKernelMatrix, never swapped, the identity).
+// from blk by solver index (and only their squared norms by cols), so
+// cols must be the rows of those indices as every swap left them
+// (svcQ.rows; in computeKernelMatrix, never swapped, the identity).
 func (s *computedSource) fillPart(i int32, start int, cols []int32, out []float32, scratch, pad *[]float64) {
 	if cap(*scratch) < len(cols) {
 		*scratch = make([]float64, len(cols))
@@ -82,10 +82,9 @@ func (s *computedSource) fillPart(i int32, start int, cols []int32, out []float3
 	}
 	*pad = s.blk.dots(s.ds.row(int(i)), start, start+len(cols), buf, *pad)
 	if s.k.typ == RBF {
-		sqi, sq := s.ds.sq[i], s.blk.sq[start:start+len(cols)]
-		g := -s.k.gamma
+		sqi, g := s.ds.sq[i], -s.k.gamma
 		for t, d := range buf {
-			out[t] = float32(math.Exp(g * (sqi + sq[t] - 2*d)))
+			out[t] = float32(math.Exp(g * (sqi + s.ds.sq[cols[t]] - 2*d)))
 		}
 		return
 	}

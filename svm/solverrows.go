@@ -7,10 +7,9 @@ package svm
 // LIBSVM swaps its x pointers, so that the rows of a column segment
 // [start, length) lie in consecutive blocks.
 type solverRows struct {
-	d  int
-	n  int // rows (x holds them padded to whole blocks)
-	x  []float64
-	sq []float64 // squared norms in the same order (RBF), else nil
+	d int
+	n int // rows (x holds them padded to whole blocks)
+	x []float64
 }
 
 // solverRowsOff makes newSolverRows return nil, so that tests can train
@@ -33,9 +32,6 @@ func newSolverRows(ds *dataset) *solverRows {
 			b.x[base+4*k] = v
 		}
 	}
-	if ds.sq != nil {
-		b.sq = append([]float64(nil), ds.sq...)
-	}
 	return b
 }
 
@@ -45,9 +41,6 @@ func (b *solverRows) swap(i, j int) {
 	bi, bj := i/4*4*d+i%4, j/4*4*d+j%4
 	for k := 0; k < 4*d; k += 4 {
 		b.x[bi+k], b.x[bj+k] = b.x[bj+k], b.x[bi+k]
-	}
-	if b.sq != nil {
-		b.sq[i], b.sq[j] = b.sq[j], b.sq[i]
 	}
 }
 

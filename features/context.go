@@ -24,8 +24,6 @@ const (
 	ctxCommentMarker        // looks like the head of a comment: reply, posted by, says: ...
 	ctxAfterComments        // at or after the page's first comment-section marker (after the run starts)
 	ctxCommentAttr          // inside an element whose class or id names comments
-	ctxDupShape             // log of the blocks whose text, digits aside, is this block's
-	ctxDupHead              // log of the short blocks that open with this short block's first two words, digits aside
 	numContext
 )
 
@@ -38,14 +36,7 @@ var contextSchema = [numContext]Feature{
 	ctxCommentMarker: {"ctx_comment_marker", Context, true},
 	ctxAfterComments: {"ctx_after_comments", Context, true},
 	ctxCommentAttr:   {"ctx_comment_attr", Context, false},
-	ctxDupShape:      {"ctx_dup_shape", Context, false},
-	ctxDupHead:       {"ctx_dup_head", Context, false},
 }
-
-// headMax is the most words a block may have to count for ctx_dup_head:
-// the repeated heads and feet of posts ("Posted by ... at 3:54 PM",
-// "Registered: ...") are short.
-const headMax = 12
 
 // denseCost is the number of non-link words a block must hold to add to a
 // run of text rather than take from it: link lists and short lines between
@@ -93,22 +84,8 @@ func contextFeatures(bs []*blocks.Block, tokens [][]string, rows [][]float64, ti
 	titleSet := titleWords(title)
 	comments := len(bs)
 	commentAttr := map[*html.Node]bool{}
-	shapes, heads := make([]string, len(bs)), make([]string, len(bs))
-	shapeN, headN := map[string]int{}, map[string]int{}
-	for i, b := range bs {
-		shapes[i] = textShape(b.Text)
-		shapeN[shapes[i]]++
-		if t := tokens[i]; len(t) >= 2 && len(t) <= headMax {
-			heads[i] = textShape(t[0] + " " + t[1])
-			headN[heads[i]]++
-		}
-	}
 	for i, b := range bs {
 		v := rows[i]
-		v[cc+ctxDupShape] = math.Log(float64(shapeN[shapes[i]]))
-		if heads[i] != "" {
-			v[cc+ctxDupHead] = math.Log(float64(headN[heads[i]]))
-		}
 		switch {
 		case i < bestA:
 			v[cc+ctxDenseDist] = math.Log1p(float64(bestA - i))
@@ -146,33 +123,6 @@ func contextFeatures(bs []*blocks.Block, tokens [][]string, rows [][]float64, ti
 		}
 		v[cc+ctxCommentAttr] = bool01(inCommentElem(b.Node, commentAttr))
 	}
-}
-
-// textShape returns s in lower case with every run of digits one 0 and
-// every run of spaces one space: the blocks a template repeats with other
-// dates, times and counts ("05-16-2005, 02:07 PM", "Comments (3)") share it.
-func textShape(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	digit, space := false, false
-	for _, r := range strings.TrimSpace(s) {
-		switch {
-		case unicode.IsDigit(r):
-			if !digit {
-				b.WriteByte('0')
-			}
-			digit, space = true, false
-		case unicode.IsSpace(r):
-			if !space {
-				b.WriteByte(' ')
-			}
-			digit, space = false, true
-		default:
-			b.WriteRune(unicode.ToLower(r))
-			digit, space = false, false
-		}
-	}
-	return b.String()
 }
 
 // within reports whether n is top or below it.

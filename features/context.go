@@ -1,7 +1,6 @@
 package features
 
 import (
-	"hash/fnv"
 	"math"
 	"strings"
 	"unicode"
@@ -25,7 +24,6 @@ const (
 	ctxCommentMarker        // looks like the head of a comment: reply, posted by, says: ...
 	ctxAfterComments        // at or after the page's first comment-section marker (after the run starts)
 	ctxCommentAttr          // inside an element whose class or id names comments
-	ctxSeenBefore           // share of the block's word 4-grams already in the blocks before it
 	numContext
 )
 
@@ -38,7 +36,6 @@ var contextSchema = [numContext]Feature{
 	ctxCommentMarker: {"ctx_comment_marker", Context, true},
 	ctxAfterComments: {"ctx_after_comments", Context, true},
 	ctxCommentAttr:   {"ctx_comment_attr", Context, false},
-	ctxSeenBefore:    {"ctx_seen_before", Context, false},
 }
 
 // denseCost is the number of non-link words a block must hold to add to a
@@ -87,10 +84,8 @@ func contextFeatures(bs []*blocks.Block, tokens [][]string, rows [][]float64, ti
 	titleSet := titleWords(title)
 	comments := len(bs)
 	commentAttr := map[*html.Node]bool{}
-	seen := map[uint64]struct{}{}
 	for i, b := range bs {
 		v := rows[i]
-		v[cc+ctxSeenBefore] = seenBefore(tokens[i], seen)
 		switch {
 		case i < bestA:
 			v[cc+ctxDenseDist] = math.Log1p(float64(bestA - i))
@@ -128,36 +123,6 @@ func contextFeatures(bs []*blocks.Block, tokens [][]string, rows [][]float64, ti
 		}
 		v[cc+ctxCommentAttr] = bool01(inCommentElem(b.Node, commentAttr))
 	}
-}
-
-// seenBefore returns the share of the word 4-grams of toks that seen
-// holds, then adds them to it: called on the blocks in reading order, it
-// tells a post's quotation of an earlier post, or a teaser repeated, from
-// the text it repeats. Blocks of fewer than 4 words give 0 (dup_text
-// tells their repeats).
-func seenBefore(toks []string, seen map[uint64]struct{}) float64 {
-	const n = 4
-	if len(toks) < n {
-		return 0
-	}
-	grams := make([]uint64, 0, len(toks)-n+1)
-	in := 0
-	for k := 0; k+n <= len(toks); k++ {
-		h := fnv.New64a()
-		for _, w := range toks[k : k+n] {
-			h.Write([]byte(w))
-			h.Write([]byte{0})
-		}
-		g := h.Sum64()
-		if _, ok := seen[g]; ok {
-			in++
-		}
-		grams = append(grams, g)
-	}
-	for _, g := range grams {
-		seen[g] = struct{}{}
-	}
-	return float64(in) / float64(len(grams))
 }
 
 // within reports whether n is top or below it.

@@ -145,7 +145,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if vm == nil {
-		return savePages(nf.pages, results, nil, nil, stderr)
+		return savePages(nf, results, nil, nil, stderr)
 	}
 	// The same pages, the same prepared documents: only the model differs.
 	vres := train.Classify(vm, ex, vm.Threshold, onError)
@@ -164,7 +164,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}{{"word P (micro)", ps.WordP}, {"word R (micro)", ps.WordR}, {"word F (micro)", ps.WordF}, {"node accuracy", ps.NodeAccuracy}, {"node F", ps.NodeF}} {
 		fmt.Fprintf(stdout, "  %-16s %+6.2f  [%+.2f, %+.2f]  P(<=0) %.3f\n", f.name, 100*f.d.Value, 100*f.d.Lo, 100*f.d.Hi, f.d.PNotAbove)
 	}
-	return savePages(nf.pages, results, nil, vres, stderr)
+	return savePages(nf, results, nil, vres, stderr)
 }
 
 // versusModel loads --versus: a model file, or text or rendered for the
@@ -270,7 +270,7 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil {
 		return err
 	}
-	return savePages(nf.pages, results, nil, nil, stderr)
+	return savePages(nf, results, nil, nil, stderr)
 }
 
 func report(results []train.PageResult, stdout io.Writer) error {

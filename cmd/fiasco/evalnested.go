@@ -85,6 +85,7 @@ type nestedFlags struct {
 	stack         int             // --stack: folds of the second stage (0: none)
 	bySite        bool            // --folds-by site
 	pages         string          // --pages: per-page figures to this file
+	blocks        string          // --blocks: per-block decisions to this file
 	given         map[string]bool // the flags on the command line
 }
 
@@ -155,6 +156,7 @@ func addNestedFlags(fs *flagSet) *nestedFlags {
 	fs.IntVar(&n.bootstrap, "bootstrap", 1000, "resamples of the pages for 95% intervals (0: none); used with --nested and --by-set, with --model or --cv only when given")
 	fs.StringVar(&n.cacheDir, "cache-dir", "", "keep rendered pages' measurements in `DIR` so that each page renders once across runs")
 	fs.StringVar(&n.pages, "pages", "", pagesHelp)
+	fs.StringVar(&n.blocks, "blocks", "", blocksHelp)
 	return n
 }
 
@@ -272,8 +274,10 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) 
 	if n.extraWeight != 1 && len(n.extra) == 0 {
 		return usagef("eval", "--extra-weight weighs the pages of --extra sets: give --extra DIR")
 	}
-	if err := checkPagesPath(n.pages); err != nil {
-		return err
+	for _, f := range []struct{ flag, path string }{{"pages", n.pages}, {"blocks", n.blocks}} {
+		if err := checkPagesPath(f.flag, f.path); err != nil {
+			return err
+		}
 	}
 	if n.given["extra-pages"] && len(n.extra) == 0 {
 		return usagef("eval", "--extra-pages samples the --extra sets: give --extra DIR")
@@ -451,7 +455,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 			return err
 		}
 	}
-	return savePages(nf.pages, res.Results, ps, nil, stderr)
+	return savePages(nf, res.Results, ps, nil, stderr)
 }
 
 // printGrid writes the candidates inner cross-validation chose from.

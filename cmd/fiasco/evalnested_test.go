@@ -13,6 +13,7 @@ import (
 
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/internal/shared"
+	"github.com/fiasco-project/fiasco/train"
 )
 
 // foldRow is one row of the per-fold table of eval --nested or --by-set.
@@ -517,4 +518,77 @@ func strictModel(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// TestEvalBlocks checks --blocks: a line per block whose counts per page
+// are those of --pages (blocks, kept, labelled clean, both), with the
+// gold share, the decision and --versus's beside it, and the text.
+func TestEvalBlocks(t *testing.T) {
+	dir := shared.Path(t, "cleaneval-en-dev")
+	strictPath := strictModel(t)
+	tmp := t.TempDir()
+	pages, blocks := filepath.Join(tmp, "pages.jsonl"), filepath.Join(tmp, "blocks.jsonl")
+	code, _, errs := fiasco(t, "eval", "-q", "--no-render", "--limit", "5", "--data", dir, "--pages", pages, "--blocks", blocks, "--versus", strictPath)
+	if code != 0 {
+		t.Fatalf("exit %d, stderr %s", code, errs)
+	}
+	if !strings.Contains(errs, "blocks' decisions written to "+blocks) {
+		t.Errorf("stderr %q: want it to say where the blocks went", errs)
+	}
+	type counts struct{ blocks, kept, clean, tp, versusKept int }
+	got := map[string]*counts{}
+	next := map[string]int{}
+	for _, s := range readLines(t, blocks) {
+		var l blockLine
+		if err := json.Unmarshal([]byte(s), &l); err != nil {
+			t.Fatalf("%s: %v in %q", blocks, err, s)
+		}
+		if l.Set != "cleaneval-en-dev" || l.ID == "" || l.Tag == "" || l.Words == 0 || l.Text == "" || l.Gold < 0 || l.Gold > 1 {
+			t.Errorf("line %q: want set, ID, tag, words, text and a gold share from 0 to 1", s)
+		}
+		if l.VersusValue == nil || l.VersusKept == nil || *l.VersusValue != l.Value {
+			t.Errorf("line %q: want --versus's decision, on the same value (the strict model is the embedded one with another threshold)", s)
+		}
+		if l.Block != next[l.ID] {
+			t.Errorf("page %s: block %d where %d was due (blocks in document order, none left out)", l.ID, l.Block, next[l.ID])
+		}
+		next[l.ID] = l.Block + 1
+		c := got[l.ID]
+		if c == nil {
+			c = &counts{}
+			got[l.ID] = c
+		}
+		clean := l.Gold >= train.LabelThreshold
+		c.blocks++
+		c.kept += b01(l.Kept)
+		c.clean += b01(clean)
+		c.tp += b01(l.Kept && clean)
+		c.versusKept += b01(*l.VersusKept)
+	}
+	lines := readPageLines(t, pages)
+	if len(got) != len(lines) {
+		t.Errorf("blocks of %d pages, --pages has %d", len(got), len(lines))
+	}
+	for _, p := range lines {
+		c := got[p.ID]
+		if c == nil {
+			t.Errorf("page %s: no blocks", p.ID)
+			continue
+		}
+		want := counts{p.Blocks, p.Kept, p.Clean, p.TP, p.Versus.Kept}
+		if *c != want {
+			t.Errorf("page %s: the blocks count %+v, --pages %+v", p.ID, *c, want)
+		}
+	}
+	code, _, errs = fiasco(t, "eval", "-q", "--no-render", "--limit", "1", "--data", dir, "--blocks", filepath.Join(tmp, "no", "such", "dir", "b.jsonl"))
+	if code != 2 || !strings.Contains(errs, "--blocks") {
+		t.Errorf("--blocks in a missing directory: exit %d, stderr %q; want a usage error naming --blocks", code, errs)
+	}
+}
+
+func b01(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

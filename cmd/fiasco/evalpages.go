@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fiasco-project/fiasco/train"
 )
@@ -84,9 +86,9 @@ func writePageFigures(path string, results []train.PageResult, ps []train.PageSc
 	})
 }
 
-// checkPagesPath fails early, before any page is cleaned, when --pages
-// names a file whose directory does not exist.
-func checkPagesPath(path string) error {
+// checkPagesPath fails early, before any page is cleaned, when --pages or
+// --blocks (flag) names a file whose directory does not exist.
+func checkPagesPath(flag, path string) error {
 	if path == "" {
 		return nil
 	}
@@ -94,22 +96,95 @@ func checkPagesPath(path string) error {
 	fi, err := os.Stat(dir)
 	switch {
 	case err != nil:
-		return usagef("eval", "--pages %s: %v", path, err)
+		return usagef("eval", "--%s %s: %v", flag, path, err)
 	case !fi.IsDir():
-		return usagef("eval", "--pages %s: %s is not a directory", path, dir)
+		return usagef("eval", "--%s %s: %s is not a directory", flag, path, dir)
 	}
 	return nil
 }
 
-// savePages writes eval --pages when it was given (path not empty) and
-// says on stderr where it went; ps and vres as for writePageFigures.
-func savePages(path string, results []train.PageResult, ps []train.PageScore, vres []train.PageResult, stderr io.Writer) error {
-	if path == "" {
-		return nil
+// savePages writes eval --pages and --blocks when they were given and
+// says on stderr where they went; ps and vres as for writePageFigures.
+func savePages(nf *nestedFlags, results []train.PageResult, ps []train.PageScore, vres []train.PageResult, stderr io.Writer) error {
+	if nf.pages != "" {
+		if err := writePageFigures(nf.pages, results, ps, vres); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "fiasco eval: %d pages' figures written to %s\n", len(results), nf.pages)
 	}
-	if err := writePageFigures(path, results, ps, vres); err != nil {
-		return err
+	if nf.blocks != "" {
+		n, err := writeBlockLines(nf.blocks, results, vres)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "fiasco eval: %d blocks' decisions written to %s\n", n, nf.blocks)
 	}
-	fmt.Fprintf(stderr, "fiasco eval: %d pages' figures written to %s\n", len(results), path)
 	return nil
+}
+
+// blocksHelp documents eval's --blocks.
+const blocksHelp = "write one JSON line per block to `FILE`: its page's set, ID and fold, the block's number, parent and element, its words, the share of them the gold alignment counts as content, the decision value and whether it was kept (and --versus's), and its text, for finding the blocks a model loses on"
+
+// blockLine is one line of eval --blocks.
+type blockLine struct {
+	Set    string  `json:"set"`
+	ID     string  `json:"id"`
+	Fold   string  `json:"fold,omitempty"`
+	Block  int     `json:"block"`
+	Parent int     `json:"parent"`
+	Tag    string  `json:"tag"`
+	Words  int     `json:"words"`
+	Gold   float64 `json:"gold"` // share of the block's words aligned to gold content
+	Value  float64 `json:"value"`
+	Kept   bool    `json:"kept"`
+	// VersusValue and VersusKept are --versus's decision on the block.
+	VersusValue *float64 `json:"versus_value,omitempty"`
+	VersusKept  *bool    `json:"versus_kept,omitempty"`
+	Text        string   `json:"text"`
+}
+
+// writeBlockLines writes eval --blocks: a line per block of every page
+// that was prepared (a page that failed has none; --pages names its
+// error), pages in the results' order, blocks in document order. vres,
+// when not nil, are --versus's results on the same pages. It returns the
+// number of lines.
+func writeBlockLines(path string, results []train.PageResult, vres []train.PageResult) (int, error) {
+	n := 0
+	r4 := func(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+	err := writeOutput(path, func(w io.Writer) error {
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false) // the blocks' text as it reads
+		for i, r := range results {
+			e := r.Example
+			if e == nil || e.Doc == nil {
+				continue
+			}
+			for k, b := range e.Doc.Blocks {
+				l := blockLine{Set: e.Set, ID: e.ID, Fold: r.Fold, Block: b.ID, Parent: b.Parent,
+					Words: len(strings.Fields(b.Text)), Text: b.Text}
+				if b.Node != nil {
+					l.Tag = b.Node.Data
+				}
+				if k < len(e.Share) {
+					l.Gold = r4(e.Share[k])
+				}
+				if k < len(r.Score) {
+					l.Value = r4(r.Score[k])
+				}
+				if k < len(r.Keep) {
+					l.Kept = r.Keep[k]
+				}
+				if vres != nil && k < len(vres[i].Score) && k < len(vres[i].Keep) {
+					v, kept := r4(vres[i].Score[k]), vres[i].Keep[k]
+					l.VersusValue, l.VersusKept = &v, &kept
+				}
+				if err := enc.Encode(l); err != nil {
+					return err
+				}
+				n++
+			}
+		}
+		return nil
+	})
+	return n, err
 }

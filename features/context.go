@@ -24,7 +24,6 @@ const (
 	ctxCommentMarker        // looks like the head of a comment: reply, posted by, says: ...
 	ctxAfterComments        // at or after the page's first comment-section marker (after the run starts)
 	ctxCommentAttr          // inside an element whose class or id names comments
-	ctxQuote                // opens like a forum post's quotation of another: "Quote:", "Originally posted by", "... wrote:"
 	numContext
 )
 
@@ -37,7 +36,6 @@ var contextSchema = [numContext]Feature{
 	ctxCommentMarker: {"ctx_comment_marker", Context, true},
 	ctxAfterComments: {"ctx_after_comments", Context, true},
 	ctxCommentAttr:   {"ctx_comment_attr", Context, false},
-	ctxQuote:         {"ctx_quote", Context, true},
 }
 
 // denseCost is the number of non-link words a block must hold to add to a
@@ -124,25 +122,7 @@ func contextFeatures(bs []*blocks.Block, tokens [][]string, rows [][]float64, ti
 			v[cc+ctxAfterComments] = 1
 		}
 		v[cc+ctxCommentAttr] = bool01(inCommentElem(b.Node, commentAttr))
-		v[cc+ctxQuote] = bool01(quoteHead(b.Text))
 	}
-}
-
-// quoteHead reports whether a block's text opens as a forum post's
-// quotation of another post does: "Quote:", "Originally posted by X:",
-// "Quoting X", or "X wrote:" within its first 80 bytes.
-func quoteHead(text string) bool {
-	s := strings.TrimSpace(text)
-	if len(s) > 80 {
-		s = s[:80]
-	}
-	s = strings.ToLower(s)
-	for _, p := range []string{"quote:", "quote from:", "originally posted by", "quoting "} {
-		if strings.HasPrefix(s, p) {
-			return true
-		}
-	}
-	return strings.Contains(s, " wrote:")
 }
 
 // within reports whether n is top or below it.

@@ -17,6 +17,10 @@ type PageResult struct {
 	// Fold names the fold whose model classified the page ("fold 3", or
 	// the held-out data set of LeaveOneSetOut); empty for Classify.
 	Fold string
+	// Threshold is the decision threshold Keep was cut at (the model's
+	// smoothing and prose floor may keep blocks below it and drop blocks
+	// above it); set with Score.
+	Threshold float64
 }
 
 // CVOptions configure CrossValidate.
@@ -87,7 +91,7 @@ func CrossValidate(ctx context.Context, ex []*Example, opt CVOptions) ([]PageRes
 			if err != nil {
 				return nil, fmt.Errorf("%s: %w", name, err)
 			}
-			out[i] = PageResult{Example: e, Score: s, Keep: pipeline.Keep(m, e.Doc, s, m.Threshold), Fold: name}
+			out[i] = PageResult{Example: e, Score: s, Keep: pipeline.Keep(m, e.Doc, s, m.Threshold), Fold: name, Threshold: m.Threshold}
 		}
 		if opt.Each != nil {
 			opt.Each(f+1, k)
@@ -114,7 +118,7 @@ func Classify(m *classify.Model, ex []*Example, threshold float64, onError func(
 			}
 			continue
 		}
-		out[i].Score, out[i].Keep = s, pipeline.Keep(m, e.Doc, s, threshold)
+		out[i].Score, out[i].Keep, out[i].Threshold = s, pipeline.Keep(m, e.Doc, s, threshold), threshold
 	}
 	return out
 }

@@ -455,7 +455,7 @@ func (r *run) outer(ctx context.Context, s int, cell [3]int, set Setting, out []
 		if err != nil {
 			return fmt.Errorf("%s: %w", sp.name, err)
 		}
-		out[i] = PageResult{Example: e, Score: d, Keep: pipeline.Keep(m, e.Doc, d, threshold), Fold: sp.name}
+		out[i] = PageResult{Example: e, Score: d, Keep: pipeline.Keep(m, e.Doc, d, threshold), Fold: sp.name, Threshold: threshold}
 	}
 	return nil
 }

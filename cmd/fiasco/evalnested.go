@@ -275,9 +275,12 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) 
 		return usagef("eval", "--extra-weight weighs the pages of --extra sets: give --extra DIR")
 	}
 	for _, f := range []struct{ flag, path string }{{"pages", n.pages}, {"blocks", n.blocks}} {
-		if err := checkPagesPath(f.flag, f.path); err != nil {
+		if err := checkOutputPath(f.flag, f.path); err != nil {
 			return err
 		}
+	}
+	if n.pages != "" && filepath.Clean(n.pages) == filepath.Clean(n.blocks) {
+		return usagef("eval", "--pages and --blocks both name %s: give each its own file", n.pages)
 	}
 	if n.given["extra-pages"] && len(n.extra) == 0 {
 		return usagef("eval", "--extra-pages samples the --extra sets: give --extra DIR")

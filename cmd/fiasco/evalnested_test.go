@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -546,8 +547,9 @@ func TestEvalBlocks(t *testing.T) {
 		if l.Set != "cleaneval-en-dev" || l.ID == "" || l.Tag == "" || l.Words == 0 || l.Text == "" || l.Gold < 0 || l.Gold > 1 {
 			t.Errorf("line %q: want set, ID, tag, words, text and a gold share from 0 to 1", s)
 		}
-		if l.VersusValue == nil || l.VersusKept == nil || *l.VersusValue != l.Value {
-			t.Errorf("line %q: want --versus's decision, on the same value (the strict model is the embedded one with another threshold)", s)
+		if l.Value == nil || l.Threshold == nil || l.VersusValue == nil || l.VersusThreshold == nil || l.VersusKept == nil ||
+			*l.VersusValue != *l.Value || math.Abs(*l.VersusThreshold-*l.Threshold-1) > 1e-9 {
+			t.Errorf("line %q: want the value, the threshold and --versus's, on the same value and a threshold 1 higher (the strict model is the embedded one with its threshold raised by 1)", s)
 		}
 		if l.Block != next[l.ID] {
 			t.Errorf("page %s: block %d where %d was due (blocks in document order, none left out)", l.ID, l.Block, next[l.ID])
@@ -580,9 +582,34 @@ func TestEvalBlocks(t *testing.T) {
 			t.Errorf("page %s: the blocks count %+v, --pages %+v", p.ID, *c, want)
 		}
 	}
-	code, _, errs = fiasco(t, "eval", "-q", "--no-render", "--limit", "1", "--data", dir, "--blocks", filepath.Join(tmp, "no", "such", "dir", "b.jsonl"))
-	if code != 2 || !strings.Contains(errs, "--blocks") {
-		t.Errorf("--blocks in a missing directory: exit %d, stderr %q; want a usage error naming --blocks", code, errs)
+	// Under --cv each line names its fold and the threshold it was cut at.
+	code, _, errs = fiasco(t, "eval", "-q", "--no-render", "--limit", "4", "--data", dir, "--cv", "2", "--threshold", "-0.25", "--blocks", blocks)
+	if code != 0 {
+		t.Fatalf("--cv 2: exit %d, stderr %s", code, errs)
+	}
+	for _, s := range readLines(t, blocks) {
+		var l blockLine
+		if err := json.Unmarshal([]byte(s), &l); err != nil {
+			t.Fatalf("%s: %v in %q", blocks, err, s)
+		}
+		if (l.Fold != "fold 1" && l.Fold != "fold 2") || l.Threshold == nil || *l.Threshold != -0.25 || l.VersusValue != nil {
+			t.Fatalf("--cv 2 line %q: want fold 1 or 2, threshold -0.25 and no --versus", s)
+		}
+	}
+	// Paths that cannot be written are found before any page is cleaned.
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--blocks", filepath.Join(tmp, "no", "such", "dir", "b.jsonl")}, "--blocks"},
+		{[]string{"--blocks", tmp}, "is a directory"},
+		{[]string{"--blocks", pages, "--pages", pages}, "give each its own file"},
+	} {
+		args := append([]string{"eval", "-q", "--no-render", "--limit", "1", "--data", dir}, c.args...)
+		code, _, errs = fiasco(t, args...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error saying %q", c.args, code, errs, c.want)
+		}
 	}
 }
 

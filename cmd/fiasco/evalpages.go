@@ -86,9 +86,10 @@ func writePageFigures(path string, results []train.PageResult, ps []train.PageSc
 	})
 }
 
-// checkPagesPath fails early, before any page is cleaned, when --pages or
-// --blocks (flag) names a file whose directory does not exist.
-func checkPagesPath(flag, path string) error {
+// checkOutputPath fails early, before any page is cleaned, when --pages
+// or --blocks (flag) names a file that could not be written: its
+// directory is missing or takes no new file, or the path is a directory.
+func checkOutputPath(flag, path string) error {
 	if path == "" {
 		return nil
 	}
@@ -99,6 +100,9 @@ func checkPagesPath(flag, path string) error {
 		return usagef("eval", "--%s %s: %v", flag, path, err)
 	case !fi.IsDir():
 		return usagef("eval", "--%s %s: %s is not a directory", flag, path, dir)
+	}
+	if err := checkWritable(path); err != nil {
+		return usagef("eval", "--%s %s: %v", flag, path, err)
 	}
 	return nil
 }
@@ -131,16 +135,23 @@ type blockLine struct {
 	ID     string  `json:"id"`
 	Fold   string  `json:"fold,omitempty"`
 	Block  int     `json:"block"`
-	Parent int     `json:"parent"`
+	Parent int     `json:"parent"` // the nearest ancestor block, -1 for none
 	Tag    string  `json:"tag"`
 	Words  int     `json:"words"`
 	Gold   float64 `json:"gold"` // share of the block's words aligned to gold content
-	Value  float64 `json:"value"`
-	Kept   bool    `json:"kept"`
-	// VersusValue and VersusKept are --versus's decision on the block.
-	VersusValue *float64 `json:"versus_value,omitempty"`
-	VersusKept  *bool    `json:"versus_kept,omitempty"`
-	Text        string   `json:"text"`
+	// Value is the block's decision value, Threshold the cut the page's
+	// blocks were kept at (the fold's choice under --cv, --nested and
+	// --by-set); smoothing and the prose floor may keep a block below it
+	// or drop one above it. Both are absent, and Kept false, for a page
+	// the model could not decide (eval's stderr says why).
+	Value     *float64 `json:"value,omitempty"`
+	Threshold *float64 `json:"threshold,omitempty"`
+	Kept      bool     `json:"kept"`
+	// The same from --versus's model.
+	VersusValue     *float64 `json:"versus_value,omitempty"`
+	VersusThreshold *float64 `json:"versus_threshold,omitempty"`
+	VersusKept      *bool    `json:"versus_kept,omitempty"`
+	Text            string   `json:"text"`
 }
 
 // writeBlockLines writes eval --blocks: a line per block of every page
@@ -150,7 +161,7 @@ type blockLine struct {
 // number of lines.
 func writeBlockLines(path string, results []train.PageResult, vres []train.PageResult) (int, error) {
 	n := 0
-	r4 := func(x float64) float64 { return math.Round(x*1e4) / 1e4 }
+	r6 := func(x float64) *float64 { x = math.Round(x*1e6) / 1e6; return &x }
 	err := writeOutput(path, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false) // the blocks' text as it reads
@@ -159,24 +170,42 @@ func writeBlockLines(path string, results []train.PageResult, vres []train.PageR
 			if e == nil || e.Doc == nil {
 				continue
 			}
+			nb := len(e.Doc.Blocks)
+			if len(e.Share) != nb {
+				return fmt.Errorf("%s %s: %d gold shares for %d blocks", e.Set, e.ID, len(e.Share), nb)
+			}
+			decided := func(r train.PageResult) (bool, error) {
+				switch {
+				case r.Score == nil && r.Keep == nil:
+					return false, nil
+				case len(r.Score) != nb || len(r.Keep) != nb:
+					return false, fmt.Errorf("%s %s: %d values and %d decisions for %d blocks", e.Set, e.ID, len(r.Score), len(r.Keep), nb)
+				}
+				return true, nil
+			}
+			ok, err := decided(r)
+			if err != nil {
+				return err
+			}
+			vok := false
+			if vres != nil {
+				if vok, err = decided(vres[i]); err != nil {
+					return err
+				}
+			}
 			for k, b := range e.Doc.Blocks {
 				l := blockLine{Set: e.Set, ID: e.ID, Fold: r.Fold, Block: b.ID, Parent: b.Parent,
-					Words: len(strings.Fields(b.Text)), Text: b.Text}
+					Words: len(strings.Fields(b.Text)), Gold: *r6(e.Share[k]), Text: b.Text}
 				if b.Node != nil {
 					l.Tag = b.Node.Data
 				}
-				if k < len(e.Share) {
-					l.Gold = r4(e.Share[k])
+				if ok {
+					l.Value, l.Threshold, l.Kept = r6(r.Score[k]), r6(r.Threshold), r.Keep[k]
 				}
-				if k < len(r.Score) {
-					l.Value = r4(r.Score[k])
-				}
-				if k < len(r.Keep) {
-					l.Kept = r.Keep[k]
-				}
-				if vres != nil && k < len(vres[i].Score) && k < len(vres[i].Keep) {
-					v, kept := r4(vres[i].Score[k]), vres[i].Keep[k]
-					l.VersusValue, l.VersusKept = &v, &kept
+				if vok {
+					v := vres[i]
+					kept := v.Keep[k]
+					l.VersusValue, l.VersusThreshold, l.VersusKept = r6(v.Score[k]), r6(v.Threshold), &kept
 				}
 				if err := enc.Encode(l); err != nil {
 					return err

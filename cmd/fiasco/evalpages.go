@@ -127,7 +127,7 @@ func savePages(nf *nestedFlags, results []train.PageResult, ps []train.PageScore
 }
 
 // blocksHelp documents eval's --blocks.
-const blocksHelp = "write one JSON line per block to `FILE`: its page's set, ID and fold, the block's number, parent and element, its words, the share of them the gold alignment counts as content, the decision value and whether it was kept (and --versus's), and its text, for finding the blocks a model loses on"
+const blocksHelp = "write one JSON line per block to `FILE`: its page's set, ID and fold, the block's number, parent and element, its words, the share of them the gold alignment counts as content, the decision value, the threshold it was cut at and whether it was kept (and --versus's), and its text, for finding the blocks a model loses on"
 
 // blockLine is one line of eval --blocks.
 type blockLine struct {
@@ -174,12 +174,14 @@ func writeBlockLines(path string, results []train.PageResult, vres []train.PageR
 			if len(e.Share) != nb {
 				return fmt.Errorf("%s %s: %d gold shares for %d blocks", e.Set, e.ID, len(e.Share), nb)
 			}
-			decided := func(r train.PageResult) (bool, error) {
+			// decided reports whether pr has a decision for every block
+			// (false: the model could not decide the page).
+			decided := func(pr train.PageResult) (bool, error) {
 				switch {
-				case r.Score == nil && r.Keep == nil:
+				case pr.Score == nil && pr.Keep == nil:
 					return false, nil
-				case len(r.Score) != nb || len(r.Keep) != nb:
-					return false, fmt.Errorf("%s %s: %d values and %d decisions for %d blocks", e.Set, e.ID, len(r.Score), len(r.Keep), nb)
+				case len(pr.Score) != nb || len(pr.Keep) != nb:
+					return false, fmt.Errorf("%s %s: %d values and %d decisions for %d blocks", e.Set, e.ID, len(pr.Score), len(pr.Keep), nb)
 				}
 				return true, nil
 			}

@@ -7,8 +7,8 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/fiasco-project/fiasco/score"
 	"github.com/fiasco-project/fiasco/train"
 )
 
@@ -137,8 +137,8 @@ type blockLine struct {
 	Block  int     `json:"block"`
 	Parent int     `json:"parent"` // the nearest ancestor block, -1 for none
 	Tag    string  `json:"tag"`
-	Words  int     `json:"words"`
-	Gold   float64 `json:"gold"` // share of the block's words aligned to gold content
+	Words  int     `json:"words"` // as the scorer counts them (score.Tokens)
+	Gold   float64 `json:"gold"`  // share of the block's words aligned to gold content
 	// Value is the block's decision value, Threshold the cut the page's
 	// blocks were kept at (the fold's choice under --cv, --nested and
 	// --by-set); smoothing and the prose floor may keep a block below it
@@ -161,7 +161,9 @@ type blockLine struct {
 // number of lines.
 func writeBlockLines(path string, results []train.PageResult, vres []train.PageResult) (int, error) {
 	n := 0
-	r6 := func(x float64) *float64 { x = math.Round(x*1e6) / 1e6; return &x }
+	// Six decimals, as clean --format json writes decision values.
+	r6 := func(x float64) float64 { return math.Round(x*1e6) / 1e6 }
+	ptr := func(x float64) *float64 { return &x }
 	err := writeOutput(path, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetEscapeHTML(false) // the blocks' text as it reads
@@ -197,17 +199,17 @@ func writeBlockLines(path string, results []train.PageResult, vres []train.PageR
 			}
 			for k, b := range e.Doc.Blocks {
 				l := blockLine{Set: e.Set, ID: e.ID, Fold: r.Fold, Block: b.ID, Parent: b.Parent,
-					Words: len(strings.Fields(b.Text)), Gold: *r6(e.Share[k]), Text: b.Text}
+					Words: len(score.Tokens(b.Text, score.Options{})), Gold: r6(e.Share[k]), Text: b.Text}
 				if b.Node != nil {
 					l.Tag = b.Node.Data
 				}
 				if ok {
-					l.Value, l.Threshold, l.Kept = r6(r.Score[k]), r6(r.Threshold), r.Keep[k]
+					l.Value, l.Threshold, l.Kept = ptr(r6(r.Score[k])), ptr(r6(r.Threshold)), r.Keep[k]
 				}
 				if vok {
 					v := vres[i]
 					kept := v.Keep[k]
-					l.VersusValue, l.VersusThreshold, l.VersusKept = r6(v.Score[k]), r6(v.Threshold), &kept
+					l.VersusValue, l.VersusThreshold, l.VersusKept = ptr(r6(v.Score[k])), ptr(r6(v.Threshold)), &kept
 				}
 				if err := enc.Encode(l); err != nil {
 					return err

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -24,17 +25,19 @@ const compareHelp = `usage: fiasco compare [options] REFERENCE CANDIDATE [REFERE
 
 Reads two files written by "fiasco eval --pages" over the same pages (each
 page once in each, matched by set and ID, in any order) and prints the
-candidate's figures minus the reference's: word P, R and F (micro, as eval
-counts them) over all pages and over each data set's pages, each with a
-95% interval from a paired bootstrap over pages (every resample draws the
-same pages for both) and P(<=0), the share of resamples where the
-candidate is not ahead. A page that failed to load counts as eval counted
-it (empty output).
+candidate's figures minus the reference's, as eval counts them: word F
+(micro) over all pages and, when there are several data sets, over each
+set's pages, each with a 95% interval from a paired bootstrap over pages
+(every resample draws the same pages for both) and P(<=0), the share of
+resamples where the candidate is not ahead; then word P, word R and node
+F over all pages, with intervals. A page that failed to load counts as
+eval counted it (empty output); the header says how many did.
 
-More pairs (e.g. the same comparison at --seed 1, 2 and 3 of a cross-
-validation, whose figures move with the seed) are compared one by one,
-then their F differences summed up: a gain that holds at one seed and not
-at another is not yet a gain.`
+More pairs (e.g. the same comparison at "eval --seed" 1, 2 and 3 of a
+cross-validation, whose figures move with the seed) are compared one by
+one, then the mean, lowest and highest of their F differences are
+printed: a gain that holds at one seed and not at another is not yet a
+gain.`
 
 func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("compare", compareHelp)
@@ -55,18 +58,21 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		ref, err := readPageScores(pos[i])
+		ref, err := readPages(pos[i])
 		if err != nil {
 			return err
 		}
-		cand, err := readPageScores(pos[i+1])
+		cand, err := readPages(pos[i+1])
 		if err != nil {
+			return err
+		}
+		if err := samePages(ref, cand); err != nil {
 			return err
 		}
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		d, err := comparePair(stdout, pos[i], pos[i+1], ref, cand, *resamples, *seed)
+		d, err := comparePair(stdout, ref, cand, *resamples, *seed)
 		if err != nil {
 			return err
 		}
@@ -84,15 +90,51 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	return nil
 }
 
+// pagesFile is one --pages file read back.
+type pagesFile struct {
+	path   string
+	scores []train.PageScore
+	lines  []int // the line of each page
+	failed int   // pages that failed to load (scored as empty output)
+}
+
+// samePages reports, naming the files, a page that is not in both.
+func samePages(ref, cand *pagesFile) error {
+	in := func(f *pagesFile) map[[2]string]int {
+		m := make(map[[2]string]int, len(f.scores))
+		for i, p := range f.scores {
+			m[[2]string{p.Set, p.ID}] = f.lines[i]
+		}
+		return m
+	}
+	rm, cm := in(ref), in(cand)
+	for _, c := range []struct {
+		f     *pagesFile
+		other *pagesFile
+		m     map[[2]string]int
+	}{{ref, cand, cm}, {cand, ref, rm}} {
+		for i, p := range c.f.scores {
+			if _, ok := c.m[[2]string{p.Set, p.ID}]; !ok {
+				return fmt.Errorf("%s:%d: page %s/%s is not in %s: compare wants the same pages in both", c.f.path, c.f.lines[i], p.Set, p.ID, c.other.path)
+			}
+		}
+	}
+	return nil
+}
+
 // comparePair prints one pair's figures and returns the F difference of
 // all pages (a fraction).
-func comparePair(w io.Writer, refName, candName string, ref, cand []train.PageScore, resamples int, seed uint64) (float64, error) {
+func comparePair(w io.Writer, rf, cf *pagesFile, resamples int, seed uint64) (float64, error) {
+	ref, cand := rf.scores, cf.scores
 	all, err := train.PairedBootstrapScores(cand, ref, resamples, seed)
 	if err != nil {
-		return 0, fmt.Errorf("%s and %s: %w", refName, candName, err)
+		return 0, fmt.Errorf("%s and %s: %w", rf.path, cf.path, err)
 	}
 	fmt.Fprintf(w, "%s minus %s (%d pages; 95%% intervals, %d resamples, seed %d; P(<=0): share of resamples where it is not ahead)\n",
-		candName, refName, all.Pages, all.Resamples, seed)
+		cf.path, rf.path, all.Pages, all.Resamples, seed)
+	if rf.failed > 0 || cf.failed > 0 {
+		fmt.Fprintf(w, "  pages that failed to load, counted as empty output: %d in the reference, %d in the candidate\n", rf.failed, cf.failed)
+	}
 	fmt.Fprintf(w, "  %-18s %5s  %-20s  %-20s  %-22s  %s\n", "pages", "n", "reference P/R/F", "candidate P/R/F", "F difference [95%]", "P(<=0)")
 	line := func(name string, r, c []train.PageScore, d train.Difference) {
 		rc, cc := total(r), total(c)
@@ -120,13 +162,15 @@ func comparePair(w io.Writer, refName, candName string, ref, cand []train.PageSc
 			g := bySet[s]
 			d, err := train.PairedBootstrapScores(g[1], g[0], resamples, seed)
 			if err != nil {
-				return 0, fmt.Errorf("%s and %s: %w", refName, candName, err)
+				return 0, fmt.Errorf("%s and %s: %w", rf.path, cf.path, err)
 			}
 			line(s, g[0], g[1], d.WordF)
 		}
 	}
-	fmt.Fprintf(w, "  all pages: word P %+.2f [%+.2f, %+.2f], word R %+.2f [%+.2f, %+.2f]\n",
-		100*all.WordP.Value, 100*all.WordP.Lo, 100*all.WordP.Hi, 100*all.WordR.Value, 100*all.WordR.Lo, 100*all.WordR.Hi)
+	iv := func(d train.Difference) string {
+		return fmt.Sprintf("%+.2f [%+.2f, %+.2f]", 100*d.Value, 100*d.Lo, 100*d.Hi)
+	}
+	fmt.Fprintf(w, "  all pages: word P %s, word R %s, node F %s\n", iv(all.WordP), iv(all.WordR), iv(all.NodeF))
 	return all.WordF.Value, nil
 }
 
@@ -144,42 +188,54 @@ func prf(c score.Counts) string {
 	return fmt.Sprintf("%.2f/%.2f/%.2f", 100*c.P(), 100*c.R(), 100*c.F())
 }
 
-// readPageScores reads a file of eval --pages lines back into page
-// scores: the word counts as written, and the block counts as node
-// scores.
-func readPageScores(path string) ([]train.PageScore, error) {
+// readPages reads a file of eval --pages lines back: each page's word
+// counts as written, and its block counts as node scores.
+func readPages(path string) (*pagesFile, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var out []train.PageScore
+	out := &pagesFile{path: path}
+	first := map[[2]string]int{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
 	for n := 1; sc.Scan(); n++ {
-		if len(sc.Bytes()) == 0 {
+		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
 		var l pageLine
+		var has struct {
+			Gold *int `json:"gold_words"`
+		}
 		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
 			return nil, fmt.Errorf("%s:%d: not a line of eval --pages: %v", path, n, err)
 		}
-		if l.Set == "" && l.ID == "" {
-			return nil, fmt.Errorf("%s:%d: not a line of eval --pages: no set or id", path, n)
+		if err := json.Unmarshal(sc.Bytes(), &has); err != nil || l.Set == "" || l.ID == "" || has.Gold == nil {
+			return nil, fmt.Errorf("%s:%d: not a line of eval --pages: want set, id and gold_words", path, n)
 		}
+		k := [2]string{l.Set, l.ID}
+		if at, dup := first[k]; dup {
+			return nil, fmt.Errorf("%s:%d: page %s/%s again (first on line %d)", path, n, l.Set, l.ID, at)
+		}
+		first[k] = n
 		if err := l.check(); err != nil {
 			return nil, fmt.Errorf("%s:%d: page %s/%s: %v", path, n, l.Set, l.ID, err)
 		}
+		if l.Error != "" {
+			out.failed++
+		}
 		tp := l.TP
 		fp, fn := l.Kept-tp, l.Clean-tp
-		out = append(out, train.PageScore{Set: l.Set, ID: l.ID,
+		out.scores = append(out.scores, train.PageScore{Set: l.Set, ID: l.ID,
 			Words: score.Counts{Gold: l.Gold, Out: l.Out, Matched: l.Matched},
 			Nodes: train.NodeScores{TP: tp, FP: fp, FN: fn, TN: l.Blocks - tp - fp - fn}})
+		out.lines = append(out.lines, n)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	if len(out) == 0 {
+	if len(out.scores) == 0 {
 		return nil, fmt.Errorf("%s: no pages", path)
 	}
 	return out, nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -29,7 +30,7 @@ func writeLines(t *testing.T, dir, name string, ps []train.PageScore) string {
 	return path
 }
 
-func page(set, id string, gold, out, matched int, n train.NodeScores) train.PageScore {
+func pageScore(set, id string, gold, out, matched int, n train.NodeScores) train.PageScore {
 	return train.PageScore{Set: set, ID: id, Words: score.Counts{Gold: gold, Out: out, Matched: matched}, Nodes: n}
 }
 
@@ -39,22 +40,22 @@ func TestComparePages(t *testing.T) {
 	dir := t.TempDir()
 	nodes := train.NodeScores{TP: 3, FP: 1, TN: 5, FN: 2}
 	ref := []train.PageScore{
-		page("a", "1", 100, 100, 90, nodes),
-		page("a", "2", 50, 60, 45, nodes),
-		page("b", "1", 200, 180, 170, nodes),
+		pageScore("a", "1", 100, 100, 90, nodes),
+		pageScore("a", "2", 50, 60, 45, nodes),
+		pageScore("b", "1", 200, 180, 170, nodes),
 	}
 	// The candidate: page a/1 gains 5 matched words, the rest as before;
 	// written in another order.
-	cand := []train.PageScore{ref[2], page("a", "1", 100, 100, 95, nodes), ref[1]}
+	cand := []train.PageScore{ref[2], pageScore("a", "1", 100, 100, 95, nodes), ref[1]}
 	rp := writeLines(t, dir, "ref.jsonl", ref)
 	cp := writeLines(t, dir, "cand.jsonl", cand)
 
-	got, err := readPageScores(rp)
+	got, err := readPages(rp)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got, ref) {
-		t.Errorf("read back %+v, want %+v", got, ref)
+	if !reflect.DeepEqual(got.scores, ref) || !reflect.DeepEqual(got.lines, []int{1, 2, 3}) || got.failed != 0 {
+		t.Errorf("read back %+v, want %+v on lines 1-3", got, ref)
 	}
 
 	code, out, errs := runCmd(t, "compare", rp, cp)
@@ -67,7 +68,12 @@ func TestComparePages(t *testing.T) {
 	for _, want := range []string{
 		"cand.jsonl minus " + rp,
 		"  all                    3  89.71/87.14/88.41     91.18/88.57/89.86      +" + trim2(fCand-fRef) + " [",
+		// Set a: gold 150, out 160, matched 135 and 140: F 270/310, 280/310.
+		"  a                      2  84.38/90.00/87.10     87.50/93.33/90.32      +" + trim2(100*280.0/310-100*270.0/310) + " [",
 		"  b                      1  94.44/85.00/89.47     94.44/85.00/89.47      +0.00 [+0.00, +0.00]  1.000",
+		"all pages: word P +1.47 [", // 310/340 - 305/340
+		"word R +1.43 [",            // 310/350 - 305/350
+		"node F +0.00 [+0.00, +0.00]",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -85,23 +91,31 @@ func TestComparePages(t *testing.T) {
 	}
 }
 
-func trim2(x float64) string {
-	b, _ := json.Marshal(float64(int(x*100+0.5)) / 100)
-	return string(b)
-}
+func trim2(x float64) string { return fmt.Sprintf("%.2f", x) }
 
 func TestCompareErrors(t *testing.T) {
 	dir := t.TempDir()
 	nodes := train.NodeScores{TP: 1, FP: 1, TN: 1, FN: 1}
-	ref := writeLines(t, dir, "ref.jsonl", []train.PageScore{page("a", "1", 10, 10, 9, nodes), page("a", "2", 10, 10, 9, nodes)})
-	short := writeLines(t, dir, "short.jsonl", []train.PageScore{page("a", "1", 10, 10, 9, nodes)})
-	other := writeLines(t, dir, "other.jsonl", []train.PageScore{page("a", "1", 10, 10, 9, nodes), page("a", "3", 10, 10, 9, nodes)})
+	ref := writeLines(t, dir, "ref.jsonl", []train.PageScore{pageScore("a", "1", 10, 10, 9, nodes), pageScore("a", "2", 10, 10, 9, nodes)})
+	short := writeLines(t, dir, "short.jsonl", []train.PageScore{pageScore("a", "1", 10, 10, 9, nodes)})
+	other := writeLines(t, dir, "other.jsonl", []train.PageScore{pageScore("a", "1", 10, 10, 9, nodes), pageScore("a", "3", 10, 10, 9, nodes)})
 	bad := filepath.Join(dir, "bad.jsonl")
 	os.WriteFile(bad, []byte(`{"set":"a","id":"1","gold_words":10,"out_words":10,"matched_words":9}`+"\n"+"not json\n"), 0o644)
 	wrong := filepath.Join(dir, "wrong.jsonl")
 	os.WriteFile(wrong, []byte(`{"set":"a","id":"1","gold_words":10,"out_words":5,"matched_words":9}`+"\n"), 0o644)
 	empty := filepath.Join(dir, "empty.jsonl")
 	os.WriteFile(empty, nil, 0o644)
+	lines := func(name string, ls ...string) string {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, []byte(strings.Join(ls, "\n")+"\n"), 0o644)
+		return p
+	}
+	okLine := `{"set":"a","id":"1","gold_words":10,"out_words":10,"matched_words":9,"blocks":4,"kept":2,"clean":2,"kept_clean":1}`
+	dup := lines("dup.jsonl", okLine, okLine)
+	noID := lines("noid.jsonl", `{"set":"a","gold_words":10}`)
+	noGold := lines("nogold.jsonl", `{"set":"a","id":"1","kept":true}`)
+	negative := lines("negative.jsonl", `{"set":"a","id":"1","gold_words":-1}`)
+	blocks := lines("blocks.jsonl", `{"set":"a","id":"1","gold_words":10,"out_words":10,"matched_words":9,"blocks":2,"kept":2,"clean":2,"kept_clean":1}`)
 	for _, c := range []struct {
 		args []string
 		code int
@@ -111,8 +125,15 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{ref, ref, ref}, 2, "got 3 file(s)"},
 		{[]string{"--bootstrap", "0", ref, ref}, 2, "--bootstrap 0"},
 		{[]string{ref, filepath.Join(dir, "missing.jsonl")}, 1, "missing.jsonl: no such file"},
-		{[]string{ref, short}, 1, "paired bootstrap of 1 and 2 pages"},
-		{[]string{ref, other}, 1, "other.jsonl: train: page a/2 is not in both results once"},
+		{[]string{ref, short}, 1, "ref.jsonl:2: page a/2 is not in " + short},
+		{[]string{short, ref}, 1, "ref.jsonl:2: page a/2 is not in " + short},
+		{[]string{ref, other}, 1, "ref.jsonl:2: page a/2 is not in " + other},
+		{[]string{other, ref}, 1, "other.jsonl:2: page a/3 is not in " + ref},
+		{[]string{ref, dup}, 1, "dup.jsonl:2: page a/1 again (first on line 1)"},
+		{[]string{ref, noID}, 1, "noid.jsonl:1: not a line of eval --pages: want set, id and gold_words"},
+		{[]string{ref, noGold}, 1, "nogold.jsonl:1: not a line of eval --pages"},
+		{[]string{ref, negative}, 1, "negative.jsonl:1: page a/1: a negative count"},
+		{[]string{ref, blocks}, 1, "blocks.jsonl:1: page a/1: block counts that do not add up"},
 		{[]string{ref, bad}, 1, "bad.jsonl:2: not a line of eval --pages"},
 		{[]string{ref, wrong}, 1, "wrong.jsonl:1: page a/1: matched_words 9 above out_words 5"},
 		{[]string{ref, empty}, 1, "empty.jsonl: no pages"},
@@ -120,6 +141,28 @@ func TestCompareErrors(t *testing.T) {
 		code, _, errs := runCmd(t, "compare", c.args...)
 		if code != c.code || !strings.Contains(errs, c.want) {
 			t.Errorf("compare %q: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, c.code, c.want)
+		}
+	}
+}
+
+// TestCompareFailedPages: a page that failed to load in one run is
+// compared as the empty output eval scored it as, and the header says so.
+func TestCompareFailedPages(t *testing.T) {
+	dir := t.TempDir()
+	ref := filepath.Join(dir, "ref.jsonl")
+	cand := filepath.Join(dir, "cand.jsonl")
+	os.WriteFile(ref, []byte(`{"set":"a","id":"1","gold_words":10,"out_words":10,"matched_words":10,"blocks":1,"kept":1,"clean":1,"kept_clean":1}`+"\n"), 0o644)
+	os.WriteFile(cand, []byte(`{"set":"a","id":"1","error":"load: no body","gold_words":10,"out_words":0,"matched_words":0,"blocks":0,"kept":0,"clean":0,"kept_clean":0}`+"\n"), 0o644)
+	code, out, errs := runCmd(t, "compare", ref, cand)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{
+		"counted as empty output: 0 in the reference, 1 in the candidate",
+		"  all                    1  100.00/100.00/100.00  0.00/0.00/0.00        -100.00 [",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
 }

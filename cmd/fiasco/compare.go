@@ -94,28 +94,18 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 type pagesFile struct {
 	path   string
 	scores []train.PageScore
-	lines  []int // the line of each page
-	failed int   // pages that failed to load (scored as empty output)
+	line   map[[2]string]int // the line of each page, by set and ID
+	failed int               // pages that failed to load (scored as empty output)
 }
 
 // samePages reports, naming the files, a page that is not in both.
 func samePages(ref, cand *pagesFile) error {
-	in := func(f *pagesFile) map[[2]string]int {
-		m := make(map[[2]string]int, len(f.scores))
-		for i, p := range f.scores {
-			m[[2]string{p.Set, p.ID}] = f.lines[i]
-		}
-		return m
-	}
-	rm, cm := in(ref), in(cand)
-	for _, c := range []struct {
-		f     *pagesFile
-		other *pagesFile
-		m     map[[2]string]int
-	}{{ref, cand, cm}, {cand, ref, rm}} {
-		for i, p := range c.f.scores {
-			if _, ok := c.m[[2]string{p.Set, p.ID}]; !ok {
-				return fmt.Errorf("%s:%d: page %s/%s is not in %s: compare wants the same pages in both", c.f.path, c.f.lines[i], p.Set, p.ID, c.other.path)
+	for _, c := range [][2]*pagesFile{{ref, cand}, {cand, ref}} {
+		f, other := c[0], c[1]
+		for _, p := range f.scores {
+			k := [2]string{p.Set, p.ID}
+			if _, ok := other.line[k]; !ok {
+				return fmt.Errorf("%s:%d: page %s/%s is not in %s: compare wants the same pages in both", f.path, f.line[k], p.Set, p.ID, other.path)
 			}
 		}
 	}
@@ -196,29 +186,32 @@ func readPages(path string) (*pagesFile, error) {
 		return nil, err
 	}
 	defer f.Close()
-	out := &pagesFile{path: path}
-	first := map[[2]string]int{}
+	out := &pagesFile{path: path, line: map[[2]string]int{}}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
 	for n := 1; sc.Scan(); n++ {
 		if len(bytes.TrimSpace(sc.Bytes())) == 0 {
 			continue
 		}
-		var l pageLine
-		var has struct {
+		// Gold, shallower than pageLine's gold_words, takes it, so that a
+		// line without it can be told from one of 0 words.
+		var in struct {
+			pageLine
 			Gold *int `json:"gold_words"`
 		}
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
 			return nil, fmt.Errorf("%s:%d: not a line of eval --pages: %v", path, n, err)
 		}
-		if err := json.Unmarshal(sc.Bytes(), &has); err != nil || l.Set == "" || l.ID == "" || has.Gold == nil {
+		l := &in.pageLine
+		if l.Set == "" || l.ID == "" || in.Gold == nil {
 			return nil, fmt.Errorf("%s:%d: not a line of eval --pages: want set, id and gold_words", path, n)
 		}
+		l.Gold = *in.Gold
 		k := [2]string{l.Set, l.ID}
-		if at, dup := first[k]; dup {
+		if at, dup := out.line[k]; dup {
 			return nil, fmt.Errorf("%s:%d: page %s/%s again (first on line %d)", path, n, l.Set, l.ID, at)
 		}
-		first[k] = n
+		out.line[k] = n
 		if err := l.check(); err != nil {
 			return nil, fmt.Errorf("%s:%d: page %s/%s: %v", path, n, l.Set, l.ID, err)
 		}
@@ -230,7 +223,6 @@ func readPages(path string) (*pagesFile, error) {
 		out.scores = append(out.scores, train.PageScore{Set: l.Set, ID: l.ID,
 			Words: score.Counts{Gold: l.Gold, Out: l.Out, Matched: l.Matched},
 			Nodes: train.NodeScores{TP: tp, FP: fp, FN: fn, TN: l.Blocks - tp - fp - fn}})
-		out.lines = append(out.lines, n)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)

@@ -54,7 +54,7 @@ func TestComparePages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(got.scores, ref) || !reflect.DeepEqual(got.lines, []int{1, 2, 3}) || got.failed != 0 {
+	if !reflect.DeepEqual(got.scores, ref) || !reflect.DeepEqual(got.line, map[[2]string]int{{"a", "1"}: 1, {"a", "2"}: 2, {"b", "1"}: 3}) || got.failed != 0 {
 		t.Errorf("read back %+v, want %+v on lines 1-3", got, ref)
 	}
 

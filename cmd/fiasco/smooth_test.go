@@ -12,7 +12,7 @@ import (
 
 // TestCleanSmooth: --smooth reaches the model clean and inspect use. On
 // testdata/walk.html the text model drops a line of one link between two
-// paragraphs of the walk (0.12 below its threshold); smoothed, the line
+// paragraphs of the walk (0.23 below its threshold); smoothed, the line
 // goes with its neighbours, as the embedded text model (which stores the
 // switch cost 0.25) does by default. inspect's labels are
 // classify.KeepSmooth of its values at every switch cost.
@@ -21,7 +21,7 @@ func TestCleanSmooth(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		kept bool
-	}{{[]string{"--smooth", "0"}, false}, {[]string{"--smooth", "0.1"}, true}, {nil, true}} {
+	}{{[]string{"--smooth", "0"}, false}, {[]string{"--smooth", "0.2"}, true}, {nil, true}} {
 		args := append(append([]string{"clean", "--no-render", "--format", "text"}, c.args...), page)
 		code, out, errs := fiasco(t, args...)
 		if code != 0 {

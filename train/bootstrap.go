@@ -130,6 +130,24 @@ func resample(n, b int, seed uint64, f func(count []int)) {
 	}
 }
 
+// Total sums the pages' word and node counts, the figures of them all
+// together (what the bootstrap resamples).
+func Total(ps []PageScore) (score.Counts, NodeScores) { return sum(ps, nil) }
+
+// BySet splits page scores by data set (PageScore.Set), keeping their
+// order within each set; sets lists the sets in the order they first
+// appear.
+func BySet(ps []PageScore) (sets []string, groups map[string][]PageScore) {
+	groups = map[string][]PageScore{}
+	for _, p := range ps {
+		if _, ok := groups[p.Set]; !ok {
+			sets = append(sets, p.Set)
+		}
+		groups[p.Set] = append(groups[p.Set], p)
+	}
+	return sets, groups
+}
+
 func sum(ps []PageScore, count []int) (score.Counts, NodeScores) {
 	var w score.Counts
 	var n NodeScores
@@ -299,14 +317,7 @@ type SetSummary struct {
 // made up: a gain that holds on one set and not on another is not yet a
 // gain.
 func BootstrapBySet(ps []PageScore, b int, seed uint64) ([]SetSummary, error) {
-	var order []string
-	groups := map[string][]PageScore{}
-	for _, p := range ps {
-		if _, ok := groups[p.Set]; !ok {
-			order = append(order, p.Set)
-		}
-		groups[p.Set] = append(groups[p.Set], p)
-	}
+	order, groups := BySet(ps)
 	out := make([]SetSummary, 0, len(order))
 	for _, set := range order {
 		s, err := BootstrapScores(groups[set], b, seed)

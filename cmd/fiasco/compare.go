@@ -127,34 +127,22 @@ func comparePair(w io.Writer, rf, cf *pagesFile, resamples int, seed uint64) (fl
 	}
 	fmt.Fprintf(w, "  %-18s %5s  %-20s  %-20s  %-22s  %s\n", "pages", "n", "reference P/R/F", "candidate P/R/F", "F difference [95%]", "P(<=0)")
 	line := func(name string, r, c []train.PageScore, d train.Difference) {
-		rc, cc := total(r), total(c)
+		rc, _ := train.Total(r)
+		cc, _ := train.Total(c)
 		fmt.Fprintf(w, "  %-18s %5d  %-20s  %-20s  %+6.2f [%+.2f, %+.2f]  %.3f\n", name, len(r),
 			prf(rc), prf(cc), 100*d.Value, 100*d.Lo, 100*d.Hi, d.PNotAbove)
 	}
 	line("all", ref, cand, all.WordF)
-	var order []string
-	bySet := map[string][2][]train.PageScore{}
-	for _, p := range ref {
-		g, ok := bySet[p.Set]
-		if !ok {
-			order = append(order, p.Set)
-		}
-		g[0] = append(g[0], p)
-		bySet[p.Set] = g
-	}
-	for _, p := range cand {
-		g := bySet[p.Set]
-		g[1] = append(g[1], p)
-		bySet[p.Set] = g
-	}
+	order, refBySet := train.BySet(ref)
+	_, candBySet := train.BySet(cand)
 	if len(order) > 1 {
 		for _, s := range order {
-			g := bySet[s]
-			d, err := train.PairedBootstrapScores(g[1], g[0], resamples, seed)
+			r, c := refBySet[s], candBySet[s]
+			d, err := train.PairedBootstrapScores(c, r, resamples, seed)
 			if err != nil {
 				return 0, fmt.Errorf("%s and %s: %w", rf.path, cf.path, err)
 			}
-			line(s, g[0], g[1], d.WordF)
+			line(s, r, c, d.WordF)
 		}
 	}
 	iv := func(d train.Difference) string {
@@ -162,16 +150,6 @@ func comparePair(w io.Writer, rf, cf *pagesFile, resamples int, seed uint64) (fl
 	}
 	fmt.Fprintf(w, "  all pages: word P %s, word R %s, node F %s\n", iv(all.WordP), iv(all.WordR), iv(all.NodeF))
 	return all.WordF.Value, nil
-}
-
-func total(ps []train.PageScore) score.Counts {
-	var c score.Counts
-	for _, p := range ps {
-		c.Gold += p.Words.Gold
-		c.Out += p.Words.Out
-		c.Matched += p.Words.Matched
-	}
-	return c
 }
 
 func prf(c score.Counts) string {

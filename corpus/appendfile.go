@@ -25,18 +25,32 @@ type appendFile struct {
 	err  error
 }
 
+// ErrLocked says that an output is being written by another run: each
+// output file (and a directory's manifest) is locked while a run writes it
+// (flock, on systems that have it; released when the run ends, also when
+// it is killed).
+var ErrLocked = errors.New("another run is writing it (wait for that run to end, or choose another -o)")
+
 // openAppend opens path for a run. Without resume, it starts the file
 // afresh. With resume, it keeps the whole entries of an existing file:
 // good, given the file, returns the length of its whole entries, and
 // the rest is cut off.
 func openAppend(path string, resume bool, good func(f *os.File, size int64) (int64, error)) (*appendFile, error) {
-	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
-	if !resume {
-		flags |= os.O_TRUNC
-	}
-	f, err := os.OpenFile(path, flags, 0o644)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
 	if err != nil {
 		return nil, err
+	}
+	// The file is this run's until it closes: a second run writing it
+	// would interleave its entries with ours (or cut them off).
+	if err := lockFile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	if !resume {
+		if err := truncateRegular(f); err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
 	a := &appendFile{path: path, f: f}
 	if resume {
@@ -92,6 +106,16 @@ func (a *appendFile) close() error {
 		return fmt.Errorf("closing %s: %w", a.path, err)
 	}
 	return nil
+}
+
+// truncateRegular empties f where it is a regular file (a device or a
+// pipe, an output too, cannot be truncated and need not be).
+func truncateRegular(f *os.File) error {
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return err
+	}
+	return f.Truncate(0)
 }
 
 // goodLines returns the length of the whole lines of a file: up to and

@@ -258,6 +258,7 @@ type instance struct {
 	cancel        context.CancelFunc // cancels ctx, waits for chromedp to stop
 	stop          context.CancelFunc // cancels ctx, does not wait
 	userDataDir   string
+	owner         *os.File       // locked while the profile is in use (claimProfile)
 	wg            sync.WaitGroup // Render calls using this instance
 	once          sync.Once
 	shutdownError error
@@ -487,8 +488,13 @@ func (b *Browser) start(ctx context.Context) (*instance, error) {
 	if b.opt.RemoteURL != "" {
 		allocCtx, inst.allocCancel = remote.NewAllocator(context.Background(), b.opt.RemoteURL)
 	} else {
-		dir, err := os.MkdirTemp("", "fiasco-chromium-")
+		sweepProfiles()
+		dir, err := os.MkdirTemp("", profilePrefix)
 		if err != nil {
+			return nil, fmt.Errorf("user data dir: %w", err)
+		}
+		if inst.owner, err = claimProfile(dir); err != nil {
+			os.RemoveAll(dir)
 			return nil, fmt.Errorf("user data dir: %w", err)
 		}
 		inst.userDataDir = dir
@@ -582,9 +588,16 @@ func (inst *instance) shutdown() error {
 		if inst.userDataDir != "" {
 			inst.shutdownError = removeProfile(inst.userDataDir)
 		}
+		if inst.owner != nil {
+			inst.owner.Close()
+		}
 	})
 	return inst.shutdownError
 }
+
+// profilePrefix begins the name of a local browser's profile directory in
+// the system's temporary directory.
+const profilePrefix = "fiasco-chromium-"
 
 // removeProfile removes a local browser's profile directory and the
 // directory Chromium made in the system's temporary directory for its

@@ -73,7 +73,7 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	}
 	b.fails.summary()
 	b.summary(out, src.Stats())
-	return b.result(out)
+	return b.result(out, src.Stats())
 }
 
 // runSettings describes what shapes the outputs of a batch beside its
@@ -223,32 +223,41 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 		}
 		fmt.Fprintln(b.stderr, line)
 	}
-	if stats.Archives > 0 {
-		line := fmt.Sprintf("fiasco clean: WARC: %s in %s", plural(stats.Records, "record"), plural(stats.Archives, "file"))
-		if len(stats.Skipped) > 0 {
-			reasons := make([]string, 0, len(stats.Skipped))
-			for r := range stats.Skipped {
-				reasons = append(reasons, r)
-			}
-			sort.Strings(reasons)
-			for i, r := range reasons {
-				if n := stats.Skipped[r]; n == 1 {
-					reasons[i] = "1 " + singularReason(r)
-				} else {
-					reasons[i] = fmt.Sprintf("%d %s", n, r)
-				}
-			}
-			line += "; skipped " + strings.Join(reasons, ", ")
-		}
-		if stats.Resyncs > 0 {
-			stretches := "1 damaged stretch"
-			if stats.Resyncs > 1 {
-				stretches = fmt.Sprintf("%d damaged stretches", stats.Resyncs)
-			}
-			line += "; read past " + stretches + " to the next record (see the error records)"
-		}
-		fmt.Fprintln(b.stderr, line)
+	if line := warcSummary(stats); line != "" {
+		fmt.Fprintln(b.stderr, "fiasco clean: WARC: "+line)
 	}
+}
+
+// warcSummary says how many WARC records of how many files were read and
+// why those that are not pages were skipped; "" where no WARC file was.
+func warcSummary(stats corpus.Stats) string {
+	if stats.Archives == 0 {
+		return ""
+	}
+	line := fmt.Sprintf("%s in %s", plural(stats.Records, "record"), plural(stats.Archives, "file"))
+	if len(stats.Skipped) > 0 {
+		reasons := make([]string, 0, len(stats.Skipped))
+		for r := range stats.Skipped {
+			reasons = append(reasons, r)
+		}
+		sort.Strings(reasons)
+		for i, r := range reasons {
+			if n := stats.Skipped[r]; n == 1 {
+				reasons[i] = "1 " + singularReason(r)
+			} else {
+				reasons[i] = fmt.Sprintf("%d %s", n, r)
+			}
+		}
+		line += "; skipped " + strings.Join(reasons, ", ")
+	}
+	if stats.Resyncs > 0 {
+		stretches := "1 damaged stretch"
+		if stats.Resyncs > 1 {
+			stretches = fmt.Sprintf("%d damaged stretches", stats.Resyncs)
+		}
+		line += "; read past " + stretches + " to the next record (see the error records)"
+	}
+	return line
 }
 
 // singularReason is a reason for skipping records (corpus.Skip*, "TYPE
@@ -268,7 +277,7 @@ func singularReason(r string) string {
 }
 
 // result is the batch's outcome as the command's error.
-func (b *batchRun) result(out *corpus.Output) error {
+func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 	if b.fatal != nil {
 		return fmt.Errorf("%w; the run stopped: %d pages were not written (fix the cause and run the same command with --resume to continue)", b.fatal, b.unwritten+b.interrupted)
 	}
@@ -276,6 +285,9 @@ func (b *batchRun) result(out *corpus.Output) error {
 		return err
 	}
 	if b.pages == 0 && out.Resume.Skipped() == 0 {
+		if stats.Archives > 0 {
+			return errors.New("no HTML page found (the WARC summary above says what the records held)")
+		}
 		return errors.New("no input files found")
 	}
 	// A resumed run ends as the run it finishes would have: failures of

@@ -52,7 +52,7 @@ type modelFlags struct {
 func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	m := &modelFlags{withoutRender: noRenderHint, cmd: strings.TrimPrefix(fs.Name(), "fiasco ")}
 	fs.StringVar(&m.model, "model", "", "model file (default: the embedded default model)")
-	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use the policy's text and structure model (the default under --policy article; fiasco clean also takes it where Chromium is not found or does not start)")
+	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use the policy's text and structure model (the default under --policy article; fiasco clean also takes it where Chromium is not found or does not start, unless --chromium, --remote, --render or --model asks for a browser)")
 	fs.BoolVar(&m.doRender, "render", false, "render pages in Chromium and use the policy's model with visual features (the default under --policy corpus when Chromium is found; with --render, a missing Chromium is an error)")
 	fs.Func("threshold", "keep blocks whose decision value is at least this (with smoothing, --smooth, which the corpus policy's text model has: where the neighbours' values do not outweigh it; default: the model's; higher = more precision; the prose floor is then off unless --floor is given)", func(s string) error {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
@@ -224,6 +224,14 @@ func (m *modelFlags) loadModel() (*classify.Model, error) {
 // (inspect) or must not (eval).
 func (m *modelFlags) mayFallBack() bool {
 	return !m.doRender && !m.strict && m.model == "" && m.withoutRender != "" && m.render.chromium == "" && m.render.remote == ""
+}
+
+// mayRender reports whether the model this command will load may render
+// pages: not with --no-render, nor where the policy's default is the text
+// model and neither --render nor --model asks otherwise. (It may still
+// fall back to the text model where Chromium is missing.)
+func (m *modelFlags) mayRender() bool {
+	return !m.noRender && (m.doRender || m.model != "" || classify.RendersByDefault(m.policy.String()))
 }
 
 // textFallback reports whether a page whose rendering fails is cleaned by

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fiasco-project/fiasco/warc"
+)
+
+// writeOneWARC writes a WARC file of the test article linking a style
+// sheet, the style sheet (css, "" for none), a 404 page, and tail (junk
+// after the last record, "" for none).
+func writeOneWARC(t *testing.T, css, tail string, withPage bool) string {
+	t.Helper()
+	page, err := os.ReadFile("../../testdata/article.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page = bytes.Replace(page, []byte("<head>"), []byte(`<head><link rel="stylesheet" href="http://ex.org/site.css">`), 1)
+	var buf bytes.Buffer
+	w := warc.NewWriter(&buf, false)
+	date := time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC)
+	resp := func(uri, status, ct string, body []byte) {
+		block := append([]byte("HTTP/1.1 "+status+"\r\nContent-Type: "+ct+"\r\n\r\n"), body...)
+		if _, err := w.WriteRecord(warc.TypeResponse, date, "application/http; msgtype=response",
+			warc.Header{{Name: warc.FieldTargetURI, Value: uri}}, block); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if withPage {
+		resp("http://ex.org/page", "200 OK", "text/html", page)
+	}
+	if css != "" {
+		resp("http://ex.org/site.css", "200 OK", "text/css", []byte(css))
+	}
+	resp("http://ex.org/gone", "404 Not Found", "text/html", []byte("<p>Not here.</p>"))
+	buf.WriteString(tail)
+	path := filepath.Join(t.TempDir(), "one.warc")
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestCleanOneWARCStyleSheets: a WARC file of one page cleaned to standard
+// output renders with its records' style sheets, as in a batch: a style
+// sheet that leaves the body transparent leaves the rendering blank, so
+// the text model decides every block (unseen_blocks) either way.
+func TestCleanOneWARCStyleSheets(t *testing.T) {
+	needChromium(t)
+	path := writeOneWARC(t, "body { opacity: 0 }", "", true)
+	code, out, errs := fiasco(t, "clean", "--render", "--format", "json", path)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, `"unseen_blocks"`) || !strings.Contains(errs, "rendering shows less than") {
+		t.Errorf("the style sheet did not apply on standard output:\n%s\nstderr: %s", out, errs)
+	}
+	jsonl := filepath.Join(t.TempDir(), "out.jsonl")
+	if code, _, errs := fiasco(t, "clean", "-q", "--render", "--format", "jsonl", "-o", jsonl, path); code != 0 {
+		t.Fatalf("batch: exit %d: %s", code, errs)
+	}
+	if got, _ := os.ReadFile(jsonl); !bytes.Contains(got, []byte(`"unseen_blocks"`)) {
+		t.Errorf("batch output lacks unseen_blocks:\n%s", got)
+	}
+}
+
+// TestCleanOneWARCErrors: beside the one page of a WARC file, a damaged
+// stretch is an error input, not a second page: the page goes to standard
+// output, the error to stderr, and the exit status is 1. A WARC file with
+// no HTML page says so, with what its records held.
+func TestCleanOneWARCErrors(t *testing.T) {
+	path := writeOneWARC(t, "", "GARBAGE GARBAGE GARBAGE\r\n", true)
+	code, out, errs := fiasco(t, "clean", "--no-render", "--format", "text", path)
+	if code != 1 || !strings.Contains(out, "More than forty thousand people") || !strings.Contains(errs, "malformed record header") {
+		t.Errorf("page and damage: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+	if strings.Contains(errs, "several pages") {
+		t.Errorf("the damage counted as a page: %s", errs)
+	}
+	none := writeOneWARC(t, "p { color: red }", "", false)
+	code, out, errs = fiasco(t, "clean", "--no-render", none)
+	if code != 1 || out != "" || !strings.Contains(errs, none+": no HTML page found (2 records in 1 file; skipped 1 non-HTML response, 1 response with HTTP status not 2xx)") {
+		t.Errorf("no page: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+}

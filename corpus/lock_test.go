@@ -1,0 +1,64 @@
+//go:build unix
+
+package corpus
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestOutputLocked: while a run has its outputs open, a second run on the
+// same file or directory is refused before it truncates or writes
+// anything, with or without --resume; once the first closes, the second
+// may open them.
+func TestOutputLocked(t *testing.T) {
+	dir := t.TempDir()
+	for _, opt := range []OutputOptions{
+		{Format: JSONL, Path: filepath.Join(dir, "crawl.jsonl")},
+		{Format: WET, Path: filepath.Join(dir, "crawl.warc.wet.gz"), Software: "fiasco-test"},
+		{Format: "text", Path: filepath.Join(dir, "pages")},
+	} {
+		first, err := Open(opt)
+		if err != nil {
+			t.Fatalf("%s: %v", opt.Path, err)
+		}
+		lockedPath := opt.Path
+		if opt.Format == "text" {
+			lockedPath = filepath.Join(opt.Path, ManifestName)
+		}
+		put(t, first.Sink, outcomes(t, 3, first.Sink))
+		before, err := os.ReadFile(lockedPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, resume := range []bool{false, true} {
+			o := opt
+			o.Resume = resume
+			second, err := Open(o)
+			if err == nil {
+				second.Close()
+				t.Fatalf("%s (resume %v): opened while another run writes it", opt.Path, resume)
+			}
+			if !errors.Is(err, ErrLocked) {
+				t.Errorf("%s (resume %v): %v, want ErrLocked", opt.Path, resume, err)
+			}
+		}
+		after, err := os.ReadFile(lockedPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(before) == 0 || string(after) != string(before) {
+			t.Errorf("%s: the refused run changed the output: %q, was %q", lockedPath, after, before)
+		}
+		if err := first.Close(); err != nil {
+			t.Fatal(err)
+		}
+		again, err := Open(opt)
+		if err != nil {
+			t.Fatalf("%s after the first run closed: %v", opt.Path, err)
+		}
+		again.Close()
+	}
+}

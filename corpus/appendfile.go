@@ -34,19 +34,25 @@ var ErrLocked = errors.New("another run is writing it (wait for that run to end,
 // openAppend opens path for a run. Without resume, it starts the file
 // afresh. With resume, it keeps the whole entries of an existing file:
 // good, given the file, returns the length of its whole entries, and
-// the rest is cut off.
-func openAppend(path string, resume bool, good func(f *os.File, size int64) (int64, error)) (*appendFile, error) {
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+// the rest is cut off. With lock, the file is this run's until it closes
+// (lockFile): a second run writing it would interleave its entries with
+// ours, or cut them off; it is truncated only once locked.
+func openAppend(path string, resume, lock bool, good func(f *os.File, size int64) (int64, error)) (*appendFile, error) {
+	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	if !resume && !(lock && canLock) {
+		flags |= os.O_TRUNC
+	}
+	f, err := os.OpenFile(path, flags, 0o644)
 	if err != nil {
 		return nil, err
 	}
-	// The file is this run's until it closes: a second run writing it
-	// would interleave its entries with ours (or cut them off).
-	if err := lockFile(f); err != nil {
-		f.Close()
-		return nil, err
+	if lock {
+		if err := lockFile(f); err != nil {
+			f.Close()
+			return nil, err
+		}
 	}
-	if !resume {
+	if !resume && lock && canLock {
 		if err := truncateRegular(f); err != nil {
 			f.Close()
 			return nil, err

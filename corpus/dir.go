@@ -47,12 +47,15 @@ func openDir(dir string, format export.Format, keepDirs, resume bool) (*dirSink,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
-	if err := removeTemps(dir); err != nil {
+	// The manifest's lock first: the temporary files may be another
+	// run's, in flight.
+	mpath := filepath.Join(dir, ManifestName)
+	m, err := openAppend(mpath, resume, true, goodLines)
+	if err != nil {
 		return nil, nil, err
 	}
-	mpath := filepath.Join(dir, ManifestName)
-	m, err := openAppend(mpath, resume, goodLines)
-	if err != nil {
+	if err := removeTemps(dir); err != nil {
+		m.close()
 		return nil, nil, err
 	}
 	var log *doneLog

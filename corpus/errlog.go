@@ -152,7 +152,7 @@ func (l *ErrorLog) Earlier() int {
 // Add appends a record. An error means the log cannot be written.
 func (l *ErrorLog) Add(r ErrorRecord) error {
 	if l.f == nil {
-		f, err := openAppend(l.path, true, goodLines)
+		f, err := openAppend(l.path, true, false, goodLines) // unlocked: the output's lock guards the run; a log shared by two outputs' runs is theirs to share, as before locks
 		if err != nil {
 			return fmt.Errorf("error log: %w", err)
 		}

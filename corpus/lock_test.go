@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !solaris && !aix
 
 package corpus
 
@@ -33,6 +33,13 @@ func TestOutputLocked(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var inFlight string // a page file the first run is writing
+		if opt.Format == "text" {
+			inFlight = filepath.Join(opt.Path, tempPrefix+"page")
+			if err := os.WriteFile(inFlight, []byte("half a page"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
 		for _, resume := range []bool{false, true} {
 			o := opt
 			o.Resume = resume
@@ -51,6 +58,11 @@ func TestOutputLocked(t *testing.T) {
 		}
 		if len(before) == 0 || string(after) != string(before) {
 			t.Errorf("%s: the refused run changed the output: %q, was %q", lockedPath, after, before)
+		}
+		if inFlight != "" {
+			if _, err := os.Stat(inFlight); err != nil {
+				t.Errorf("the refused run removed the first run's file in flight: %v", err)
+			}
 		}
 		if err := first.Close(); err != nil {
 			t.Fatal(err)

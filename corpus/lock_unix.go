@@ -1,4 +1,4 @@
-//go:build unix
+//go:build unix && !solaris && !aix
 
 package corpus
 
@@ -8,6 +8,10 @@ import (
 	"os"
 	"syscall"
 )
+
+// canLock says that lockFile locks: an output is then truncated once
+// locked (where it cannot lock, at opening, as O_TRUNC does).
+const canLock = true
 
 // lockFile takes an exclusive advisory lock (flock) on a regular file f
 // without waiting; it is released when f is closed, also when the process

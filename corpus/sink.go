@@ -124,7 +124,7 @@ func openJSONL(path string, resume, blocks bool) (*jsonlSink, *doneLog, error) {
 	if gz {
 		good = goodMembers
 	}
-	a, err := openAppend(path, resume, good)
+	a, err := openAppend(path, resume, true, good)
 	if err != nil {
 		return nil, nil, err
 	}

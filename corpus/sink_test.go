@@ -284,7 +284,7 @@ func TestDirOutput(t *testing.T) {
 // TestAppendFailure: a write that fails is undone and fails every later
 // write.
 func TestAppendFailure(t *testing.T) {
-	a, err := openAppend(filepath.Join(t.TempDir(), "x"), false, goodLines)
+	a, err := openAppend(filepath.Join(t.TempDir(), "x"), false, true, goodLines)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -227,7 +227,7 @@ func wetIDs(path string, size int64) func() (string, bool, error) {
 // cut and its records are a log of inputs done; a new (or emptied) file
 // starts with a warcinfo record.
 func openWET(path string, resume bool, software string) (*wetSink, *doneLog, error) {
-	a, err := openAppend(path, resume, goodRecords)
+	a, err := openAppend(path, resume, true, goodRecords)
 	if err != nil {
 		return nil, nil, err
 	}

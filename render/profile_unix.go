@@ -1,8 +1,10 @@
-//go:build unix
+//go:build unix && !solaris && !aix
 
 package render
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync"
@@ -28,11 +30,19 @@ const abandonedAge = time.Minute
 func claimProfile(dir string) (*os.File, error) {
 	f, err := os.OpenFile(filepath.Join(dir, ownerFile), os.O_RDWR|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
-		return nil, err
+		return nil, err // names the file
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		f.Close()
-		return nil, err
+		// Without the lock the owner file would read as abandoned: no
+		// owner file, no sweep (a file system without locks).
+		if rerr := os.Remove(f.Name()); rerr != nil {
+			return nil, fmt.Errorf("%s: %w", f.Name(), rerr)
+		}
+		if errors.Is(err, syscall.ENOLCK) || errors.Is(err, syscall.ENOTSUP) || errors.Is(err, syscall.EOPNOTSUPP) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("locking %s: %w", f.Name(), err)
 	}
 	return f, nil
 }

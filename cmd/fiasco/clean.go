@@ -191,11 +191,11 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 	if err != nil {
 		return err
 	}
-	if in == nil { // errors only
-		for _, e := range failed[1:] {
+	if in == nil { // errors only, in order: the last is the command's
+		for _, e := range failed[:len(failed)-1] {
 			fmt.Fprintf(stderr, "fiasco clean: %v\n", e.Err)
 		}
-		return failed[0].Err
+		return failed[len(failed)-1].Err
 	}
 	cleaner, closeFn, err := cf.cleaner(ctx, stderr)
 	if err != nil {

@@ -154,8 +154,11 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 		return nil, err
 	}
 	if !opt.NoOther {
+		// No language-independent feature among them (--features
+		// keyword): nothing to train a second SVM on, and the English
+		// one decides every page.
 		names := features.LanguageIndependent(opt.Features)
-		if len(names) < len(opt.Features) {
+		if len(names) > 0 && len(names) < len(opt.Features) {
 			if m.Other, err = trainSVM(ctx, rows, y, w, names, opt.Params, opt.reduce()); err != nil {
 				return nil, err
 			}

@@ -53,3 +53,23 @@ func TestTrainWeights(t *testing.T) {
 		t.Errorf("half the pages at 0.5: obj %g, want between all at 0.5 (%g) and all at 1 (%g)", mm.English.Obj, mc.English.Obj, m1.English.Obj)
 	}
 }
+
+// TestTrainEnglishOnlyFeatures: features none of which is language
+// independent (the keyword group) train the English SVM alone, which then
+// decides every page; with one that is, the second SVM is trained too.
+func TestTrainEnglishOnlyFeatures(t *testing.T) {
+	ctx := context.Background()
+	ex := synthPages(t, "a", 8, 3)
+	opt := TrainOptions{Seed: 1, Features: []string{"kw_clean", "kw_dirty", "kw_odds"}}
+	m, err := Train(ctx, ex, opt)
+	if err != nil {
+		t.Fatalf("keyword features only: %v", err)
+	}
+	if m.English == nil || m.Other != nil {
+		t.Errorf("keyword features only: English %v, Other %v; want the English SVM alone", m.English != nil, m.Other != nil)
+	}
+	opt.Features = append(opt.Features, "depth")
+	if m, err = Train(ctx, ex, opt); err != nil || m.Other == nil {
+		t.Errorf("with depth: Other %v, %v; want a second SVM", m != nil && m.Other != nil, err)
+	}
+}

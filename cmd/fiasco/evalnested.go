@@ -38,9 +38,10 @@ scored for a choice, that saw it.
 Folds are dealt by page. With --folds-by site (also for --cv) whole sites
 are dealt, outer and inner: a site's pages are never on both sides of a
 fold, so a model is not scored on a template it learned from the site's
-other pages. A page's site is the host of its address: the CleanEval
-wrapper's id, the gold's URL line, or its head's canonical link, og:url
-or base href. Pages with none (most of L3S-GN1's) are sites of their own;
+other pages. A page's site is the registrable domain of its address
+(news.bbc.co.uk and www.bbc.co.uk are bbc.co.uk; blogs on blogspot.com
+stay apart), the address being the CleanEval wrapper's id, the gold's URL
+line, or its head's canonical link, og:url or base href. Pages with none (most of L3S-GN1's) are sites of their own;
 --extra pages are trained on whatever their site, and --by-set holds out
 sets, not sites: eval says how many pages each of these concerns.
 
@@ -104,7 +105,7 @@ func addNestedFlags(fs *flagSet) *nestedFlags {
 		n.stack = k
 		return nil
 	})
-	fs.Func("folds-by", "--cv/--nested/--by-set: deal the folds by `MODE`: page (the default) or site (the host of a page's address; a page with none is a site of its own, and --extra pages are trained on whatever their site)", func(s string) error {
+	fs.Func("folds-by", "--cv/--nested/--by-set: deal the folds by `MODE`: page (the default) or site (the registrable domain of a page's address; a page with none is a site of its own, and --extra pages are trained on whatever their site)", func(s string) error {
 		switch s {
 		case "page", "site":
 			n.bySite = s == "site"

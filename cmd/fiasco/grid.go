@@ -68,7 +68,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	foldOf, err := svm.StratifiedFolds(prob.Y, *folds, sf.seed)
 	if err != nil {
-		return err
+		return dataErr(data, err)
 	}
 	opt := svm.GridOptions{Log2C: lc, Log2G: lg, FoldOf: foldOf, Workers: *workers, KernelMB: *kernelMB}
 	start := time.Now()
@@ -77,7 +77,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	res, err := svm.GridSearch(ctx, prob, base, opt)
 	bar.Done()
 	if err != nil {
-		return err
+		return dataErr(data, err)
 	}
 	table := gridTable(res)
 	fmt.Fprint(stdout, table)

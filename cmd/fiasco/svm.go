@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 
 	"github.com/fiasco-project/fiasco/svm"
@@ -18,7 +19,7 @@ func init() {
 }
 
 const svmUsage = `Usage:
-  fiasco svm train [options] DATA MODEL     (like svm-train)
+  fiasco svm train [options] DATA [MODEL]   (like svm-train; MODEL: DATA's name + .model)
   fiasco svm predict [-b 0|1] [-threshold T] DATA MODEL OUTPUT   (like svm-predict)
   fiasco svm scale [-l lower] [-u upper] [-s FILE | -r FILE] DATA   (like svm-scale)
 
@@ -37,7 +38,7 @@ func runSVM(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	var run func(context.Context, []string, io.Writer) error
 	switch args[0] {
 	case "train":
-		run = svmTrain
+		run = func(ctx context.Context, a []string, out io.Writer) error { return svmTrain(ctx, a, out, stderr) }
 	case "predict":
 		run = svmPredict
 	case "scale":
@@ -71,14 +72,26 @@ func readProblem(path string, minFeatures int) (*svm.Problem, error) {
 	return p, nil
 }
 
-func svmTrain(ctx context.Context, args []string, stdout io.Writer) error {
-	fs := newFlagSet("svm train", "usage: fiasco svm train [options] DATA MODEL\n\nTrains a two-class C-SVC exactly as svm-train does and writes MODEL\n(LIBSVM format) and MODEL"+svm.MetaSuffix+". -h 0|1 is svm-train's shrinking option;\n-h alone prints this help.")
+// dataErr names the data file an error of the SVM's is about; an
+// interruption stays as it is.
+func dataErr(path string, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
+	return fmt.Errorf("%s: %w", path, err)
+}
+
+func svmTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("svm train", "usage: fiasco svm train [options] DATA [MODEL]\n\nTrains a two-class C-SVC exactly as svm-train does and writes MODEL\n(LIBSVM format) and MODEL"+svm.MetaSuffix+"; without MODEL, as svm-train,\nDATA's file name with .model added, in the current directory. With -v it\ncross-validates and writes no model. -h 0|1 is svm-train's shrinking\noption; -h alone prints this help.")
 	sf := addSVMFlags(fs.FlagSet, libsvmLetters)
 	folds := fs.Int("v", 0, "n-fold stratified cross-validation instead of training (n >= 2); folds drawn from -seed")
 	quiet := fs.Bool("q", false, "quiet mode")
-	pos, err := fs.parseN(args, stdout, 2, "DATA MODEL")
+	pos, err := fs.parse(args, stdout)
 	if err != nil {
 		return err
+	}
+	if len(pos) < 1 || len(pos) > 2 {
+		return usagef("svm train", "want DATA and, optionally, MODEL; got %d arguments", len(pos))
 	}
 	p, err := sf.params()
 	if err != nil {
@@ -89,9 +102,14 @@ func svmTrain(ctx context.Context, args []string, stdout io.Writer) error {
 		return err
 	}
 	if *folds != 0 {
+		if n := len(prob.Y); *folds > n && *folds >= 2 {
+			// As svm-train: leave-one-out rather than an error.
+			fmt.Fprintf(stderr, "fiasco svm train: %s: %d folds for %d rows; using %d folds (leave-one-out cross-validation)\n", pos[0], *folds, n, n)
+			*folds = n
+		}
 		res, err := svm.CrossValidate(ctx, prob, p, *folds, sf.seed)
 		if err != nil {
-			return err
+			return dataErr(pos[0], err)
 		}
 		fmt.Fprintf(stdout, "Cross Validation Accuracy = %g%%\n", 100*res.Accuracy)
 		fmt.Fprintf(stdout, "Positive class: precision = %g%%, recall = %g%%, F1 = %g%%\n", 100*res.Precision, 100*res.Recall, 100*res.F1)
@@ -99,7 +117,7 @@ func svmTrain(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	m, err := svm.Train(ctx, prob, p)
 	if err != nil {
-		return err
+		return dataErr(pos[0], err)
 	}
 	if !*quiet {
 		fmt.Fprintf(stdout, "optimization finished, #iter = %d\n", m.Iter)
@@ -107,7 +125,11 @@ func svmTrain(ctx context.Context, args []string, stdout io.Writer) error {
 		fmt.Fprintf(stdout, "nSV = %d, nBSV = %d\n", m.TotalSV(), m.NBSV)
 		fmt.Fprintf(stdout, "Total nSV = %d\n", m.TotalSV())
 	}
-	return m.Save(pos[1])
+	model := filepath.Base(pos[0]) + ".model"
+	if len(pos) == 2 {
+		model = pos[1]
+	}
+	return m.Save(model)
 }
 
 func svmPredict(ctx context.Context, args []string, stdout io.Writer) error {

@@ -100,7 +100,8 @@ func TestSVMBadUsage(t *testing.T) {
 	}{
 		{[]string{}, 2, "Usage"},
 		{[]string{"frobnicate"}, 2, "unknown subcommand"},
-		{[]string{"train", data}, 2, "want 2 arguments"},
+		{[]string{"train"}, 2, "want DATA and, optionally, MODEL"},
+		{[]string{"train", data, "m", "extra"}, 2, "want DATA and, optionally, MODEL"},
 		{[]string{"train", "-s", "1", data, filepath.Join(dir, "m")}, 2, "only C-SVC"},
 		{[]string{"train", "-c", "0", data, filepath.Join(dir, "m")}, 2, "C must be positive"},
 		{[]string{"train", empty, filepath.Join(dir, "m")}, 1, "empty"},
@@ -196,5 +197,39 @@ func TestSVMFlags(t *testing.T) {
 	fs.Parse(nil)
 	if p, _ := sf.params(); p.Kernel != svm.RBF || p.C != 1 || !p.Shrinking || p.Eps != 0.001 {
 		t.Errorf("defaults %+v", p)
+	}
+}
+
+// TestSVMTrainAsSVMTrain: as svm-train, MODEL is optional (DATA's file
+// name with .model, in the current directory), -v writes no model, more
+// folds than rows is leave-one-out, and an error about the data names the
+// file.
+func TestSVMTrainAsSVMTrain(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	src := filepath.Join(t.TempDir(), "small.txt")
+	rows := "+1 1:0.9 2:0.1\n+1 1:0.8 2:0.3\n+1 1:0.7 2:0.2\n-1 1:0.1 2:0.9\n-1 1:0.2 2:0.7\n-1 1:0.3 2:0.8\n"
+	if err := os.WriteFile(src, []byte(rows), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runCmd(t, svmCmd, "train", "-q", "-v", "10", src)
+	if code != 0 || !strings.Contains(out, "Cross Validation Accuracy = 100%") || !strings.Contains(errs, "using 6 folds (leave-one-out") {
+		t.Errorf("-v 10 on 6 rows: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("-v wrote %v", entries)
+	}
+	if code, _, errs := runCmd(t, svmCmd, "train", "-q", src); code != 0 {
+		t.Fatalf("train without MODEL: exit %d: %s", code, errs)
+	}
+	for _, f := range []string{"small.txt.model", "small.txt.model" + svm.MetaSuffix} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("train without MODEL: %v", err)
+		}
+	}
+	three := filepath.Join(t.TempDir(), "three.txt")
+	os.WriteFile(three, []byte(rows+"2 1:0.5 2:0.5\n"), 0o644)
+	if code, _, errs := runCmd(t, svmCmd, "train", "-q", three, "m"); code == 0 || !strings.Contains(errs, three+": ") {
+		t.Errorf("three labels: exit %d, stderr %s; want an error naming %s", code, errs, three)
 	}
 }

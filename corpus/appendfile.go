@@ -38,8 +38,9 @@ var ErrLocked = errors.New("another run is writing it (wait for that run to end,
 // (lockFile): a second run writing it would interleave its entries with
 // ours, or cut them off; it is truncated only once locked.
 func openAppend(path string, resume, lock bool, good func(f *os.File, size int64) (int64, error)) (*appendFile, error) {
+	truncLocked := !resume && lock && canLock // else O_TRUNC truncates at opening
 	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
-	if !resume && !(lock && canLock) {
+	if !resume && !truncLocked {
 		flags |= os.O_TRUNC
 	}
 	f, err := os.OpenFile(path, flags, 0o644)
@@ -52,7 +53,7 @@ func openAppend(path string, resume, lock bool, good func(f *os.File, size int64
 			return nil, err
 		}
 	}
-	if !resume && lock && canLock {
+	if truncLocked {
 		if err := truncateRegular(f); err != nil {
 			f.Close()
 			return nil, err

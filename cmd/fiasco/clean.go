@@ -192,10 +192,9 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 		return err
 	}
 	if in == nil { // errors only, in order: the last is the command's
-		for _, e := range failed[:len(failed)-1] {
-			fmt.Fprintf(stderr, "fiasco clean: %v\n", e.Err)
-		}
-		return failed[len(failed)-1].Err
+		last := len(failed) - 1
+		reportInputs(stderr, failed[:last])
+		return failed[last].Err
 	}
 	cleaner, closeFn, err := cf.cleaner(ctx, stderr)
 	if err != nil {
@@ -228,12 +227,17 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, flooredMsg)
 	}
 	if len(failed) > 0 {
-		for _, e := range failed {
-			fmt.Fprintf(stderr, "fiasco clean: %v\n", e.Err)
-		}
+		reportInputs(stderr, failed)
 		return &failedError{n: len(failed), what: "inputs"}
 	}
 	return nil
+}
+
+// reportInputs says on stderr why each of the error inputs failed.
+func reportInputs(stderr io.Writer, failed []pipeline.Input) {
+	for _, e := range failed {
+		fmt.Fprintf(stderr, "fiasco clean: %v\n", e.Err)
+	}
 }
 
 // onePage reads the inputs until a second page shows: the one page, or

@@ -72,8 +72,9 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		return err
 	}
 	b.fails.summary()
-	b.summary(out, src.Stats())
-	return b.result(out, src.Stats())
+	stats := src.Stats()
+	b.summary(out, stats)
+	return b.result(out, stats)
 }
 
 // runSettings describes what shapes the outputs of a batch beside its

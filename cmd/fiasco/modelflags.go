@@ -201,7 +201,7 @@ func (m *modelFlags) loadModel() (*classify.Model, error) {
 		return mod, nil
 	}
 	policy := m.policy.String()
-	if m.noRender || !(m.doRender || classify.RendersByDefault(policy)) {
+	if !m.mayRender() { // m.model is "" here
 		return classify.DefaultFor(policy, false)
 	}
 	if _, err := m.render.browserPath(m.withoutRender); err != nil {

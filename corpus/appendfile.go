@@ -31,6 +31,30 @@ type appendFile struct {
 // it is killed).
 var ErrLocked = errors.New("another run is writing it (wait for that run to end, or choose another -o)")
 
+// Busy reports, with an error wrapping ErrLocked, whether another run is
+// writing the output of format at path (the file of a stream format, a
+// directory's manifest), for a run to stop before it starts its work
+// (Chromium, say); Open takes the lock itself. An output that does not
+// exist yet, or that cannot be opened, is not busy (Open reports the
+// latter).
+func Busy(format, path string) error {
+	if path == "" || special(path) {
+		return nil
+	}
+	if !IsStream(format) {
+		path = filepath.Join(path, ManifestName)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if err := lockFile(f); errors.Is(err, ErrLocked) {
+		return err
+	}
+	return nil // closing f releases the lock
+}
+
 // openAppend opens path for a run. Without resume, it starts the file
 // afresh. With resume, it keeps the whole entries of an existing file:
 // good, given the file, returns the length of its whole entries, and

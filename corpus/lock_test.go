@@ -40,6 +40,9 @@ func TestOutputLocked(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		if err := Busy(opt.Format, opt.Path); !errors.Is(err, ErrLocked) {
+			t.Errorf("Busy(%s) while a run writes it: %v, want ErrLocked", opt.Path, err)
+		}
 		for _, resume := range []bool{false, true} {
 			o := opt
 			o.Resume = resume
@@ -66,6 +69,12 @@ func TestOutputLocked(t *testing.T) {
 		}
 		if err := first.Close(); err != nil {
 			t.Fatal(err)
+		}
+		if err := Busy(opt.Format, opt.Path); err != nil {
+			t.Errorf("Busy(%s) after the run closed: %v", opt.Path, err)
+		}
+		if err := Busy(opt.Format, opt.Path+".new"); err != nil {
+			t.Errorf("Busy of an output not made yet: %v", err)
 		}
 		again, err := Open(opt)
 		if err != nil {

@@ -34,6 +34,11 @@ type batchRun struct {
 
 // cleanBatch cleans every input into the outputs the flags name.
 func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr io.Writer) error {
+	// Another run's output: refused before Chromium starts (corpus.Open
+	// takes the lock).
+	if err := corpus.Busy(cf.format, cf.out); err != nil {
+		return err
+	}
 	cleaner, closeFn, err := cf.cleaner(ctx, stderr)
 	if err != nil {
 		return err

@@ -139,8 +139,12 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 		fmt.Fprintf(stderr, "fiasco %s: skipped %s: %s\n", d.cmd, o.Path, o.Why)
 	}
 	blocks, truncated := 0, 0
+	var noGold []string
 	pages := len(ex) + len(failed) // with keepFailed the failed pages are among ex too, to be scored as empty
 	for _, e := range ex {
+		if e.Gold != nil && len(e.Gold.Words) == 0 {
+			noGold = append(noGold, e.Set+"/"+e.ID)
+		}
 		if e.Doc != nil {
 			blocks += len(e.Doc.Blocks)
 			if e.Doc.Page.Truncated {
@@ -154,6 +158,10 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 	fmt.Fprintf(stderr, "fiasco %s: %d pages (%d failed), %d blocks from %s\n", d.cmd, pages, len(failed), blocks, strings.Join(d.dirs, ", "))
 	if len(orphans) > 0 {
 		fmt.Fprintf(stderr, "fiasco %s: %s without a page or gold file to pair with skipped\n", d.cmd, plural(len(orphans), "file"))
+	}
+	if len(noGold) > 0 {
+		fmt.Fprintf(stderr, "fiasco %s: warning: %s without a clean word in the gold (%s): every block counts as dirty there\n",
+			d.cmd, plural(len(noGold), "page"), listSome(noGold, 3))
 	}
 	if truncated > 0 {
 		fmt.Fprintf(stderr, "fiasco %s: %s cut at a size limit (%d bytes, %d tags or %d text blocks): only what came before the cut is used, against the whole gold\n",
@@ -209,4 +217,12 @@ func (v *policyValue) Set(s string) error {
 		*v.set = true
 	}
 	return nil
+}
+
+// listSome joins the first n of names, saying how many more there are.
+func listSome(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/features"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/svm"
@@ -42,7 +44,14 @@ Writes one line per text block of the gold data in LIBSVM's data format
 (label +1 clean, -1 dirty; features unscaled, indices from 1 in the order of
 the sidecar BLOCKS.libsvm.json, which also names the page and block of every
 row and holds the keywords learned from the data). fiasco grid, svm-scale,
-svm-train and svm-grid read the file as it is.`
+svm-train and svm-grid read the file as it is.
+
+For a test file scored by a model trained on another, take the training
+file's keywords instead of learning the test data's own (the kw_* columns
+would otherwise know the test labels):
+
+  fiasco features --data train/ -o train.libsvm
+  fiasco features --data test/ --keywords-from train.libsvm -o test.libsvm`
 
 func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("features", featuresCmdHelp)
@@ -53,6 +62,7 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	rf := &renderFlags{}
 	rf.add(fs.FlagSet)
 	keywords := fs.Int("keywords", 100, "clean and dirty keywords to learn")
+	kwFrom := fs.String("keywords-from", "", "take the keywords from this file instead of learning them: a features file (its .json sidecar) or a model (.fiasco)")
 	quiet := fs.Bool("q", false, "no progress bar")
 	pos, err := fs.parse(args, stdout)
 	if err != nil {
@@ -66,6 +76,12 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	if err := df.check(); err != nil {
 		return err
+	}
+	var kw *features.Keywords
+	if *kwFrom != "" {
+		if kw, err = readKeywords(*kwFrom); err != nil {
+			return err
+		}
 	}
 	var prep pipeline.PrepareOptions
 	if *visual {
@@ -85,7 +101,7 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		groups |= features.Visual
 	}
 	names := features.Names(groups, true)
-	prob, side, err := featureRows(ex, names, *keywords)
+	prob, side, err := featureRows(ex, names, *keywords, kw)
 	if err != nil {
 		return err
 	}
@@ -104,10 +120,14 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	return nil
 }
 
-func featureRows(ex []*train.Example, names []string, k int) (*svm.Problem, *featureSidecar, error) {
-	kw, err := train.LearnKeywords(ex, k)
-	if err != nil {
-		return nil, nil, err
+// featureRows builds the rows of ex with the columns names, with the
+// keywords kw, or, when kw is nil, k keywords learned from ex.
+func featureRows(ex []*train.Example, names []string, k int, kw *features.Keywords) (*svm.Problem, *featureSidecar, error) {
+	if kw == nil {
+		var err error
+		if kw, err = train.LearnKeywords(ex, k); err != nil {
+			return nil, nil, err
+		}
 	}
 	cols, err := features.Select(names)
 	if err != nil {
@@ -123,4 +143,37 @@ func featureRows(ex []*train.Example, names []string, k int) (*svm.Problem, *fea
 		}
 	}
 	return prob, side, nil
+}
+
+// readKeywords reads the keywords of a features file (from its sidecar:
+// path itself when it is one, else path + ".json") or of a model file.
+func readKeywords(path string) (*features.Keywords, error) {
+	side := path
+	if filepath.Ext(path) != ".json" {
+		if _, err := os.Stat(path + ".json"); err == nil {
+			side = path + ".json"
+		}
+	}
+	if data, err := os.ReadFile(side); err != nil {
+		return nil, fmt.Errorf("--keywords-from: %w", err)
+	} else if side != path || bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
+		var sc struct {
+			Features []string           `json:"features"`
+			Keywords *features.Keywords `json:"keywords"`
+		}
+		if err := json.Unmarshal(data, &sc); err == nil && sc.Features != nil {
+			if sc.Keywords == nil || len(sc.Keywords.Clean)+len(sc.Keywords.Dirty) == 0 {
+				return nil, fmt.Errorf("--keywords-from %s: the sidecar holds no keywords", side)
+			}
+			return sc.Keywords, nil
+		}
+	}
+	m, err := classify.Load(path)
+	if err != nil {
+		return nil, fmt.Errorf("--keywords-from %s: neither a features file with its sidecar nor a model: %w", path, err)
+	}
+	if m.Keywords == nil {
+		return nil, fmt.Errorf("--keywords-from %s: the model holds no keywords", path)
+	}
+	return m.Keywords, nil
 }

@@ -76,8 +76,7 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	o.align = gold.AlignOptions{Fold: *fold, Strip: *strip, MinRun: *minRun, AutoJunk: *autoJunk, AutoJunkAbove: gold.DefaultAlign.AutoJunkAbove}
 	failed := 0
-	fmt.Fprintf(stdout, "%-18s %5s %-9s %6s %6s %6s | %6s %6s %6s | %6s %6s\n",
-		"set", "pages", "output", "microP", "microR", "microF", "macroP", "macroR", "macroF", "F+tags", "tagF")
+	header := false
 	for _, dir := range df.dirs {
 		// The pages go through pipeline.Prepare, as fiasco clean's do.
 		opt := df.options(pipeline.PrepareOptions{})
@@ -100,6 +99,11 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			fmt.Fprintf(stderr, "fiasco oracle: page failed: %s\n", m)
 		}
 		failed += len(pageErrs)
+		if !header { // once, before the first set's rows: not above an error alone
+			header = true
+			fmt.Fprintf(stdout, "%-18s %5s %-9s %6s %6s %6s | %6s %6s %6s | %6s %6s\n",
+				"set", "pages", "output", "microP", "microR", "microF", "macroP", "macroR", "macroF", "F+tags", "tagF")
+		}
 		failed += oracleSet(dir, ex, o, stdout, stderr)
 	}
 	if failed > 0 {

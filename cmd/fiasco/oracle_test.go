@@ -11,25 +11,12 @@ import (
 // keeps exactly the gold text (F 100) while keep-all does not.
 func TestOracleCommand(t *testing.T) {
 	dir := t.TempDir()
-	for _, d := range []string{"html", "gold"} {
-		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	pages := map[string][2]string{
+	writeGoldSet(t, dir, map[string][2]string{
 		"a": {`<html><body><div><a href="/">Home</a> | <a href="/x">Login</a></div><h1>Title here</h1><p>The body text of page a, long enough.</p><p>Copyright a</p></body></html>`,
 			"URL: http://a/\n<h>Title here\n<p>The body text of page a, long enough.\n"},
 		"b": {`<html><body><ul><li>Menu one</li><li>Menu two</li></ul><p>Only this paragraph of page b is content.</p></body></html>`,
 			"URL: http://b/\n<p>Only this paragraph of page b is content.\n"},
-	}
-	for id, p := range pages {
-		if err := os.WriteFile(filepath.Join(dir, "html", id+".html"), []byte(p[0]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, "gold", id+".txt"), []byte(p[1]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	out := filepath.Join(t.TempDir(), "out")
 	code, stdout, stderr := fiasco(t, "oracle", "--data", dir, "-o", out)
 	if code != 0 {
@@ -63,5 +50,42 @@ func TestOracleCommand(t *testing.T) {
 	}
 	if code, _, _ := fiasco(t, "oracle"); code != 2 {
 		t.Errorf("oracle without --data: exit %d, want 2", code)
+	}
+}
+
+// writeGoldSet writes a data set into dir: html/<id>.html and
+// gold/<id>.txt (CleanEval format) from pages[id] = {html, gold}.
+func writeGoldSet(t *testing.T, dir string, pages map[string][2]string) {
+	t.Helper()
+	for _, d := range []string{"html", "gold"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for id, p := range pages {
+		if err := os.WriteFile(filepath.Join(dir, "html", id+".html"), []byte(p[0]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "gold", id+".txt"), []byte(p[1]), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestOracleHeaderOnce: the table's header comes once, before the first
+// set's rows, not above a set that could not be read.
+func TestOracleHeaderOnce(t *testing.T) {
+	dir := t.TempDir()
+	writeGoldSet(t, dir, map[string][2]string{
+		"a": {`<html><body><p>Only this paragraph is content here.</p><p>Copyright</p></body></html>`, "<p>Only this paragraph is content here.\n"},
+	})
+	missing := filepath.Join(t.TempDir(), "none")
+	code, stdout, stderr := fiasco(t, "oracle", "-q", "--data", missing)
+	if code == 0 || stdout != "" || !strings.Contains(stderr, missing) {
+		t.Errorf("a missing set alone: exit %d, stdout %q, stderr %q; want an error naming it and nothing on stdout", code, stdout, stderr)
+	}
+	code, stdout, _ = fiasco(t, "oracle", "-q", "--data", missing, "--data", dir)
+	if lines := strings.Split(strings.TrimSpace(stdout), "\n"); code == 0 || strings.Count(stdout, "microF") != 1 || len(lines) != 3 || !strings.HasPrefix(lines[0], "set ") {
+		t.Errorf("a missing set, then a good one: exit %d, stdout\n%s\nwant the header then two rows", code, stdout)
 	}
 }

@@ -1,0 +1,104 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/fiasco-project/fiasco/features"
+)
+
+// riverPages is a small data set whose clean text is about rivers and
+// whose boilerplate is a menu and a copyright line; with empty, the gold of
+// its last page holds no clean word.
+func riverPages(topic string, empty bool) map[string][2]string {
+	pages := map[string][2]string{}
+	for i := 1; i <= 4; i++ {
+		html := fmt.Sprintf(`<html><body><ul><li><a href="/">Home</a></li><li><a href="/n">News</a></li><li><a href="/c">Contact us</a></li></ul>
+<h1>Story %d about %s</h1><p>The %s flows through the valley and farmers water their fields with it every summer, page %d.</p>
+<p>Fishermen say the %s was cleaner when they were young, and the town agrees.</p><div>Copyright 2026 Example Ltd. All rights reserved.</div></body></html>`, i, topic, topic, i, topic)
+		gold := fmt.Sprintf("URL: http://x/%d\n<h>Story %d about %s\n<p>The %s flows through the valley and farmers water their fields with it every summer, page %d.\n<p>Fishermen say the %s was cleaner when they were young, and the town agrees.\n", i, i, topic, topic, i, topic)
+		if empty && i == 4 {
+			gold = "URL: http://x/4\n"
+		}
+		pages[fmt.Sprint(i)] = [2]string{html, gold}
+	}
+	return pages
+}
+
+func sidecarKeywords(t *testing.T, path string) *features.Keywords {
+	t.Helper()
+	data, err := os.ReadFile(path + ".json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sc featureSidecar
+	if err := json.Unmarshal(data, &sc); err != nil {
+		t.Fatal(err)
+	}
+	return sc.Keywords
+}
+
+// TestFeaturesKeywordsFrom: a test file's keyword columns can use the
+// training file's keywords (from its sidecar, or from a model) instead of
+// being learned from the test labels; a file holding none is refused by
+// name. A page whose gold holds no clean word is warned of.
+func TestFeaturesKeywordsFrom(t *testing.T) {
+	trainDir, testDir, out := t.TempDir(), t.TempDir(), t.TempDir()
+	writeGoldSet(t, trainDir, riverPages("river", false))
+	writeGoldSet(t, testDir, riverPages("canal", true))
+	trainFile := filepath.Join(out, "train.libsvm")
+	if code, _, errs := fiasco(t, "features", "-q", "--data", trainDir, "-o", trainFile); code != 0 {
+		t.Fatalf("features (training): exit %d: %s", code, errs)
+	}
+	trainKW := sidecarKeywords(t, trainFile)
+	if trainKW == nil || trainKW.Clean["river"] == 0 {
+		t.Fatalf("training keywords %+v: want river among the clean ones", trainKW)
+	}
+
+	own := filepath.Join(out, "own.libsvm")
+	code, _, errs := fiasco(t, "features", "-q", "--data", testDir, "-o", own)
+	if code != 0 {
+		t.Fatalf("features (test, own keywords): exit %d: %s", code, errs)
+	}
+	if !strings.Contains(errs, "1 page without a clean word in the gold ("+filepath.Base(testDir)+"/4)") {
+		t.Errorf("no warning of the page with empty gold in:\n%s", errs)
+	}
+	if kw := sidecarKeywords(t, own); reflect.DeepEqual(kw, trainKW) {
+		t.Fatalf("the test set learned the training set's keywords %+v: the test is void", kw)
+	}
+
+	model := filepath.Join(out, "m.fiasco")
+	if code, _, errs := fiasco(t, "train", "-q", "--no-render", "--data", trainDir, "-o", model); code != 0 {
+		t.Fatalf("train: exit %d: %s", code, errs)
+	}
+	for _, from := range []string{trainFile, trainFile + ".json", model} {
+		got := filepath.Join(out, "test.libsvm")
+		if code, _, errs := fiasco(t, "features", "-q", "--data", testDir, "--keywords-from", from, "-o", got); code != 0 {
+			t.Fatalf("--keywords-from %s: exit %d: %s", from, code, errs)
+		}
+		if kw := sidecarKeywords(t, got); !reflect.DeepEqual(kw, trainKW) {
+			t.Errorf("--keywords-from %s: keywords %+v, want the training file's %+v", from, kw, trainKW)
+		}
+		// The rows differ from those with the test set's own keywords.
+		a, _ := os.ReadFile(got)
+		b, _ := os.ReadFile(own)
+		if string(a) == string(b) {
+			t.Errorf("--keywords-from %s: the rows are those of the test set's own keywords", from)
+		}
+	}
+
+	junk := filepath.Join(out, "junk.json")
+	os.WriteFile(junk, []byte(`{"features":["len_chars"],"keywords":null}`), 0o644)
+	gold := filepath.Join(testDir, "gold", "1.txt")
+	for _, from := range []string{junk, gold, filepath.Join(out, "missing")} {
+		code, _, errs := fiasco(t, "features", "-q", "--data", testDir, "--keywords-from", from, "-o", filepath.Join(out, "x.libsvm"))
+		if code == 0 || !strings.Contains(errs, "--keywords-from") || !strings.Contains(errs, filepath.Base(from)) {
+			t.Errorf("--keywords-from %s: exit %d, stderr %q; want an error naming the file", from, code, errs)
+		}
+	}
+}

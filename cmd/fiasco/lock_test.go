@@ -1,0 +1,53 @@
+//go:build unix && !solaris && !aix
+
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fiasco-project/fiasco/corpus"
+)
+
+// TestCleanBusyBeforeBrowser: a batch whose output another run is writing
+// stops before it starts a browser. The browser here is a script that
+// leaves a mark when started.
+func TestCleanBusyBeforeBrowser(t *testing.T) {
+	dir := t.TempDir()
+	mark := filepath.Join(dir, "started")
+	browser := filepath.Join(dir, "browser.sh")
+	if err := os.WriteFile(browser, []byte("#!/bin/sh\ntouch '"+mark+"'\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var pages []string
+	for _, id := range []string{"a", "b"} {
+		p := filepath.Join(dir, id+".html")
+		if err := os.WriteFile(p, []byte("<html><body><p>A paragraph of page "+id+".</p></body></html>"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		pages = append(pages, p)
+	}
+	out := filepath.Join(dir, "crawl.jsonl")
+	first, err := corpus.Open(corpus.OutputOptions{Format: corpus.JSONL, Path: out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	args := append([]string{"clean", "-q", "--format", "jsonl", "--chromium", browser, "-o", out}, pages...)
+	code, _, stderr := fiasco(t, args...)
+	if code == 0 || !strings.Contains(stderr, "another run is writing it") {
+		t.Errorf("output held by another run: exit %d, stderr %q; want it refused", code, stderr)
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Errorf("the refused run started the browser")
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// Once free, the same run gets as far as the browser (which fails).
+	code, _, stderr = fiasco(t, args...)
+	if _, err := os.Stat(mark); code == 0 || err != nil {
+		t.Errorf("free output: exit %d, browser started: %v (stderr %q); want the browser tried", code, err == nil, stderr)
+	}
+}

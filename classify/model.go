@@ -53,9 +53,16 @@ type Model struct {
 	Blend float64
 	// Floor keeps every block of prose of a page that the model all but
 	// empties (pipeline.FloorShare). Model files store it: the embedded
-	// text model of the corpus policy has it (README, "The prose floor");
-	// fiasco clean --floor and --floor=false set it for a run.
+	// models of the corpus policy have it (README, "The prose floor", "A
+	// floor at a tenth for the rendered model"); fiasco clean --floor and
+	// --floor=false set it for a run.
 	Floor bool
+	// FloorShare is the share of a page's prose words below which the
+	// floor keeps the page's prose (0: pipeline.FloorShare, a quarter).
+	// The embedded rendered model has a tenth (README, "A floor at a
+	// tenth for the rendered model"). Model files store it; a fiasco from
+	// before FloorShare reads such a file with a quarter.
+	FloorShare float64
 	// Smooth is the switch cost of sequence smoothing (KeepSmooth): a
 	// block is kept or dropped with its neighbours in document order where
 	// their values outweigh its own distance from the threshold. 0, the

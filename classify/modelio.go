@@ -29,17 +29,18 @@ const Format = "fiasco-model/1"
 const FormatStacked = "fiasco-model/2"
 
 type modelFile struct {
-	Format    string             `json:"format"`
-	Visual    bool               `json:"visual"`
-	Threshold float64            `json:"threshold"`
-	Floor     bool               `json:"floor,omitempty"`
-	Blend     float64            `json:"blend,omitempty"`
-	Smooth    float64            `json:"smooth,omitempty"`
-	Keywords  *features.Keywords `json:"keywords"`
-	English   *svmFile           `json:"english"`
-	Other     *svmFile           `json:"other,omitempty"`
-	Stack     *svmFile           `json:"stack,omitempty"`
-	Info      Info               `json:"info"`
+	Format     string             `json:"format"`
+	Visual     bool               `json:"visual"`
+	Threshold  float64            `json:"threshold"`
+	Floor      bool               `json:"floor,omitempty"`
+	Blend      float64            `json:"blend,omitempty"`
+	Smooth     float64            `json:"smooth,omitempty"`
+	FloorShare float64            `json:"floor_share,omitempty"`
+	Keywords   *features.Keywords `json:"keywords"`
+	English    *svmFile           `json:"english"`
+	Other      *svmFile           `json:"other,omitempty"`
+	Stack      *svmFile           `json:"stack,omitempty"`
+	Info       Info               `json:"info"`
 }
 
 type svmFile struct {
@@ -90,7 +91,10 @@ func (m *Model) file() (*modelFile, error) {
 	if err := CheckSmooth(m.Smooth); err != nil {
 		return nil, fmt.Errorf("model %w", err)
 	}
-	f := modelFile{Format: Format, Visual: m.Visual, Threshold: m.Threshold, Floor: m.Floor, Blend: m.Blend, Smooth: m.Smooth, Keywords: m.Keywords, Info: m.Info}
+	if err := CheckFloorShare(m.FloorShare); err != nil {
+		return nil, fmt.Errorf("model %w", err)
+	}
+	f := modelFile{Format: Format, Visual: m.Visual, Threshold: m.Threshold, Floor: m.Floor, FloorShare: m.FloorShare, Blend: m.Blend, Smooth: m.Smooth, Keywords: m.Keywords, Info: m.Info}
 	var err error
 	if f.English, err = encodeSVM(m.English); err != nil {
 		return nil, err
@@ -233,7 +237,10 @@ func Read(r io.Reader) (*Model, error) {
 	if err := CheckSmooth(f.Smooth); err != nil {
 		return nil, fmt.Errorf("model %w", err)
 	}
-	m := &Model{Visual: f.Visual, Threshold: f.Threshold, Floor: f.Floor, Blend: f.Blend, Smooth: f.Smooth, Keywords: f.Keywords, Info: f.Info}
+	if err := CheckFloorShare(f.FloorShare); err != nil {
+		return nil, fmt.Errorf("model %w", err)
+	}
+	m := &Model{Visual: f.Visual, Threshold: f.Threshold, Floor: f.Floor, FloorShare: f.FloorShare, Blend: f.Blend, Smooth: f.Smooth, Keywords: f.Keywords, Info: f.Info}
 	if m.English, err = decodeSVM(f.English, "english"); err != nil {
 		return nil, err
 	}

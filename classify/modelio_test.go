@@ -296,3 +296,55 @@ func TestSmoothStored(t *testing.T) {
 		}
 	}
 }
+
+// TestFloorShareStored: a model's FloorShare survives a write and a read,
+// changes the digest, and is not written when 0 (a quarter, the default:
+// files and digests of models without it stay as before it); a file with
+// a share outside [0, 1) is refused by name.
+func TestFloorShareStored(t *testing.T) {
+	m, err := classify.Default(false) // the text model: a floor at the default share
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.Floor || m.FloorShare != 0 {
+		t.Fatalf("the embedded text model: floor %v at share %g, want the floor at the default", m.Floor, m.FloorShare)
+	}
+	if v, err := classify.Default(true); err != nil || !v.Floor || v.FloorShare != 0.1 {
+		t.Errorf("the embedded rendered model: floor at share %v (error %v), want the floor at a tenth (README: A floor at a tenth for the rendered model)", v, err)
+	}
+	var buf bytes.Buffer
+	if err := m.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(gunzip(t, buf.Bytes()), []byte(`"floor_share"`)) {
+		t.Error(`a model at the default share writes a "floor_share" field`)
+	}
+	d0, err := m.Digest()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := *m
+	ms.FloorShare = 0.1
+	buf.Reset()
+	if err := ms.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	file := buf.Bytes()
+	got, err := classify.Read(bytes.NewReader(file))
+	if err != nil || got.FloorShare != 0.1 {
+		t.Fatalf("read back floor share %v (error %v), want 0.1", got.FloorShare, err)
+	}
+	if d1, err := ms.Digest(); err != nil || d1 == d0 {
+		t.Errorf("floor share 0.1: digest %s (error %v), want one other than %s", d1, err, d0)
+	}
+	for _, bad := range []string{"-0.5", "1"} {
+		edited := rewriteModel(t, file, `"floor_share": 0.1`, `"floor_share": `+bad)
+		if _, err := classify.Read(bytes.NewReader(edited)); err == nil || !strings.Contains(err.Error(), "floor share") {
+			t.Errorf("floor share %s: error %v, want one naming the floor share", bad, err)
+		}
+		ms.FloorShare, _ = strconv.ParseFloat(bad, 64)
+		if err := ms.Write(io.Discard); err == nil {
+			t.Errorf("floor share %s: Write accepted it", bad)
+		}
+	}
+}

@@ -76,6 +76,15 @@ func viterbi(score []float64, threshold, smooth float64) []bool {
 	return out
 }
 
+// CheckFloorShare refuses a floor share (Model.FloorShare) that is not a
+// number from 0 (the default, pipeline.FloorShare) to below 1.
+func CheckFloorShare(share float64) error {
+	if !(share >= 0 && share < 1) {
+		return fmt.Errorf("floor share %v: want a share from 0 (the default) to below 1", share)
+	}
+	return nil
+}
+
 // CheckSmooth refuses a smoothing weight (Model.Smooth) that is not a
 // number from 0 to MaxSmooth.
 func CheckSmooth(smooth float64) error {

@@ -33,6 +33,10 @@ type Cleaner struct {
 	// page (classify.Model.Floor; the text model's too, where it cleans a
 	// page that did not render).
 	Floor *bool
+	// FloorShare, when not nil, replaces the FloorShare of the model that
+	// cleans a page (classify.Model.FloorShare; the text model's too,
+	// where it cleans a page), as Floor does.
+	FloorShare *float64
 	// Smooth, when not nil, replaces the smoothing of the model that
 	// cleans a page (classify.Model.Smooth; the text model's too, where
 	// it cleans a page that did not render).
@@ -178,10 +182,13 @@ func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt Prepa
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if c.Floor != nil && m.Floor != *c.Floor || c.Smooth != nil && m.Smooth != *c.Smooth {
+	if c.Floor != nil && m.Floor != *c.Floor || c.Smooth != nil && m.Smooth != *c.Smooth || c.FloorShare != nil && m.FloorShare != *c.FloorShare {
 		fm := *m // models are shared by every page; a copy with the floor and smoothing asked for
 		if c.Floor != nil {
 			fm.Floor = *c.Floor
+		}
+		if c.FloorShare != nil {
+			fm.FloorShare = *c.FloorShare
 		}
 		if c.Smooth != nil {
 			fm.Smooth = *c.Smooth

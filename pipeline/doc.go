@@ -30,7 +30,7 @@
 // the other embedded models 0; [Cleaner.Smooth] sets it for a run),
 // blocks are kept or dropped with their neighbours in document order
 // (classify.KeepSmooth, [Keep]).
-// With classify.Model.Floor (the corpus policy's text model has it;
+// With classify.Model.Floor (the corpus policy's two models have it;
 // [Cleaner.Floor] sets it for a run), a page the model all but empties of
 // its running text keeps every block of prose ([FloorShare], [Keep];
 // [Result.Floored] reports it, [Result.Floor] marks the blocks), after

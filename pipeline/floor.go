@@ -3,12 +3,13 @@ package pipeline
 import "github.com/fiasco-project/fiasco/classify"
 
 // FloorShare and FloorMinWords set the prose floor (classify.Model.Floor:
-// the corpus policy's embedded text model has it, the other embedded
-// models do not; Cleaner.Floor, fiasco clean --floor and --floor=false,
+// the corpus policy's embedded models have it, the rendered one at a
+// tenth, classify.Model.FloorShare; the article policy's do not; Cleaner.Floor, fiasco clean --floor and --floor=false,
 // set it for a run): on a page whose prose blocks (features.Table.Prose:
 // ten word tokens or more, ending like a sentence) hold at least
 // FloorMinWords word tokens, and whose kept blocks (prose or not) hold
-// fewer word tokens than FloorShare times that, every prose block is kept
+// fewer word tokens than FloorShare times that (the model's own share,
+// classify.Model.FloorShare, where it has one), every prose block is kept
 // as well. A model that all but empties a page of running text (a
 // directory of entries with a paragraph each, a page of teasers) then
 // keeps its running text.
@@ -37,7 +38,11 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 	}
 	keep = classify.KeepSmooth(s, th, m.Smooth)
 	if m.Floor && d != nil && d.Table != nil {
-		floor = proseFloor(d, keep)
+		share := m.FloorShare
+		if share <= 0 {
+			share = FloorShare
+		}
+		floor = proseFloor(d, keep, share)
 	}
 	if m.Smooth > 0 {
 		// The final label against the plain cut's, the floor's blocks aside.
@@ -54,9 +59,9 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 }
 
 // proseFloor keeps every prose block of d that keep drops when the kept
-// blocks hold fewer than FloorShare of the prose's word tokens (at least
+// blocks hold fewer than share of the prose's word tokens (at least
 // FloorMinWords of them), and returns which it kept (nil when none).
-func proseFloor(d *Doc, keep []bool) (floor []bool) {
+func proseFloor(d *Doc, keep []bool, share float64) (floor []bool) {
 	prose, kept := 0, 0
 	for i, k := range keep {
 		if i >= len(d.Table.Tokens) {
@@ -70,7 +75,7 @@ func proseFloor(d *Doc, keep []bool) (floor []bool) {
 			kept += n
 		}
 	}
-	if prose < FloorMinWords || float64(kept) >= FloorShare*float64(prose) {
+	if prose < FloorMinWords || float64(kept) >= share*float64(prose) {
 		return nil
 	}
 	for i := range keep {

@@ -193,3 +193,45 @@ func TestFloorSmoothed(t *testing.T) {
 		}
 	}
 }
+
+// TestFloorShare: a model's FloorShare replaces FloorShare. A page that
+// keeps one paragraph of five (a fifth of its prose) is floored at the
+// default share (a quarter), not at a tenth.
+func TestFloorShare(t *testing.T) {
+	m, err := classify.Default(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	b.WriteString("<html><body><ul><li><a href=/>Home</a></li><li><a href=/news>News</a></li></ul>")
+	for i := range 5 {
+		fmt.Fprintf(&b, "<p>Entry %d. The council met on Tuesday to discuss the new bridge over the river and its cost.</p>", i)
+	}
+	b.WriteString("</body></html>")
+	d, err := Prepare(context.Background(), "p.html", []byte(b.String()), PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := make([]float64, len(d.Blocks))
+	first := -1
+	for i := range s {
+		s[i] = -3
+		if d.Table.Prose(i) && first < 0 {
+			first, s[i] = i, 1
+		}
+	}
+	if first < 0 {
+		t.Fatal("no prose block")
+	}
+	for _, c := range []struct {
+		share   float64
+		floored bool
+	}{{0, true}, {0.25, true}, {0.1, false}, {0.19, false}, {0.22, true}} {
+		fm := *m
+		fm.Smooth, fm.FloorShare = 0, c.share
+		_, _, floor := keepFloor(&fm, d, s, 0)
+		if (floor != nil) != c.floored {
+			t.Errorf("share %g: floored %v, want %v", c.share, floor != nil, c.floored)
+		}
+	}
+}

@@ -43,7 +43,7 @@
 //	           answered 400.
 //	floor      on or off: the prose floor (pipeline.Cleaner.Floor), as
 //	           `fiasco clean --floor` and `--floor=false`; absent: the
-//	           model's own (the corpus policy's text model has it), but
+//	           model's own (the corpus policy's models have it), but
 //	           off with a threshold, as on the command line. on with
 //	           policy=article is answered 400.
 //	policy     what to keep: corpus (default: the text a linguistic corpus

@@ -60,6 +60,9 @@ type TrainOptions struct {
 	Blend float64
 	// Floor turns the prose floor on (classify.Model.Floor).
 	Floor bool
+	// FloorShare is the floor's share (classify.Model.FloorShare; 0: the
+	// default).
+	FloorShare float64
 	// Smooth is the model's switch cost of sequence smoothing
 	// (classify.Model.Smooth, classify.KeepSmooth); 0: none.
 	Smooth float64
@@ -86,7 +89,7 @@ func TextOptions(policy string, base TrainOptions) (*TrainOptions, error) {
 	}
 	o := base
 	o.Text, o.Stack, o.Rescue, o.Blend = nil, 0, false, 0
-	o.Smooth = tm.Smooth
+	o.Smooth, o.FloorShare = tm.Smooth, tm.FloorShare
 	if o.Params == (svm.Params{}) {
 		o.Params = svm.DefaultParams()
 	}
@@ -130,6 +133,9 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 	if err := classify.CheckSmooth(opt.Smooth); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
+	if err := classify.CheckFloorShare(opt.FloorShare); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
 	if opt.MaxSV < 0 || opt.MaxSV > 0 && opt.Params.Kernel != svm.RBF {
 		return nil, fmt.Errorf("train: a reduced set of %d vectors needs an RBF kernel and a positive size", opt.MaxSV)
 	}
@@ -171,7 +177,7 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 		}
 	}
 	m.Info = classify.Info{Pages: len(ex), Blocks: len(y), Clean: clean, C: opt.Params.C, Gamma: m.English.Gamma, MaxSV: opt.MaxSV}
-	m.Rescue, m.Floor, m.Smooth = opt.Rescue, opt.Floor, opt.Smooth
+	m.Rescue, m.Floor, m.FloorShare, m.Smooth = opt.Rescue, opt.Floor, opt.FloorShare, opt.Smooth
 	if m.Visual {
 		m.Blend = opt.Blend
 	}

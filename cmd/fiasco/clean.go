@@ -267,7 +267,7 @@ func onePage(ctx context.Context, src *corpus.Source, pos, lists []string) (page
 }
 
 // flooredMsg says that the prose floor kept a page's prose.
-const flooredMsg = "the model kept less than a quarter of the page's prose; the prose floor kept all of it (--floor=false: without)"
+const flooredMsg = "the model all but emptied the page of its prose (kept less than its floor share, --floor-share); the prose floor kept all of it (--floor=false: without)"
 
 // unseenMsg says that the text model decided n of a page's blocks
 // because the rendering could not show them (pipeline.Result.Unseen).

@@ -121,6 +121,9 @@ func runSettings(cf *cleanFlags, c *pipeline.Cleaner) (corpus.Settings, error) {
 	if c.Floor != nil { // --floor or --floor=false; the model's own is in its digest
 		s["floor"] = strconv.FormatBool(*c.Floor)
 	}
+	if c.FloorShare != nil { // --floor-share (the text model a page falls back on too); the model's own is in its digest
+		s["floor-share"] = strconv.FormatFloat(*c.FloorShare, 'g', -1, 64)
+	}
 	if c.Model.Visual {
 		s["width"] = strconv.Itoa(cf.model.render.width)
 		s["scale"] = strconv.FormatFloat(cf.model.render.scale, 'g', -1, 64)

@@ -198,9 +198,12 @@ func modelName(mf *modelFlags, m *classify.Model) string {
 	case mf.smoothSet:
 		without = append(without, "smoothing")
 	}
-	if _, given := mf.floorValue(); given {
+	if _, given := mf.floorValue(); given || mf.floorShareSet {
 		if m.Floor {
 			name += " with the prose floor"
+			if m.FloorShare > 0 {
+				name += fmt.Sprintf(" at %g", m.FloorShare)
+			}
 		} else {
 			without = append(without, "the prose floor")
 		}

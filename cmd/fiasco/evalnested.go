@@ -600,6 +600,10 @@ func printSetIntervals(w io.Writer, ps []train.PageScore, b int, seed uint64) er
 // not score them.
 func foldOptions(df *dataFlags, mf *modelFlags, to train.TrainOptions) (train.TrainOptions, error) {
 	to.Rescue, to.Floor, to.Blend, to.Smooth = mf.rescue, mf.floor.v, mf.blend, mf.smooth
+	if mf.floorShareSet && !mf.floor.v {
+		return to, usagef(mf.cmd, "--floor-share %g sets the prose floor's share: give --floor too (the models eval trains have no floor without it)", mf.floorShare)
+	}
+	to.FloorShare = mf.floorShare
 	text, err := train.TextOptions(df.policy.String(), to)
 	if err != nil {
 		return to, err

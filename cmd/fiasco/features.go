@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -79,6 +78,9 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	var kw *features.Keywords
 	if *kwFrom != "" {
+		if fs.given("keywords") != "" {
+			return usagef("features", "--keywords N learns N keywords and --keywords-from takes them from a file: give one")
+		}
 		if kw, err = readKeywords(*kwFrom); err != nil {
 			return err
 		}
@@ -146,34 +148,39 @@ func featureRows(ex []*train.Example, names []string, k int, kw *features.Keywor
 }
 
 // readKeywords reads the keywords of a features file (from its sidecar:
-// path itself when it is one, else path + ".json") or of a model file.
+// path itself when it ends in .json, else path + ".json" where there is
+// one) or of a model file.
 func readKeywords(path string) (*features.Keywords, error) {
 	side := path
 	if filepath.Ext(path) != ".json" {
-		if _, err := os.Stat(path + ".json"); err == nil {
-			side = path + ".json"
-		}
-	}
-	if data, err := os.ReadFile(side); err != nil {
-		return nil, fmt.Errorf("--keywords-from: %w", err)
-	} else if side != path || bytes.HasPrefix(bytes.TrimSpace(data), []byte("{")) {
-		var sc struct {
-			Features []string           `json:"features"`
-			Keywords *features.Keywords `json:"keywords"`
-		}
-		if err := json.Unmarshal(data, &sc); err == nil && sc.Features != nil {
-			if sc.Keywords == nil || len(sc.Keywords.Clean)+len(sc.Keywords.Dirty) == 0 {
-				return nil, fmt.Errorf("--keywords-from %s: the sidecar holds no keywords", side)
+		side = path + ".json"
+		if _, err := os.Stat(side); err != nil {
+			m, err := classify.Load(path)
+			if err != nil {
+				return nil, fmt.Errorf("--keywords-from %s: neither a model nor a features file with its sidecar (%s): %w", path, filepath.Base(side), err)
 			}
-			return sc.Keywords, nil
+			if m.Keywords == nil {
+				return nil, fmt.Errorf("--keywords-from %s: the model holds no keywords", path)
+			}
+			return m.Keywords, nil
 		}
 	}
-	m, err := classify.Load(path)
+	data, err := os.ReadFile(side)
 	if err != nil {
-		return nil, fmt.Errorf("--keywords-from %s: neither a features file with its sidecar nor a model: %w", path, err)
+		return nil, fmt.Errorf("--keywords-from: %w", err)
 	}
-	if m.Keywords == nil {
-		return nil, fmt.Errorf("--keywords-from %s: the model holds no keywords", path)
+	var sc struct {
+		Features []string           `json:"features"`
+		Keywords *features.Keywords `json:"keywords"`
 	}
-	return m.Keywords, nil
+	if err := json.Unmarshal(data, &sc); err != nil {
+		return nil, fmt.Errorf("--keywords-from %s: not a features sidecar: %w", side, err)
+	}
+	if sc.Features == nil {
+		return nil, fmt.Errorf("--keywords-from %s: not a features sidecar (no features list)", side)
+	}
+	if sc.Keywords == nil || len(sc.Keywords.Clean)+len(sc.Keywords.Dirty) == 0 {
+		return nil, fmt.Errorf("--keywords-from %s: the sidecar holds no keywords", side)
+	}
+	return sc.Keywords, nil
 }

@@ -92,12 +92,18 @@ func TestFeaturesKeywordsFrom(t *testing.T) {
 		}
 	}
 
+	if code, _, errs := fiasco(t, "features", "-q", "--data", testDir, "--keywords", "50", "--keywords-from", trainFile, "-o", filepath.Join(out, "x.libsvm")); code != 2 || !strings.Contains(errs, "give one") {
+		t.Errorf("--keywords with --keywords-from: exit %d, stderr %q; want a usage error", code, errs)
+	}
+	broken := filepath.Join(out, "broken.libsvm")
+	os.WriteFile(broken, []byte("+1 1:0.5\n"), 0o644)
+	os.WriteFile(broken+".json", []byte(`{"features": [`), 0o644)
 	junk := filepath.Join(out, "junk.json")
 	os.WriteFile(junk, []byte(`{"features":["len_chars"],"keywords":null}`), 0o644)
 	gold := filepath.Join(testDir, "gold", "1.txt")
-	for _, from := range []string{junk, gold, filepath.Join(out, "missing")} {
+	for from, named := range map[string]string{junk: junk, gold: gold, filepath.Join(out, "missing"): "missing", broken: broken + ".json"} {
 		code, _, errs := fiasco(t, "features", "-q", "--data", testDir, "--keywords-from", from, "-o", filepath.Join(out, "x.libsvm"))
-		if code == 0 || !strings.Contains(errs, "--keywords-from") || !strings.Contains(errs, filepath.Base(from)) {
+		if code == 0 || !strings.Contains(errs, "--keywords-from") || !strings.Contains(errs, named) {
 			t.Errorf("--keywords-from %s: exit %d, stderr %q; want an error naming the file", from, code, errs)
 		}
 	}

@@ -26,8 +26,11 @@ type modelFlags struct {
 	blendSet  bool
 	smooth    float64 // --smooth: classify.Model.Smooth
 	smoothSet bool
-	floor     setBool      // --floor, --floor=false: classify.Model.Floor (unset: the model's own)
-	policy    *gold.Policy // --policy: picks the embedded model
+	floor     setBool // --floor, --floor=false: classify.Model.Floor (unset: the model's own)
+	// --floor-share: classify.Model.FloorShare (unset: the model's own)
+	floorShare    float64
+	floorShareSet bool
+	policy        *gold.Policy // --policy: picks the embedded model
 	// scoring (eval): --policy maps the gold labels; a model of another
 	// policy may be scored under it.
 	scoring bool
@@ -84,7 +87,15 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 		m.smoothSet = err == nil
 		return err
 	})
-	fs.Var(&m.floor, "floor", "keep every block of prose (ten words or more, ending like a sentence) of a page the model all but empties: one whose prose holds 50 words or more, of which its kept blocks hold less than a quarter (pipeline.FloorShare); --floor=false: never (default: as the model says, the corpus policy's text model does, the others do not; off with --threshold)")
+	fs.Var(&m.floor, "floor", "keep every block of prose (ten words or more, ending like a sentence) of a page the model all but empties: one whose prose holds 50 words or more, of which its kept blocks hold less than the model's floor share (--floor-share); --floor=false: never (default: as the model says, the corpus policy's embedded models do, the others do not; off with --threshold)")
+	fs.Func("floor-share", "the floor's share: the floor keeps a page's prose where the kept blocks hold less than this share of its words (0: a quarter, pipeline.FloorShare; default: the model's own: a tenth for the corpus policy's rendered model, a quarter for the others; also for the text model a page falls back on, and for the models eval trains, which need --floor)", func(s string) error {
+		v, err := strconv.ParseFloat(s, 64)
+		if err == nil {
+			err = classify.CheckFloorShare(v)
+		}
+		m.floorShare, m.floorShareSet = v, err == nil
+		return err
+	})
 	m.render.add(fs)
 	return m
 }
@@ -100,6 +111,12 @@ func (m *modelFlags) load() (*classify.Model, error) {
 			return nil, usagef(m.cmd, "--floor keeps every block of prose of a page the model all but empties, and the article policy keeps the main article only (the floor was measured under --policy corpus)")
 		}
 		mod.Floor = fl
+	}
+	if m.floorShareSet {
+		if !mod.Floor {
+			return nil, usagef(m.cmd, "--floor-share %g sets the prose floor's share, and the floor is off for this run (give --floor)", m.floorShare)
+		}
+		mod.FloorShare = m.floorShare
 	}
 	if m.smoothSet {
 		mod.Smooth = m.smooth // --smooth 0 too: each block on its own value
@@ -265,6 +282,10 @@ func (m *modelFlags) cleaner(ctx context.Context) (*pipeline.Cleaner, func(), er
 	}
 	if fl, ok := m.floorValue(); ok {
 		c.Floor = &fl
+	}
+	if m.floorShareSet { // also for the text model a page falls back on
+		fs := m.floorShare
+		c.FloorShare = &fs
 	}
 	if m.smoothSet { // also for the text model a page falls back on
 		s := m.smooth

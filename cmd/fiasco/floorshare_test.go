@@ -1,0 +1,84 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/gold"
+	"github.com/fiasco-project/fiasco/train"
+)
+
+// TestFloorShareFlag: --floor-share sets the share of the model a run
+// cleans with (the Cleaner's too, for the text model a page falls back
+// on), and of the models eval's folds train (their text models keep the
+// embedded text model's own); without it, the model's own stands. Where
+// the floor is off, it is refused.
+func TestFloorShareFlag(t *testing.T) {
+	text, err := classify.Default(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A model file whose own share is a tenth, so that every case below
+	// changes something.
+	stored := *text
+	stored.FloorShare = 0.1
+	model := filepath.Join(t.TempDir(), "m.fiasco")
+	if err := stored.Save(model); err != nil {
+		t.Fatal(err)
+	}
+	parse := func(args ...string) *modelFlags {
+		t.Helper()
+		fs := flag.NewFlagSet("fiasco eval", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		mf := addModelFlags(fs)
+		if err := fs.Parse(args); err != nil {
+			t.Fatal(err)
+		}
+		return mf
+	}
+	for _, c := range []struct {
+		args []string
+		want float64
+	}{{nil, 0.1}, {[]string{"--floor-share", "0.2"}, 0.2}, {[]string{"--floor-share", "0"}, 0}} {
+		mf := parse(append([]string{"--model", model, "--floor"}, c.args...)...)
+		m, err := mf.load()
+		if err != nil {
+			t.Fatalf("%v: %v", c.args, err)
+		}
+		if m.FloorShare != c.want || !m.Floor {
+			t.Errorf("%v: the model's floor %v at share %g, want on at %g", c.args, m.Floor, m.FloorShare, c.want)
+		}
+		cl, stop, err := mf.cleaner(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop()
+		if (cl.FloorShare != nil) != (c.args != nil) || cl.FloorShare != nil && *cl.FloorShare != c.want {
+			t.Errorf("%v: the cleaner's share %v, want %g only when given", c.args, cl.FloorShare, c.want)
+		}
+		to, err := foldOptions(&dataFlags{policy: gold.Corpus}, mf, train.TrainOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if to.FloorShare != mf.floorShare || to.Text == nil || to.Text.FloorShare != text.FloorShare {
+			t.Errorf("%v: a fold's share %g (its text model's %v), want %g (and %g)", c.args, to.FloorShare, to.Text, mf.floorShare, text.FloorShare)
+		}
+	}
+	// The floor off: the share is refused, not ignored.
+	for _, args := range [][]string{
+		{"--no-render", "--floor=false", "--floor-share", "0.1"},
+		{"--no-render", "--threshold", "0", "--floor-share", "0.1"},
+	} {
+		if _, err := parse(args...).load(); err == nil || !strings.Contains(err.Error(), "--floor-share") {
+			t.Errorf("%v: error %v, want --floor-share refused", args, err)
+		}
+	}
+	if _, err := foldOptions(&dataFlags{policy: gold.Corpus}, parse("--floor-share", "0.1"), train.TrainOptions{}); err == nil || !strings.Contains(err.Error(), "give --floor") {
+		t.Errorf("eval's folds with --floor-share and no --floor: error %v, want one asking for --floor", err)
+	}
+}

@@ -31,28 +31,57 @@ type appendFile struct {
 // it is killed).
 var ErrLocked = errors.New("another run is writing it (wait for that run to end, or choose another -o)")
 
-// Busy reports, with an error wrapping ErrLocked, whether another run is
-// writing the output of format at path (the file of a stream format, a
-// directory's manifest), for a run to stop before it starts its work
-// (Chromium, say); Open takes the lock itself. An output that does not
-// exist yet, or that cannot be opened, is not busy (Open reports the
-// latter).
-func Busy(format, path string) error {
+// Claim takes the lock of the output of format at path (the file of a
+// stream format, a directory's manifest) for the time a run spends
+// starting (Chromium, say) before Open, so that a second run started
+// meanwhile is refused at once, with an error wrapping ErrLocked, and
+// starts nothing. release gives the lock up (Open takes it again, a moment
+// later); with keep false it also removes what Claim made, if it is still
+// empty (the run ends without writing). Standard output, a device or a
+// pipe is not claimed.
+func Claim(format, path string) (release func(keep bool), err error) {
+	none := func(bool) {}
 	if path == "" || special(path) {
-		return nil
+		return none, nil
 	}
-	if !IsStream(format) {
-		path = filepath.Join(path, ManifestName)
+	lock, dir := path, ""
+	if IsStream(format) {
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() || namesDir(path) {
+			return none, nil // Open names the mistake, having made nothing
+		}
+	} else {
+		if isFile(path) {
+			return none, nil // Open names the mistake
+		}
+		lock = filepath.Join(path, ManifestName)
+		if _, err := os.Stat(path); err != nil {
+			dir = path
+		}
 	}
-	f, err := os.Open(path)
+	_, statErr := os.Stat(lock)
+	made := statErr != nil
+	if err := os.MkdirAll(filepath.Dir(lock), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(lock, os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
-		return nil
+		return nil, err
 	}
-	defer f.Close()
-	if err := lockFile(f); errors.Is(err, ErrLocked) {
-		return err
+	if err := lockFile(f); err != nil {
+		f.Close()
+		return nil, err
 	}
-	return nil // closing f releases the lock
+	return func(keep bool) {
+		if !keep && made {
+			if fi, err := f.Stat(); err == nil && fi.Size() == 0 {
+				os.Remove(lock)
+				if dir != "" {
+					os.Remove(dir) // only if empty
+				}
+			}
+		}
+		f.Close()
+	}, nil
 }
 
 // openAppend opens path for a run. Without resume, it starts the file

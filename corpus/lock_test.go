@@ -40,8 +40,8 @@ func TestOutputLocked(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		if err := Busy(opt.Format, opt.Path); !errors.Is(err, ErrLocked) {
-			t.Errorf("Busy(%s) while a run writes it: %v, want ErrLocked", opt.Path, err)
+		if _, err := Claim(opt.Format, opt.Path); !errors.Is(err, ErrLocked) {
+			t.Errorf("Claim(%s) while a run writes it: %v, want ErrLocked", opt.Path, err)
 		}
 		for _, resume := range []bool{false, true} {
 			o := opt
@@ -70,16 +70,58 @@ func TestOutputLocked(t *testing.T) {
 		if err := first.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if err := Busy(opt.Format, opt.Path); err != nil {
-			t.Errorf("Busy(%s) after the run closed: %v", opt.Path, err)
+		// Claimed after the run closed, and given up without writing: the
+		// output stays as it was.
+		release, err := Claim(opt.Format, opt.Path)
+		if err != nil {
+			t.Fatalf("Claim(%s) after the run closed: %v", opt.Path, err)
 		}
-		if err := Busy(opt.Format, opt.Path+".new"); err != nil {
-			t.Errorf("Busy of an output not made yet: %v", err)
+		if _, err := Claim(opt.Format, opt.Path); !errors.Is(err, ErrLocked) {
+			t.Errorf("Claim(%s) while claimed: %v, want ErrLocked", opt.Path, err)
+		}
+		release(false)
+		if now, err := os.ReadFile(lockedPath); err != nil || string(now) != string(before) {
+			t.Errorf("%s after a claim given up: %q (%v), was %q", lockedPath, now, err, before)
 		}
 		again, err := Open(opt)
 		if err != nil {
 			t.Fatalf("%s after the first run closed: %v", opt.Path, err)
 		}
 		again.Close()
+	}
+}
+
+// TestClaimNew: a claim on an output not made yet makes it (refusing a
+// second claim), and given up without writing removes what it made; kept,
+// Open takes it over.
+func TestClaimNew(t *testing.T) {
+	for _, c := range []struct {
+		format, name string
+	}{{JSONL, "new.jsonl"}, {"text", "newdir"}} {
+		path := filepath.Join(t.TempDir(), "sub", c.name)
+		release, err := Claim(c.format, path)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		if _, err := Claim(c.format, path); !errors.Is(err, ErrLocked) {
+			t.Errorf("%s: a second claim: %v, want ErrLocked", path, err)
+		}
+		release(false)
+		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: left behind by a claim given up (%v)", path, err)
+		}
+		release, err = Claim(c.format, path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		release(true)
+		out, err := Open(OutputOptions{Format: c.format, Path: path, Software: "fiasco-test"})
+		if err != nil {
+			t.Fatalf("%s: Open after a claim kept: %v", path, err)
+		}
+		put(t, out.Sink, outcomes(t, 2, out.Sink))
+		if err := out.Close(); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -34,17 +34,20 @@ type batchRun struct {
 
 // cleanBatch cleans every input into the outputs the flags name.
 func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr io.Writer) error {
-	// Another run's output: refused before Chromium starts (corpus.Open
-	// takes the lock).
-	if err := corpus.Busy(cf.format, cf.out); err != nil {
+	// The output is this run's from the start: another run's is refused
+	// before Chromium starts. corpus.Open takes the lock over.
+	release, err := corpus.Claim(cf.format, cf.out)
+	if err != nil {
 		return err
 	}
 	cleaner, closeFn, err := cf.cleaner(ctx, stderr)
 	if err != nil {
+		release(false)
 		return err
 	}
 	defer closeFn() // also on interruption: closes Chromium, removes its profile
 	settings, err := runSettings(cf, cleaner)
+	release(err == nil)
 	if err != nil {
 		return err
 	}

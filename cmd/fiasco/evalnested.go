@@ -265,6 +265,8 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) 
 		return usagef("eval", "--folds-by is for --cv, --nested and --by-set (they deal pages into folds)")
 	case n.stack > 0 && !n.active() && cv <= 0:
 		return usagef("eval", "--stack is for --cv, --nested and --by-set (they train models)")
+	case mf.floorShareSet && !mf.floor.v && (n.active() || cv > 0):
+		return usagef("eval", "--floor-share %g sets the prose floor's share: give --floor too (the models eval trains have no floor without it)", mf.floorShare)
 	}
 	if n.extraPages < 0 {
 		return usagef("eval", "--extra-pages %d: want 0 (all) or more", n.extraPages)

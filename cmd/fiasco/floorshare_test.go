@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,7 +46,7 @@ func TestFloorShareFlag(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want float64
-	}{{nil, 0.1}, {[]string{"--floor-share", "0.2"}, 0.2}, {[]string{"--floor-share", "0"}, 0}} {
+	}{{nil, 0.1}, {[]string{"--floor-share", "0.2"}, 0.2}, {[]string{"--floor-share", "0.25"}, 0.25}} {
 		mf := parse(append([]string{"--model", model, "--floor"}, c.args...)...)
 		m, err := mf.load()
 		if err != nil {
@@ -74,11 +76,57 @@ func TestFloorShareFlag(t *testing.T) {
 		{"--no-render", "--floor=false", "--floor-share", "0.1"},
 		{"--no-render", "--threshold", "0", "--floor-share", "0.1"},
 	} {
-		if _, err := parse(args...).load(); err == nil || !strings.Contains(err.Error(), "--floor-share") {
+		if _, err := parse(args...).load(); err == nil || !strings.Contains(err.Error(), "turns the floor off") {
 			t.Errorf("%v: error %v, want --floor-share refused", args, err)
 		}
 	}
 	if _, err := foldOptions(&dataFlags{policy: gold.Corpus}, parse("--floor-share", "0.1"), train.TrainOptions{}); err == nil || !strings.Contains(err.Error(), "give --floor") {
 		t.Errorf("eval's folds with --floor-share and no --floor: error %v, want one asking for --floor", err)
+	}
+}
+
+// TestInspectFloor: inspect marks the blocks the prose floor kept, as
+// clean's JSON does, and says that it kept them.
+func TestInspectFloor(t *testing.T) {
+	needChromium(t) // inspect draws the picture
+	dir := t.TempDir()
+	page := filepath.Join(dir, "prose.html")
+	var b strings.Builder
+	b.WriteString(`<html><body><ul><li><a href="/">Home</a></li><li><a href="/n">News</a></li></ul>`)
+	for _, s := range []string{
+		"The council met on Tuesday to discuss the new bridge over the river and its cost, which rose again.",
+		"Engineers told the members that the old bridge could carry traffic for five more years at most.",
+		"Residents asked whether the works would close the road during the summer season of visitors.",
+		"The mayor promised a public meeting in spring before any final decision about the money is taken.",
+	} {
+		b.WriteString("<p>" + s + "</p>")
+	}
+	b.WriteString("</body></html>")
+	if err := os.WriteFile(page, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// A threshold no block reaches: only the floor keeps the prose.
+	code, out, errs := fiasco(t, "inspect", "--no-render", "--json", "--threshold", "5", "--floor", "-o", filepath.Join(dir, "p.png"), page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rows []struct {
+		Label string `json:"label"`
+		Floor bool   `json:"floor"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	floored := 0
+	for i, r := range rows {
+		if r.Floor {
+			floored++
+			if r.Label != "clean" {
+				t.Errorf("block %d: floor but %s", i, r.Label)
+			}
+		}
+	}
+	if floored != 4 || !strings.Contains(errs, "the prose floor kept all of it") {
+		t.Errorf("%d blocks marked floor, want the 4 paragraphs; stderr:\n%s", floored, errs)
 	}
 }

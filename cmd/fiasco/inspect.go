@@ -121,6 +121,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	kept := len(res.Kept())
+	if res.Floored() {
+		fmt.Fprintf(stderr, "fiasco inspect: %s: %s\n", page, flooredMsg)
+	}
 	fmt.Fprintf(stderr, "fiasco inspect: %d blocks, %d clean; wrote %s\n", len(res.Blocks), kept, *out)
 	return nil
 }
@@ -150,6 +153,10 @@ func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
 			Tag      string             `json:"tag"`
 			Features map[string]float64 `json:"features"`
 			Text     string             `json:"text"`
+			// As in clean's JSON: sequence smoothing gave the block the
+			// other label than its value; the prose floor kept it.
+			Smoothed bool `json:"smoothed,omitempty"`
+			Floor    bool `json:"floor,omitempty"`
 		}
 		var out []row
 		for i, b := range res.Blocks {
@@ -157,7 +164,8 @@ func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
 			for j, n := range names {
 				fv[n] = rows[i][j]
 			}
-			out = append(out, row{i, label(res.Keep[i]), res.Score[i], string(types[i]), b.Node.Data, fv, b.Text})
+			out = append(out, row{ID: i, Label: label(res.Keep[i]), Value: res.Score[i], Type: string(types[i]), Tag: b.Node.Data, Features: fv, Text: b.Text,
+				Smoothed: res.Smoothed != nil && res.Smoothed[i], Floor: res.Floor != nil && res.Floor[i]})
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", " ")

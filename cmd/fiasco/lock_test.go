@@ -11,8 +11,8 @@ import (
 	"github.com/fiasco-project/fiasco/corpus"
 )
 
-// TestCleanBusyBeforeBrowser: a batch whose output another run is writing
-// stops before it starts a browser. The browser here is a script that
+// TestCleanBusyBeforeBrowser: a batch whose output another run is writing,
+// or has claimed while it starts, stops before it starts a browser. The browser here is a script that
 // leaves a mark when started.
 func TestCleanBusyBeforeBrowser(t *testing.T) {
 	dir := t.TempDir()
@@ -45,6 +45,28 @@ func TestCleanBusyBeforeBrowser(t *testing.T) {
 	if err := first.Close(); err != nil {
 		t.Fatal(err)
 	}
+	// A first run still starting (its output claimed, not yet open) holds
+	// it off as well.
+	release, err := corpus.Claim(corpus.JSONL, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := fiasco(t, args...); code == 0 || !strings.Contains(stderr, "another run is writing it") {
+		t.Errorf("output claimed by a run starting: exit %d, stderr %q; want it refused", code, stderr)
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Errorf("the refused run started the browser")
+	}
+	release(true)
+	// A run whose browser fails leaves no empty output behind.
+	fresh := filepath.Join(dir, "fresh.jsonl")
+	if code, _, _ := fiasco(t, append([]string{"clean", "-q", "--format", "jsonl", "--chromium", browser, "-o", fresh}, pages...)...); code == 0 {
+		t.Errorf("a browser that fails: exit 0")
+	}
+	if _, err := os.Stat(fresh); err == nil {
+		t.Errorf("a run that never started left %s behind", fresh)
+	}
+	os.Remove(mark)
 	// Once free, the same run gets as far as the browser (which fails).
 	code, _, stderr = fiasco(t, args...)
 	if _, err := os.Stat(mark); code == 0 || err != nil {

@@ -57,7 +57,7 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	fs.StringVar(&m.model, "model", "", "model file (default: the embedded default model)")
 	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use the policy's text and structure model (the default under --policy article; fiasco clean also takes it where Chromium is not found or does not start, unless --chromium, --remote, --render or --model asks for a browser)")
 	fs.BoolVar(&m.doRender, "render", false, "render pages in Chromium and use the policy's model with visual features (the default under --policy corpus when Chromium is found; with --render, a missing Chromium is an error)")
-	fs.Func("threshold", "keep blocks whose decision value is at least this (with smoothing, --smooth, which the corpus policy's text model has: where the neighbours' values do not outweigh it; default: the model's; higher = more precision; the prose floor is then off unless --floor is given)", func(s string) error {
+	fs.Func("threshold", "keep blocks whose decision value is at least this (with smoothing, --smooth, which the corpus policy's text model has: where the neighbours' values do not outweigh it; default: the model's; higher = more precision; the prose floor is then off unless --floor is given; a page that would keep nothing keeps its best block if that is within 1 of the threshold, classify.FallbackMargin)", func(s string) error {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
 			return fmt.Errorf("%q is not a number", s)
@@ -88,11 +88,8 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 		return err
 	})
 	fs.Var(&m.floor, "floor", "keep every block of prose (ten words or more, ending like a sentence) of a page the model all but empties: one whose prose holds 50 words or more, of which its kept blocks hold less than the model's floor share (--floor-share); --floor=false: never (default: as the model says, the corpus policy's embedded models do, the others do not; off with --threshold)")
-	fs.Func("floor-share", "the floor's share: the floor keeps a page's prose where the kept blocks hold less than this share of its words (0: a quarter, pipeline.FloorShare; default: the model's own: a tenth for the corpus policy's rendered model, a quarter for the others; also for the text model a page falls back on, and for the models eval trains, which need --floor)", func(s string) error {
-		v, err := strconv.ParseFloat(s, 64)
-		if err == nil {
-			err = classify.CheckFloorShare(v)
-		}
+	fs.Func("floor-share", "the floor's share: the floor keeps a page's prose where the kept blocks hold less than this share of its words (above 0 and below 1; default: the model's own: a tenth for the corpus policy's rendered model, a quarter, pipeline.FloorShare, for the text model; also for the text model a page falls back on, and for the models eval trains, which need --floor)", func(s string) error {
+		v, err := parseFloorShare(s)
 		m.floorShare, m.floorShareSet = v, err == nil
 		return err
 	})
@@ -114,7 +111,16 @@ func (m *modelFlags) load() (*classify.Model, error) {
 	}
 	if m.floorShareSet {
 		if !mod.Floor {
-			return nil, usagef(m.cmd, "--floor-share %g sets the prose floor's share, and the floor is off for this run (give --floor)", m.floorShare)
+			why := "the floor is off for this run (give --floor)"
+			switch {
+			case mod.Info.Policy == gold.Article.String():
+				why = "the article policy has no prose floor"
+			case m.floor.set:
+				why = "--floor=false turns the floor off"
+			case m.thSet:
+				why = "a --threshold set by hand turns the floor off (give --floor too)"
+			}
+			return nil, usagef(m.cmd, "--floor-share %g sets the prose floor's share, and %s", m.floorShare, why)
 		}
 		mod.FloorShare = m.floorShare
 	}
@@ -330,4 +336,18 @@ func (b *setBool) Set(s string) error {
 	}
 	b.v, b.set = v, true
 	return nil
+}
+
+// parseFloorShare parses a --floor-share: a share above 0 and below 1 (a
+// model file's 0 means the default; on the command line it would read as
+// "never", which --floor=false says).
+func parseFloorShare(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a number", s)
+	}
+	if !(v > 0 && v < 1) {
+		return 0, fmt.Errorf("%v: want a share above 0 and below 1 (--floor=false turns the floor off)", v)
+	}
+	return v, nil
 }

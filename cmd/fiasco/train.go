@@ -7,7 +7,6 @@ import (
 	"math"
 	"strings"
 
-	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/gold"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/svm"
@@ -62,7 +61,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return fmt.Errorf("want page or site")
 	})
 	floor := fs.Bool("floor", false, "store the prose floor in the model: on a page the model all but empties, every block of prose is kept (pipeline.FloorShare)")
-	floorShare := fs.Float64("floor-share", 0, "with --floor: the floor keeps a page's prose where the kept blocks hold less than this share of its words (0: a quarter, pipeline.FloorShare)")
+	floorShare := new(float64)
+	fs.Func("floor-share", "with --floor: the floor keeps a page's prose where the kept blocks hold less than this share of its words (above 0 and below 1; default: a quarter, pipeline.FloorShare)", func(s string) (err error) {
+		*floorShare, err = parseFloorShare(s)
+		return err
+	})
 	var blend float64
 	fs.Func("blend", "store in a model with visual features the weight `W` (0 to 1) of the text model in each block's decision (classify.Model.Blend; fiasco clean blends with the embedded text model of the policy; default 0: none)", func(s string) (err error) {
 		blend, err = parseBlend(s)
@@ -108,11 +111,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *keywords < 1 {
 		return usagef("train", "--keywords %d: want 1 or more", *keywords)
 	}
-	if err := classify.CheckFloorShare(*floorShare); err != nil {
-		return usagef("train", "--floor-share: %v", err)
-	}
 	if *floorShare > 0 && !*floor {
-		return usagef("train", "--floor-share sets the prose floor's share: give --floor too")
+		return usagef("train", "--floor-share %g sets the prose floor's share, and the floor is off for this run (give --floor)", *floorShare)
 	}
 	if err := validateRenderFlags("train", rf); err != nil {
 		return err

@@ -74,7 +74,13 @@ func Claim(format, path string) (release func(keep bool), err error) {
 	return func(keep bool) {
 		if !keep && made {
 			if fi, err := f.Stat(); err == nil && fi.Size() == 0 {
-				os.Remove(lock)
+				// Removed while locked, so that no other run claims the
+				// file in between; where an open file cannot be removed
+				// (Windows), once closed.
+				if os.Remove(lock) != nil {
+					f.Close()
+					os.Remove(lock)
+				}
 				if dir != "" {
 					os.Remove(dir) // only if empty
 				}

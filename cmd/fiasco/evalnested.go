@@ -265,8 +265,11 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) 
 		return usagef("eval", "--folds-by is for --cv, --nested and --by-set (they deal pages into folds)")
 	case n.stack > 0 && !n.active() && cv <= 0:
 		return usagef("eval", "--stack is for --cv, --nested and --by-set (they train models)")
-	case mf.floorShareSet && !mf.floor.v && (n.active() || cv > 0):
-		return usagef("eval", "--floor-share %g sets the prose floor's share: give --floor too (the models eval trains have no floor without it)", mf.floorShare)
+	}
+	if n.active() || cv > 0 {
+		if err := mf.checkFoldFloorShare(); err != nil {
+			return err
+		}
 	}
 	if n.extraPages < 0 {
 		return usagef("eval", "--extra-pages %d: want 0 (all) or more", n.extraPages)
@@ -602,8 +605,8 @@ func printSetIntervals(w io.Writer, ps []train.PageScore, b int, seed uint64) er
 // not score them.
 func foldOptions(df *dataFlags, mf *modelFlags, to train.TrainOptions) (train.TrainOptions, error) {
 	to.Rescue, to.Floor, to.Blend, to.Smooth = mf.rescue, mf.floor.v, mf.blend, mf.smooth
-	if mf.floorShareSet && !mf.floor.v {
-		return to, usagef(mf.cmd, "--floor-share %g sets the prose floor's share: give --floor too (the models eval trains have no floor without it)", mf.floorShare)
+	if err := mf.checkFoldFloorShare(); err != nil {
+		return to, err
 	}
 	to.FloorShare = mf.floorShare
 	text, err := train.TextOptions(df.policy.String(), to)

@@ -169,10 +169,7 @@ func readKeywords(path string) (*features.Keywords, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--keywords-from: %w", err)
 	}
-	var sc struct {
-		Features []string           `json:"features"`
-		Keywords *features.Keywords `json:"keywords"`
-	}
+	var sc featureSidecar
 	if err := json.Unmarshal(data, &sc); err != nil {
 		return nil, fmt.Errorf("--keywords-from %s: not a features sidecar: %w", side, err)
 	}

@@ -338,6 +338,15 @@ func (b *setBool) Set(s string) error {
 	return nil
 }
 
+// checkFoldFloorShare refuses --floor-share for the models eval trains
+// (--cv, --nested, --by-set) without --floor: they have no floor then.
+func (m *modelFlags) checkFoldFloorShare() error {
+	if m.floorShareSet && !m.floor.v {
+		return usagef(m.cmd, "--floor-share %g sets the prose floor's share: give --floor too (the models eval trains have no floor without it)", m.floorShare)
+	}
+	return nil
+}
+
 // parseFloorShare parses a --floor-share: a share above 0 and below 1 (a
 // model file's 0 means the default; on the command line it would read as
 // "never", which --floor=false says).

@@ -27,6 +27,18 @@ func settingsPath(path string, dir bool) string {
 	return filepath.Join(d, "."+base+".settings.json")
 }
 
+// CheckResume compares s with the settings of the run that wrote the
+// output at path in format, as [Open] with Resume does, so that a command
+// can refuse a resume before it starts anything costly (a browser). An
+// output without settings (new, the standard output, a device, or from a
+// version before them) passes.
+func CheckResume(format, path string, s Settings) error {
+	if path == "" || special(path) {
+		return nil
+	}
+	return checkSettings(settingsPath(path, !IsStream(format)), s)
+}
+
 // checkSettings compares want with the settings an earlier run wrote at
 // p: an error names every one that differs. An output without them (from
 // a version before them) passes.

@@ -9,7 +9,9 @@
 //   - [CleanEval] (CleanEval, CleanPortalEval): a first line "URL: ...",
 //     then text whose segments are opened by <p>, <h> or <l>. A byte-order
 //     mark, CRLF line ends, HTML comments and character entities are
-//     handled; a file with only the URL line has no clean text.
+//     handled; a file with only the URL line has no clean text. A file
+//     without the URL line whose text opens with a segment tag is CleanEval
+//     too. A UTF-16 file is decoded before its format is told.
 //   - [Plain] (Dragnet): plain lines of main content; a line like
 //     "!@#$%^&*()  COMMENTS" starts the user comments, which are not clean
 //     unless Options.Comments is set.

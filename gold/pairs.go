@@ -2,7 +2,9 @@ package gold
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -45,23 +47,13 @@ type Pair struct {
 func Pairs(dir string) ([]Pair, error) {
 	htmlDir := filepath.Join(dir, "html")
 	goldDir := filepath.Join(dir, "gold")
-	hs, err := os.ReadDir(htmlDir)
-	if err != nil {
-		return nil, err
-	}
-	gs, err := os.ReadDir(goldDir)
+	hs, gs, err := readSet(dir)
 	if err != nil {
 		return nil, err
 	}
 	golds := map[string]string{}
-	for _, g := range gs {
-		if g.IsDir() || hidden(g.Name()) {
-			continue
-		}
-		id := strings.TrimSuffix(g.Name(), filepath.Ext(g.Name()))
-		if _, dup := golds[id]; !dup { // the first by name; Unpaired reports the others
-			golds[id] = filepath.Join(goldDir, g.Name())
-		}
+	for id, name := range chooseGolds(gs) { // Unpaired reports the others
+		golds[id] = filepath.Join(goldDir, name)
 	}
 	var out []Pair
 	for _, h := range hs {
@@ -86,14 +78,11 @@ func Pairs(dir string) ([]Pair, error) {
 
 // Unpaired lists the files of the data set in dir that Pairs leaves out
 // (hidden files aside): pages (html/<id>.html) without a gold file, gold
-// files without a page, and gold files beyond the first of one ID, each
-// with why.
+// files without a page, gold files beyond the one chosen for an ID,
+// editor's backups, and files or directories in html/ that are no page,
+// each with why.
 func Unpaired(dir string) ([]Orphan, error) {
-	hs, err := os.ReadDir(filepath.Join(dir, "html"))
-	if err != nil {
-		return nil, err
-	}
-	gs, err := os.ReadDir(filepath.Join(dir, "gold"))
+	hs, gs, err := readSet(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -103,26 +92,39 @@ func Unpaired(dir string) ([]Orphan, error) {
 			pages[strings.TrimSuffix(h.Name(), ".html")] = true
 		}
 	}
-	golds := map[string]string{}
+	golds := chooseGolds(gs)
 	var out []Orphan
 	for _, g := range gs {
-		if g.IsDir() || hidden(g.Name()) {
+		name := g.Name()
+		if g.IsDir() || hidden(name) {
 			continue
 		}
-		id := strings.TrimSuffix(g.Name(), filepath.Ext(g.Name()))
-		path := filepath.Join(dir, "gold", g.Name())
-		switch first, dup := golds[id]; {
-		case dup:
-			out = append(out, Orphan{Path: path, Why: "a second gold file for html/" + id + ".html, which has " + filepath.Base(first)})
+		path := filepath.Join(dir, "gold", name)
+		if backup(name) {
+			out = append(out, Orphan{Path: path, Why: "an editor's backup, not read"})
+			continue
+		}
+		id := goldID(name)
+		switch first := golds[id]; {
+		case first != name:
+			out = append(out, Orphan{Path: path, Why: "a second gold file for html/" + id + ".html, which has " + first})
 		case !pages[id]:
 			out = append(out, Orphan{Path: path, Why: "a gold file without a page html/" + id + ".html"})
 		}
-		if _, dup := golds[id]; !dup {
-			golds[id] = path
-		}
 	}
 	for _, h := range hs {
-		id := strings.TrimSuffix(h.Name(), ".html")
+		name := h.Name()
+		switch {
+		case hidden(name):
+			continue
+		case h.IsDir():
+			out = append(out, Orphan{Path: filepath.Join(dir, "html", name), Why: "a directory: a data set's pages are html/<id>.html, not in subdirectories"})
+			continue
+		case !strings.HasSuffix(name, ".html"):
+			out = append(out, Orphan{Path: filepath.Join(dir, "html", name), Why: "not named <id>.html, so not read as a page"})
+			continue
+		}
+		id := strings.TrimSuffix(name, ".html")
 		if pages[id] && golds[id] == "" {
 			out = append(out, Orphan{Path: filepath.Join(dir, "html", h.Name()), Why: "a page without a gold file gold/" + id + ".*"})
 		}
@@ -136,12 +138,69 @@ type Orphan struct {
 	Why  string
 }
 
+// readSet lists the html/ and gold/ directories of the data set in dir;
+// an error says which is missing.
+func readSet(dir string) (hs, gs []os.DirEntry, err error) {
+	read := func(sub string) ([]os.DirEntry, error) {
+		es, err := os.ReadDir(filepath.Join(dir, sub))
+		if errors.Is(err, fs.ErrNotExist) {
+			if _, serr := os.Stat(dir); serr != nil {
+				return nil, fmt.Errorf("%s: no such directory", dir)
+			}
+			return nil, fmt.Errorf("%s: no %s/ directory (a data set holds html/<id>.html and gold/<id>.*)", dir, sub)
+		}
+		return es, err
+	}
+	if hs, err = read("html"); err != nil {
+		return nil, nil, err
+	}
+	if gs, err = read("gold"); err != nil {
+		return nil, nil, err
+	}
+	return hs, gs, nil
+}
+
+// chooseGolds picks the gold file of each ID among the entries of a gold/
+// directory (hidden files, directories and backups aside): <id>.txt where
+// there is one, else the first by name. It maps ID to file name.
+func chooseGolds(gs []os.DirEntry) map[string]string {
+	golds := map[string]string{}
+	for _, g := range gs { // os.ReadDir sorts by name
+		name := g.Name()
+		if g.IsDir() || hidden(name) || backup(name) {
+			continue
+		}
+		id := goldID(name)
+		if first, dup := golds[id]; !dup || filepath.Ext(name) == ".txt" && filepath.Ext(first) != ".txt" {
+			golds[id] = name
+		}
+	}
+	return golds
+}
+
+// goldID is the ID of a gold file name: the name without its extension.
+func goldID(name string) string { return strings.TrimSuffix(name, filepath.Ext(name)) }
+
+// backup reports a file name an editor or a patch leaves beside the file it
+// keeps a copy of (name~, name.bak, .orig, .old, .swp, .rej): not gold.
+func backup(name string) bool {
+	if strings.HasSuffix(name, "~") {
+		return true
+	}
+	switch strings.ToLower(filepath.Ext(name)) {
+	case ".bak", ".orig", ".old", ".swp", ".rej":
+		return true
+	}
+	return false
+}
+
 // hidden reports a file name that starts with a dot (.DS_Store, an
 // editor's backup): not part of a data set.
 func hidden(name string) bool { return strings.HasPrefix(name, ".") }
 
 // Detect reads the start of a gold file and tells its format: a first line
-// "URL:" is CleanEval, an HTML file with x-nc-sel classes is L3S-GN1, one
+// "URL:" is CleanEval (as is one without it whose text opens with a
+// segment tag, <p>, <h> or <l>), an HTML file with x-nc-sel classes is L3S-GN1, one
 // with krdwrd-tag classes is KrdWrd, and any other text is Plain.
 func Detect(path string) (Format, error) {
 	data, err := os.ReadFile(path)
@@ -153,6 +212,7 @@ func Detect(path string) (Format, error) {
 
 // DetectBytes is Detect on the content of a gold file.
 func DetectBytes(data []byte) Format {
+	data = decodeUTF16(data)
 	s := bytes.TrimPrefix(data, []byte("\ufeff"))
 	s = bytes.TrimLeft(s, " \t\r\n")
 	switch {
@@ -162,6 +222,21 @@ func DetectBytes(data []byte) Format {
 		return KrdWrd
 	case bytes.Contains(data, []byte("x-nc-sel")):
 		return L3S
+	case startsWithSegmentTag(s):
+		return CleanEval
 	}
 	return Plain
+}
+
+// startsWithSegmentTag tells whether s opens with a CleanEval segment tag:
+// <p>, <h> or <l>, any case.
+func startsWithSegmentTag(s []byte) bool {
+	if len(s) < 3 || s[0] != '<' || s[2] != '>' {
+		return false
+	}
+	switch s[1] {
+	case 'p', 'P', 'h', 'H', 'l', 'L':
+		return true
+	}
+	return false
 }

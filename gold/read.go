@@ -2,6 +2,7 @@ package gold
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"regexp"
@@ -9,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fiasco-project/fiasco/load"
 	"golang.org/x/net/html"
 	"golang.org/x/text/encoding/charmap"
 	unicode16 "golang.org/x/text/encoding/unicode"
@@ -98,7 +100,13 @@ func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 		f = DetectBytes(data)
 	}
 	data = decodeUTF16(data)
+	if k := load.BinaryKind(data); k != "" {
+		return nil, fmt.Errorf("not a text file (%s)", k)
+	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if f == Plain && looksHTML(data) {
+		return nil, errors.New("an HTML page without L3S-GN1 (x-nc-sel) or KrdWrd (krdwrd-tag-) labels: a gold file is the clean text (CleanEval's <p>/<h>/<l> segments, or plain lines) or a page annotated in one of those two ways")
+	}
 	if !utf8.Valid(data) {
 		dec, err := charmap.Windows1252.NewDecoder().Bytes(data)
 		if err == nil {
@@ -236,4 +244,22 @@ func (g *Gold) CleanEval() string {
 		b.WriteByte('\n')
 	}
 	return b.String()
+}
+
+// looksHTML tells whether text opens as an HTML page does: a doctype, an
+// <html> or <head> tag (after white space and comments).
+func looksHTML(text []byte) bool {
+	t := bytes.TrimLeft(text, " \t\r\n")
+	for bytes.HasPrefix(t, []byte("<!--")) {
+		_, rest, ok := bytes.Cut(t, []byte("-->"))
+		if !ok {
+			return false
+		}
+		t = bytes.TrimLeft(rest, " \t\r\n")
+	}
+	if len(t) > 16 {
+		t = t[:16]
+	}
+	l := bytes.ToLower(t)
+	return bytes.HasPrefix(l, []byte("<!doctype html")) || bytes.HasPrefix(l, []byte("<html")) || bytes.HasPrefix(l, []byte("<head"))
 }

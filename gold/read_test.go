@@ -1,6 +1,8 @@
 package gold
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -180,5 +182,117 @@ func TestParseUTF16(t *testing.T) {
 		if strings.Join(g.Words, " ") != "Hi ’x" {
 			t.Errorf("words %q", g.Words)
 		}
+	}
+}
+
+// TestDetectSegmentTags: a CleanEval gold without its URL line is still
+// CleanEval when its text opens with a segment tag (as CleanEval writes
+// them, often glued to the text); plain text that merely starts with "<p"
+// is not; UTF-16 is decoded before the format is told.
+func TestDetectSegmentTags(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want Format
+	}{
+		{"URL: http://example.org/\n<p> text", CleanEval},
+		{"\ufeff\n<h> A Title\n<p> First paragraph.\n<l> an item\n", CleanEval},
+		{"<P>\nText on the next line.", CleanEval},
+		{"<p>", CleanEval},
+		{"<pre> not a tag of CleanEval's", Plain},
+		{"<p>Text glued to the tag, as in most of CleanEval's", CleanEval},
+		{"\xff\xfeU\x00R\x00L\x00:\x00 \x00x\x00\n\x00<\x00p\x00>\x00", CleanEval},
+		{"\xfe\xff\x00<\x00h\x00>\x00T", CleanEval},
+		{"A headline\n<p> later", Plain},
+	} {
+		if got := DetectBytes([]byte(c.text)); got != c.want {
+			t.Errorf("DetectBytes(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+	g := parseCleanEval("\n<h> A Title\n<p> First paragraph.\n<l> an item\n")
+	want := []Segment{{'h', "A Title"}, {'p', "First paragraph."}, {'l', "an item"}}
+	if g.URL != "" || !reflect.DeepEqual(g.Segments, want) {
+		t.Errorf("without a URL line: URL %q, segments %q", g.URL, g.Segments)
+	}
+}
+
+// TestParseRefuses: a gold file that is binary, or an HTML page without
+// labels, is an error rather than gold text.
+func TestParseRefuses(t *testing.T) {
+	for _, c := range []struct{ data, want string }{
+		{"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not a text file (PNG image)"},
+		{"\x00\x01\x02\x03\x04 some \x05\x06\x07\x08 bytes", "not a text file (binary data)"},
+		{"<!DOCTYPE html><html><body><p>Menu</p></body></html>", "an HTML page without"},
+		{"\n<!-- saved -->\n<html><body>x</body></html>", "an HTML page without"},
+	} {
+		_, err := Parse([]byte(c.data), Unknown, Options{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Parse(%q): %v, want an error with %q", c.data, err, c.want)
+		}
+	}
+	// Plain text that mentions a tag further on is plain gold.
+	g, err := Parse([]byte("How to write <html> by hand\nA second line."), Unknown, Options{})
+	if err != nil || g.Format != Plain || len(g.Segments) != 2 {
+		t.Errorf("plain text mentioning <html>: %v, %+v", err, g)
+	}
+}
+
+// TestPairsChoice: <id>.txt is a page's gold where there are several;
+// editor's backups are never gold; Unpaired names what was left out and why.
+func TestPairsChoice(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"html/1.html": "<p>one</p>", "html/2.html": "<p>two</p>", "html/3.html": "<p>three</p>", "html/4.html": "<p>four</p>",
+		"gold/1.old": "stale", "gold/1.txt": "<p> one",
+		"gold/2.a": "<p> two", "gold/2.b": "<p> deux",
+		"gold/3.bak": "<p> three", "gold/3.txt~": "<p> three", "gold/4.txt~": "<p> four",
+		"gold/5.txt": "<p> five",
+		"html/6.htm": "<p>six</p>", "html/sub/7.html": "<p>seven</p>",
+	}
+	for name, text := range files {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ps, err := Pairs(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, p := range ps {
+		got[p.ID] = filepath.Base(p.Gold)
+	}
+	if want := map[string]string{"1": "1.txt", "2": "2.a"}; !reflect.DeepEqual(got, want) {
+		t.Errorf("pairs %v, want %v", got, want)
+	}
+	os_, err := Unpaired(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	why := map[string]string{}
+	for _, o := range os_ {
+		why[filepath.Base(o.Path)] = o.Why
+	}
+	for name, want := range map[string]string{
+		"1.old": "backup", "2.b": "a second gold file for html/2.html, which has 2.a",
+		"3.bak": "backup", "3.txt~": "backup", "4.txt~": "backup",
+		"5.txt": "without a page", "3.html": "without a gold file", "4.html": "without a gold file",
+		"6.htm": "not named <id>.html", "sub": "a directory",
+	} {
+		if !strings.Contains(why[name], want) {
+			t.Errorf("%s: %q, want %q", name, why[name], want)
+		}
+	}
+	if len(why) != 10 {
+		t.Errorf("unpaired %v, want 10", why)
+	}
+	if _, err := Pairs(filepath.Join(dir, "none")); err == nil || !strings.Contains(err.Error(), "none: no such directory") {
+		t.Errorf("a missing set: %v", err)
+	}
+	if _, err := Pairs(filepath.Join(dir, "html")); err == nil || !strings.Contains(err.Error(), "no html/ directory (a data set holds") {
+		t.Errorf("a directory that is no set: %v", err)
 	}
 }

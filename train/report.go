@@ -139,9 +139,9 @@ func Evaluate(results []PageResult) (*Report, error) {
 // Print writes the report as a table.
 func (r *Report) Print(w io.Writer) {
 	if r.RenderFailed > 0 {
-		fmt.Fprintf(w, "pages: %d (%d failed to load and %d to render, scored as empty output)\n\n", r.Pages, r.Failed-r.RenderFailed, r.RenderFailed)
+		fmt.Fprintf(w, "pages: %d (%d failed to load and %d to render, those scored as empty output)\n\n", r.Pages, r.Failed-r.RenderFailed, r.RenderFailed)
 	} else {
-		fmt.Fprintf(w, "pages: %d (%d failed to load, scored as empty output)\n\n", r.Pages, r.Failed)
+		fmt.Fprintf(w, "pages: %d (%d failed to load, those scored as empty output)\n\n", r.Pages, r.Failed)
 	}
 	fmt.Fprintln(w, "word level (CleanEval scorer)      P      R      F")
 	row := func(name string, x score.Result) {

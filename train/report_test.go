@@ -42,7 +42,7 @@ func TestEvaluateFailed(t *testing.T) {
 	}
 	var b strings.Builder
 	rep.Print(&b)
-	if want := "pages: 3 (1 failed to load and 1 to render, scored as empty output)"; !strings.Contains(b.String(), want) {
+	if want := "pages: 3 (1 failed to load and 1 to render, those scored as empty output)"; !strings.Contains(b.String(), want) {
 		t.Errorf("report does not say %q:\n%s", want, b.String())
 	}
 }

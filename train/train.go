@@ -295,6 +295,14 @@ func learnKeywords(ex []*Example, opt TrainOptions) (*features.Keywords, error) 
 			}
 		}
 	}
+	switch {
+	case len(clean)+len(dirty) == 0:
+		return nil, fmt.Errorf("train: keywords: no block of an English page among the %d training pages", len(ex))
+	case len(clean) == 0:
+		return nil, fmt.Errorf("train: keywords: no block of the English pages among the %d training pages is labelled clean: does the gold hold their text?", len(ex))
+	case len(dirty) == 0:
+		return nil, fmt.Errorf("train: keywords: every block of the English pages among the %d training pages is labelled clean: nothing to tell boilerplate by", len(ex))
+	}
 	kw, err := features.LearnKeywords(clean, dirty, opt.Keywords, opt.KeywordMinCount)
 	if err != nil {
 		return nil, fmt.Errorf("train: keywords: %w", err)

@@ -196,7 +196,7 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 		reportInputs(stderr, failed[:last])
 		return failed[last].Err
 	}
-	cleaner, closeFn, err := cf.cleaner(ctx, stderr)
+	cleaner, closeFn, err := cf.cleaner(ctx, stderr, nil)
 	if err != nil {
 		return err
 	}
@@ -299,8 +299,20 @@ func renderFailedMsg(why string) string {
 // a page and falling back on the text model where rendering is the
 // default; a note on stderr says when it took the text model for want of
 // a browser. closeFn stops the browser.
-func (cf *cleanFlags) cleaner(ctx context.Context, stderr io.Writer) (c *pipeline.Cleaner, closeFn func(), err error) {
-	if c, closeFn, err = cf.model.cleaner(ctx); err != nil {
+//
+// check, if not nil, sees the Cleaner before the browser starts: an error
+// from it stops the run without one. (Where the browser then fails to start
+// and the text model takes over, the Cleaner it returns differs.)
+func (cf *cleanFlags) cleaner(ctx context.Context, stderr io.Writer, check func(*pipeline.Cleaner) error) (c *pipeline.Cleaner, closeFn func(), err error) {
+	if c, err = cf.model.prepared(); err != nil {
+		return nil, nil, err
+	}
+	if check != nil {
+		if err := check(c); err != nil {
+			return nil, nil, err
+		}
+	}
+	if closeFn, err = cf.model.start(ctx, c); err != nil {
 		return nil, nil, err
 	}
 	if n := cf.model.note("clean"); n != "" {

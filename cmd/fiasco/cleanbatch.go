@@ -40,7 +40,17 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	if err != nil {
 		return err
 	}
-	cleaner, closeFn, err := cf.cleaner(ctx, stderr)
+	var check func(*pipeline.Cleaner) error
+	if cf.resume { // a resume with other settings is refused before Chromium starts too
+		check = func(c *pipeline.Cleaner) error {
+			s, err := runSettings(cf, c)
+			if err != nil {
+				return err
+			}
+			return corpus.CheckResume(cf.format, cf.out, s)
+		}
+	}
+	cleaner, closeFn, err := cf.cleaner(ctx, stderr, check)
 	if err != nil {
 		release(false)
 		return err

@@ -70,11 +70,21 @@ func (d *dataFlags) check() error {
 // checkDistinct rejects a data set given twice (by another spelling or
 // through a symbolic link too): its pages would count twice, and in
 // cross-validation a page could be trained on and scored in one fold.
+//
+// Sets are named by their directory's last element (in reports, --pages,
+// --blocks and folds): two directories of one name would merge into one
+// set, so they are rejected too.
 func checkDistinct(cmd, flagName string, dirs []string) error {
+	names := map[string]string{}
 	for i, d := range dirs {
 		if sameDirAs(d, dirs[:i]) {
 			return usagef(cmd, "%s %s is given twice: each data set once", flagName, d)
 		}
+		name := filepath.Base(filepath.Clean(d))
+		if first, ok := names[name]; ok {
+			return usagef(cmd, "%s %s and %s are both named %s: a set is named by its directory, so rename one (or link it under another name)", flagName, first, d, name)
+		}
+		names[name] = d
 	}
 	return nil
 }

@@ -74,8 +74,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := validateModelFlags("eval", mf); err != nil {
 		return err
 	}
-	if *cv < 0 || *cv == 1 {
+	if *cv < 0 || *cv == 1 || *cv == 0 && fs.given("cv") != "" {
 		return usagef("eval", "--cv %d: want 2 or more folds", *cv)
+	}
+	if *maxBlocks < 0 {
+		return usagef("eval", "--max-blocks %d: want 0 (all) or more", *maxBlocks)
 	}
 	if err := nf.check(fs, &df, mf, *cv); err != nil {
 		return err
@@ -268,7 +271,7 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d-fold cross-validation over %s, C = %g, gamma = %g\n", folds, nf.dealt(), params.C, params.Gamma)
+	fmt.Fprintf(stdout, "%d-fold cross-validation over %s, C = %g, gamma = %s\n", folds, nf.dealt(), params.C, gammaString(params.Gamma))
 	sf.reportMaxSV(stdout)
 	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil {
 		return err

@@ -492,8 +492,21 @@ func printGrid(w io.Writer, g train.NestedGrid, c, gamma, th, smoothing float64)
 		ss := or(g.Smooth, smoothing)
 		smooth, n = "; smoothing "+list(ss), n*len(ss)
 	}
+	gl := make([]string, len(gs))
+	for i, x := range gs {
+		gl[i] = gammaString(x)
+	}
 	fmt.Fprintf(w, "grid: features %s; C %s; gamma %s; threshold %s%s (%d settings)\n",
-		strings.Join(names, ", "), list(cs), list(gs), list(ts), smooth, n)
+		strings.Join(names, ", "), list(cs), strings.Join(gl, ", "), list(ts), smooth, n)
+}
+
+// gammaString shows a gamma; 0 is svm-train's default, one over the
+// number of features.
+func gammaString(g float64) string {
+	if g == 0 {
+		return "1/features"
+	}
+	return strconv.FormatFloat(g, 'g', -1, 64)
 }
 
 // printChoices writes a row per outer fold (what it chose, its inner F and
@@ -529,8 +542,8 @@ func printChoices(w io.Writer, res *train.NestedResult, ps []train.PageScore, by
 			words.Gold += ps[i].Words.Gold
 		}
 		s := f.Chosen.Setting
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%g\t%g\t%g\t%.2f\t%.2f%s\n",
-			f.Name, len(f.Test), f.TrainPages, s.Features, s.C, s.Gamma, s.Threshold, 100*f.Chosen.Inner.F(), 100*words.F(), sm("", &s))
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%g\t%s\t%g\t%.2f\t%.2f%s\n",
+			f.Name, len(f.Test), f.TrainPages, s.Features, s.C, gammaString(s.Gamma), s.Threshold, 100*f.Chosen.Inner.F(), 100*words.F(), sm("", &s))
 		if count[s] == 0 {
 			order = append(order, s)
 		}
@@ -540,7 +553,7 @@ func printChoices(w io.Writer, res *train.NestedResult, ps []train.PageScore, by
 	fmt.Fprintln(w, "\nsettings chosen:")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, s := range order {
-		fmt.Fprintf(tw, "  %d of %d folds\tfeatures %s\tC %g\tgamma %g\tthreshold %g%s\n", count[s], len(res.Folds), s.Features, s.C, s.Gamma, s.Threshold, sm("smoothing ", &s))
+		fmt.Fprintf(tw, "  %d of %d folds\tfeatures %s\tC %g\tgamma %s\tthreshold %g%s\n", count[s], len(res.Folds), s.Features, s.C, gammaString(s.Gamma), s.Threshold, sm("smoothing ", &s))
 	}
 	tw.Flush()
 }

@@ -54,7 +54,9 @@ func foldRows(t *testing.T, out, header string) []foldRow {
 		r.train, err[1] = strconv.Atoi(f[n+1])
 		r.features = f[n+2]
 		r.c, err[2] = strconv.ParseFloat(f[n+3], 64)
-		r.gamma, err[3] = strconv.ParseFloat(f[n+4], 64)
+		if f[n+4] != "1/features" { // svm-train's default, gamma 0
+			r.gamma, err[3] = strconv.ParseFloat(f[n+4], 64)
+		}
 		r.threshold, err[4] = strconv.ParseFloat(f[n+5], 64)
 		r.innerF, err[5] = strconv.ParseFloat(f[n+6], 64)
 		r.outerF, err[6] = strconv.ParseFloat(f[n+7], 64)

@@ -73,6 +73,9 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *out == "" {
 		return usagef("features", "no output: give -o BLOCKS.libsvm")
 	}
+	if err := checkWritable(*out); err != nil {
+		return usagef("features", "-o %s: %v", *out, err)
+	}
 	if err := df.check(); err != nil {
 		return err
 	}

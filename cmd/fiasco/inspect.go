@@ -36,7 +36,9 @@ are in it only when the model's page was rendered. The classes are
 those of the model fiasco clean would use with the same flags: under the
 corpus policy the model with visual features (and their values in the
 table), with --no-render (and under --policy article) the text model; the
-page is rendered for the picture either way.`
+page is rendered for the picture either way. The labels and values are
+fiasco clean's with the same flags: the blocks are measured at --scale as
+clean measures them, and the picture is drawn at full scale.`
 
 func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("inspect", inspectHelp)
@@ -58,31 +60,35 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usagef("inspect", "no output: give -o PAGE.png")
 	}
 	page := pos[0]
-	mod, err := mf.load()
+	c, err := mf.prepared() // the model, threshold, floor and smoothing of fiasco clean
 	if err != nil {
 		return err
 	}
-	// The picture is drawn at full scale, for people; the visual features
-	// are measured at that scale too (they are scale-invariant within their
-	// noise, see pipeline.DefaultRenderScale).
+	// The blocks are measured as fiasco clean measures them, at --scale;
+	// the picture is drawn at full scale, for people, by a second browser
+	// where the scales differ.
 	ropt := mf.render.options()
-	ropt.Scale = 1
-	v, err := mf.render.start(ctx, ropt, "")
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	c := &pipeline.Cleaner{Model: mod}
-	if mod.Visual {
-		c.Prepare.Visual = v
+	popt := ropt
+	popt.Scale = 1
+	if c.Model.Visual {
+		mv, err := mf.render.start(ctx, ropt, "")
+		if err != nil {
+			return err
+		}
+		defer mv.Close()
+		c.Prepare.Visual = mv
 	} else {
 		// Keep the page's style sheets for the picture, as rendering
 		// does (they hold no text, so the blocks and their text features
 		// are those of fiasco clean's text model).
 		c.Prepare.Preclean.KeepStyles = true
 	}
-	if mf.thSet {
-		c.Threshold = &mf.threshold
+	v, _ := c.Prepare.Visual.(*pipeline.ChromeVisualizer)
+	if v == nil || ropt.Scale != 1 {
+		if v, err = mf.render.start(ctx, popt, ""); err != nil {
+			return err
+		}
+		defer v.Close()
 	}
 	data, err := os.ReadFile(page)
 	if err != nil {

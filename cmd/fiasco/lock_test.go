@@ -73,3 +73,34 @@ func TestCleanBusyBeforeBrowser(t *testing.T) {
 		t.Errorf("free output: exit %d, browser started: %v (stderr %q); want the browser tried", code, err == nil, stderr)
 	}
 }
+
+// TestResumeOtherSettingsBeforeBrowser: a --resume whose settings differ
+// from the earlier run's is refused before a browser starts.
+func TestResumeOtherSettingsBeforeBrowser(t *testing.T) {
+	dir := t.TempDir()
+	mark := filepath.Join(dir, "started")
+	browser := filepath.Join(dir, "browser.sh")
+	if err := os.WriteFile(browser, []byte("#!/bin/sh\ntouch '"+mark+"'\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	page := filepath.Join(dir, "a.html")
+	if err := os.WriteFile(page, []byte("<html><body><p>A paragraph of running text, long enough to be kept as the page's own content.</p></body></html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "crawl.jsonl")
+	if code, _, stderr := fiasco(t, "clean", "-q", "--no-render", "--format", "jsonl", "-o", out, page); code != 0 {
+		t.Fatalf("first run: exit %d, stderr %q", code, stderr)
+	}
+	// The default (rendered) model where the first run had the text model.
+	code, _, stderr := fiasco(t, "clean", "-q", "--resume", "--chromium", browser, "--format", "jsonl", "-o", out, page)
+	if code == 0 || !strings.Contains(stderr, "other settings") || !strings.Contains(stderr, "render false, now true") {
+		t.Errorf("resume with the rendered model: exit %d, stderr %q; want it refused for its settings", code, stderr)
+	}
+	if _, err := os.Stat(mark); err == nil {
+		t.Errorf("the refused resume started the browser")
+	}
+	// The same settings resume (nothing left to do).
+	if code, _, stderr := fiasco(t, "clean", "-q", "--resume", "--no-render", "--format", "jsonl", "-o", out, page); code != 0 {
+		t.Errorf("resume with the same settings: exit %d, stderr %q", code, stderr)
+	}
+}

@@ -277,9 +277,24 @@ func (m *modelFlags) note(cmd string) string {
 // The returned function closes the browser (and removes its profile); it
 // must be called also when the run is interrupted.
 func (m *modelFlags) cleaner(ctx context.Context) (*pipeline.Cleaner, func(), error) {
-	mod, err := m.load()
+	c, err := m.prepared()
 	if err != nil {
 		return nil, nil, err
+	}
+	closeFn, err := m.start(ctx, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, closeFn, nil
+}
+
+// prepared loads the model the flags name (the rendered one only where a
+// browser is found) into a Cleaner with the flags' settings, without
+// starting the browser.
+func (m *modelFlags) prepared() (*pipeline.Cleaner, error) {
+	mod, err := m.load()
+	if err != nil {
+		return nil, err
 	}
 	c := &pipeline.Cleaner{Model: mod}
 	if m.thSet {
@@ -297,31 +312,38 @@ func (m *modelFlags) cleaner(ctx context.Context) (*pipeline.Cleaner, func(), er
 		s := m.smooth
 		c.Smooth = &s
 	}
-	closeFn := func() {}
-	if mod.Visual {
-		hint := m.withoutRender
-		if m.model != "" && hint != "" {
-			hint = "use a model without visual features"
-		}
-		v, stop, err := m.render.visualizer(ctx, hint)
-		if err != nil && ctx.Err() == nil && m.mayFallBack() {
-			// A browser was found but does not start (a stub, missing
-			// libraries, a refused sandbox): as without one.
-			tm, terr := classify.DefaultFor(m.policy.String(), false)
-			if terr != nil {
-				return nil, nil, terr
-			}
-			c.Model = tm
-			m.fellBack = "Chromium did not start (" + firstLine(err.Error()) + ")"
-			return c, closeFn, nil
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		c.Prepare.Visual = v
-		closeFn = stop
+	return c, nil
+}
+
+// start starts the browser a prepared Cleaner's rendered model needs; where
+// one was found but does not start, the policy's text model takes the
+// model's place (if the flags allow it). closeFn closes the browser.
+func (m *modelFlags) start(ctx context.Context, c *pipeline.Cleaner) (closeFn func(), err error) {
+	closeFn = func() {}
+	if !c.Model.Visual {
+		return closeFn, nil
 	}
-	return c, closeFn, nil
+	hint := m.withoutRender
+	if m.model != "" && hint != "" {
+		hint = "use a model without visual features"
+	}
+	v, stop, err := m.render.visualizer(ctx, hint)
+	if err != nil && ctx.Err() == nil && m.mayFallBack() {
+		// A browser was found but does not start (a stub, missing
+		// libraries, a refused sandbox): as without one.
+		tm, terr := classify.DefaultFor(m.policy.String(), false)
+		if terr != nil {
+			return nil, terr
+		}
+		c.Model = tm
+		m.fellBack = "Chromium did not start (" + firstLine(err.Error()) + ")"
+		return closeFn, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	c.Prepare.Visual = v
+	return stop, nil
 }
 
 // setBool is a boolean flag that knows whether it was given.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -74,6 +75,11 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := df.check(); err != nil {
 		return err
 	}
+	if o.outDir != "" {
+		if err := os.MkdirAll(o.outDir, 0o755); err != nil {
+			return usagef("oracle", "-o %s: %v", o.outDir, errors.Unwrap(err))
+		}
+	}
 	o.align = gold.AlignOptions{Fold: *fold, Strip: *strip, MinRun: *minRun, AutoJunk: *autoJunk, AutoJunkAbove: gold.DefaultAlign.AutoJunkAbove}
 	failed := 0
 	header := false
@@ -99,12 +105,14 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			fmt.Fprintf(stderr, "fiasco oracle: page failed: %s\n", m)
 		}
 		failed += len(pageErrs)
-		if !header { // once, before the first set's rows: not above an error alone
-			header = true
-			fmt.Fprintf(stdout, "%-18s %5s %-9s %6s %6s %6s | %6s %6s %6s | %6s %6s\n",
-				"set", "pages", "output", "microP", "microR", "microF", "macroP", "macroR", "macroF", "F+tags", "tagF")
+		printHeader := func() {
+			if !header { // once, before the first set's rows: not above an error alone
+				header = true
+				fmt.Fprintf(stdout, "%-18s %5s %-9s %6s %6s %6s | %6s %6s %6s | %6s %6s\n",
+					"set", "pages", "output", "microP", "microR", "microF", "macroP", "macroR", "macroF", "F+tags", "tagF")
+			}
 		}
-		failed += oracleSet(dir, ex, o, stdout, stderr)
+		failed += oracleSet(dir, ex, o, printHeader, stdout, stderr)
 	}
 	if failed > 0 {
 		return &failedError{n: failed, what: "pages or data sets"}
@@ -114,7 +122,7 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 
 // oracleSet scores the pages of one data set and prints its rows. It
 // returns how many pages failed.
-func oracleSet(dir string, ex []*train.Example, o oracleOptions, stdout, stderr io.Writer) int {
+func oracleSet(dir string, ex []*train.Example, o oracleOptions, header func(), stdout, stderr io.Writer) int {
 	failed := 0
 	var orc, orcT, all, allT []score.Result
 	type pageF struct {
@@ -161,6 +169,11 @@ func oracleSet(dir string, ex []*train.Example, o oracleOptions, stdout, stderr 
 		fmt.Fprintf(stdout, "%-18s %5d %-9s %6.2f %6.2f %6.2f | %6.2f %6.2f %6.2f | %6.2f %6.2f\n",
 			name, len(rs), label, 100*mi.P, 100*mi.R, 100*mi.F, 100*ma.P, 100*ma.R, 100*ma.F, 100*mt.F, 100*mt.TagF)
 	}
+	if len(orc) == 0 {
+		fmt.Fprintf(stderr, "fiasco oracle: %s: no page scored\n", name)
+		return max(failed, 1)
+	}
+	header()
 	row("oracle", orc, orcT)
 	row("keep-all", all, allT)
 	if o.mixed > 0 {
@@ -169,7 +182,7 @@ func oracleSet(dir string, ex []*train.Example, o oracleOptions, stdout, stderr 
 			fmt.Fprintf(stdout, "    %s\n", e)
 		}
 	}
-	for k := 0; k < o.worst && k < len(pf); k++ {
+	for k := 0; k < o.worst && k < len(pf); k++ { // the pages below F 100, lowest first
 		m := k
 		for j := k + 1; j < len(pf); j++ {
 			if pf[j].f < pf[m].f {
@@ -177,6 +190,9 @@ func oracleSet(dir string, ex []*train.Example, o oracleOptions, stdout, stderr 
 			}
 		}
 		pf[k], pf[m] = pf[m], pf[k]
+		if pf[k].f >= 1 {
+			break
+		}
 		fmt.Fprintf(stdout, "  worst %-40s F %6.2f\n", pf[k].id, 100*pf[k].f)
 	}
 	return failed

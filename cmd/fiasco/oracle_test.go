@@ -89,3 +89,16 @@ func TestOracleHeaderOnce(t *testing.T) {
 		t.Errorf("a missing set, then a good one: exit %d, stdout\n%s\nwant the header then two rows", code, stdout)
 	}
 }
+
+// TestOracleNoPage: a set whose every page fails prints no rows (not
+// figures of nothing), says so and fails.
+func TestOracleNoPage(t *testing.T) {
+	dir := t.TempDir()
+	writeGoldSet(t, dir, map[string][2]string{
+		"a": {"\x7fELF\x02\x01\x01\x00\x00\x00\x00\x00", "<p>Some gold text.\n"},
+	})
+	code, stdout, stderr := fiasco(t, "oracle", "-q", "--data", dir)
+	if code == 0 || stdout != "" || !strings.Contains(stderr, "no page scored") || !strings.Contains(stderr, "not a text file") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want a failure, no rows, and why", code, stdout, stderr)
+	}
+}

@@ -105,6 +105,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if f := fs.given("log2c", "log2g", "folds"); f != "" && !*grid {
 		return usagef("train", "%s sets the grid search: give --grid", flagName(f))
 	}
+	if f := fs.given("c", "g"); f != "" && *grid {
+		return usagef("train", "%s and --grid: the grid search chooses C and gamma (--log2c and --log2g set its ranges)", flagName(f))
+	}
 	if *folds < 2 {
 		return usagef("train", "--folds %d: want 2 or more", *folds)
 	}
@@ -257,6 +260,16 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if m.Smooth > 0 {
 		vectors += fmt.Sprintf(", smoothed at %g (--smooth)", m.Smooth)
+	}
+	if m.Stack != nil {
+		vectors += fmt.Sprintf(", a second stage from %d folds (--stack)", m.Info.Stack)
+	}
+	if m.Floor {
+		share := m.FloorShare
+		if share == 0 {
+			share = pipeline.FloorShare
+		}
+		vectors += fmt.Sprintf(", the prose floor at %g (--floor)", share)
 	}
 	fmt.Fprintf(stderr, "fiasco train: %d pages, %d blocks (%d clean); C = %g, gamma = %g, %s; wrote %s\n",
 		m.Info.Pages, m.Info.Blocks, m.Info.Clean, to.Params.C, m.English.Gamma, vectors, *out)

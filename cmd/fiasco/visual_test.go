@@ -1,9 +1,11 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -273,6 +275,44 @@ func TestThousands(t *testing.T) {
 	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 60000: "60,000", 1234567: "1,234,567", -1000: "-1,000", -100: "-100"} {
 		if got := thousands(n); got != want {
 			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestInspectMatchesClean: inspect's labels and decision values are those
+// of fiasco clean on the same page (the blocks are measured at clean's
+// scale; only the picture is drawn at full scale).
+func TestInspectMatchesClean(t *testing.T) {
+	needChromium(t)
+	type block struct {
+		Label string  `json:"label"`
+		Value float64 `json:"value"`
+	}
+	const page = "../../testdata/article.html"
+	code, out, errs := fiasco(t, "clean", "--format", "json", page)
+	if code != 0 {
+		t.Fatalf("clean: exit %d: %s", code, errs)
+	}
+	var cleaned struct{ Blocks []block }
+	if err := json.Unmarshal([]byte(out), &cleaned); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = fiasco(t, "inspect", "--json", "-o", filepath.Join(t.TempDir(), "a.png"), page)
+	if code != 0 {
+		t.Fatalf("inspect: exit %d: %s", code, errs)
+	}
+	var inspected []block
+	if err := json.Unmarshal([]byte(out), &inspected); err != nil {
+		t.Fatal(err)
+	}
+	if len(inspected) != len(cleaned.Blocks) || len(inspected) == 0 {
+		t.Fatalf("inspect lists %d blocks, clean %d", len(inspected), len(cleaned.Blocks))
+	}
+	for i, b := range inspected {
+		c := cleaned.Blocks[i]
+		// clean's JSON rounds values to six decimals
+		if b.Label != c.Label || math.Abs(b.Value-c.Value) > 1e-6 {
+			t.Errorf("block %d: inspect %s %.6f, clean %s %.6f", i, b.Label, b.Value, c.Label, c.Value)
 		}
 	}
 }

@@ -143,10 +143,14 @@ type Orphan struct {
 func readSet(dir string) (hs, gs []os.DirEntry, err error) {
 	read := func(sub string) ([]os.DirEntry, error) {
 		es, err := os.ReadDir(filepath.Join(dir, sub))
-		if errors.Is(err, fs.ErrNotExist) {
-			if _, serr := os.Stat(dir); serr != nil {
+		if err != nil {
+			if fi, serr := os.Stat(dir); serr != nil {
 				return nil, fmt.Errorf("%s: no such directory", dir)
+			} else if !fi.IsDir() {
+				return nil, fmt.Errorf("%s: not a directory (a data set is a directory with html/ and gold/)", dir)
 			}
+		}
+		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("%s: no %s/ directory (a data set holds html/<id>.html and gold/<id>.*)", dir, sub)
 		}
 		return es, err
@@ -171,12 +175,15 @@ func chooseGolds(gs []os.DirEntry) map[string]string {
 			continue
 		}
 		id := goldID(name)
-		if first, dup := golds[id]; !dup || filepath.Ext(name) == ".txt" && filepath.Ext(first) != ".txt" {
+		if first, dup := golds[id]; !dup || isTxt(name) && !isTxt(first) {
 			golds[id] = name
 		}
 	}
 	return golds
 }
+
+// isTxt tells a name ending in .txt, any case.
+func isTxt(name string) bool { return strings.EqualFold(filepath.Ext(name), ".txt") }
 
 // goldID is the ID of a gold file name: the name without its extension.
 func goldID(name string) string { return strings.TrimSuffix(name, filepath.Ext(name)) }

@@ -10,7 +10,6 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/fiasco-project/fiasco/load"
 	"golang.org/x/net/html"
 	"golang.org/x/text/encoding/charmap"
 	unicode16 "golang.org/x/text/encoding/unicode"
@@ -100,8 +99,8 @@ func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 		f = DetectBytes(data)
 	}
 	data = decodeUTF16(data)
-	if k := load.BinaryKind(data); k != "" {
-		return nil, fmt.Errorf("not a text file (%s)", k)
+	if binary(data) {
+		return nil, errors.New("not a text file (binary data)")
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if f == Plain && looksHTML(data) {
@@ -262,4 +261,21 @@ func looksHTML(text []byte) bool {
 	}
 	l := bytes.ToLower(t)
 	return bytes.HasPrefix(l, []byte("<!doctype html")) || bytes.HasPrefix(l, []byte("<html")) || bytes.HasPrefix(l, []byte("<head"))
+}
+
+// binary tells whether data, decoded from UTF-16 if it was, holds a NUL
+// byte or more than 5% control bytes in its first 16 KiB: no gold text.
+// (Magic numbers are not looked for: plain gold may open with any word.)
+func binary(data []byte) bool {
+	n := min(len(data), 16<<10)
+	ctl := 0
+	for _, c := range data[:n] {
+		if c == 0 {
+			return true
+		}
+		if c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != 0x1B || c == 0x7F {
+			ctl++
+		}
+	}
+	return ctl*20 > n
 }

@@ -219,7 +219,7 @@ func TestDetectSegmentTags(t *testing.T) {
 // labels, is an error rather than gold text.
 func TestParseRefuses(t *testing.T) {
 	for _, c := range []struct{ data, want string }{
-		{"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not a text file (PNG image)"},
+		{"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not a text file (binary data)"},
 		{"\x00\x01\x02\x03\x04 some \x05\x06\x07\x08 bytes", "not a text file (binary data)"},
 		{"<!DOCTYPE html><html><body><p>Menu</p></body></html>", "an HTML page without"},
 		{"\n<!-- saved -->\n<html><body>x</body></html>", "an HTML page without"},
@@ -228,6 +228,10 @@ func TestParseRefuses(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Parse(%q): %v, want an error with %q", c.data, err, c.want)
 		}
+	}
+	// Plain gold may open with what a binary format's magic number is.
+	if g, err := Parse([]byte("RIFFRAFF band returns\nGIF89a and %PDF- are file formats."), Unknown, Options{}); err != nil || len(g.Segments) != 2 {
+		t.Errorf("plain text opening with RIFF: %v", err)
 	}
 	// Plain text that mentions a tag further on is plain gold.
 	g, err := Parse([]byte("How to write <html> by hand\nA second line."), Unknown, Options{})
@@ -243,7 +247,7 @@ func TestPairsChoice(t *testing.T) {
 	files := map[string]string{
 		"html/1.html": "<p>one</p>", "html/2.html": "<p>two</p>", "html/3.html": "<p>three</p>", "html/4.html": "<p>four</p>",
 		"gold/1.old": "stale", "gold/1.txt": "<p> one",
-		"gold/2.a": "<p> two", "gold/2.b": "<p> deux",
+		"gold/2.a": "<p> two", "gold/2.b": "<p> deux", "gold/2.TXT": "<p> two",
 		"gold/3.bak": "<p> three", "gold/3.txt~": "<p> three", "gold/4.txt~": "<p> four",
 		"gold/5.txt": "<p> five",
 		"html/6.htm": "<p>six</p>", "html/sub/7.html": "<p>seven</p>",
@@ -265,7 +269,7 @@ func TestPairsChoice(t *testing.T) {
 	for _, p := range ps {
 		got[p.ID] = filepath.Base(p.Gold)
 	}
-	if want := map[string]string{"1": "1.txt", "2": "2.a"}; !reflect.DeepEqual(got, want) {
+	if want := map[string]string{"1": "1.txt", "2": "2.TXT"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("pairs %v, want %v", got, want)
 	}
 	os_, err := Unpaired(dir)
@@ -277,7 +281,7 @@ func TestPairsChoice(t *testing.T) {
 		why[filepath.Base(o.Path)] = o.Why
 	}
 	for name, want := range map[string]string{
-		"1.old": "backup", "2.b": "a second gold file for html/2.html, which has 2.a",
+		"1.old": "backup", "2.a": "a second gold file for html/2.html, which has 2.TXT", "2.b": "which has 2.TXT",
 		"3.bak": "backup", "3.txt~": "backup", "4.txt~": "backup",
 		"5.txt": "without a page", "3.html": "without a gold file", "4.html": "without a gold file",
 		"6.htm": "not named <id>.html", "sub": "a directory",
@@ -286,11 +290,14 @@ func TestPairsChoice(t *testing.T) {
 			t.Errorf("%s: %q, want %q", name, why[name], want)
 		}
 	}
-	if len(why) != 10 {
-		t.Errorf("unpaired %v, want 10", why)
+	if len(why) != 11 {
+		t.Errorf("unpaired %v, want 11", why)
 	}
 	if _, err := Pairs(filepath.Join(dir, "none")); err == nil || !strings.Contains(err.Error(), "none: no such directory") {
 		t.Errorf("a missing set: %v", err)
+	}
+	if _, err := Pairs(filepath.Join(dir, "gold", "5.txt")); err == nil || !strings.Contains(err.Error(), "5.txt: not a directory") {
+		t.Errorf("a file named as a set: %v", err)
 	}
 	if _, err := Pairs(filepath.Join(dir, "html")); err == nil || !strings.Contains(err.Error(), "no html/ directory (a data set holds") {
 		t.Errorf("a directory that is no set: %v", err)

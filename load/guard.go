@@ -16,12 +16,6 @@ var (
 	ErrDepth  = errors.New("nesting too deep to parse")
 )
 
-// BinaryKind returns a description of data if it looks like a binary file
-// (a known magic number, or more than 5% control bytes in its first 16
-// KiB), "" for text: the check File and Bytes make, for other files that
-// must be text (gold files). Text in UTF-16 must be decoded first.
-func BinaryKind(data []byte) string { return binaryKind(data) }
-
 // binaryKind returns a description of data if it looks like a binary file:
 // a known magic number, or more than 5% control bytes in its first 16 KiB.
 // Text in UTF-16 must have been recognised before.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -75,6 +76,12 @@ type DataOptions struct {
 	// (no Limit, Sample or Split that leaves pages out) holds without its
 	// counterpart (gold.Unpaired).
 	OnUnpaired func(gold.Orphan)
+	// Skip leaves out the pages whose "set/id" (the set being the data set
+	// directory's last element) matches one of these path.Match patterns,
+	// e.g. "cleanportaleval/bbc.co.uk_*", before Limit and Sample; OnSkip,
+	// if set, is told of each with the pattern it matched.
+	Skip   []string
+	OnSkip func(set, id, pattern string)
 	// KeepFailed keeps pages that failed to load (but whose gold could be
 	// read) as Examples with Err set and no Doc, so that an evaluation
 	// counts them as empty output instead of skipping them.
@@ -92,11 +99,18 @@ func LoadData(ctx context.Context, dirs []string, opt DataOptions) ([]*Example, 
 	}
 	var jobs []job
 	for _, dir := range dirs {
-		pairs, err := gold.Pairs(dir)
+		pairs, err := gold.Pairs(dir) // its errors name the directory or file
 		if err != nil {
-			return nil, fmt.Errorf("data set %s: %w", dir, err)
+			return nil, err
 		}
 		if len(pairs) == 0 {
+			// What is there instead says why (pages named otherwise, gold
+			// files of other IDs, backups).
+			if orphans, err := gold.Unpaired(dir); err == nil && opt.OnUnpaired != nil {
+				for _, o := range orphans {
+					opt.OnUnpaired(o)
+				}
+			}
 			return nil, fmt.Errorf("data set %s: no html/<id>.html with gold/<id>.* found", dir)
 		}
 		whole := len(pairs)
@@ -106,10 +120,15 @@ func LoadData(ctx context.Context, dirs []string, opt DataOptions) ([]*Example, 
 				return nil, err
 			}
 		}
+		if len(opt.Skip) > 0 {
+			if pairs, err = skipPages(filepath.Base(filepath.Clean(dir)), pairs, opt); err != nil {
+				return nil, err
+			}
+		}
 		if opt.OnUnpaired != nil && opt.Limit == 0 && opt.Sample == 0 && len(pairs) == whole {
 			orphans, err := gold.Unpaired(dir)
 			if err != nil {
-				return nil, fmt.Errorf("data set %s: %w", dir, err)
+				return nil, err
 			}
 			for _, o := range orphans {
 				opt.OnUnpaired(o)
@@ -227,4 +246,26 @@ func fnv64(s string) uint64 {
 		h *= 1099511628211
 	}
 	return h
+}
+
+// skipPages leaves out the pairs of set that opt.Skip names.
+func skipPages(set string, pairs []gold.Pair, opt DataOptions) ([]gold.Pair, error) {
+	var kept []gold.Pair
+pairs:
+	for _, p := range pairs {
+		for _, pat := range opt.Skip {
+			ok, err := path.Match(pat, set+"/"+p.ID)
+			if err != nil {
+				return nil, fmt.Errorf("skip pattern %q: %w", pat, err)
+			}
+			if ok {
+				if opt.OnSkip != nil {
+					opt.OnSkip(set, p.ID, pat)
+				}
+				continue pairs
+			}
+		}
+		kept = append(kept, p)
+	}
+	return kept, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/corpus"
 	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/pipeline"
@@ -43,11 +44,22 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	var check func(*pipeline.Cleaner) error
 	if cf.resume { // a resume with other settings is refused before Chromium starts too
 		check = func(c *pipeline.Cleaner) error {
-			s, err := runSettings(cf, c)
-			if err != nil {
-				return err
+			err := checkResume(cf, c)
+			if err != nil && c.Model.Visual && cf.model.mayFallBack() {
+				// The earlier run may have had the text model, its
+				// browser failing to start: that one may resume (if the
+				// browser starts now, corpus.Open refuses it).
+				tm, terr := classify.DefaultFor(cf.model.policy.String(), false)
+				if terr != nil {
+					return terr
+				}
+				fc := *c
+				fc.Model = tm
+				if checkResume(cf, &fc) == nil {
+					return nil
+				}
 			}
-			return corpus.CheckResume(cf.format, cf.out, s)
+			return err
 		}
 	}
 	cleaner, closeFn, err := cf.cleaner(ctx, stderr, check)
@@ -93,6 +105,16 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	stats := src.Stats()
 	b.summary(out, stats)
 	return b.result(out, stats)
+}
+
+// checkResume refuses a --resume of cf's output whose earlier run had
+// other settings than c would have (corpus.CheckResume).
+func checkResume(cf *cleanFlags, c *pipeline.Cleaner) error {
+	s, err := runSettings(cf, c)
+	if err != nil {
+		return err
+	}
+	return corpus.CheckResume(cf.format, cf.out, s)
 }
 
 // runSettings describes what shapes the outputs of a batch beside its

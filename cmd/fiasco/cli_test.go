@@ -121,7 +121,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"eval", "--no-render", "--cv", "2", "--floor-share", "0.3", "--data", dir}, 2, "give --floor too"},
 		{[]string{"eval", "--data", dir, "stray"}, 2, `unexpected argument "stray"`},
 		{[]string{"inspect", "a.html"}, 2, "give -o PAGE.png"},
-		{[]string{"oracle", "--data", filepath.Join(dir, "none")}, 1, "fiasco oracle: data set"},
+		{[]string{"oracle", "--data", filepath.Join(dir, "none")}, 1, "none: no such directory"},
 		{[]string{"clean", "--render", "--chromium", filepath.Join(dir, "no-chromium"), filepath.Join(dir, "x.html")}, 1, "--chromium " + filepath.Join(dir, "no-chromium")},
 		{[]string{"clean", "--policy", "article", "--render", "--chromium", filepath.Join(dir, "no-chromium"), filepath.Join(dir, "x.html")}, 1, "--chromium " + filepath.Join(dir, "no-chromium")},
 		// The corpus policy renders by default (classify.RendersByDefault): a browser named

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -35,6 +36,8 @@ type dataFlags struct {
 	// (train.DataOptions.Sample; --extra-pages for the --extra sets).
 	sample     int
 	sampleSeed uint64
+	// skip: --skip-pages patterns (train.DataOptions.Skip).
+	skip []string
 }
 
 func (d *dataFlags) add(fs *flagSet) {
@@ -44,6 +47,13 @@ func (d *dataFlags) add(fs *flagSet) {
 		return nil
 	})
 	fs.IntVar(&d.limit, "limit", 0, limitHelp)
+	fs.Func("skip-pages", "leave out the pages whose SET/ID matches `PATTERN` (a shell pattern of Go's path.Match, e.g. 'cleanportaleval/bbc.co.uk_*'; SET is the data set directory's last element; --data and --extra sets; repeatable)", func(s string) error {
+		if _, err := path.Match(s, ""); err != nil || !strings.Contains(s, "/") {
+			return fmt.Errorf("%q: want SET/ID as a shell pattern, e.g. 'cleanportaleval/bbc.co.uk_*'", s)
+		}
+		d.skip = append(d.skip, s)
+		return nil
+	})
 	fs.StringVar(&d.split, "split", "", "restrict the sets that publish a split (dragnet) to it: training or test; the other sets are used whole")
 	d.policy = gold.Corpus
 	fs.Var(&policyValue{p: &d.policy, set: &d.policySet}, "policy", policyHelp) // before any model flags: see addModelFlags
@@ -110,7 +120,7 @@ func sameDirAs(dir string, dirs []string) bool {
 // options returns the train.DataOptions the flags select.
 func (d *dataFlags) options(prep pipeline.PrepareOptions) train.DataOptions {
 	opt := train.DataOptions{Prepare: prep, Workers: d.workers, Limit: d.limit, Split: d.split, KeepFailed: d.keepFailed,
-		Sample: d.sample, SampleSeed: d.sampleSeed}
+		Sample: d.sample, SampleSeed: d.sampleSeed, Skip: d.skip}
 	opt.Gold = d.policy.Options()
 	return opt
 }
@@ -137,16 +147,34 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 	opt.OnError = func(page string, err error) { failed = append(failed, pageFailed(page, err)) }
 	var orphans []gold.Orphan
 	opt.OnUnpaired = func(o gold.Orphan) { orphans = append(orphans, o) }
+	skipped := map[string]int{}
+	opt.OnSkip = func(_, _, pat string) { skipped[pat]++ }
 	ex, err := train.LoadData(ctx, d.dirs, opt)
 	bar.Done()
+	for _, pat := range d.skip {
+		// Told where the pattern names one of these sets (the --data and
+		// the --extra sets are loaded apart).
+		setPat, _, _ := strings.Cut(pat, "/")
+		named := false
+		for _, dir := range d.dirs {
+			ok, _ := path.Match(setPat, filepath.Base(filepath.Clean(dir)))
+			named = named || ok
+		}
+		switch n := skipped[pat]; {
+		case n > 0:
+			fmt.Fprintf(stderr, "fiasco %s: --skip-pages %s left out %s\n", d.cmd, pat, plural(n, "page"))
+		case named && err == nil:
+			fmt.Fprintf(stderr, "fiasco %s: warning: --skip-pages %s matches no page\n", d.cmd, pat)
+		}
+	}
+	for _, o := range orphans { // also where a set has no pair: they say why
+		fmt.Fprintf(stderr, "fiasco %s: skipped %s: %s\n", d.cmd, o.Path, o.Why)
+	}
 	if err != nil {
 		return nil, err
 	}
 	for _, f := range failed {
 		fmt.Fprintf(stderr, "fiasco %s: page failed: %s\n", d.cmd, f)
-	}
-	for _, o := range orphans {
-		fmt.Fprintf(stderr, "fiasco %s: skipped %s: %s\n", d.cmd, o.Path, o.Why)
 	}
 	blocks, truncated := 0, 0
 	var noGold []string
@@ -167,7 +195,7 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 	}
 	fmt.Fprintf(stderr, "fiasco %s: %d pages (%d failed), %d blocks from %s\n", d.cmd, pages, len(failed), blocks, strings.Join(d.dirs, ", "))
 	if len(orphans) > 0 {
-		fmt.Fprintf(stderr, "fiasco %s: %s without a page or gold file to pair with skipped\n", d.cmd, plural(len(orphans), "file"))
+		fmt.Fprintf(stderr, "fiasco %s: %s skipped (named above)\n", d.cmd, plural(len(orphans), "file"))
 	}
 	if len(noGold) > 0 {
 		fmt.Fprintf(stderr, "fiasco %s: warning: %s without a clean word in the gold (%s): every block counts as dirty there\n",

@@ -127,3 +127,31 @@ func readLines(t *testing.T, path string) []string {
 	}
 	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
 }
+
+// TestResumeBrokenChromium: a run whose Chromium failed to start (so the
+// text model cleaned) resumes with the same flags; the check made before
+// the browser starts accepts the text model's settings there.
+func TestResumeBrokenChromium(t *testing.T) {
+	if !classify.RendersByDefault("corpus") {
+		t.Skip("the corpus policy's default is the text model")
+	}
+	dir := t.TempDir()
+	stub := filepath.Join(dir, "chromium")
+	if err := os.WriteFile(stub, []byte("#!/bin/sh\necho 'error while loading shared libraries: libnss3.so' >&2\nexit 127\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	saved := findChromium
+	findChromium = func() (string, error) { return stub, nil }
+	t.Cleanup(func() { findChromium = saved })
+	out := filepath.Join(dir, "out.jsonl")
+	if code, _, errs := fiasco(t, "clean", "-q", "--format", "jsonl", "-o", out, articlePath); code != 0 {
+		t.Fatalf("first run: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := fiasco(t, "clean", "-q", "--resume", "--format", "jsonl", "-o", out, articlePath); code != 0 || strings.Contains(errs, "other settings") {
+		t.Errorf("resume with the same flags: exit %d, stderr %q", code, errs)
+	}
+	// Other settings are still refused.
+	if code, _, errs := fiasco(t, "clean", "-q", "--resume", "--threshold", "1", "--format", "jsonl", "-o", out, articlePath); code == 0 || !strings.Contains(errs, "other settings") {
+		t.Errorf("resume with another threshold: exit %d, stderr %q; want it refused", code, errs)
+	}
+}

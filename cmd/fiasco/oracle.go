@@ -63,7 +63,7 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	fs.BoolVar(&o.splitBR, "split-br", false, "experiment: wrap each <br>-separated line of a non-inline element in a <div> before finding blocks")
 	fs.BoolVar(&o.entities, "entities", false, "decode HTML character references in output and gold before scoring")
 	fs.BoolVar(&o.dice, "dice", false, "label blocks by FIASCO's Dice overlap of gold segments and subtrees instead of the word alignment")
-	fs.IntVar(&o.worst, "worst", 0, "list the N pages with the lowest oracle F")
+	fs.IntVar(&o.worst, "worst", 0, "list the N pages with the lowest oracle F, of those below 100")
 	quiet := fs.Bool("q", false, "no progress bar")
 	pos, err := fs.parse(args, stdout)
 	if err != nil {
@@ -91,8 +91,13 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		opt.Each = bar.Update
 		var pageErrs []string
 		opt.OnError = func(page string, err error) { pageErrs = append(pageErrs, pageFailed(page, err)) }
+		var orphans []gold.Orphan
+		opt.OnUnpaired = func(o gold.Orphan) { orphans = append(orphans, o) }
 		ex, err := train.LoadData(ctx, []string{dir}, opt)
 		bar.Done()
+		for _, o := range orphans {
+			fmt.Fprintf(stderr, "fiasco oracle: skipped %s: %s\n", o.Path, o.Why)
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return err
@@ -169,9 +174,9 @@ func oracleSet(dir string, ex []*train.Example, o oracleOptions, header func(), 
 		fmt.Fprintf(stdout, "%-18s %5d %-9s %6.2f %6.2f %6.2f | %6.2f %6.2f %6.2f | %6.2f %6.2f\n",
 			name, len(rs), label, 100*mi.P, 100*mi.R, 100*mi.F, 100*ma.P, 100*ma.R, 100*ma.F, 100*mt.F, 100*mt.TagF)
 	}
-	if len(orc) == 0 {
+	if len(orc) == 0 { // every page failed, here or when loading (counted there)
 		fmt.Fprintf(stderr, "fiasco oracle: %s: no page scored\n", name)
-		return max(failed, 1)
+		return failed
 	}
 	header()
 	row("oracle", orc, orcT)
@@ -190,7 +195,7 @@ func oracleSet(dir string, ex []*train.Example, o oracleOptions, header func(), 
 			}
 		}
 		pf[k], pf[m] = pf[m], pf[k]
-		if pf[k].f >= 1 {
+		if pf[k].f >= 0.99995 { // shown as 100.00
 			break
 		}
 		fmt.Fprintf(stdout, "  worst %-40s F %6.2f\n", pf[k].id, 100*pf[k].f)

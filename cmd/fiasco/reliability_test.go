@@ -345,6 +345,7 @@ func TestFlagValues(t *testing.T) {
 		{"train --data d -o m --extra-pages 3", "give --extra DIR"},
 		{"train --data d -o m --extra e --extra-pages -3", "--extra-pages -3"},
 		{"train --data d -o m --extra d/", "--extra d/ is also a --data set"},
+		{"train --data a/ds -o m --extra b/ds", "--extra b/ds and --data a/ds are both named ds"},
 		{"eval --data d --nested 3,2 --stack 1", "want 0 (no second stage) or 2 to 20 folds"},
 		{"eval --data d --stack 3", "--stack is for --cv"},
 		{"eval --data d --nested 3,2 --render", "--render picks the embedded rendered model"},

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/gold"
@@ -150,6 +151,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	for _, e := range extraDirs {
 		if sameDirAs(e, df.dirs) {
 			return usagef("train", "--extra %s is also a --data set", e)
+		}
+		for _, d := range df.dirs {
+			if filepath.Base(filepath.Clean(e)) == filepath.Base(filepath.Clean(d)) {
+				return usagef("train", "--extra %s and --data %s are both named %s: a set is named by its directory, so rename one (or link it under another name)", e, d, filepath.Base(filepath.Clean(d)))
+			}
 		}
 	}
 	if err := checkDistinct("train", "--extra", extraDirs); err != nil {

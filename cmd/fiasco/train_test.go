@@ -125,11 +125,24 @@ func TestDataSetChecks(t *testing.T) {
 		"skipped " + filepath.Join(set, "gold/4.txt") + ": a gold file without a page html/4.html",
 		"skipped " + filepath.Join(set, "gold/1.xml") + ": a second gold file for html/1.html, which has 1.txt",
 		"2 pages (0 failed)",
-		"3 files without a page or gold file to pair with skipped",
+		"3 files skipped (named above)",
 	} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
 		}
+	}
+	// A set with no pair at all names what is there instead.
+	bad := filepath.Join(dir, "bad")
+	for name, data := range map[string][]byte{"html/1.htm": page, "gold/1.txt": []byte("<p> text\n")} {
+		p := filepath.Join(bad, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if code, _, errs := fiasco(t, "train", "-q", "--no-render", "--data", bad, "-o", model); code == 0 ||
+		!strings.Contains(errs, "html/1.htm: not named <id>.html") || !strings.Contains(errs, "no html/<id>.html with gold/<id>.* found") {
+		t.Errorf("a set without pairs: exit %d, stderr:\n%s", code, errs)
 	}
 	if strings.Contains(errs, ".DS_Store") || strings.Contains(errs, ".x.html") {
 		t.Errorf("hidden files reported:\n%s", errs)
@@ -153,5 +166,43 @@ func TestDataSetChecks(t *testing.T) {
 	code, _, errs = fiasco(t, "train", "-q", "--no-render", "--data", set, "--data", link, "-o", model)
 	if code != 2 || !strings.Contains(errs, "is given twice") {
 		t.Errorf("a set twice: exit %d; stderr:\n%s", code, errs)
+	}
+}
+
+// TestSkipPages: --skip-pages leaves out the pages whose SET/ID matches,
+// says how many, warns of a pattern of a loaded set that matches none, and
+// refuses a bad pattern.
+func TestSkipPages(t *testing.T) {
+	dir := t.TempDir()
+	set := filepath.Join(dir, "set")
+	page, _ := os.ReadFile("testdata/article.html")
+	gold, _ := os.ReadFile("testdata/article.cleaneval")
+	gold = gold[:bytes.Index(gold, []byte("\n<p> The mayor"))] // the rest of the page is dirty
+	for _, id := range []string{"a_1", "a_2", "b_1"} {
+		for name, data := range map[string][]byte{"html/" + id + ".html": page, "gold/" + id + ".txt": gold} {
+			p := filepath.Join(set, name)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	out := filepath.Join(dir, "f.libsvm")
+	code, _, errs := fiasco(t, "features", "-q", "--data", set, "--skip-pages", "set/a_*", "--skip-pages", "set/c_*", "--skip-pages", "other/*", "-o", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"--skip-pages set/a_* left out 2 pages", "warning: --skip-pages set/c_* matches no page", "1 pages (0 failed)"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, errs)
+		}
+	}
+	if strings.Contains(errs, "other/*") {
+		t.Errorf("a pattern of a set not loaded is reported:\n%s", errs)
+	}
+	for _, bad := range []string{"set/[", "a_1"} {
+		if code, _, errs := fiasco(t, "features", "--data", set, "--skip-pages", bad, "-o", out); code != 2 || !strings.Contains(errs, "want SET/ID as a shell pattern") {
+			t.Errorf("--skip-pages %s: exit %d, stderr %q; want a usage error", bad, code, errs)
+		}
 	}
 }

@@ -73,8 +73,9 @@ type DataOptions struct {
 	Each       func(done, total int)        // progress, called from one goroutine
 	OnError    func(pair string, err error) // a page that failed; it is left out
 	// OnUnpaired, if set, is told of each file that a data set used whole
-	// (no Limit, Sample or Split that leaves pages out) holds without its
-	// counterpart (gold.Unpaired).
+	// (no Limit, Sample, Split or Skip that leaves pages out) holds
+	// without its counterpart (gold.Unpaired), and of all of them where
+	// nothing pairs.
 	OnUnpaired func(gold.Orphan)
 	// Skip leaves out the pages whose "set/id" (the set being the data set
 	// directory's last element) matches one of these path.Match patterns,
@@ -266,6 +267,9 @@ pairs:
 			}
 		}
 		kept = append(kept, p)
+	}
+	if len(kept) == 0 && len(pairs) > 0 {
+		return nil, fmt.Errorf("data set %s: the skip patterns leave out every page", set)
 	}
 	return kept, nil
 }

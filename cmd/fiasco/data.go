@@ -36,8 +36,9 @@ type dataFlags struct {
 	// (train.DataOptions.Sample; --extra-pages for the --extra sets).
 	sample     int
 	sampleSeed uint64
-	// skip: --skip-pages patterns (train.DataOptions.Skip).
-	skip []string
+	// skip: --skip-pages patterns (train.DataOptions.Skip); skipSets: the
+	// set directories they may name (--data and --extra; nil: --data).
+	skip, skipSets []string
 }
 
 func (d *dataFlags) add(fs *flagSet) {
@@ -47,8 +48,9 @@ func (d *dataFlags) add(fs *flagSet) {
 		return nil
 	})
 	fs.IntVar(&d.limit, "limit", 0, limitHelp)
-	fs.Func("skip-pages", "leave out the pages whose SET/ID matches `PATTERN` (a shell pattern of Go's path.Match, e.g. 'cleanportaleval/bbc.co.uk_*'; SET is the data set directory's last element; --data and --extra sets; repeatable)", func(s string) error {
-		if _, err := path.Match(s, ""); err != nil || !strings.Contains(s, "/") {
+	fs.Func("skip-pages", "leave out the pages whose SET/ID matches `PATTERN` (a shell pattern of Go's path.Match, e.g. 'cleanportaleval/bbc.co.uk_*'; SET is a data set directory's last element, ID a page's file name without .html; repeatable)", func(s string) error {
+		set, id, ok := strings.Cut(s, "/")
+		if _, err := path.Match(s, ""); err != nil || !ok || set == "" || id == "" || strings.Contains(id, "/") {
 			return fmt.Errorf("%q: want SET/ID as a shell pattern, e.g. 'cleanportaleval/bbc.co.uk_*'", s)
 		}
 		d.skip = append(d.skip, s)
@@ -74,7 +76,35 @@ func (d *dataFlags) check() error {
 	if d.workers < 0 {
 		return usagef(d.cmd, "--workers %d: want 0 (one per CPU) or more", d.workers)
 	}
-	return checkDistinct(d.cmd, "--data", d.dirs)
+	if err := checkDistinct(d.cmd, "--data", d.dirs); err != nil {
+		return err
+	}
+	return d.checkSkip()
+}
+
+// checkSkip rejects a --skip-pages pattern whose SET names none of the
+// sets read: a typo would leave every page in without a word.
+func (d *dataFlags) checkSkip() error {
+	sets := d.skipSets
+	if sets == nil {
+		sets = d.dirs
+	}
+	var names []string
+	for _, dir := range sets {
+		names = append(names, filepath.Base(filepath.Clean(dir)))
+	}
+	for _, pat := range d.skip {
+		setPat, _, _ := strings.Cut(pat, "/")
+		named := false
+		for _, n := range names {
+			ok, _ := path.Match(setPat, n)
+			named = named || ok
+		}
+		if !named {
+			return usagef(d.cmd, "--skip-pages %s names no set read here (%s): SET is a data set directory's last element", pat, strings.Join(names, ", "))
+		}
+	}
+	return nil
 }
 
 // checkDistinct rejects a data set given twice (by another spelling or

@@ -68,6 +68,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := noArgs(fs, pos); err != nil {
 		return err
 	}
+	df.skipSets = append(append([]string{}, df.dirs...), nf.extra...) // --skip-pages may name either
 	if err := df.check(); err != nil {
 		return err
 	}

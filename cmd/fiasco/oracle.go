@@ -83,6 +83,16 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	o.align = gold.AlignOptions{Fold: *fold, Strip: *strip, MinRun: *minRun, AutoJunk: *autoJunk, AutoJunkAbove: gold.DefaultAlign.AutoJunkAbove}
 	failed := 0
 	header := false
+	skipped := map[string]int{}
+	defer func() { // what --skip-pages left out, over all the sets
+		for _, pat := range df.skip {
+			if n := skipped[pat]; n > 0 {
+				fmt.Fprintf(stderr, "fiasco oracle: --skip-pages %s left out %s\n", pat, plural(n, "page"))
+			} else {
+				fmt.Fprintf(stderr, "fiasco oracle: warning: --skip-pages %s matches no page\n", pat)
+			}
+		}
+	}()
 	for _, dir := range df.dirs {
 		// The pages go through pipeline.Prepare, as fiasco clean's do.
 		opt := df.options(pipeline.PrepareOptions{})
@@ -93,6 +103,7 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		opt.OnError = func(page string, err error) { pageErrs = append(pageErrs, pageFailed(page, err)) }
 		var orphans []gold.Orphan
 		opt.OnUnpaired = func(o gold.Orphan) { orphans = append(orphans, o) }
+		opt.OnSkip = func(_, _, pat string) { skipped[pat]++ }
 		ex, err := train.LoadData(ctx, []string{dir}, opt)
 		bar.Done()
 		for _, o := range orphans {

@@ -360,6 +360,8 @@ func TestFlagValues(t *testing.T) {
 		{"train --data d --data d/ -o m", "--data d/ is given twice"},
 		{"eval --data a/ds --data b/ds --cv 3", "--data a/ds and b/ds are both named ds"},
 		{"eval --data d --cv 0", "--cv 0: want 2 or more folds"},
+		{"train --data d -o m --skip-pages x/1", "--skip-pages x/1 names no set read here (d)"},
+		{"eval --data d --nested 3,2 --extra e --skip-pages x/*", "--skip-pages x/* names no set read here (d, e)"},
 		{"eval --data d --cv 3 --max-blocks -1", "--max-blocks -1: want 0"},
 		{"train --data d -o m --grid -c 4", "-c and --grid: the grid search chooses C and gamma"},
 		{"train --data d -o m --grid -g 0.5", "-g and --grid"},

@@ -133,6 +133,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := sf.checkMaxSV("train"); err != nil {
 		return err
 	}
+	df.skipSets = append(append([]string{}, df.dirs...), extraDirs...) // --skip-pages may name either
 	if err := df.check(); err != nil {
 		return err
 	}

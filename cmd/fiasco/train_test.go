@@ -188,7 +188,7 @@ func TestSkipPages(t *testing.T) {
 		}
 	}
 	out := filepath.Join(dir, "f.libsvm")
-	code, _, errs := fiasco(t, "features", "-q", "--data", set, "--skip-pages", "set/a_*", "--skip-pages", "set/c_*", "--skip-pages", "other/*", "-o", out)
+	code, _, errs := fiasco(t, "features", "-q", "--data", set, "--skip-pages", "set/a_*", "--skip-pages", "set/c_*", "-o", out)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -197,12 +197,23 @@ func TestSkipPages(t *testing.T) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
 		}
 	}
-	if strings.Contains(errs, "other/*") {
-		t.Errorf("a pattern of a set not loaded is reported:\n%s", errs)
-	}
-	for _, bad := range []string{"set/[", "a_1"} {
+	for _, bad := range []string{"set/[", "a_1", "/a_*", "set/", "d/set/a_*"} {
 		if code, _, errs := fiasco(t, "features", "--data", set, "--skip-pages", bad, "-o", out); code != 2 || !strings.Contains(errs, "want SET/ID as a shell pattern") {
 			t.Errorf("--skip-pages %s: exit %d, stderr %q; want a usage error", bad, code, errs)
 		}
+	}
+	// A SET that names no set read is a typo, not a no-op.
+	for _, typo := range []string{"SET/a_*", "other/*"} {
+		if code, _, errs := fiasco(t, "features", "--data", set, "--skip-pages", typo, "-o", out); code != 2 || !strings.Contains(errs, "names no set read here (set)") {
+			t.Errorf("--skip-pages %s: exit %d, stderr %q; want a usage error", typo, code, errs)
+		}
+	}
+	// Leaving every page out is an error, not an empty run.
+	if code, _, errs := fiasco(t, "features", "-q", "--data", set, "--skip-pages", "set/*", "-o", out); code == 0 || !strings.Contains(errs, "the skip patterns leave out every page") {
+		t.Errorf("every page skipped: exit %d, stderr %q", code, errs)
+	}
+	// oracle says what it left out too.
+	if code, stdout, errs := fiasco(t, "oracle", "-q", "--data", set, "--skip-pages", "set/a_*"); code != 0 || !strings.Contains(errs, "--skip-pages set/a_* left out 2 pages") || !strings.Contains(stdout, "set                    1 oracle") {
+		t.Errorf("oracle: exit %d, stdout %q, stderr %q", code, stdout, errs)
 	}
 }

@@ -94,13 +94,7 @@ func (d *dataFlags) checkSkip() error {
 		names = append(names, filepath.Base(filepath.Clean(dir)))
 	}
 	for _, pat := range d.skip {
-		setPat, _, _ := strings.Cut(pat, "/")
-		named := false
-		for _, n := range names {
-			ok, _ := path.Match(setPat, n)
-			named = named || ok
-		}
-		if !named {
+		if !namesSet(pat, sets) {
 			return usagef(d.cmd, "--skip-pages %s names no set read here (%s): SET is a data set directory's last element", pat, strings.Join(names, ", "))
 		}
 	}
@@ -184,16 +178,10 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 	for _, pat := range d.skip {
 		// Told where the pattern names one of these sets (the --data and
 		// the --extra sets are loaded apart).
-		setPat, _, _ := strings.Cut(pat, "/")
-		named := false
-		for _, dir := range d.dirs {
-			ok, _ := path.Match(setPat, filepath.Base(filepath.Clean(dir)))
-			named = named || ok
-		}
 		switch n := skipped[pat]; {
 		case n > 0:
 			fmt.Fprintf(stderr, "fiasco %s: --skip-pages %s left out %s\n", d.cmd, pat, plural(n, "page"))
-		case named && err == nil:
+		case namesSet(pat, d.dirs) && err == nil:
 			fmt.Fprintf(stderr, "fiasco %s: warning: --skip-pages %s matches no page\n", d.cmd, pat)
 		}
 	}
@@ -293,4 +281,16 @@ func listSome(names []string, n int) string {
 		return strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
+// namesSet reports whether the SET part of a --skip-pages pattern matches
+// the name of one of the set directories dirs.
+func namesSet(pat string, dirs []string) bool {
+	setPat, _, _ := strings.Cut(pat, "/")
+	for _, dir := range dirs {
+		if ok, _ := path.Match(setPat, filepath.Base(filepath.Clean(dir))); ok {
+			return true
+		}
+	}
+	return false
 }

@@ -60,13 +60,7 @@ func TestDefaultBrokenChromium(t *testing.T) {
 		t.Skip("the corpus policy's default is the text model")
 	}
 	dir := t.TempDir()
-	stub := filepath.Join(dir, "chromium")
-	if err := os.WriteFile(stub, []byte("#!/bin/sh\necho 'error while loading shared libraries: libnss3.so' >&2\nexit 127\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	saved := findChromium
-	findChromium = func() (string, error) { return stub, nil }
-	t.Cleanup(func() { findChromium = saved })
+	brokenChromium(t, dir)
 	_, want, _ := fiasco(t, "clean", "--no-render", "--format", "text", articlePath)
 	code, out, errs := fiasco(t, "clean", "--format", "text", articlePath)
 	if code != 0 || out != want || !strings.Contains(errs, "Chromium did not start") {
@@ -136,13 +130,7 @@ func TestResumeBrokenChromium(t *testing.T) {
 		t.Skip("the corpus policy's default is the text model")
 	}
 	dir := t.TempDir()
-	stub := filepath.Join(dir, "chromium")
-	if err := os.WriteFile(stub, []byte("#!/bin/sh\necho 'error while loading shared libraries: libnss3.so' >&2\nexit 127\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	saved := findChromium
-	findChromium = func() (string, error) { return stub, nil }
-	t.Cleanup(func() { findChromium = saved })
+	brokenChromium(t, dir)
 	out := filepath.Join(dir, "out.jsonl")
 	if code, _, errs := fiasco(t, "clean", "-q", "--format", "jsonl", "-o", out, articlePath); code != 0 {
 		t.Fatalf("first run: exit %d, stderr %q", code, errs)
@@ -154,4 +142,17 @@ func TestResumeBrokenChromium(t *testing.T) {
 	if code, _, errs := fiasco(t, "clean", "-q", "--resume", "--threshold", "1", "--format", "jsonl", "-o", out, articlePath); code == 0 || !strings.Contains(errs, "other settings") {
 		t.Errorf("resume with another threshold: exit %d, stderr %q; want it refused", code, errs)
 	}
+}
+
+// brokenChromium makes findChromium find, for the rest of t, a browser in
+// dir that fails to start as one missing its libraries does.
+func brokenChromium(t *testing.T, dir string) {
+	t.Helper()
+	stub := filepath.Join(dir, "chromium")
+	if err := os.WriteFile(stub, []byte("#!/bin/sh\necho 'error while loading shared libraries: libnss3.so' >&2\nexit 127\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	saved := findChromium
+	findChromium = func() (string, error) { return stub, nil }
+	t.Cleanup(func() { findChromium = saved })
 }

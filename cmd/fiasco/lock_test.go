@@ -16,11 +16,7 @@ import (
 // leaves a mark when started.
 func TestCleanBusyBeforeBrowser(t *testing.T) {
 	dir := t.TempDir()
-	mark := filepath.Join(dir, "started")
-	browser := filepath.Join(dir, "browser.sh")
-	if err := os.WriteFile(browser, []byte("#!/bin/sh\ntouch '"+mark+"'\nexit 1\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	browser, mark := markingBrowser(t, dir)
 	var pages []string
 	for _, id := range []string{"a", "b"} {
 		p := filepath.Join(dir, id+".html")
@@ -78,11 +74,7 @@ func TestCleanBusyBeforeBrowser(t *testing.T) {
 // from the earlier run's is refused before a browser starts.
 func TestResumeOtherSettingsBeforeBrowser(t *testing.T) {
 	dir := t.TempDir()
-	mark := filepath.Join(dir, "started")
-	browser := filepath.Join(dir, "browser.sh")
-	if err := os.WriteFile(browser, []byte("#!/bin/sh\ntouch '"+mark+"'\nexit 1\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
+	browser, mark := markingBrowser(t, dir)
 	page := filepath.Join(dir, "a.html")
 	if err := os.WriteFile(page, []byte("<html><body><p>A paragraph of running text, long enough to be kept as the page's own content.</p></body></html>"), 0o644); err != nil {
 		t.Fatal(err)
@@ -103,4 +95,16 @@ func TestResumeOtherSettingsBeforeBrowser(t *testing.T) {
 	if code, _, stderr := fiasco(t, "clean", "-q", "--resume", "--no-render", "--format", "jsonl", "-o", out, page); code != 0 {
 		t.Errorf("resume with the same settings: exit %d, stderr %q", code, stderr)
 	}
+}
+
+// markingBrowser writes to dir a browser script that leaves the file mark
+// when started, then fails.
+func markingBrowser(t *testing.T, dir string) (browser, mark string) {
+	t.Helper()
+	mark = filepath.Join(dir, "started")
+	browser = filepath.Join(dir, "browser.sh")
+	if err := os.WriteFile(browser, []byte("#!/bin/sh\ntouch '"+mark+"'\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return browser, mark
 }

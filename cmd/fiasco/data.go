@@ -39,10 +39,25 @@ type dataFlags struct {
 	// skip: --skip-pages patterns (train.DataOptions.Skip); skipSets: the
 	// set directories they may name (--data and --extra; nil: --data).
 	skip, skipSets []string
+	// failed counts the pages that failed to load (or, in eval, to be
+	// classified), shared by the copies a command makes for its --extra
+	// sets: a command that runs to the end with some returns done's
+	// failedError (exit status 1), as fiasco clean does.
+	failed *int
+}
+
+// done returns err, or where the command ran to the end with failed
+// pages (each named on stderr already), a failedError.
+func (d *dataFlags) done(err error) error {
+	if err == nil && d.failed != nil && *d.failed > 0 {
+		return &failedError{n: *d.failed, what: "pages"}
+	}
+	return err
 }
 
 func (d *dataFlags) add(fs *flagSet) {
 	d.cmd = fs.cmd
+	d.failed = new(int)
 	fs.Func("data", "data set directory with html/ and gold/ (repeatable)", func(s string) error {
 		d.dirs = append(d.dirs, s)
 		return nil
@@ -193,6 +208,9 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 	}
 	for _, f := range failed {
 		fmt.Fprintf(stderr, "fiasco %s: page failed: %s\n", d.cmd, f)
+	}
+	if d.failed != nil {
+		*d.failed += len(failed)
 	}
 	blocks, truncated := 0, 0
 	var noGold []string

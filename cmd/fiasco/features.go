@@ -50,7 +50,10 @@ file's keywords instead of learning the test data's own (the kw_* columns
 would otherwise know the test labels):
 
   fiasco features --data train/ -o train.libsvm
-  fiasco features --data test/ --keywords-from train.libsvm -o test.libsvm`
+  fiasco features --data test/ --keywords-from train.libsvm -o test.libsvm
+
+A page that fails to load is named on stderr and has no rows; the files
+are still written, and the exit status is then 1.`
 
 func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("features", featuresCmdHelp)
@@ -122,7 +125,7 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	fmt.Fprintf(stderr, "fiasco features: %d rows x %d features in %s (sidecar %s)\n",
 		prob.Len(), len(names), *out, filepath.Base(*out)+".json")
-	return nil
+	return df.done(nil)
 }
 
 // featureRows builds the rows of ex with the columns names, with the

@@ -35,7 +35,10 @@ structure ones (with the context ones under --policy article), as the
 embedded text models'; the embedded rendered models add shape (--features
 text,shape; see the README on rebuilding them). Pages are rendered in
 Chromium only when --features names visual features (visual, shape, style
-or vis_ names).`
+or vis_ names).
+
+A page that fails to load (its HTML or gold unreadable) is named on stderr
+and left out; the model is still written, and the exit status is then 1.`
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train", trainHelp)
@@ -280,7 +283,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stderr, "fiasco train: %d pages, %d blocks (%d clean); C = %g, gamma = %g, %s; wrote %s\n",
 		m.Info.Pages, m.Info.Blocks, m.Info.Clean, to.Params.C, m.English.Gamma, vectors, *out)
-	return nil
+	return df.done(nil)
 }
 
 // printGridMatrix writes CV accuracy over the grid, gamma down, C across.

@@ -217,3 +217,49 @@ func TestSkipPages(t *testing.T) {
 		t.Errorf("oracle: exit %d, stdout %q, stderr %q", code, stdout, errs)
 	}
 }
+
+// TestFailedPageExit: a page that fails to load (its gold is binary) is
+// named, the other pages are used and the output written, and train,
+// features and eval exit 1, as fiasco clean does with a failed page.
+func TestFailedPageExit(t *testing.T) {
+	dir := t.TempDir()
+	set := filepath.Join(dir, "set")
+	page, _ := os.ReadFile("testdata/article.html")
+	gold, _ := os.ReadFile("testdata/article.cleaneval")
+	gold = append([]byte("URL: http://example.org/a\n"), gold...)
+	part := gold[:bytes.Index(gold, []byte("\n<p> The mayor"))] // the headline and the first paragraph: the rest is dirty
+	for name, data := range map[string][]byte{
+		"html/1.html": page, "html/2.html": page, "html/3.html": page, "html/4.html": page,
+		"gold/1.txt": gold, "gold/2.txt": part, "gold/3.txt": {'<', 'p', '>', 0, 1, 2, 0}, "gold/4.txt": part,
+	} {
+		p := filepath.Join(set, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	model := filepath.Join(dir, "m.fiasco")
+	code, _, errs := fiasco(t, "train", "-q", "--no-render", "--data", set, "-o", model)
+	if code != 1 || !strings.Contains(errs, "page failed: ") || !strings.Contains(errs, "gold/3.txt") || !strings.Contains(errs, "4 pages (1 failed)") {
+		t.Errorf("train: exit %d, want 1; stderr:\n%s", code, errs)
+	}
+	if m, err := classify.Load(model); err != nil || m.Info.Pages != 3 {
+		t.Errorf("model: %v; want one written from the 3 pages that loaded", err)
+	}
+	rows := filepath.Join(dir, "b.libsvm")
+	if code, _, errs := fiasco(t, "features", "-q", "--data", set, "-o", rows); code != 1 {
+		t.Errorf("features: exit %d, want 1; stderr:\n%s", code, errs)
+	} else if fi, err := os.Stat(rows); err != nil || fi.Size() == 0 {
+		t.Errorf("features: %v; want the rows of the 3 pages that loaded", err)
+	}
+	code, out, errs := fiasco(t, "eval", "-q", "--no-render", "--model", model, "--data", set)
+	if code != 1 || !strings.Contains(out, "word") || !strings.Contains(errs, "(1 failed)") {
+		t.Errorf("eval: exit %d, want 1 with its report; stdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	// Without the failed page every command succeeds.
+	os.Remove(filepath.Join(set, "html/3.html"))
+	os.Remove(filepath.Join(set, "gold/3.txt"))
+	if code, _, errs := fiasco(t, "eval", "-q", "--no-render", "--cv", "2", "--data", set); code != 0 {
+		t.Errorf("eval --cv on good pages: exit %d; stderr:\n%s", code, errs)
+	}
+}

@@ -261,6 +261,9 @@ func (f *flagSet) help(w io.Writer) {
 // shrinking option in the commands that mirror LIBSVM), a -h without a
 // value (alone or last) still asks for help.
 func (f *flagSet) parse(args []string, stdout io.Writer) ([]string, error) {
+	if err := f.shrinkingH(args); err != nil {
+		return nil, err
+	}
 	if f.Lookup("h") != nil && len(args) > 0 && args[len(args)-1] == "-h" {
 		f.help(stdout)
 		return nil, flag.ErrHelp
@@ -284,6 +287,32 @@ func (f *flagSet) parse(args []string, stdout io.Writer) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// shrinkingH refuses svm-train's "-h 0" (or -h=1) in a command that
+// spells shrinking --shrinking and takes -h for help: without it the 0
+// would be a positional argument and the command would print its help and
+// succeed without doing anything.
+func (f *flagSet) shrinkingH(args []string) error {
+	if f.Lookup("shrinking") == nil || f.Lookup("h") != nil {
+		return nil
+	}
+	for i, a := range args {
+		if a == "--" {
+			break
+		}
+		name, val, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "h" {
+			continue
+		}
+		if !eq && i+1 < len(args) {
+			val = args[i+1]
+		}
+		if val == "0" || val == "1" {
+			return usagef(f.cmd, "-h %s: -h asks for help here; svm-train's shrinking option is --shrinking %s", val, val)
+		}
+	}
+	return nil
 }
 
 // parseN is parse for a command that takes exactly n positional

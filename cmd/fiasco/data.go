@@ -47,9 +47,11 @@ type dataFlags struct {
 }
 
 // done returns err, or where the command ran to the end with failed
-// pages (each named on stderr already), a failedError.
-func (d *dataFlags) done(err error) error {
+// pages (each named on stderr already), says so on stderr and returns a
+// failedError.
+func (d *dataFlags) done(err error, stderr io.Writer) error {
 	if err == nil && d.failed != nil && *d.failed > 0 {
+		fmt.Fprintf(stderr, "fiasco %s: %s failed (named above)\n", d.cmd, plural(*d.failed, "page"))
 		return &failedError{n: *d.failed, what: "pages"}
 	}
 	return err

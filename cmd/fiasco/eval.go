@@ -45,8 +45,9 @@ on the others (SVM options as for fiasco train).
 ` + evalNestedHelp + `
 
 A page that fails to load or to be classified is named on stderr and
-scored as empty output (gold pages of an --extra set that fail are left
-out); the report is still printed, and the exit status is then 1.
+scored as empty output, except where its gold cannot be read: such a page
+cannot be scored and is left out (as are failed pages of --extra sets).
+The report is still printed, and the exit status is then 1.
 
 ` + shrinkingHelp
 
@@ -98,13 +99,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usagef("eval", "--versus compares two models on the same pages: not with --cv, --nested or --by-set")
 	}
 	if nf.active() {
-		return df.done(evalNested(ctx, &df, mf, sf, nf, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr))
+		return df.done(evalNested(ctx, &df, mf, sf, nf, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr), stderr)
 	}
 	if *cv > 0 && mf.model != "" {
 		return usagef("eval", "--cv trains a model per fold: it cannot score --model %s", mf.model)
 	}
 	if *cv > 0 {
-		return df.done(evalCV(ctx, &df, mf, sf, nf, *cv, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr))
+		return df.done(evalCV(ctx, &df, mf, sf, nf, *cv, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr), stderr)
 	}
 	c, stop, err := mf.cleaner(ctx)
 	if err != nil {
@@ -158,7 +159,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if vm == nil {
-		return df.done(savePages(nf, results, nil, nil, stderr))
+		return df.done(savePages(nf, results, nil, nil, stderr), stderr)
 	}
 	// The same pages, the same prepared documents: only the model differs.
 	vres := train.Classify(vm, ex, vm.Threshold, onError)
@@ -177,7 +178,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}{{"word P (micro)", ps.WordP}, {"word R (micro)", ps.WordR}, {"word F (micro)", ps.WordF}, {"node accuracy", ps.NodeAccuracy}, {"node F", ps.NodeF}} {
 		fmt.Fprintf(stdout, "  %-16s %+6.2f  [%+.2f, %+.2f]  P(<=0) %.3f\n", f.name, 100*f.d.Value, 100*f.d.Lo, 100*f.d.Hi, f.d.PNotAbove)
 	}
-	return df.done(savePages(nf, results, nil, vres, stderr))
+	return df.done(savePages(nf, results, nil, vres, stderr), stderr)
 }
 
 // versusModel loads --versus: a model file, or text or rendered for the

@@ -125,7 +125,7 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	fmt.Fprintf(stderr, "fiasco features: %d rows x %d features in %s (sidecar %s)\n",
 		prob.Len(), len(names), *out, filepath.Base(*out)+".json")
-	return df.done(nil)
+	return df.done(nil, stderr)
 }
 
 // featureRows builds the rows of ex with the columns names, with the

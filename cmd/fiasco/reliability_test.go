@@ -336,6 +336,8 @@ func TestFlagValues(t *testing.T) {
 	// The other commands that render check the same flags.
 	for _, c := range []struct{ args, msg string }{
 		{"train --data d -o m --scale 0", "--scale 0"},
+		{"train --data d -o m -h 0", "svm-train's shrinking option is --shrinking 0"},
+		{"eval --data d --cv 3 -h=1", "svm-train's shrinking option is --shrinking 1"},
 		{"train --data d -o m --width -5", "--width -5"},
 		{"train --data d -o m --threshold Inf", "--threshold +Inf"},
 		{"train --data d -o m --max-blocks -1", "--max-blocks -1"},

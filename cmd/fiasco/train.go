@@ -283,7 +283,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	fmt.Fprintf(stderr, "fiasco train: %d pages, %d blocks (%d clean); C = %g, gamma = %g, %s; wrote %s\n",
 		m.Info.Pages, m.Info.Blocks, m.Info.Clean, to.Params.C, m.English.Gamma, vectors, *out)
-	return df.done(nil)
+	return df.done(nil, stderr)
 }
 
 // printGridMatrix writes CV accuracy over the grid, gamma down, C across.

@@ -253,7 +253,7 @@ func TestFailedPageExit(t *testing.T) {
 		t.Errorf("features: %v; want the rows of the 3 pages that loaded", err)
 	}
 	code, out, errs := fiasco(t, "eval", "-q", "--no-render", "--model", model, "--data", set)
-	if code != 1 || !strings.Contains(out, "word") || !strings.Contains(errs, "(1 failed)") {
+	if code != 1 || !strings.Contains(out, "word") || !strings.Contains(errs, "(1 failed)") || !strings.Contains(errs, "fiasco eval: 1 page failed (named above)") {
 		t.Errorf("eval: exit %d, want 1 with its report; stdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 	// Without the failed page every command succeeds.

@@ -35,7 +35,7 @@ type GridOptions struct {
 // svm-grid's -log2c begin,end,step.
 func RangeLog2(begin, end, step float64) ([]float64, error) {
 	if step == 0 || (end-begin)*step < 0 {
-		return nil, fmt.Errorf("svm: bad range %g,%g,%g", begin, end, step)
+		return nil, fmt.Errorf("svm: bad range %g,%g,%g: the step must be nonzero and lead from begin to end (negative where end is below begin)", begin, end, step)
 	}
 	var out []float64
 	for v := begin; (step > 0 && v <= end+1e-9) || (step < 0 && v >= end-1e-9); v += step {

@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/features"
+	"github.com/fiasco-project/fiasco/gold"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/svm"
 	"github.com/fiasco-project/fiasco/train"
@@ -27,7 +29,10 @@ func init() {
 type featureSidecar struct {
 	Features []string           `json:"features"`
 	Keywords *features.Keywords `json:"keywords"`
-	Rows     []featureRow       `json:"rows"`
+	// Policy is the gold policy the labels and keywords follow (absent
+	// in sidecars written before it was recorded).
+	Policy string       `json:"policy,omitempty"`
+	Rows   []featureRow `json:"rows"`
 }
 
 type featureRow struct {
@@ -42,8 +47,13 @@ const featuresCmdHelp = `usage: fiasco features --data DIR [--data DIR...] -o BL
 Writes one line per text block of the gold data in LIBSVM's data format
 (label +1 clean, -1 dirty; features unscaled, indices from 1 in the order of
 the sidecar BLOCKS.libsvm.json, which also names the page and block of every
-row and holds the keywords learned from the data). fiasco grid, svm-scale,
-svm-train and svm-grid read the file as it is.
+row and holds the keywords learned from the data and the policy). The
+columns are fiasco train's by default (text, and context under --policy
+article; --visual adds every visual feature); --features picks others,
+as train's does. fiasco grid, svm-scale, svm-train and svm-grid read the
+file as it is. fiasco train scales every column to [-1, 1] before it
+trains: to tune C and gamma for it, scale the file first (fiasco svm
+scale) and search the scaled file (see fiasco grid -h).
 
 For a test file scored by a model trained on another, take the training
 file's keywords instead of learning the test data's own (the kw_* columns
@@ -60,7 +70,9 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	var df dataFlags
 	df.add(fs)
 	out := fs.String("o", "", "output file (required)")
-	visual := fs.Bool("visual", false, "render pages and include the visual features")
+	visual := fs.Bool("visual", false, "render pages and add every visual feature (shape and style) to the default columns")
+	featFlag := fs.String("features", "", "the columns, as fiasco train's --features: "+strings.TrimPrefix(featuresHelp, "features to train on: "))
+	noRender := fs.Bool("no-render", false, "never render pages: visual --features are an error")
 	rf := &renderFlags{}
 	rf.add(fs.FlagSet)
 	keywords := fs.Int("keywords", 100, "clean and dirty keywords to learn")
@@ -76,8 +88,31 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if *out == "" {
 		return usagef("features", "no output: give -o BLOCKS.libsvm")
 	}
+	if strings.HasSuffix(*out, ".json") {
+		return usagef("features", "-o %s: the sidecar is written to -o's name plus .json; give the rows a name of their own (e.g. -o blocks.libsvm)", *out)
+	}
 	if err := checkWritable(*out); err != nil {
 		return usagef("features", "-o %s: %v", *out, err)
+	}
+	if *visual && (*featFlag != "" || *noRender) {
+		return usagef("features", "--visual adds the visual features to the default columns: with --features name them there (e.g. text,shape); with --no-render leave it out")
+	}
+	names, err := featureSet(*featFlag)
+	if err != nil {
+		return &usageError{cmd: "features", err: err}
+	}
+	if names == nil { // train's default columns
+		groups := features.Linguistic | features.Keyword | features.Structural
+		if *visual {
+			groups |= features.Visual
+		}
+		if df.policy == gold.Article {
+			groups |= features.Context
+		}
+		names = features.Names(groups, true)
+	}
+	if err := checkRenderFeatures(*noRender, *featFlag, names, "features"); err != nil {
+		return err
 	}
 	if err := df.check(); err != nil {
 		return err
@@ -87,13 +122,17 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		if fs.given("keywords") != "" {
 			return usagef("features", "--keywords N learns N keywords and --keywords-from takes them from a file: give one")
 		}
-		if kw, err = readKeywords(*kwFrom); err != nil {
+		var policy string
+		if kw, policy, err = readKeywords(*kwFrom); err != nil {
 			return err
+		}
+		if policy != "" && policy != df.policy.String() {
+			return usagef("features", "--keywords-from %s: its keywords were learned under --policy %s, these rows are labelled under %s", *kwFrom, policy, df.policy)
 		}
 	}
 	var prep pipeline.PrepareOptions
-	if *visual {
-		v, stop, err := rf.visualizer(ctx, "drop --visual")
+	if needsRender(false, names) {
+		v, stop, err := rf.visualizer(ctx, "drop --visual or the visual --features")
 		if err != nil {
 			return err
 		}
@@ -104,15 +143,11 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	groups := features.Linguistic | features.Keyword | features.Structural
-	if *visual {
-		groups |= features.Visual
-	}
-	names := features.Names(groups, true)
 	prob, side, err := featureRows(ex, names, *keywords, kw)
 	if err != nil {
 		return err
 	}
+	side.Policy = df.policy.String()
 	if err := writeOutput(*out, func(w io.Writer) error { return svm.WriteLIBSVM(w, prob) }); err != nil {
 		return err
 	}
@@ -155,35 +190,36 @@ func featureRows(ex []*train.Example, names []string, k int, kw *features.Keywor
 
 // readKeywords reads the keywords of a features file (from its sidecar:
 // path itself when it ends in .json, else path + ".json" where there is
-// one) or of a model file.
-func readKeywords(path string) (*features.Keywords, error) {
+// one) or of a model file, and the policy they were learned under ("" where
+// the file does not say).
+func readKeywords(path string) (*features.Keywords, string, error) {
 	side := path
 	if filepath.Ext(path) != ".json" {
 		side = path + ".json"
 		if _, err := os.Stat(side); err != nil {
 			m, err := classify.Load(path)
 			if err != nil {
-				return nil, fmt.Errorf("--keywords-from %s: neither a model nor a features file with its sidecar (%s): %w", path, filepath.Base(side), err)
+				return nil, "", fmt.Errorf("--keywords-from %s: neither a model nor a features file with its sidecar (%s): %w", path, filepath.Base(side), err)
 			}
 			if m.Keywords == nil {
-				return nil, fmt.Errorf("--keywords-from %s: the model holds no keywords", path)
+				return nil, "", fmt.Errorf("--keywords-from %s: the model holds no keywords", path)
 			}
-			return m.Keywords, nil
+			return m.Keywords, m.Info.Policy, nil
 		}
 	}
 	data, err := os.ReadFile(side)
 	if err != nil {
-		return nil, fmt.Errorf("--keywords-from: %w", err)
+		return nil, "", fmt.Errorf("--keywords-from: %w", err)
 	}
 	var sc featureSidecar
 	if err := json.Unmarshal(data, &sc); err != nil {
-		return nil, fmt.Errorf("--keywords-from %s: not a features sidecar: %w", side, err)
+		return nil, "", fmt.Errorf("--keywords-from %s: not a features sidecar: %w", side, err)
 	}
 	if sc.Features == nil {
-		return nil, fmt.Errorf("--keywords-from %s: not a features sidecar (no features list)", side)
+		return nil, "", fmt.Errorf("--keywords-from %s: not a features sidecar (no features list)", side)
 	}
 	if sc.Keywords == nil || len(sc.Keywords.Clean)+len(sc.Keywords.Dirty) == 0 {
-		return nil, fmt.Errorf("--keywords-from %s: the sidecar holds no keywords", side)
+		return nil, "", fmt.Errorf("--keywords-from %s: the sidecar holds no keywords", side)
 	}
-	return sc.Keywords, nil
+	return sc.Keywords, sc.Policy, nil
 }

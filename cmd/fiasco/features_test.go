@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -106,5 +107,71 @@ func TestFeaturesKeywordsFrom(t *testing.T) {
 		if code == 0 || !strings.Contains(errs, "--keywords-from") || !strings.Contains(errs, named) {
 			t.Errorf("--keywords-from %s: exit %d, stderr %q; want an error naming the file", from, code, errs)
 		}
+	}
+}
+
+// TestFeaturesColumns: features writes fiasco train's columns by default
+// (the context ones added under --policy article), --features picks
+// others as train's does, the sidecar records the policy, and keywords of
+// another policy, visual --features with --no-render and an -o that would
+// be another file's sidecar are refused.
+func TestFeaturesColumns(t *testing.T) {
+	dir, out := t.TempDir(), t.TempDir()
+	writeGoldSet(t, dir, riverPages("river", false))
+	sidecar := func(path string) featureSidecar {
+		t.Helper()
+		var sc featureSidecar
+		data, err := os.ReadFile(path + ".json")
+		if err == nil {
+			err = json.Unmarshal(data, &sc)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sc
+	}
+	text, _ := featureSet("text")
+	textCtx, _ := featureSet("text,context")
+	for _, c := range []struct {
+		args   []string
+		want   []string
+		policy string
+	}{
+		{nil, text, "corpus"},
+		{[]string{"--policy", "article"}, textCtx, "article"},
+		{[]string{"--no-render", "--features", "text,-kw_odds"}, text[:len(text)-1], "corpus"},
+	} {
+		f := filepath.Join(out, "b.libsvm")
+		args := append([]string{"features", "-q", "--data", dir, "-o", f}, c.args...)
+		if code, _, errs := fiasco(t, args...); code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		sc := sidecar(f)
+		if c.args != nil && c.args[len(c.args)-1] == "text,-kw_odds" && slices.Contains(sc.Features, "kw_odds") {
+			t.Errorf("%v: kw_odds written", c.args)
+		}
+		if len(sc.Features) != len(c.want) || sc.Policy != c.policy {
+			t.Errorf("%v: %d columns under %q, want %d under %q", c.args, len(sc.Features), sc.Policy, len(c.want), c.policy)
+		}
+	}
+	corpus := filepath.Join(out, "corpus.libsvm")
+	if code, _, errs := fiasco(t, "features", "-q", "--data", dir, "-o", corpus); code != 0 {
+		t.Fatal(errs)
+	}
+	for _, c := range []struct{ args, msg string }{
+		{"--policy article --keywords-from " + corpus, "learned under --policy corpus"},
+		{"--no-render --features text,shape", "needs rendered pages"},
+		{"--visual --features text", "--visual adds the visual features"},
+	} {
+		args := append([]string{"features", "-q", "--data", dir, "-o", filepath.Join(out, "x.libsvm")}, strings.Fields(c.args)...)
+		if code, _, errs := fiasco(t, args...); code != 2 || !strings.Contains(errs, c.msg) {
+			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.msg)
+		}
+	}
+	if code, _, errs := fiasco(t, "features", "-q", "--data", dir, "-o", corpus+".json"); code != 2 || !strings.Contains(errs, "the sidecar is written to") {
+		t.Errorf("-o a sidecar's name: exit %d, stderr %q", code, errs)
+	}
+	if sc := sidecar(corpus); sc.Features == nil {
+		t.Error("the sidecar was overwritten")
 	}
 }

@@ -31,6 +31,16 @@ The decision-tree baselines that FIASCO compared against run on the same
 folds in a command of their own, fiasco-baselines (kept out of this
 binary so that it does not link golearn).
 
+Folds are dealt by row, as svm-train -v deals them; fiasco train --grid
+deals them by page, so that a page's blocks, which look alike, are never
+on both sides: its accuracy is lower and is the one to trust for unseen
+pages. fiasco train scales every column to [-1, 1] by its range in the
+training data before it trains: to tune C and gamma for it on a file of
+fiasco features, scale the file first (fiasco svm scale -s RANGE DATA >
+DATA.scaled) and search the scaled file. grid warns of a file whose
+values lie outside [-1, 1]. -c and -g are the grid's to choose: given
+with it, they are refused.
+
 SVM options are svm-train's letters, -h 0|1 (shrinking) included; -h
 without a value, -help and --help print this help.`
 
@@ -49,6 +59,9 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	if f := fs.given("c", "g"); f != "" {
+		return usagef("grid", "-%s: the grid chooses C and gamma (-log2c, -log2g)", f)
+	}
 	base, err := sf.params()
 	if err != nil {
 		return &usageError{cmd: "grid", err: err}
@@ -62,9 +75,20 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usagef("grid", "-log2g %v", err)
 	}
 	data := pos[0]
+	for _, o := range []struct{ flag, path string }{{"out", orDefault(*out, data+".out")}, {"png", orDefault(*pngPath, data+".png")}} {
+		if o.path == "" {
+			continue
+		}
+		if err := checkWritable(o.path); err != nil {
+			return fmt.Errorf("-%s %s: %w", o.flag, o.path, err)
+		}
+	}
 	prob, err := readProblem(data, 0)
 	if err != nil {
 		return err
+	}
+	if col, lo, hi := unscaled(prob); col >= 0 {
+		fmt.Fprintf(stderr, "fiasco grid: warning: %s is not scaled to [-1, 1] (feature %d spans %g to %g); fiasco train scales every column first, so C and gamma found here do not carry over to it: scale the file (fiasco svm scale) and search that\n", data, col+1, lo, hi)
 	}
 	foldOf, err := svm.StratifiedFolds(prob.Y, *folds, sf.seed)
 	if err != nil {
@@ -94,6 +118,26 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	return nil
+}
+
+// unscaled returns the first column (0-based) of prob with a value
+// outside [-1, 1] and that column's range, or -1.
+func unscaled(prob *svm.Problem) (int, float64, float64) {
+	const slack = 1e-6 // svm-scale's output is printed rounded
+	for _, row := range prob.X {
+		for j, v := range row {
+			if v < -1-slack || v > 1+slack {
+				lo, hi := v, v
+				for _, r := range prob.X {
+					if j < len(r) {
+						lo, hi = math.Min(lo, r[j]), math.Max(hi, r[j])
+					}
+				}
+				return j, lo, hi
+			}
+		}
+	}
+	return -1, 0, 0
 }
 
 func orDefault(v, def string) string {

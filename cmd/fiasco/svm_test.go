@@ -175,6 +175,25 @@ func TestGridCommand(t *testing.T) {
 	if code, _, _ := runCmd(t, gridCmd, "-log2c", "1,2", data); code != 2 {
 		t.Errorf("bad -log2c: exit %d", code)
 	}
+	if strings.Contains(errs, "not scaled") {
+		t.Errorf("heart_scale, scaled to [-1, 1], warned of as unscaled:\n%s", errs)
+	}
+	if code, _, errs := runCmd(t, gridCmd, "-c", "8", data); code != 2 || !strings.Contains(errs, "-c: the grid chooses C and gamma") {
+		t.Errorf("-c with the grid: exit %d, stderr %q", code, errs)
+	}
+	missing := filepath.Join(dir, "no", "t.out")
+	if code, out, errs := runCmd(t, gridCmd, "-out", missing, data); code != 1 || out != "" || !strings.Contains(errs, "-out "+missing) {
+		t.Errorf("-out in a missing directory: exit %d, stdout %q, stderr %q; want 1 before any search", code, out, errs)
+	}
+	// A file of unscaled values is searched, with a warning.
+	raw := filepath.Join(dir, "raw")
+	if err := os.WriteFile(raw, []byte("+1 1:0.5 2:120\n-1 1:0.25 2:3\n+1 1:0.75 2:99\n-1 1:0.5 2:7\n+1 1:1 2:80\n-1 1:0 2:1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = runCmd(t, gridCmd, "-q", "-v", "2", "-log2c", "0,0,1", "-log2g", "0,0,1", "-out", "null", "-png", "null", raw)
+	if code != 0 || !strings.Contains(errs, "is not scaled to [-1, 1] (feature 2 spans 1 to 120)") {
+		t.Errorf("unscaled file: exit %d, stderr %q; want 0 and a warning", code, errs)
+	}
 }
 
 func TestSVMFlags(t *testing.T) {

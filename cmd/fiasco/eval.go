@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/classify"
@@ -30,7 +32,9 @@ precision and recall of the clean class.
 
 With --model (default: the embedded model of --policy) the pages are
 cleaned by that model; only pages it was not trained on give honest
-figures. Without --policy, a --model is scored under the policy it was
+figures (eval warns of a set of the name of one the model, or --versus's,
+was trained on, as --data or --extra, unless the other --split of it is
+scored). Without --policy, a --model is scored under the policy it was
 trained for (stderr names the policy the gold was mapped to). --versus M
 scores a second model on the same pages (a file, or text or rendered: the
 policy's embedded ones) and prints the paired differences, the first
@@ -128,6 +132,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	// Without --policy, mf.cleaner took the model's own policy (mf.policy
 	// is df.policy).
 	fmt.Fprintf(stderr, "fiasco eval: gold mapped to --policy %s\n", df.policy)
+	if p := c.Model.Info.Policy; p != "" && p != df.policy.String() {
+		fmt.Fprintf(stderr, "fiasco eval: note: %s was trained for --policy %s\n", modelName(mf, c.Model), p)
+	}
+	warnTrainedOn(stderr, modelName(mf, c.Model), c.Model, df.dirs, df.split)
+	if vm != nil {
+		warnTrainedOn(stderr, *versus, vm, df.dirs, df.split)
+	}
 	if nf.cacheDir != "" && c.Prepare.Visual == nil {
 		return usagef("eval", "--cache-dir keeps renderings: the model reads no visual features, so nothing renders")
 	}
@@ -194,6 +205,44 @@ func versusModel(name, policy string) (*classify.Model, error) {
 }
 
 // modelName names the model eval scores, for its report.
+// warnTrainedOn warns where a data set to be scored has the name of one
+// the model was trained on (its --data, or --extra in its recorded
+// command): those pages, or some of them, are not unseen. A set that
+// publishes a split (a split/ directory) scored on the other split than
+// the recorded --split is not warned of.
+func warnTrainedOn(stderr io.Writer, name string, m *classify.Model, dirs []string, split string) {
+	trained := map[string]bool{}
+	for _, d := range m.Info.Data {
+		trained[filepath.Base(filepath.Clean(d))] = true
+	}
+	var trainedSplit string
+	args := strings.Fields(m.Info.Command)
+	for i, a := range args {
+		flag, val, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
+		if !strings.HasPrefix(a, "-") || flag != "extra" && flag != "split" {
+			continue
+		}
+		if !eq && i+1 < len(args) {
+			val = args[i+1]
+		}
+		if flag == "split" {
+			trainedSplit = val
+		} else {
+			trained[filepath.Base(filepath.Clean(val))] = true
+		}
+	}
+	for _, d := range dirs {
+		set := filepath.Base(filepath.Clean(d))
+		if !trained[set] {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(d, "split")); err == nil && split != "" && trainedSplit != "" && split != trainedSplit {
+			continue
+		}
+		fmt.Fprintf(stderr, "fiasco eval: warning: %s was trained on pages of a set named %s: its figures there are not from unseen pages\n", name, set)
+	}
+}
+
 func modelName(mf *modelFlags, m *classify.Model) string {
 	name := "the text model"
 	switch {

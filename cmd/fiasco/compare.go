@@ -31,7 +31,10 @@ set's pages, each with a 95% interval from a paired bootstrap over pages
 (every resample draws the same pages for both) and P(<=0), the share of
 resamples where the candidate is not ahead; then word P, word R and node
 F over all pages, with intervals. A page that failed to load counts as
-eval counted it (empty output); the header says how many did.
+eval counted it (empty output); the header says how many did. Each file's
+own model is compared: the --versus figures that "eval --versus --pages"
+also writes are not read (that eval printed their paired differences
+itself).
 
 More pairs (e.g. the same comparison at "eval --seed" 1, 2 and 3 of a
 cross-validation, whose figures move with the seed) are compared one by

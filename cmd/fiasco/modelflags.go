@@ -137,11 +137,10 @@ func (m *modelFlags) load() (*classify.Model, error) {
 		if m.fellBack != "" {
 			return mod, nil
 		}
-		what := "the text model"
 		if m.model != "" {
-			what = "--model " + m.model + ", a text model"
+			return nil, usagef(m.cmd, "%s; --model %s is a text model, with no visual features to weigh or to rescue from: give a rendered model, or drop the flag", m.visualFlag(), m.model)
 		}
-		return nil, usagef(m.cmd, "%s; %s renders nothing (use --render, or --policy corpus with Chromium)", m.visualFlag(), what)
+		return nil, usagef(m.cmd, "%s; the text model renders nothing (use --render, or --policy corpus with Chromium)", m.visualFlag())
 	}
 	mod.Rescue = m.rescue
 	return mod, nil

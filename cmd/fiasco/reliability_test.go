@@ -326,6 +326,8 @@ func TestFlagValues(t *testing.T) {
 		{"--format jsonl --keep-dirs", "--keep-dirs needs"},
 		{"--resume", "--resume needs -o"},
 		{"--format pdf", "--format pdf"},
+		{"-o out.txt", "-o out.txt: with --format cleaneval, -o is a directory"},
+		{"--format json -o page.json", "redirect the standard output"},
 		{"--smooth NaN", `"NaN": want a switch cost`},
 	} {
 		code, _, errs := fiasco(t, append(append([]string{"clean"}, strings.Fields(c.args)...), "x.html")...)

@@ -78,11 +78,18 @@ type Info struct {
 	// (one of Policies; "" in models made before policies: corpus).
 	Policy string   `json:"policy,omitempty"`
 	Data   []string `json:"data,omitempty"`
-	Pages  int      `json:"pages"`
-	Blocks int      `json:"blocks"`
-	Clean  int      `json:"clean_blocks"`
-	C      float64  `json:"c"`
-	Gamma  float64  `json:"gamma"`
+	// Extra are the --extra sets trained on too, ExtraPages the size of
+	// the sample taken of each (0: all), Split the --split of the sets
+	// that publish one ("": whole). Models made before these were
+	// recorded have them in Command only.
+	Extra      []string `json:"extra,omitempty"`
+	ExtraPages int      `json:"extra_pages,omitempty"`
+	Split      string   `json:"split,omitempty"`
+	Pages      int      `json:"pages"`
+	Blocks     int      `json:"blocks"`
+	Clean      int      `json:"clean_blocks"`
+	C          float64  `json:"c"`
+	Gamma      float64  `json:"gamma"`
 	// Stack is the number of folds the second stage (Model.Stack) was
 	// trained over; 0: no second stage.
 	Stack int `json:"stack,omitempty"`

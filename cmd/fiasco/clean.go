@@ -121,7 +121,7 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 func addCleanFlags(fs *flag.FlagSet) *cleanFlags {
 	c := &cleanFlags{model: addModelFlags(fs)}
 	fs.StringVar(&c.format, "format", "cleaneval", "output format: cleaneval, text, html, json (a file per page: every block with its label and decision value, and what the cleaning knows of its decisions: truncated, render_error, unseen_blocks, smoothed_blocks, floored; the blocks' unseen, smoothed and floor), jsonl or wet (one stream)")
-	fs.StringVar(&c.out, "o", "", "output: a directory for cleaneval, text, html and json (needed for more than one page; a name ending in .txt, .html, .json, .jsonl or .gz that is not a directory yet is refused as a file's), a file for jsonl and wet (default: standard output)")
+	fs.StringVar(&c.out, "o", "", "output: a directory for cleaneval, text, html and json (needed for more than one page; a name ending in .txt, .html, .htm, .json, .jsonl or .gz that is not a directory yet is refused as a file's), a file for jsonl and wet (default: standard output)")
 	fs.Var(&c.lists, "i", "a file listing inputs, one path per line (- reads the list from standard input); may be repeated")
 	fs.IntVar(&c.workers, "workers", 0, "pages cleaned at once (0: one per CPU)")
 	fs.BoolVar(&c.quiet, "q", false, "no progress report")
@@ -157,6 +157,8 @@ func (c *cleanFlags) validate() error {
 		return bad("--resume needs -o: the standard output cannot be read back")
 	case c.errors != "" && !stream && c.out == "":
 		return bad("--errors needs -o: without it one page is cleaned to standard output, its error on stderr; several pages need -o DIR")
+	case !stream && looksLikeFile(c.out) && (strings.HasSuffix(c.out, ".jsonl") || strings.HasSuffix(c.out, ".gz")):
+		return bad("-o %s names a stream's file: give --format jsonl (or wet); --format %s writes a directory with a file per page", c.out, c.format)
 	case !stream && looksLikeFile(c.out):
 		return bad("-o %s: with --format %s, -o is a directory that gets a file per page; for one page in a file, redirect the standard output (fiasco clean PAGE > %s), or create the directory first", c.out, c.format, c.out)
 	}

@@ -44,6 +44,18 @@ type dataFlags struct {
 	// sets: a command that runs to the end with some returns done's
 	// failedError (exit status 1), as fiasco clean does.
 	failed *int
+	// unscored counts, where keepFailed, the pages that failed and are
+	// left out all the same: their gold could not be read.
+	unscored int
+}
+
+// evalDone is done for eval, which says first, after its report on
+// stdout, how many pages the report leaves out.
+func (d *dataFlags) evalDone(err error, stdout, stderr io.Writer) error {
+	if err == nil && d.unscored > 0 {
+		fmt.Fprintf(stdout, "\nnot scored above: %s whose gold could not be read (named on stderr)\n", plural(d.unscored, "page"))
+	}
+	return d.done(err, stderr)
 }
 
 // done returns err, or where the command ran to the end with failed
@@ -213,6 +225,14 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 	}
 	if d.failed != nil {
 		*d.failed += len(failed)
+	}
+	if d.keepFailed {
+		d.unscored = len(failed)
+		for _, e := range ex {
+			if e.Err != nil {
+				d.unscored--
+			}
+		}
 	}
 	blocks, truncated := 0, 0
 	var noGold []string

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/classify"
@@ -32,9 +33,9 @@ precision and recall of the clean class.
 
 With --model (default: the embedded model of --policy) the pages are
 cleaned by that model; only pages it was not trained on give honest
-figures (eval warns of a set of the name of one the model, or --versus's,
-was trained on, as --data or --extra, unless the other --split of it is
-scored). Without --policy, a --model is scored under the policy it was
+figures (eval warns when a scored set has the name of one the model, or
+--versus's, trained on, as --data or --extra, unless it scores the other
+--split). Without --policy, a --model is scored under the policy it was
 trained for (stderr names the policy the gold was mapped to). --versus M
 scores a second model on the same pages (a file, or text or rendered: the
 policy's embedded ones) and prints the paired differences, the first
@@ -103,13 +104,13 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usagef("eval", "--versus compares two models on the same pages: not with --cv, --nested or --by-set")
 	}
 	if nf.active() {
-		return df.done(evalNested(ctx, &df, mf, sf, nf, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr), stderr)
+		return df.evalDone(evalNested(ctx, &df, mf, sf, nf, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr), stdout, stderr)
 	}
 	if *cv > 0 && mf.model != "" {
 		return usagef("eval", "--cv trains a model per fold: it cannot score --model %s", mf.model)
 	}
 	if *cv > 0 {
-		return df.done(evalCV(ctx, &df, mf, sf, nf, *cv, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr), stderr)
+		return df.evalDone(evalCV(ctx, &df, mf, sf, nf, *cv, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr), stdout, stderr)
 	}
 	c, stop, err := mf.cleaner(ctx)
 	if err != nil {
@@ -135,10 +136,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if p := c.Model.Info.Policy; p != "" && p != df.policy.String() {
 		fmt.Fprintf(stderr, "fiasco eval: note: %s was trained for --policy %s\n", modelName(mf, c.Model), p)
 	}
-	warnTrainedOn(stderr, modelName(mf, c.Model), c.Model, df.dirs, df.split)
+	names, models := []string{modelName(mf, c.Model)}, []*classify.Model{c.Model}
 	if vm != nil {
-		warnTrainedOn(stderr, *versus, vm, df.dirs, df.split)
+		names, models = append(names, "--versus "+*versus), append(models, vm)
 	}
+	warnTrainedOn(stderr, names, models, df.dirs, df.split)
 	if nf.cacheDir != "" && c.Prepare.Visual == nil {
 		return usagef("eval", "--cache-dir keeps renderings: the model reads no visual features, so nothing renders")
 	}
@@ -170,7 +172,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return err
 	}
 	if vm == nil {
-		return df.done(savePages(nf, results, nil, nil, stderr), stderr)
+		return df.evalDone(savePages(nf, results, nil, nil, stderr), stdout, stderr)
 	}
 	// The same pages, the same prepared documents: only the model differs.
 	vres := train.Classify(vm, ex, vm.Threshold, onError)
@@ -189,7 +191,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}{{"word P (micro)", ps.WordP}, {"word R (micro)", ps.WordR}, {"word F (micro)", ps.WordF}, {"node accuracy", ps.NodeAccuracy}, {"node F", ps.NodeF}} {
 		fmt.Fprintf(stdout, "  %-16s %+6.2f  [%+.2f, %+.2f]  P(<=0) %.3f\n", f.name, 100*f.d.Value, 100*f.d.Lo, 100*f.d.Hi, f.d.PNotAbove)
 	}
-	return df.done(savePages(nf, results, nil, vres, stderr), stderr)
+	return df.evalDone(savePages(nf, results, nil, vres, stderr), stdout, stderr)
 }
 
 // versusModel loads --versus: a model file, or text or rendered for the
@@ -204,45 +206,87 @@ func versusModel(name, policy string) (*classify.Model, error) {
 	return classify.Load(name)
 }
 
-// modelName names the model eval scores, for its report.
-// warnTrainedOn warns where a data set to be scored has the name of one
-// the model was trained on (its --data, or --extra in its recorded
-// command): those pages, or some of them, are not unseen. A set that
-// publishes a split (a split/ directory) scored on the other split than
-// the recorded --split is not warned of.
-func warnTrainedOn(stderr io.Writer, name string, m *classify.Model, dirs []string, split string) {
-	trained := map[string]bool{}
+// trainedSets returns the base names of the sets m was trained on, each
+// with the size of the sample taken of it (0: all of it), and the --split
+// it used, from m.Info (or, for a model made before the extra sets were
+// recorded there, from its recorded command).
+func trainedSets(m *classify.Model) (map[string]int, string) {
+	sets := map[string]int{}
 	for _, d := range m.Info.Data {
-		trained[filepath.Base(filepath.Clean(d))] = true
+		sets[filepath.Base(filepath.Clean(d))] = 0
 	}
-	var trainedSplit string
-	args := strings.Fields(m.Info.Command)
-	for i, a := range args {
-		flag, val, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
-		if !strings.HasPrefix(a, "-") || flag != "extra" && flag != "split" {
-			continue
-		}
-		if !eq && i+1 < len(args) {
-			val = args[i+1]
-		}
-		if flag == "split" {
-			trainedSplit = val
-		} else {
-			trained[filepath.Base(filepath.Clean(val))] = true
+	extra, pages, split := m.Info.Extra, m.Info.ExtraPages, m.Info.Split
+	if len(extra) == 0 {
+		args := strings.Fields(m.Info.Command)
+		for i, a := range args {
+			flag, val, eq := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if !strings.HasPrefix(a, "-") {
+				continue
+			}
+			if !eq && i+1 < len(args) {
+				val = args[i+1]
+			}
+			switch flag {
+			case "extra":
+				extra = append(extra, val)
+			case "extra-pages":
+				pages, _ = strconv.Atoi(val)
+			case "split":
+				split = val
+			}
 		}
 	}
+	for _, d := range extra {
+		if set := filepath.Base(filepath.Clean(d)); set != "" {
+			if _, ok := sets[set]; !ok {
+				sets[set] = pages
+			}
+		}
+	}
+	return sets, split
+}
+
+// warnTrainedOn warns, once per set, where a data set to be scored has
+// the name of one that a model of models (named by names) was trained on,
+// as --data or --extra: those pages, or some of them, are not unseen. A
+// set that publishes a split (a split/ directory) scored on the other
+// split than the one the model trained on is not warned of.
+func warnTrainedOn(stderr io.Writer, names []string, models []*classify.Model, dirs []string, split string) {
 	for _, d := range dirs {
 		set := filepath.Base(filepath.Clean(d))
-		if !trained[set] {
+		_, err := os.Stat(filepath.Join(d, "split"))
+		hasSplit := err == nil
+		var who []string
+		sample := -1
+		for i, m := range models {
+			sets, trainedSplit := trainedSets(m)
+			n, ok := sets[set]
+			if !ok || hasSplit && split != "" && trainedSplit != "" && split != trainedSplit {
+				continue
+			}
+			who = append(who, names[i])
+			if n == 0 || sample == 0 {
+				sample = 0
+			} else {
+				sample = max(sample, n)
+			}
+		}
+		if len(who) == 0 {
 			continue
 		}
-		if _, err := os.Stat(filepath.Join(d, "split")); err == nil && split != "" && trainedSplit != "" && split != trainedSplit {
-			continue
+		what := "pages of a set named " + set
+		if sample > 0 {
+			what = fmt.Sprintf("a sample of %d pages of a set named %s", sample, set)
 		}
-		fmt.Fprintf(stderr, "fiasco eval: warning: %s was trained on pages of a set named %s: its figures there are not from unseen pages\n", name, set)
+		its := "its"
+		if len(who) > 1 {
+			its = "their"
+		}
+		fmt.Fprintf(stderr, "fiasco eval: warning: %s trained on %s: %s figures there are not all from unseen pages\n", strings.Join(who, " and "), what, its)
 	}
 }
 
+// modelName names the model eval scores, for its report.
 func modelName(mf *modelFlags, m *classify.Model) string {
 	name := "the text model"
 	switch {

@@ -71,7 +71,7 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	df.add(fs)
 	out := fs.String("o", "", "output file (required)")
 	visual := fs.Bool("visual", false, "render pages and add every visual feature (shape and style) to the default columns")
-	featFlag := fs.String("features", "", "the columns, as fiasco train's --features: "+strings.TrimPrefix(featuresHelp, "features to train on: "))
+	featFlag := fs.String("features", "", "the columns: groups (linguistic, keyword, structural, visual = shape + style, context, text, all) and names, comma-separated, a leading - dropping one (text,shape,-vis_x), as fiasco train's --features (default: train's: text, and context under --policy article); visual ones render the pages")
 	noRender := fs.Bool("no-render", false, "never render pages: visual --features are an error")
 	rf := &renderFlags{}
 	rf.add(fs.FlagSet)
@@ -127,7 +127,7 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 			return err
 		}
 		if policy != "" && policy != df.policy.String() {
-			return usagef("features", "--keywords-from %s: its keywords were learned under --policy %s, these rows are labelled under %s", *kwFrom, policy, df.policy)
+			return usagef("features", "--keywords-from %s: its keywords were learned under --policy %s, these rows are labelled under %s: give --policy %s, or keywords of this policy", *kwFrom, policy, df.policy, policy)
 		}
 	}
 	var prep pipeline.PrepareOptions

@@ -47,6 +47,8 @@ without a value, -help and --help print this help.`
 func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("grid", gridUsage)
 	sf := addSVMFlags(fs.FlagSet, libsvmLetters)
+	fs.Lookup("c").Usage = "not for grid, which chooses C (-log2c)"
+	fs.Lookup("g").Usage = "not for grid, which chooses gamma (-log2g)"
 	log2c := fs.String("log2c", "-5,15,2", "range of log2 C: begin,end,step")
 	log2g := fs.String("log2g", "3,-15,-2", "range of log2 gamma: begin,end,step")
 	folds := fs.Int("v", 5, "number of cross-validation folds")

@@ -328,6 +328,7 @@ func TestFlagValues(t *testing.T) {
 		{"--format pdf", "--format pdf"},
 		{"-o out.txt", "-o out.txt: with --format cleaneval, -o is a directory"},
 		{"--format json -o page.json", "redirect the standard output"},
+		{"-o crawl.jsonl.gz", "give --format jsonl (or wet)"},
 		{"--smooth NaN", `"NaN": want a switch cost`},
 	} {
 		code, _, errs := fiasco(t, append(append([]string{"clean"}, strings.Fields(c.args)...), "x.html")...)
@@ -488,5 +489,23 @@ func TestEmptyOutputsReported(t *testing.T) {
 		if code != 1 || !strings.Contains(errs, "3 pages, 2 cleaned, 1 failed, 1 with no text kept") {
 			t.Errorf("batch, %s: exit %d; stderr:\n%s", format, code, errs)
 		}
+	}
+}
+
+// TestOutputDirNamedLikeFile: an -o of a per-page format that exists as a
+// directory is taken whatever its name; one that does not is refused
+// where its name is a file's (TestFlagValues).
+func TestOutputDirNamedLikeFile(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "out.txt")
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []string{dir, dir + string(filepath.Separator)} {
+		if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "-o", o, "testdata/article.html"); code != 0 {
+			t.Fatalf("-o %s: exit %d: %s", o, code, errs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "article.txt")); err != nil {
+		t.Errorf("no page written into the directory: %v", err)
 	}
 }

@@ -178,8 +178,10 @@ func TestGridCommand(t *testing.T) {
 	if strings.Contains(errs, "not scaled") {
 		t.Errorf("heart_scale, scaled to [-1, 1], warned of as unscaled:\n%s", errs)
 	}
-	if code, _, errs := runCmd(t, gridCmd, "-c", "8", data); code != 2 || !strings.Contains(errs, "-c: the grid chooses C and gamma") {
-		t.Errorf("-c with the grid: exit %d, stderr %q", code, errs)
+	for _, f := range []string{"-c", "-g"} {
+		if code, _, errs := runCmd(t, gridCmd, f, "0.5", data); code != 2 || !strings.Contains(errs, f+": the grid chooses C and gamma") {
+			t.Errorf("%s with the grid: exit %d, stderr %q", f, code, errs)
+		}
 	}
 	missing := filepath.Join(dir, "no", "t.out")
 	if code, out, errs := runCmd(t, gridCmd, "-out", missing, data); code != 1 || out != "" || !strings.Contains(errs, "-out "+missing) {

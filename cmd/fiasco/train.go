@@ -252,6 +252,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	m.Info.Data = df.dirs
+	m.Info.Extra, m.Info.Split = extraDirs, df.split
+	if len(extraDirs) > 0 {
+		m.Info.ExtraPages = *extraPages
+	}
 	m.Info.Policy = df.policy.String()
 	m.Info.Command = "fiasco train " + strings.Join(args, " ")
 	if err := writeOutput(*out, m.Write); err != nil {

@@ -29,6 +29,9 @@ func TestTrainExtra(t *testing.T) {
 	if m.Info.Pages != 10 {
 		t.Errorf("model trained on %d pages, want 6 + 4\n%s", m.Info.Pages, errs)
 	}
+	if len(m.Info.Extra) != 1 || m.Info.Extra[0] != l3s || m.Info.ExtraPages != 4 {
+		t.Errorf("Info records --extra %v of %d pages, want [%s] of 4", m.Info.Extra, m.Info.ExtraPages, l3s)
+	}
 	if !strings.Contains(errs, "4 pages (0 failed)") {
 		t.Errorf("stderr does not report the 4 extra pages:\n%s", errs)
 	}
@@ -253,7 +256,8 @@ func TestFailedPageExit(t *testing.T) {
 		t.Errorf("features: %v; want the rows of the 3 pages that loaded", err)
 	}
 	code, out, errs := fiasco(t, "eval", "-q", "--no-render", "--model", model, "--data", set)
-	if code != 1 || !strings.Contains(out, "word") || !strings.Contains(errs, "(1 failed)") || !strings.Contains(errs, "fiasco eval: 1 page failed (named above)") {
+	if code != 1 || !strings.Contains(out, "word") || !strings.Contains(errs, "(1 failed)") || !strings.Contains(errs, "fiasco eval: 1 page failed (named above)") ||
+		!strings.Contains(out, "not scored above: 1 page whose gold could not be read") {
 		t.Errorf("eval: exit %d, want 1 with its report; stdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 	// Without the failed page every command succeeds.

@@ -62,9 +62,10 @@ func TestShrinkingFlag(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "-shrinking") || !strings.Contains(out, "--shrinking 0|1 here") {
 			t.Errorf("fiasco %s -h: exit %d; help does not explain --shrinking:\n%s", cmd, code, out)
 		}
-		// -h with a value is not LIBSVM's shrinking option here.
-		if code, _, _ := fiasco(t, cmd, "-h", "0", "--data", "x"); code != 0 {
-			t.Errorf("fiasco %s -h 0: exit %d, want 0 (help)", cmd, code)
+		// -h with a value is not LIBSVM's shrinking option here, nor help
+		// that would exit 0 having done nothing: a usage error.
+		if code, out, errs := fiasco(t, cmd, "-h", "0", "--data", "x"); code != 2 || out != "" || !strings.Contains(errs, "--shrinking 0") {
+			t.Errorf("fiasco %s -h 0: exit %d, stdout %q, stderr %q; want 2 and --shrinking named", cmd, code, out, errs)
 		}
 	}
 	for _, c := range []struct {

@@ -181,6 +181,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		seq++
 		in.Rel = fmt.Sprintf("%s#%06d", rel, seq)
 		in.ContentType = resp.Header.Get("Content-Type")
+		in.Truncated = in.Truncated || resp.Short() // the body ends before its Content-Length
 		data, err := io.ReadAll(resp.Body)
 		if err != nil {
 			in.Err = err

@@ -29,7 +29,8 @@ type ErrorLog struct {
 	path    string
 	f       *appendFile
 	n       int
-	earlier int // failures an earlier run recorded, kept on resume
+	earlier int      // failures an earlier run recorded, kept on resume
+	lock    *os.File // the run's lock of the log (lockLog); nil: none
 }
 
 // openErrorLog prepares the error log at path for a run. Without resume a
@@ -42,8 +43,17 @@ type ErrorLog struct {
 // a manifest) records keep failed inputs in its kept part, and the log
 // follows it, so that a failure cut from the output with its entry is
 // not logged twice when it is cleaned again; Earlier is then keep.
-func openErrorLog(path string, resume bool, keep int) (*ErrorLog, *doneLog, error) {
-	l := &ErrorLog{path: path}
+//
+// lock is the run's lock of the log (lockLog), nil for a device or a
+// pipe; the log owns it from then on, also where openErrorLog fails.
+func openErrorLog(path string, resume bool, keep int, lock *os.File) (*ErrorLog, *doneLog, error) {
+	l := &ErrorLog{path: path, lock: lock}
+	ok := false
+	defer func() {
+		if !ok {
+			l.unlock()
+		}
+	}()
 	fi, err := os.Stat(path)
 	switch {
 	case err != nil && !errors.Is(err, os.ErrNotExist):
@@ -51,13 +61,14 @@ func openErrorLog(path string, resume bool, keep int) (*ErrorLog, *doneLog, erro
 	case err == nil && fi.IsDir():
 		return nil, nil, fmt.Errorf("%s is a directory, not an error log", path)
 	case err == nil && !fi.Mode().IsRegular():
+		ok = true
 		return l, nil, nil // a device or a pipe: written as it is
-	case !resume && err == nil:
-		if err := os.Remove(path); err != nil {
+	}
+	if !resume {
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return nil, nil, fmt.Errorf("removing the error log of an earlier run: %w", err)
 		}
-		return l, nil, nil
-	case !resume:
+		ok = true
 		return l, nil, nil
 	}
 	size, err := l.keepFailures(keep)
@@ -67,10 +78,59 @@ func openErrorLog(path string, resume bool, keep int) (*ErrorLog, *doneLog, erro
 	if keep >= 0 {
 		l.earlier = keep // the output's count: its entry is written before the log's
 	}
+	ok = true
 	if size == 0 {
 		return l, nil, nil // no failure recorded (or no log): none to skip
 	}
 	return l, &doneLog{name: path, next: lineIDs(path, size, jsonlID)}, nil
+}
+
+// lockLog takes an exclusive lock (lockFile) on a hidden file beside the
+// error log at path, .NAME.lock, for the time of a run, before the log is
+// cut or removed: a log that two outputs' runs share (one --errors for
+// both, or NAME.jsonl and NAME.jsonl.gz side by side) would mix their
+// records, and a WET output's log is its record of the inputs done, which
+// another run's fresh start would remove. The log itself is
+// rewritten on resume and created with its first record, so it cannot
+// carry the lock. The lock file is removed when the run ends (unlock); a
+// killed run leaves it, unlocked, for the next to take.
+func lockLog(path string) (*os.File, error) {
+	lp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
+	if err := os.MkdirAll(filepath.Dir(lp), 0o755); err != nil {
+		return nil, err
+	}
+	for range 10 {
+		f, err := os.OpenFile(lp, os.O_RDWR|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		if err := lockFile(f); err != nil {
+			f.Close()
+			if errors.Is(err, ErrLocked) {
+				return nil, fmt.Errorf("another run is writing this error log (wait for that run to end, or give --errors another file): %w", ErrLocked)
+			}
+			return nil, err
+		}
+		// A run that held the lock removes the file as it ends: where it
+		// did so between our opening and locking it, ours is a removed
+		// file, and the lock is taken again on the new one.
+		a, err1 := f.Stat()
+		b, err2 := os.Stat(lp)
+		if err1 == nil && err2 == nil && os.SameFile(a, b) {
+			return f, nil
+		}
+		f.Close()
+	}
+	return nil, fmt.Errorf("%s: could not be locked", lp)
+}
+
+// unlock removes the lock file and gives the lock up.
+func (l *ErrorLog) unlock() {
+	if l.lock != nil {
+		os.Remove(l.lock.Name()) // removed while locked: no other run takes the removed file (lockLog checks)
+		l.lock.Close()
+		l.lock = nil
+	}
 }
 
 // keepFailures rewrites the log without its interrupted records and its
@@ -152,7 +212,7 @@ func (l *ErrorLog) Earlier() int {
 // Add appends a record. An error means the log cannot be written.
 func (l *ErrorLog) Add(r ErrorRecord) error {
 	if l.f == nil {
-		f, err := openAppend(l.path, true, false, goodLines) // unlocked: the output's lock guards the run; a log shared by two outputs' runs is theirs to share, as before locks
+		f, err := openAppend(l.path, true, false, goodLines) // locked beside it (lockLog)
 		if err != nil {
 			return fmt.Errorf("error log: %w", err)
 		}
@@ -169,9 +229,13 @@ func (l *ErrorLog) Add(r ErrorRecord) error {
 	return nil
 }
 
-// Close closes the log.
+// Close closes the log and gives its lock up.
 func (l *ErrorLog) Close() error {
-	if l == nil || l.f == nil {
+	if l == nil {
+		return nil
+	}
+	defer l.unlock()
+	if l.f == nil {
 		return nil
 	}
 	return l.f.close()

@@ -125,3 +125,53 @@ func TestClaimNew(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorLogLocked: two runs writing different outputs with one error
+// log (one --errors, or NAME.jsonl and NAME.jsonl.gz side by side) are not
+// let mix their records: the second is refused, its output untouched,
+// the first's records kept; once the first ends, its lock file is gone
+// and the log may be opened again.
+func TestErrorLogLocked(t *testing.T) {
+	dir := t.TempDir()
+	first, err := Open(OutputOptions{Format: JSONL, Path: filepath.Join(dir, "q.jsonl")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := filepath.Join(dir, "q.errors.jsonl")
+	if first.Errors.Path() != log {
+		t.Fatalf("error log %s, want %s", first.Errors.Path(), log)
+	}
+	if err := first.Errors.Add(ErrorRecord{Input: "a.html", Error: "bad"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, opt := range []OutputOptions{
+		{Format: JSONL, Path: filepath.Join(dir, "q.jsonl.gz")},
+		{Format: WET, Path: filepath.Join(dir, "w.warc.wet.gz"), Errors: log, Software: "fiasco-test"},
+	} {
+		for _, resume := range []bool{false, true} {
+			opt.Resume = resume
+			second, err := Open(opt)
+			if err == nil {
+				second.Close()
+				t.Fatalf("%s (resume %v): opened with the error log of a run under way", opt.Path, resume)
+			}
+			if !errors.Is(err, ErrLocked) {
+				t.Errorf("%s (resume %v): %v, want ErrLocked", opt.Path, resume, err)
+			}
+		}
+	}
+	if b, err := os.ReadFile(log); err != nil || len(b) == 0 {
+		t.Errorf("the first run's error log: %q, %v; want its record kept", b, err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".q.errors.jsonl.lock")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("lock file left after the run: %v", err)
+	}
+	again, err := Open(OutputOptions{Format: JSONL, Path: filepath.Join(dir, "q.jsonl.gz")})
+	if err != nil {
+		t.Fatalf("after the first run: %v", err)
+	}
+	again.Close()
+}

@@ -65,11 +65,29 @@ type Output struct {
 
 // Open opens the outputs of a run (creating an output directory) and,
 // with opt.Resume, prepares to skip what an earlier run finished.
-func Open(opt OutputOptions) (*Output, error) {
-	out := &Output{}
+func Open(opt OutputOptions) (out *Output, err error) {
+	out = &Output{}
 	var logs []*doneLog
-	var err error
 	errPath := opt.Errors
+	if errPath == "" {
+		errPath = defaultErrorLog(opt)
+	}
+	// The error log is this run's before anything is touched (lockLog).
+	var lock *os.File
+	if errPath != "" && !special(errPath) {
+		if fi, err := os.Stat(errPath); err == nil && fi.IsDir() {
+			return nil, fmt.Errorf("%s is a directory, not an error log", errPath)
+		}
+		if lock, err = lockLog(errPath); err != nil {
+			return nil, fmt.Errorf("%s: %w", errPath, err)
+		}
+		defer func() {
+			if err != nil {
+				os.Remove(lock.Name())
+				lock.Close()
+			}
+		}()
+	}
 	// The settings are checked before any output is touched.
 	sp := ""
 	if opt.Settings != nil && opt.Path != "" && !special(opt.Path) {
@@ -100,9 +118,6 @@ func Open(opt OutputOptions) (*Output, error) {
 		if fi, err := os.Stat(opt.Path); err == nil && fi.IsDir() || namesDir(opt.Path) {
 			return nil, fmt.Errorf("-o %s names a directory; the %s format writes one file (e.g. -o crawl.%s)", opt.Path, opt.Format, streamExt(opt.Format))
 		}
-		if errPath == "" && !special(opt.Path) { // a device or a pipe: errors on stderr, as for standard output
-			errPath = errorsBeside(opt.Path)
-		}
 		if err := os.MkdirAll(filepath.Dir(opt.Path), 0o755); err != nil {
 			return nil, err
 		}
@@ -128,9 +143,6 @@ func Open(opt OutputOptions) (*Output, error) {
 		if isFile(opt.Path) {
 			return nil, fmt.Errorf("-o %s is a file; the %s format writes one file per page into a directory", opt.Path, opt.Format)
 		}
-		if errPath == "" {
-			errPath = filepath.Join(opt.Path, ErrorsName)
-		}
 		var log *doneLog
 		out.Sink, log, err = openDir(opt.Path, f, opt.KeepDirs, opt.Resume)
 		if err != nil {
@@ -148,7 +160,7 @@ func Open(opt OutputOptions) (*Output, error) {
 		if opt.Format != WET && len(logs) == 1 { // the output's own log: jsonl, manifest
 			keep = logs[0].failures
 		}
-		out.Errors, log, err = openErrorLog(errPath, opt.Resume, keep)
+		out.Errors, log, err = openErrorLog(errPath, opt.Resume, keep, lock)
 		if err != nil {
 			out.Sink.Close()
 			return nil, fmt.Errorf("%s: %w", errPath, err)
@@ -170,6 +182,21 @@ func Open(opt OutputOptions) (*Output, error) {
 		}
 	}
 	return out, nil
+}
+
+// defaultErrorLog is the error log of opt without OutputOptions.Errors:
+// none for standard output or a device or a pipe, errorsBeside for a
+// stream's file, errors.jsonl in an output directory.
+func defaultErrorLog(opt OutputOptions) string {
+	switch {
+	case IsStream(opt.Format) && (opt.Path == "" || special(opt.Path)):
+		return "" // errors on stderr, as for standard output
+	case IsStream(opt.Format):
+		return errorsBeside(opt.Path)
+	case opt.Path == "":
+		return ""
+	}
+	return filepath.Join(opt.Path, ErrorsName)
 }
 
 // errorsBeside names the default error log of an output file: NAME.errors.jsonl

@@ -56,11 +56,18 @@ type HTTPResponse struct {
 
 	rec   *Record
 	sniff *bufio.Reader
+	short bool // the block ends before the HTTP Content-Length (Short)
 }
 
 // Truncated reports whether Body was cut at Options.MaxPayload; see
 // Record.Truncated.
 func (h *HTTPResponse) Truncated() bool { return h.rec.truncated }
+
+// Short reports whether the record's block ends before the body's HTTP
+// Content-Length: the crawler stored the body cut (without a
+// WARC-Truncated field), or one of the two lengths is wrong. Known once
+// HTTP returns; a chunked body has no Content-Length to go by.
+func (h *HTTPResponse) Short() bool { return h.short }
 
 // IsHTML reports whether the response holds an HTML page: by its
 // Content-Type, or, when that is missing, unknown or
@@ -130,7 +137,11 @@ func (rec *Record) HTTP() (*HTTPResponse, error) {
 	resp.MediaType, resp.Charset = parseContentType(resp.Header.Get("Content-Type"))
 
 	var body *bufio.Reader = hb
-	if te := strings.ToLower(strings.Join(resp.Header.Values("Transfer-Encoding"), ",")); strings.Contains(te, "chunked") && looksChunked(hb) {
+	te := strings.ToLower(strings.Join(resp.Header.Values("Transfer-Encoding"), ","))
+	if cl, err := strconv.ParseInt(strings.TrimSpace(resp.Header.Get("Content-Length")), 10, 64); err == nil && !strings.Contains(te, "chunked") {
+		resp.short = cl > int64(hb.Buffered())+rec.remaining
+	}
+	if strings.Contains(te, "chunked") && looksChunked(hb) {
 		if r.cb == nil {
 			r.cb = bufio.NewReaderSize(nil, 16<<10)
 		}

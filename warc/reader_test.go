@@ -3,6 +3,7 @@ package warc
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -471,4 +472,43 @@ func zstdOf(b []byte) []byte {
 	}
 	defer enc.Close()
 	return enc.EncodeAll(b, nil)
+}
+
+// TestShortBody: Short reports a block that ends before its body's HTTP
+// Content-Length (the body is read as stored), and not a whole body, a
+// body without Content-Length, or a chunked one.
+func TestShortBody(t *testing.T) {
+	body := []byte(strings.Repeat("<p>text</p>", 4000)) // more than one buffer of the header reader
+	for _, c := range []struct {
+		name, header string
+		body         []byte
+		short        bool
+	}{
+		{"whole", fmt.Sprintf("Content-Length: %d\r\n", len(body)), body, false},
+		{"cut", fmt.Sprintf("Content-Length: %d\r\n", len(body)+500), body, true},
+		{"cut small", "Content-Length: 20\r\n", []byte("<p>ten bytes"), true},
+		{"longer than said", "Content-Length: 5\r\n", []byte("<p>ten bytes"), false},
+		{"none", "", body, false},
+		{"chunked", "Transfer-Encoding: chunked\r\nContent-Length: 999\r\n", []byte("5\r\n<p>ab\r\n0\r\n\r\n"), false},
+	} {
+		r := NewReader(bytes.NewReader(cat(response(1, "http://x/", httpResp("200 OK", "Content-Type: text/html\r\n"+c.header, c.body)))), Options{})
+		rec, err := r.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp, err := rec.HTTP()
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if resp.Short() != c.short {
+			t.Errorf("%s: Short() = %v, want %v", c.name, resp.Short(), c.short)
+		}
+		if c.name != "chunked" && !bytes.Equal(got, c.body) {
+			t.Errorf("%s: body of %d bytes, want the %d stored", c.name, len(got), len(c.body))
+		}
+	}
 }

@@ -34,7 +34,7 @@ files are decompressed), a WARC file (WARC 1.0 or 1.1, plain or gzip: every
 HTML response record with a 2xx status is a page; other records are
 skipped and counted), a directory (every non-hidden file below it, symbolic
 links followed) or - (standard input). -i LIST adds the paths listed in a
-file, one per line. A path that does not exist is a failed page, not the
+file, one per line, after the INPUT arguments. A path that does not exist is a failed page, not the
 end of the run. Every page is read up to --max-bytes; a longer page is cut
 there and reported truncated.
 
@@ -77,7 +77,11 @@ Outputs:
 A page that fails yields an error record, on stderr and in the error log
 (DIR/errors.jsonl; NAME.errors.jsonl beside -o NAME.jsonl,
 NAME.wet.errors.jsonl beside -o NAME.warc.wet.gz), appended as
-it happens; the exit status is then 1. A failure to write any output
+it happens; the exit status is then 1. An error log belongs to one
+output: a run writing it locks it, and a second run sharing it (one
+--errors for two outputs) is refused; do not give a finished run's log
+to another output either, since a fresh run starts its log afresh (and a
+WET output's log is its record of the pages done). A failure to write any output
 stops the run with exit status 1. Progress goes to stderr: a line redrawn
 in place on a terminal, else a new line every 10 s (logs).
 
@@ -92,9 +96,12 @@ threshold, smoothing, policy, rendering, limits: kept in a hidden file beside th
 output), else it stops before touching the output.
 
 On SIGINT or SIGTERM a batch takes no more pages, stops the pages under
-way at their next stage, writes an error record "interrupted" for every
-page it did not clean (a resumed run cleans them), closes Chromium and
-exits 130 (SIGINT) or 143 (SIGTERM).`
+way at their next stage, writes an error record "interrupted" in the
+error log for every page under way and one for every input it had not
+yet opened (one record for a whole WARC or directory; the pages of the
+input it was reading that it had not reached get none), closes Chromium
+and exits 130 (SIGINT) or 143 (SIGTERM). A resumed run cleans all of
+them, reading on from the last page done.`
 
 // cleanFlags are the options of fiasco clean.
 type cleanFlags struct {
@@ -122,7 +129,7 @@ func addCleanFlags(fs *flag.FlagSet) *cleanFlags {
 	c := &cleanFlags{model: addModelFlags(fs)}
 	fs.StringVar(&c.format, "format", "cleaneval", "output format: cleaneval, text, html, json (a file per page: every block with its label and decision value, and what the cleaning knows of its decisions: truncated, render_error, unseen_blocks, smoothed_blocks, floored; the blocks' unseen, smoothed and floor), jsonl or wet (one stream)")
 	fs.StringVar(&c.out, "o", "", "output: a directory for cleaneval, text, html and json (needed for more than one page; a name ending in .txt, .html, .htm, .json, .jsonl or .gz that is not a directory yet is refused as a file's), a file for jsonl and wet (default: standard output)")
-	fs.Var(&c.lists, "i", "a file listing inputs, one path per line (- reads the list from standard input); may be repeated")
+	fs.Var(&c.lists, "i", "a file listing inputs, one path per line (- reads the list from standard input); may be repeated; its paths come after the INPUT arguments, in order (a missing list is a usage error, a missing path in it a failed page)")
 	fs.IntVar(&c.workers, "workers", 0, "pages cleaned at once (0: one per CPU)")
 	fs.BoolVar(&c.quiet, "q", false, "no progress report")
 	fs.BoolVar(&c.resume, "resume", false, "continue an earlier run of the same command: keep its outputs and clean only the pages they lack")
@@ -157,12 +164,38 @@ func (c *cleanFlags) validate() error {
 		return bad("--resume needs -o: the standard output cannot be read back")
 	case c.errors != "" && !stream && c.out == "":
 		return bad("--errors needs -o: without it one page is cleaned to standard output, its error on stderr; several pages need -o DIR")
+	case c.missingList() != "":
+		return bad("-i %s", c.missingList())
 	case !stream && looksLikeFile(c.out) && (strings.HasSuffix(c.out, ".jsonl") || strings.HasSuffix(c.out, ".gz")):
 		return bad("-o %s names a stream's file: give --format jsonl (or wet); --format %s writes a directory with a file per page", c.out, c.format)
 	case !stream && looksLikeFile(c.out):
 		return bad("-o %s: with --format %s, -o is a directory that gets a file per page; for one page in a file, redirect the standard output (fiasco clean PAGE > %s), or create the directory first", c.out, c.format, c.out)
 	}
 	return validateModelFlags("clean", c.model)
+}
+
+// missingList returns what is wrong with the first -i list that cannot be
+// read as a file ("" where each can, or is "-"): the run would otherwise
+// record it as a failed page in its output, and a corrected list would not
+// resume it.
+func (c *cleanFlags) missingList() string {
+	for _, l := range c.lists {
+		if l == "-" {
+			continue
+		}
+		fi, err := os.Stat(l)
+		switch {
+		case err != nil:
+			var pe *os.PathError
+			if errors.As(err, &pe) {
+				err = pe.Err
+			}
+			return fmt.Sprintf("%s: %v", l, err)
+		case fi.IsDir():
+			return l + ": a directory, not a list of inputs (give a directory as an INPUT)"
+		}
+	}
+	return ""
 }
 
 // looksLikeFile says whether path, an -o of a per-page format, names a

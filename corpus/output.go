@@ -68,6 +68,14 @@ type Output struct {
 func Open(opt OutputOptions) (out *Output, err error) {
 	out = &Output{}
 	var logs []*doneLog
+	if IsStream(opt.Format) && opt.Path != "" {
+		if fi, err := os.Stat(opt.Path); err == nil && fi.IsDir() || namesDir(opt.Path) {
+			return nil, fmt.Errorf("-o %s names a directory; the %s format writes one file (e.g. -o crawl.%s)", opt.Path, opt.Format, streamExt(opt.Format))
+		}
+	}
+	if !IsStream(opt.Format) && isFile(opt.Path) {
+		return nil, fmt.Errorf("-o %s is a file; the %s format writes one file per page into a directory", opt.Path, opt.Format)
+	}
 	errPath := opt.Errors
 	if errPath == "" {
 		errPath = defaultErrorLog(opt)
@@ -114,10 +122,7 @@ func Open(opt OutputOptions) (out *Output, err error) {
 			out.Sink = s
 		}
 		out.Where = "standard output"
-	case IsStream(opt.Format):
-		if fi, err := os.Stat(opt.Path); err == nil && fi.IsDir() || namesDir(opt.Path) {
-			return nil, fmt.Errorf("-o %s names a directory; the %s format writes one file (e.g. -o crawl.%s)", opt.Path, opt.Format, streamExt(opt.Format))
-		}
+	case IsStream(opt.Format): // not a directory: checked above
 		if err := os.MkdirAll(filepath.Dir(opt.Path), 0o755); err != nil {
 			return nil, err
 		}

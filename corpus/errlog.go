@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 )
 
 // ErrorRecord is one line of an error log: an input that failed, or, with
@@ -94,13 +96,23 @@ func openErrorLog(path string, resume bool, keep int, lock *os.File) (*ErrorLog,
 // rewritten on resume and created with its first record, so it cannot
 // carry the lock. The lock file is removed when the run ends (unlock); a
 // killed run leaves it, unlocked, for the next to take.
+//
+// Where lockFile cannot lock (canLock false), or the lock file cannot be
+// made (a read-only directory, whose log an earlier run may have left
+// writable), it returns nil: the run goes on unguarded, as before locks.
 func lockLog(path string) (*os.File, error) {
+	if !canLock {
+		return nil, nil
+	}
 	lp := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".lock")
 	if err := os.MkdirAll(filepath.Dir(lp), 0o755); err != nil {
 		return nil, err
 	}
 	for range 10 {
 		f, err := os.OpenFile(lp, os.O_RDWR|os.O_CREATE, 0o644)
+		if errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS) {
+			return nil, nil
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -122,6 +134,31 @@ func lockLog(path string) (*os.File, error) {
 		f.Close()
 	}
 	return nil, fmt.Errorf("%s: could not be locked", lp)
+}
+
+// ClaimErrorLog takes the lock of the error log that Open would open for
+// the output of format at path (errors: OutputOptions.Errors), as Claim
+// takes the output's, for the time a run spends starting, so that a run
+// sharing another's log is refused before it starts Chromium. release
+// gives it up; Open takes it again.
+func ClaimErrorLog(format, path, errors string) (release func(), err error) {
+	p := errors
+	if p == "" {
+		p = defaultErrorLog(OutputOptions{Format: format, Path: path})
+	}
+	none := func() {}
+	if p == "" || special(p) {
+		return none, nil
+	}
+	if fi, err := os.Stat(filepath.Dir(p)); err != nil || !fi.IsDir() {
+		return none, nil // Open makes the directory, or names the mistake
+	}
+	f, err := lockLog(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	l := &ErrorLog{lock: f}
+	return l.unlock, nil
 }
 
 // unlock removes the lock file and gives the lock up.

@@ -160,6 +160,9 @@ func TestErrorLogLocked(t *testing.T) {
 			}
 		}
 	}
+	if _, err := ClaimErrorLog(JSONL, filepath.Join(dir, "q.jsonl.gz"), ""); !errors.Is(err, ErrLocked) {
+		t.Errorf("ClaimErrorLog of a log a run writes: %v, want ErrLocked", err)
+	}
 	if b, err := os.ReadFile(log); err != nil || len(b) == 0 {
 		t.Errorf("the first run's error log: %q, %v; want its record kept", b, err)
 	}
@@ -169,9 +172,39 @@ func TestErrorLogLocked(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, ".q.errors.jsonl.lock")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("lock file left after the run: %v", err)
 	}
+	release, err := ClaimErrorLog(JSONL, filepath.Join(dir, "q.jsonl.gz"), "")
+	if err != nil {
+		t.Fatalf("ClaimErrorLog after the first run: %v", err)
+	}
+	release()
 	again, err := Open(OutputOptions{Format: JSONL, Path: filepath.Join(dir, "q.jsonl.gz")})
 	if err != nil {
 		t.Fatalf("after the first run: %v", err)
 	}
 	again.Close()
+}
+
+// TestErrorLogLockReleased: an Open that fails after the error log was
+// locked (here the settings cannot be written) gives the lock up and
+// leaves no lock file, and the next Open takes it.
+func TestErrorLogLockReleased(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "q.jsonl")
+	if err := os.Mkdir(settingsPath(out, false), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	opt := OutputOptions{Format: JSONL, Path: out, Settings: Settings{"model": "m"}}
+	if o, err := Open(opt); err == nil {
+		o.Close()
+		t.Fatal("opened with a directory for its settings file")
+	}
+	if _, err := os.Stat(filepath.Join(dir, ".q.errors.jsonl.lock")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("lock file left by a failed Open: %v", err)
+	}
+	os.Remove(settingsPath(out, false))
+	o, err := Open(opt)
+	if err != nil {
+		t.Fatalf("after a failed Open: %v", err)
+	}
+	o.Close()
 }

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -80,19 +81,33 @@ func Open(opt OutputOptions) (out *Output, err error) {
 	if errPath == "" {
 		errPath = defaultErrorLog(opt)
 	}
+	if !IsStream(opt.Format) {
+		if _, err := export.ParseFormat(opt.Format); err != nil {
+			return nil, err
+		}
+	}
 	// The error log is this run's before anything is touched (lockLog).
+	// Until openErrorLog takes the lock over, a failure gives it up here,
+	// and removes the log's directory where lockLog made it (if empty).
 	var lock *os.File
 	if errPath != "" && !special(errPath) {
 		if fi, err := os.Stat(errPath); err == nil && fi.IsDir() {
 			return nil, fmt.Errorf("%s is a directory, not an error log", errPath)
 		}
+		made := ""
+		if _, err := os.Stat(filepath.Dir(errPath)); errors.Is(err, os.ErrNotExist) {
+			made = filepath.Dir(errPath)
+		}
 		if lock, err = lockLog(errPath); err != nil {
 			return nil, fmt.Errorf("%s: %w", errPath, err)
 		}
 		defer func() {
-			if err != nil {
+			if err != nil && lock != nil {
 				os.Remove(lock.Name())
 				lock.Close()
+				if made != "" {
+					os.Remove(made) // only if empty
+				}
 			}
 		}()
 	}
@@ -166,6 +181,7 @@ func Open(opt OutputOptions) (out *Output, err error) {
 			keep = logs[0].failures
 		}
 		out.Errors, log, err = openErrorLog(errPath, opt.Resume, keep, lock)
+		lock = nil // the log's now, also where openErrorLog failed
 		if err != nil {
 			out.Sink.Close()
 			return nil, fmt.Errorf("%s: %w", errPath, err)

@@ -63,6 +63,22 @@ type HTTPResponse struct {
 // Record.Truncated.
 func (h *HTTPResponse) Truncated() bool { return h.rec.truncated }
 
+// contentLength returns a header's Content-Length where it has one, and
+// its values (repeated fields, or a list) agree.
+func contentLength(h http.Header) (int64, bool) {
+	n, ok := int64(-1), false
+	for _, v := range h.Values("Content-Length") {
+		for _, part := range strings.Split(v, ",") {
+			m, err := strconv.ParseInt(strings.TrimSpace(part), 10, 64)
+			if err != nil || m < 0 || ok && m != n {
+				return 0, false
+			}
+			n, ok = m, true
+		}
+	}
+	return n, ok
+}
+
 // Short reports whether the record's block ends before the body's HTTP
 // Content-Length: the crawler stored the body cut (without a
 // WARC-Truncated field), or one of the two lengths is wrong. Known once
@@ -138,7 +154,7 @@ func (rec *Record) HTTP() (*HTTPResponse, error) {
 
 	var body *bufio.Reader = hb
 	te := strings.ToLower(strings.Join(resp.Header.Values("Transfer-Encoding"), ","))
-	if cl, err := strconv.ParseInt(strings.TrimSpace(resp.Header.Get("Content-Length")), 10, 64); err == nil && !strings.Contains(te, "chunked") {
+	if cl, ok := contentLength(resp.Header); ok && !strings.Contains(te, "chunked") && resp.StatusCode >= 200 && resp.StatusCode != 204 && resp.StatusCode != 304 {
 		resp.short = cl > int64(hb.Buffered())+rec.remaining
 	}
 	if strings.Contains(te, "chunked") && looksChunked(hb) {

@@ -490,8 +490,16 @@ func TestShortBody(t *testing.T) {
 		{"longer than said", "Content-Length: 5\r\n", []byte("<p>ten bytes"), false},
 		{"none", "", body, false},
 		{"chunked", "Transfer-Encoding: chunked\r\nContent-Length: 999\r\n", []byte("5\r\n<p>ab\r\n0\r\n\r\n"), false},
+		{"repeated, agreeing", "Content-Length: 20\r\nContent-Length: 20\r\n", []byte("<p>ten bytes"), true},
+		{"repeated, disagreeing", "Content-Length: 5000\r\nContent-Length: 12\r\n", []byte("<p>ten bytes"), false},
+		{"a list", "Content-Length: 12, 12\r\n", []byte("<p>ten bytes"), false},
+		{"304", "Content-Length: 5000\r\n", nil, false},
 	} {
-		r := NewReader(bytes.NewReader(cat(response(1, "http://x/", httpResp("200 OK", "Content-Type: text/html\r\n"+c.header, c.body)))), Options{})
+		status := "200 OK"
+		if c.name == "304" {
+			status = "304 Not Modified"
+		}
+		r := NewReader(bytes.NewReader(cat(response(1, "http://x/", httpResp(status, "Content-Type: text/html\r\n"+c.header, c.body)))), Options{})
 		rec, err := r.Next()
 		if err != nil {
 			t.Fatal(err)

@@ -37,10 +37,16 @@ type batchRun struct {
 func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr io.Writer) error {
 	// The output is this run's from the start: another run's is refused
 	// before Chromium starts. corpus.Open takes the lock over.
-	release, err := corpus.Claim(cf.format, cf.out)
+	releaseOut, err := corpus.Claim(cf.format, cf.out)
 	if err != nil {
 		return err
 	}
+	releaseLog, err := corpus.ClaimErrorLog(cf.format, cf.out, cf.errors) // so is its error log
+	if err != nil {
+		releaseOut(false)
+		return err
+	}
+	release := func(keep bool) { releaseLog(); releaseOut(keep) }
 	var check func(*pipeline.Cleaner) error
 	if cf.resume { // a resume with other settings is refused before Chromium starts too
 		check = func(c *pipeline.Cleaner) error {

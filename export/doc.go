@@ -2,16 +2,21 @@
 // classifier kept, in one of four formats.
 //
 //   - [CleanEval]: CleanEval's own format. A first line "URL: <url>" when
-//     the page's URL is known, then one segment per line, opened by <h> for
-//     headings, <l> for list items and <p> for the rest (see [Segments]).
+//     the page's URL is known, then the segments, each on a line of its
+//     own opened by <h> for headings, <l> for list items and <p> for the
+//     rest (see [Segments]); a segment keeps the line breaks of its text
+//     (Block.Text: those of the page's source and its <br>s), as
+//     CleanEval's gold keeps those of its text dumps.
 //   - [Text]: plain paragraphs separated by blank lines.
 //   - [HTML]: the pruned document. The own text of every dropped block is
 //     removed, then every element left without text or images (the head,
 //     html and body stay); the rest is rendered with html.Render.
 //   - [JSON]: one object per page, {"name", "url", "blocks": [...]}, with
 //     one object per block: id, label (clean or dirty), value (the
-//     decision value to six decimals, when given), type (p, h or l), tag,
-//     text. [WriteMeta] adds the page's metadata (package meta) after
+//     decision value to six decimals, when given), type (p, h or l, by
+//     [Types]: the CleanEval format's short-heading rule, which looks at
+//     the kept runs around a segment, is not applied, so a short line
+//     there may be <h> where type says p), tag, text. [WriteMeta] adds the page's metadata (package meta) after
 //     name and url: "title" always, "author", "date" and "site" when the
 //     page gives them. [WriteNotes] adds what the cleaner knows of its
 //     decisions ([Notes]): the page's truncated, render_error,

@@ -13,7 +13,7 @@ import (
 // A page goes through load, preclean and blocks; a classifier decides
 // which blocks to keep (here a stand-in drops the blocks that are mostly
 // link text), and Write writes them. In CleanEval's format the URL comes
-// first, then one segment per line, typed <h> (heading), <l> (list item)
+// first, then each segment on a line of its own, typed <h> (heading), <l> (list item)
 // or <p>.
 func Example() {
 	in := `<text id="http://example.com/story" title="Story">

@@ -131,7 +131,7 @@ func addCleanFlags(fs *flag.FlagSet) *cleanFlags {
 	fs.StringVar(&c.out, "o", "", "output: a directory for cleaneval, text, html and json (needed for more than one page; a name ending in .txt, .html, .htm, .json, .jsonl or .gz that is not a directory yet is refused as a file's), a file for jsonl and wet (default: standard output)")
 	fs.Var(&c.lists, "i", "a file listing inputs, one path per line (- reads the list from standard input); may be repeated; its paths come after the INPUT arguments, in order (a missing list is a usage error, a missing path in it a failed page)")
 	fs.IntVar(&c.workers, "workers", 0, "pages cleaned at once (0: one per CPU)")
-	fs.BoolVar(&c.quiet, "q", false, "no progress report")
+	fs.BoolVar(&c.quiet, "q", false, "no progress report (a batch's summary line at the end is still printed: jsonl, wet, or -o)")
 	fs.BoolVar(&c.resume, "resume", false, "continue an earlier run of the same command: keep its outputs and clean only the pages they lack")
 	fs.BoolVar(&c.keepDirs, "keep-dirs", false, "mirror the input folders in the output directory (default: base names, -2, -3 on collisions)")
 	fs.BoolVar(&c.blocks, "blocks", false, "jsonl: add every block with its label, type and decision value (and unseen, smoothed, floor: the text model decided it where the rendering could not show it; sequence smoothing gave it the other label than its own value would; the prose floor kept it)")
@@ -230,11 +230,15 @@ func runClean(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) == 0 && len(cf.lists) == 0 {
 		return usagef("clean", "no input: give HTML or WARC files, directories, -i LIST or - (standard input)")
 	}
+	if cf.format == corpus.WET && cf.out == "" && isTerminal(stdout) {
+		return usagef("clean", "--format wet writes gzip data: give -o FILE (e.g. -o crawl.warc.wet.gz) or redirect the standard output, not to a terminal")
+	}
 	if corpus.IsStream(cf.format) || cf.out != "" {
 		return cleanBatch(ctx, cf, pos, stdout, stderr)
 	}
 	return cleanOne(ctx, cf, pos, stdout, stderr)
 }
+
 
 // cleanOne cleans the one page that the inputs stand for to stdout. Inputs
 // that are errors (a damaged stretch of a WARC file, say) beside it do not

@@ -42,9 +42,12 @@ func newStatus(w io.Writer, label string, quiet bool) *status {
 	return s
 }
 
-// isTerminal reports whether w is a terminal: a character device other
-// than /dev/null.
+// isTerminal reports whether w (or the standard output a pipeWriter
+// wraps) is a terminal: a character device other than /dev/null.
 func isTerminal(w io.Writer) bool {
+	if p, ok := w.(*pipeWriter); ok {
+		w = p.w
+	}
 	f, ok := w.(*os.File)
 	if !ok {
 		return false

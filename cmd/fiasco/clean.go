@@ -239,7 +239,6 @@ func runClean(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return cleanOne(ctx, cf, pos, stdout, stderr)
 }
 
-
 // cleanOne cleans the one page that the inputs stand for to stdout. Inputs
 // that are errors (a damaged stretch of a WARC file, say) beside it do not
 // count as pages: they are reported on stderr after the page, and the

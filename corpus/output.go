@@ -74,17 +74,18 @@ func Open(opt OutputOptions) (out *Output, err error) {
 			return nil, fmt.Errorf("-o %s names a directory; the %s format writes one file (e.g. -o crawl.%s)", opt.Path, opt.Format, streamExt(opt.Format))
 		}
 	}
+	var pageFormat export.Format // of the per-page formats, parsed before the log is locked
+	if !IsStream(opt.Format) {
+		if pageFormat, err = export.ParseFormat(opt.Format); err != nil {
+			return nil, err
+		}
+	}
 	if !IsStream(opt.Format) && isFile(opt.Path) {
 		return nil, fmt.Errorf("-o %s is a file; the %s format writes one file per page into a directory", opt.Path, opt.Format)
 	}
 	errPath := opt.Errors
 	if errPath == "" {
 		errPath = defaultErrorLog(opt)
-	}
-	if !IsStream(opt.Format) {
-		if _, err := export.ParseFormat(opt.Format); err != nil {
-			return nil, err
-		}
 	}
 	// The error log is this run's before anything is touched (lockLog).
 	// Until openErrorLog takes the lock over, a failure gives it up here,
@@ -155,16 +156,9 @@ func Open(opt OutputOptions) (out *Output, err error) {
 		}
 		out.Where = opt.Path
 		out.Exclude = append(out.Exclude, opt.Path)
-	default:
-		f, ferr := export.ParseFormat(opt.Format)
-		if ferr != nil {
-			return nil, ferr
-		}
-		if isFile(opt.Path) {
-			return nil, fmt.Errorf("-o %s is a file; the %s format writes one file per page into a directory", opt.Path, opt.Format)
-		}
+	default: // a format and a path checked above
 		var log *doneLog
-		out.Sink, log, err = openDir(opt.Path, f, opt.KeepDirs, opt.Resume)
+		out.Sink, log, err = openDir(opt.Path, pageFormat, opt.KeepDirs, opt.Resume)
 		if err != nil {
 			return nil, err
 		}

@@ -252,16 +252,20 @@ func trainedSets(m *classify.Model) (map[string]int, string) {
 // set that publishes a split (a split/ directory) scored on the other
 // split than the one the model trained on is not warned of.
 func warnTrainedOn(stderr io.Writer, names []string, models []*classify.Model, dirs []string, split string) {
+	sets := make([]map[string]int, len(models))
+	splits := make([]string, len(models))
+	for i, m := range models {
+		sets[i], splits[i] = trainedSets(m)
+	}
 	for _, d := range dirs {
 		set := filepath.Base(filepath.Clean(d))
 		_, err := os.Stat(filepath.Join(d, "split"))
 		hasSplit := err == nil
 		var who []string
 		sample := -1
-		for i, m := range models {
-			sets, trainedSplit := trainedSets(m)
-			n, ok := sets[set]
-			if !ok || hasSplit && split != "" && trainedSplit != "" && split != trainedSplit {
+		for i := range models {
+			n, ok := sets[i][set]
+			if !ok || hasSplit && split != "" && splits[i] != "" && split != splits[i] {
 				continue
 			}
 			who = append(who, names[i])

@@ -103,21 +103,12 @@ func TestTrainGridBySite(t *testing.T) {
 func TestDataSetChecks(t *testing.T) {
 	dir := t.TempDir()
 	set := filepath.Join(dir, "set")
-	page, _ := os.ReadFile("testdata/article.html")
-	gold, _ := os.ReadFile("testdata/article.cleaneval")
-	gold = append([]byte("URL: http://example.org/a\n"), gold...)
-	part := gold[:bytes.Index(gold, []byte("\n<p> The mayor"))] // the headline and the first paragraph: the rest is dirty
-	for name, data := range map[string][]byte{
+	page, gold, part := articlePair()
+	writeTree(t, set, map[string][]byte{
 		"html/1.html": page, "html/2.html": page, "html/3.html": page,
 		"gold/1.txt": gold, "gold/2.txt": part, "gold/4.txt": gold, "gold/1.xml": gold,
 		"gold/.DS_Store": {0, 1}, "html/.x.html": page,
-	} {
-		p := filepath.Join(set, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	model := filepath.Join(dir, "m.fiasco")
 	code, _, errs := fiasco(t, "train", "-q", "--no-render", "--data", set, "-o", model)
 	if code != 0 {
@@ -136,13 +127,7 @@ func TestDataSetChecks(t *testing.T) {
 	}
 	// A set with no pair at all names what is there instead.
 	bad := filepath.Join(dir, "bad")
-	for name, data := range map[string][]byte{"html/1.htm": page, "gold/1.txt": []byte("<p> text\n")} {
-		p := filepath.Join(bad, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeTree(t, bad, map[string][]byte{"html/1.htm": page, "gold/1.txt": []byte("<p> text\n")})
 	if code, _, errs := fiasco(t, "train", "-q", "--no-render", "--data", bad, "-o", model); code == 0 ||
 		!strings.Contains(errs, "html/1.htm: not named <id>.html") || !strings.Contains(errs, "no html/<id>.html with gold/<id>.* found") {
 		t.Errorf("a set without pairs: exit %d, stderr:\n%s", code, errs)
@@ -227,20 +212,11 @@ func TestSkipPages(t *testing.T) {
 func TestFailedPageExit(t *testing.T) {
 	dir := t.TempDir()
 	set := filepath.Join(dir, "set")
-	page, _ := os.ReadFile("testdata/article.html")
-	gold, _ := os.ReadFile("testdata/article.cleaneval")
-	gold = append([]byte("URL: http://example.org/a\n"), gold...)
-	part := gold[:bytes.Index(gold, []byte("\n<p> The mayor"))] // the headline and the first paragraph: the rest is dirty
-	for name, data := range map[string][]byte{
+	page, gold, part := articlePair()
+	writeTree(t, set, map[string][]byte{
 		"html/1.html": page, "html/2.html": page, "html/3.html": page, "html/4.html": page,
 		"gold/1.txt": gold, "gold/2.txt": part, "gold/3.txt": {'<', 'p', '>', 0, 1, 2, 0}, "gold/4.txt": part,
-	} {
-		p := filepath.Join(set, name)
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	model := filepath.Join(dir, "m.fiasco")
 	code, _, errs := fiasco(t, "train", "-q", "--no-render", "--data", set, "-o", model)
 	if code != 1 || !strings.Contains(errs, "page failed: ") || !strings.Contains(errs, "gold/3.txt") || !strings.Contains(errs, "4 pages (1 failed)") {
@@ -265,5 +241,28 @@ func TestFailedPageExit(t *testing.T) {
 	os.Remove(filepath.Join(set, "gold/3.txt"))
 	if code, _, errs := fiasco(t, "eval", "-q", "--no-render", "--cv", "2", "--data", set); code != 0 {
 		t.Errorf("eval --cv on good pages: exit %d; stderr:\n%s", code, errs)
+	}
+}
+
+// articlePair returns testdata's article page, its CleanEval gold with a
+// URL line, and a part of that gold: the headline and the first paragraph,
+// the rest of the page dirty.
+func articlePair() (page, gold, part []byte) {
+	page, _ = os.ReadFile("testdata/article.html")
+	gold, _ = os.ReadFile("testdata/article.cleaneval")
+	gold = append([]byte("URL: http://example.org/a\n"), gold...)
+	return page, gold, gold[:bytes.Index(gold, []byte("\n<p> The mayor"))]
+}
+
+// writeTree writes files, named by slash paths below root, making their
+// directories.
+func writeTree(t *testing.T, root string, files map[string][]byte) {
+	t.Helper()
+	for name, data := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

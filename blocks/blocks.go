@@ -1,6 +1,7 @@
 package blocks
 
 import (
+	"bytes"
 	"strconv"
 	"sync"
 	"unicode"
@@ -27,7 +28,7 @@ type Block struct {
 	Node   *html.Node // the element
 	Parent int        // ID of the nearest ancestor block, or -1
 	Depth  int        // element depth below the document node (<html> is 1)
-	Text   string     // own text, white space collapsed to single spaces
+	Text   string     // own text, white space collapsed (see the package doc)
 
 	Chars        int // non-space characters of Text
 	LinkChars    int // non-space characters of Text inside <a href> elements
@@ -63,8 +64,8 @@ func Find(doc *html.Node) []*Block {
 	var cur *Block
 	add := func(s string) { f.text[level] = append(f.text[level], s...) }
 	offset := 0
-	var walk func(n *html.Node, i int32, depth, parent int, inLink bool)
-	walk = func(n *html.Node, i int32, depth, parent int, inLink bool) {
+	var walk func(n *html.Node, i int32, depth, parent int, inLink, pre bool)
+	walk = func(n *html.Node, i int32, depth, parent int, inLink, pre bool) {
 		switch n.Type {
 		case html.TextNode:
 			if cur == nil {
@@ -72,14 +73,18 @@ func Find(doc *html.Node) []*Block {
 			}
 			c := int(f.nodes[i].sub) // nonSpace(n.Data)
 			if c == 0 {
-				add(" ")
+				if pre {
+					f.text[level] = appendText(f.text[level], n.Data, true)
+				} else {
+					add(" ")
+				}
 				return
 			}
 			if cur.Chars == 0 {
 				cur.Offset = offset
 			}
 			offset += c
-			add(n.Data)
+			f.text[level] = appendText(f.text[level], n.Data, pre)
 			cur.Chars += c
 			if inLink {
 				cur.LinkChars += c
@@ -110,12 +115,13 @@ func Find(doc *html.Node) []*Block {
 		if n.Type == html.ElementNode && n.DataAtom == atom.A && hasAttr(n, "href") {
 			inLink = true
 		}
+		pre = pre || preformatted(n)
 		ci := i + 1
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.ElementNode && c.DataAtom == atom.Br && cur != nil {
 				add("\n")
 			}
-			walk(c, ci, depth+1, parent, inLink)
+			walk(c, ci, depth+1, parent, inLink, pre)
 			ci = f.nodes[ci].end
 		}
 		if isBlock {
@@ -127,7 +133,7 @@ func Find(doc *html.Node) []*Block {
 			add(" ")
 		}
 	}
-	walk(doc, 0, 0, -1, false)
+	walk(doc, 0, 0, -1, false, false)
 	// Subtree counts of links, images and elements, bottom-up through Parent.
 	for _, b := range out {
 		b.Links, b.Images, b.Elements = countElements(b.Node)
@@ -431,6 +437,36 @@ func collapseInto(dst, s []byte) []byte {
 		dst = utf8.AppendRune(dst, r)
 	}
 	return dst
+}
+
+// appendText appends the text s of a text node to dst. A line break in the
+// page source is white space like any other, so outside preformatted
+// elements (pre is set) each '\n' becomes ' ': only <br>, which the walks
+// add as '\n', and the source lines of a <pre> break the text's lines.
+func appendText(dst []byte, s string, pre bool) []byte {
+	start := len(dst)
+	dst = append(dst, s...)
+	if pre {
+		return dst
+	}
+	for i := bytes.IndexByte(dst[start:], '\n'); i >= 0; i = bytes.IndexByte(dst[start:], '\n') {
+		dst[start+i] = ' '
+		start += i + 1
+	}
+	return dst
+}
+
+// preformatted reports whether n is an element whose source line breaks a
+// browser shows (white-space: pre in the default style sheet).
+func preformatted(n *html.Node) bool {
+	if n.Type != html.ElementNode {
+		return false
+	}
+	switch n.DataAtom {
+	case atom.Pre, atom.Listing, atom.Plaintext, atom.Xmp, atom.Textarea:
+		return true
+	}
+	return false
 }
 
 func hasAttr(n *html.Node, key string) bool {

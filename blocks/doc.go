@@ -32,7 +32,11 @@
 //
 // So blocks partition the visible text of the page: joining the text of all
 // blocks in document order gives back all of it, and dropping a block drops
-// exactly its text. Block.Text is that text with white space collapsed.
+// exactly its text. Block.Text is that text with white space collapsed, as
+// a browser shows it: each run of white space becomes one space, or one line
+// break where it holds a <br> or, inside <pre> (and <listing>, <plaintext>,
+// <xmp>, <textarea>), a line break of the source. A paragraph that the page's
+// source wraps over several lines is one line of Block.Text.
 //
 // # Marking
 //

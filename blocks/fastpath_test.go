@@ -44,14 +44,18 @@ func findRef(doc *html.Node) []*Block {
 			}
 			c := nonSpaceRef(n.Data)
 			if c == 0 {
-				add(" ")
+				if inPreRef(n) {
+					add(n.Data)
+				} else {
+					add(" ")
+				}
 				return
 			}
 			if cur.Chars == 0 {
 				cur.Offset = offset
 			}
 			offset += c
-			add(n.Data)
+			add(sourceTextRef(n))
 			cur.Chars += c
 			if inLink {
 				cur.LinkChars += c
@@ -244,6 +248,27 @@ func collapseRef(s string) string {
 	return b.String()
 }
 
+// inPreRef reports whether n has a preformatted element among its
+// ancestors, looked up through Parent.
+func inPreRef(n *html.Node) bool {
+	for p := n.Parent; p != nil; p = p.Parent {
+		if p.Type == html.ElementNode && (p.Data == "pre" || p.Data == "listing" ||
+			p.Data == "plaintext" || p.Data == "xmp" || p.Data == "textarea") {
+			return true
+		}
+	}
+	return false
+}
+
+// sourceTextRef is the text of text node n with the source's line breaks
+// turned into spaces outside preformatted elements.
+func sourceTextRef(n *html.Node) string {
+	if inPreRef(n) {
+		return n.Data
+	}
+	return strings.ReplaceAll(n.Data, "\n", " ")
+}
+
 func runsRef(bs []*Block) []Run {
 	if len(bs) == 0 {
 		return nil
@@ -278,7 +303,7 @@ func runsRef(bs []*Block) []Run {
 				flush()
 				cur = blk
 			}
-			buf.WriteString(n.Data)
+			buf.WriteString(sourceTextRef(n))
 			return
 		case html.ElementNode:
 			if n.DataAtom == atom.Head {
@@ -380,7 +405,7 @@ func randomDoc(r *rand.Rand) *html.Node {
 		root.AppendChild(body)
 		parent = body
 	}
-	tags := []atom.Atom{atom.Div, atom.P, atom.Span, atom.B, atom.A, atom.Li, atom.Ul, atom.Td, atom.Br, atom.Img, atom.Section, atom.Em}
+	tags := []atom.Atom{atom.Div, atom.P, atom.Span, atom.B, atom.A, atom.Li, atom.Ul, atom.Td, atom.Br, atom.Img, atom.Section, atom.Em, atom.Pre}
 	var grow func(n *html.Node, depth int)
 	grow = func(n *html.Node, depth int) {
 		for k := r.Intn(5); k > 0; k-- {

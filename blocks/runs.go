@@ -10,7 +10,7 @@ import (
 // <blockquote> inside) has several runs, while Block.Text joins them.
 type Run struct {
 	Block int    // index into the blocks slice
-	Text  string // white space collapsed, line breaks from <br> kept
+	Text  string // white space collapsed; line breaks from <br> and <pre> kept
 }
 
 // Runs returns the text of the page in document order, cut into runs at
@@ -55,8 +55,8 @@ func runs(bs []*Block, root *html.Node, owner map[*html.Node]int) (out []Run, ok
 		}
 		raw = raw[:0]
 	}
-	var walk func(n *html.Node, blk int)
-	walk = func(n *html.Node, blk int) {
+	var walk func(n *html.Node, blk int, pre bool)
+	walk = func(n *html.Node, blk int, pre bool) {
 		switch n.Type {
 		case html.TextNode:
 			if blk < 0 {
@@ -66,7 +66,7 @@ func runs(bs []*Block, root *html.Node, owner map[*html.Node]int) (out []Run, ok
 				flush()
 				cur = blk
 			}
-			raw = append(raw, n.Data...)
+			raw = appendText(raw, n.Data, pre)
 			return
 		case html.ElementNode:
 			if n.DataAtom == atom.Head {
@@ -81,6 +81,7 @@ func runs(bs []*Block, root *html.Node, owner map[*html.Node]int) (out []Run, ok
 				next++
 			}
 		}
+		pre = pre || preformatted(n)
 		boundary := n.Type == html.ElementNode && !IsInline(n)
 		if boundary && blk == cur {
 			raw = append(raw, ' ')
@@ -89,13 +90,13 @@ func runs(bs []*Block, root *html.Node, owner map[*html.Node]int) (out []Run, ok
 			if c.Type == html.ElementNode && c.DataAtom == atom.Br && blk == cur {
 				raw = append(raw, '\n')
 			}
-			walk(c, blk)
+			walk(c, blk, pre)
 		}
 		if boundary && blk == cur {
 			raw = append(raw, ' ')
 		}
 	}
-	walk(root, -1)
+	walk(root, -1, false)
 	flush()
 	return out, owner != nil || next == len(bs)
 }

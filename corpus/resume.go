@@ -18,6 +18,11 @@ type doneLog struct {
 	head     string
 	has      bool
 	n        int // entries read
+	// cut, where not nil, cuts the log to its first n entries: a log that
+	// may run ahead of the output it goes with (a WET file's error log,
+	// whose writes reach the disk apart from the output's), which resume
+	// cuts back to where the output ends.
+	cut func(n int) error
 }
 
 func (l *doneLog) advance() error {
@@ -44,6 +49,18 @@ type Resume struct {
 	logs    []*doneLog
 	skipped int
 	err     error
+	cut     []string // notes of logs cut back to their output's end
+}
+
+// Cut returns a note for each log that ran ahead of its output (a WET
+// file's error log holding failures of inputs past the output's last
+// page, as a crash of the machine can leave it) and was cut back to the
+// output's end, so that those inputs are cleaned again.
+func (r *Resume) Cut() []string {
+	if r == nil {
+		return nil
+	}
+	return r.cut
 }
 
 // Skipped returns the number of inputs skipped as done.
@@ -120,10 +137,36 @@ func (r *Resume) done(in pipeline.Input) (bool, error) {
 }
 
 // exhausted checks that every log has been matched to its end at the
-// first input not done (named by next, "" at the end of the inputs).
+// first input not done (named by next, "" at the end of the inputs). A log
+// that can be cut (doneLog.cut) and is the only one left unmatched is cut
+// there instead, when an earlier entry of some log matched: its output
+// lost its last entries, or never got them to the disk.
 func (r *Resume) exhausted(next string) error {
+	matched, behind := false, false
+	for _, l := range r.logs {
+		consumed := l.n
+		if l.has {
+			consumed--
+		}
+		matched = matched || consumed > 0
+		behind = behind || l.has && l.cut == nil
+	}
 	for _, l := range r.logs {
 		if !l.has {
+			continue
+		}
+		if l.cut != nil && matched && !behind {
+			keep := l.n - 1
+			if err := l.cut(keep); err != nil {
+				return fmt.Errorf("--resume: cutting %s back to its output: %w", l.name, err)
+			}
+			kept := fmt.Sprintf("cut to its first %d entries", keep)
+			if keep == 0 {
+				kept = "emptied"
+			}
+			r.cut = append(r.cut, fmt.Sprintf("%s ran ahead of the output (from entry %d, for %s): %s; the inputs from %s on are cleaned again",
+				l.name, l.n, l.head, kept, nameOr(next, "the end of the inputs")))
+			l.has = false
 			continue
 		}
 		where := "the inputs end"
@@ -134,4 +177,11 @@ func (r *Resume) exhausted(next string) error {
 			l.n, l.name, l.head, where)
 	}
 	return nil
+}
+
+func nameOr(s, alt string) string {
+	if s == "" {
+		return alt
+	}
+	return s
 }

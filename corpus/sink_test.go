@@ -200,6 +200,77 @@ func TestResumeWET(t *testing.T) {
 	}
 }
 
+// TestResumeWETLogAhead: a WET file's error log that holds a failure past
+// the output's last page (the WET file lost its last record in a crash
+// of the machine) is cut back to the output's end on resume, and the
+// inputs from there on are cleaned again: every input ends with one record,
+// in the output or the log. A log ahead of a WET file whose records do not
+// match the inputs is still refused.
+func TestResumeWETLogAhead(t *testing.T) {
+	dir := t.TempDir()
+	opt := OutputOptions{Format: WET, Path: filepath.Join(dir, "out.warc.wet.gz"), Software: "fiasco-test"}
+	out, err := Open(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := outcomes(t, 9, out.Sink) // p2, p5, p8 fail
+	logFailure := func(out *Output, o pipeline.Outcome) {
+		if o.Err != nil {
+			if err := out.Errors.Add(ErrorRecord{Input: o.Input.Name, WARCRecordID: o.Input.RecordID, Error: o.Err.Error()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for _, o := range all[:4] { // p0-p3 whole; p4's record lost, p5's failure logged
+		put(t, out.Sink, []pipeline.Outcome{o})
+		logFailure(out, o)
+	}
+	logFailure(out, all[5])
+	out.Close()
+
+	out, todo := resumed(t, opt, all)
+	if fmt.Sprint(todo) != "[p4.html p5.html p6.html p7.html p8.html]" || out.Resume.Err() != nil {
+		t.Fatalf("resume cleans %v (%v)", todo, out.Resume.Err())
+	}
+	if cut := out.Resume.Cut(); len(cut) != 1 || !strings.Contains(cut[0], "out.wet.errors.jsonl ran ahead") || !strings.Contains(cut[0], "first 1 entries") {
+		t.Errorf("notes of logs cut: %q", cut)
+	}
+	if out.Errors.Earlier() != 1 {
+		t.Errorf("earlier failures %d after the cut, want 1 (p2)", out.Errors.Earlier())
+	}
+	for _, o := range all[4:] {
+		put(t, out.Sink, []pipeline.Outcome{o})
+		logFailure(out, o)
+	}
+	out.Close()
+	data, _ := os.ReadFile(out.Errors.Path())
+	var failed []string
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		var r ErrorRecord
+		json.Unmarshal([]byte(line), &r)
+		failed = append(failed, r.Input)
+	}
+	if fmt.Sprint(failed) != "[p2.html p5.html p8.html]" {
+		t.Errorf("error log after resume: %v, want each failure once", failed)
+	}
+	out, todo = resumed(t, opt, all)
+	if len(todo) != 0 || out.Resume.Skipped() != 9 || out.Resume.Err() != nil || len(out.Resume.Cut()) != 0 {
+		t.Errorf("second resume cleans %v (skipped %d, %v, cut %q)", todo, out.Resume.Skipped(), out.Resume.Err(), out.Resume.Cut())
+	}
+	out.Close()
+
+	// Other inputs: the WET file's first record does not match; nothing cut.
+	before, _ := os.ReadFile(out.Errors.Path())
+	out, todo = resumed(t, opt, all[1:])
+	if out.Resume.Err() == nil || len(todo) != 0 || len(out.Resume.Cut()) != 0 {
+		t.Errorf("resume over other inputs cleans %v, error %v, cut %q", todo, out.Resume.Err(), out.Resume.Cut())
+	}
+	out.Close()
+	if after, _ := os.ReadFile(out.Errors.Path()); string(after) != string(before) {
+		t.Errorf("the error log changed on a refused resume")
+	}
+}
+
 // TestResumeWETNoErrors: a WET run without a failure leaves no error log,
 // and resuming it skips every page; the JSONL and the WET run of one
 // crawl keep error logs of their own.

@@ -4,9 +4,9 @@
 //   - [CleanEval]: CleanEval's own format. A first line "URL: <url>" when
 //     the page's URL is known, then the segments, each on a line of its
 //     own opened by <h> for headings, <l> for list items and <p> for the
-//     rest (see [Segments]); a segment keeps the line breaks of its text
-//     (Block.Text: those of the page's source and its <br>s), as
-//     CleanEval's gold keeps those of its text dumps.
+//     rest (see [Segments]); a segment breaks its line only where the
+//     page does (a <br>, a line of a <pre>; see package blocks), not
+//     where the page's source wraps a paragraph.
 //   - [Text]: plain paragraphs separated by blank lines.
 //   - [HTML]: the pruned document. The own text of every dropped block is
 //     removed, then every element left without text or images (the head,

@@ -92,7 +92,7 @@ const MaxShortHeadingWords = 4
 type Segment struct {
 	Block int    // index of the block in the blocks slice
 	Kind  byte   // 'p', 'h' or 'l'
-	Text  string // white space collapsed, line breaks from <br> kept
+	Text  string // white space collapsed; line breaks from <br> and <pre> kept
 }
 
 // Segments returns the kept text of the page in reading order, one segment

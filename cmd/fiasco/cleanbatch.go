@@ -273,6 +273,9 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 		}
 		fmt.Fprintln(b.stderr, line)
 	}
+	for _, note := range out.Resume.Cut() {
+		fmt.Fprintln(b.stderr, "fiasco clean: --resume: "+note)
+	}
 	if line := warcSummary(stats); line != "" {
 		fmt.Fprintln(b.stderr, "fiasco clean: WARC: "+line)
 	}

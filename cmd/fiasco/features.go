@@ -31,8 +31,35 @@ type featureSidecar struct {
 	Keywords *features.Keywords `json:"keywords"`
 	// Policy is the gold policy the labels and keywords follow (absent
 	// in sidecars written before it was recorded).
-	Policy string       `json:"policy,omitempty"`
-	Rows   []featureRow `json:"rows"`
+	Policy string `json:"policy,omitempty"`
+	// KeywordsFrom is the --keywords-from file, "" where the keywords
+	// were learned from these rows' own labels (nil in sidecars written
+	// before it was recorded).
+	KeywordsFrom *string      `json:"keywords_from,omitempty"`
+	Rows         []featureRow `json:"rows"`
+}
+
+// ownKeywordsNote returns a note for the svm commands when data is a
+// features file (it has fiasco features' sidecar) whose kw_* columns were
+// learned from its own labels, and "" otherwise. Scored as a test set,
+// such a file's figures are too good: its keyword columns know its labels.
+func ownKeywordsNote(data string) string {
+	js, err := os.ReadFile(data + ".json")
+	if err != nil {
+		return ""
+	}
+	var sc featureSidecar
+	if json.Unmarshal(js, &sc) != nil || sc.KeywordsFrom == nil || *sc.KeywordsFrom != "" {
+		return ""
+	}
+	for _, f := range sc.Features {
+		if strings.HasPrefix(f, "kw_") {
+			return fmt.Sprintf("note: the kw_* columns of %s were learned from its own labels (its sidecar %s); "+
+				"as a test set it scores too well: write it with fiasco features --keywords-from TRAINING.libsvm",
+				data, filepath.Base(data)+".json")
+		}
+	}
+	return ""
 }
 
 type featureRow struct {
@@ -61,6 +88,9 @@ would otherwise know the test labels):
 
   fiasco features --data train/ -o train.libsvm
   fiasco features --data test/ --keywords-from train.libsvm -o test.libsvm
+
+The sidecar records which (keywords_from); fiasco svm scale -r and svm
+predict note a file whose keywords were learned from its own labels.
 
 A page that fails to load is named on stderr and has no rows; the files
 are still written, and the exit status is then 1.`
@@ -148,6 +178,7 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return err
 	}
 	side.Policy = df.policy.String()
+	side.KeywordsFrom = kwFrom
 	if err := writeOutput(*out, func(w io.Writer) error { return svm.WriteLIBSVM(w, prob) }); err != nil {
 		return err
 	}

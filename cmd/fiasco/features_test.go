@@ -93,6 +93,27 @@ func TestFeaturesKeywordsFrom(t *testing.T) {
 		}
 	}
 
+	// Scaling or predicting a file whose keywords are its own notes it;
+	// one with the training file's keywords does not.
+	rng := filepath.Join(out, "train.range")
+	if code, _, errs := fiasco(t, "svm", "scale", "-s", rng, trainFile); code != 0 {
+		t.Fatalf("svm scale -s: exit %d: %s", code, errs)
+	}
+	svmModel := filepath.Join(out, "train.model")
+	if code, _, errs := fiasco(t, "svm", "train", "-q", trainFile, svmModel); code != 0 {
+		t.Fatalf("svm train: exit %d: %s", code, errs)
+	}
+	for _, f := range []string{own, filepath.Join(out, "test.libsvm")} {
+		wantNote := f == own
+		_, _, scaleErrs := fiasco(t, "svm", "scale", "-r", rng, f)
+		_, _, predErrs := fiasco(t, "svm", "predict", f, svmModel, filepath.Join(out, "pred"))
+		for cmd, errs := range map[string]string{"svm scale -r": scaleErrs, "svm predict": predErrs} {
+			if got := strings.Contains(errs, "learned from its own labels"); got != wantNote {
+				t.Errorf("%s %s: note of own keywords %v, want %v; stderr %q", cmd, filepath.Base(f), got, wantNote, errs)
+			}
+		}
+	}
+
 	if code, _, errs := fiasco(t, "features", "-q", "--data", testDir, "--keywords", "50", "--keywords-from", trainFile, "-o", filepath.Join(out, "x.libsvm")); code != 2 || !strings.Contains(errs, "give one") {
 		t.Errorf("--keywords with --keywords-from: exit %d, stderr %q; want a usage error", code, errs)
 	}

@@ -40,9 +40,9 @@ func runSVM(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	case "train":
 		run = func(ctx context.Context, a []string, out io.Writer) error { return svmTrain(ctx, a, out, stderr) }
 	case "predict":
-		run = svmPredict
+		run = func(ctx context.Context, a []string, out io.Writer) error { return svmPredict(ctx, a, out, stderr) }
 	case "scale":
-		run = svmScale
+		run = func(ctx context.Context, a []string, out io.Writer) error { return svmScale(ctx, a, out, stderr) }
 	case "-h", "-help", "--help", "help":
 		fmt.Fprint(stdout, svmUsage)
 		return nil
@@ -132,7 +132,7 @@ func svmTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return m.Save(model)
 }
 
-func svmPredict(ctx context.Context, args []string, stdout io.Writer) error {
+func svmPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("svm predict", "usage: fiasco svm predict [options] DATA MODEL OUTPUT\n\nWrites one predicted label per line of DATA to OUTPUT, as svm-predict does.")
 	prob := fs.Int("b", 0, "probability estimates: 1 writes \"labels ...\" and per-class probabilities (model must have them)")
 	thr := fs.String("threshold", "", "decision threshold: predict the positive class iff decision value > T (default: the model's, 0 for LIBSVM models)")
@@ -158,6 +158,9 @@ func svmPredict(ctx context.Context, args []string, stdout io.Writer) error {
 	data, err := readProblem(pos[0], m.NumFeatures)
 	if err != nil {
 		return err
+	}
+	if note := ownKeywordsNote(pos[0]); note != "" && !*quiet {
+		fmt.Fprintf(stderr, "fiasco svm predict: %s (if %s is the training file, predicting it is fine)\n", note, pos[0])
 	}
 	if data.NumFeatures() > m.NumFeatures {
 		if err := m.Widen(data.NumFeatures()); err != nil {
@@ -224,7 +227,7 @@ func labelFor(m *svm.Model, dec float64) float64 {
 	return m.NegativeLabel()
 }
 
-func svmScale(ctx context.Context, args []string, stdout io.Writer) error {
+func svmScale(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("svm scale", "usage: fiasco svm scale [options] DATA\n\nWrites DATA scaled feature-wise to [lower, upper] to stdout, as svm-scale does\n(range files are svm-scale's format).")
 	lower := fs.Float64("l", -1, "x scaling lower limit")
 	upper := fs.Float64("u", 1, "x scaling upper limit")
@@ -243,6 +246,10 @@ func svmScale(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	var sc *svm.Scaler
 	if *restore != "" {
+		// Restoring another file's range is how a test set is scaled.
+		if note := ownKeywordsNote(pos[0]); note != "" {
+			fmt.Fprintf(stderr, "fiasco svm scale: %s\n", note)
+		}
 		f, err := os.Open(*restore)
 		if err != nil {
 			return err

@@ -100,6 +100,9 @@ func Find(doc *html.Node) []*Block {
 		isBlock := n.Type == html.ElementNode && !inline &&
 			(f.isTarget(i) || n == body && f.nodes[bodyIdx].sub > 0 && f.orphans(body, bodyIdx))
 		if isBlock {
+			if cur != nil {
+				add("\n") // a nested block breaks the enclosing one's line
+			}
 			b := &Block{ID: len(out), Node: n, Parent: parent, Depth: depth, SubtreeChars: int(f.nodes[i].sub)}
 			out = append(out, b)
 			parent = b.ID
@@ -110,7 +113,7 @@ func Find(doc *html.Node) []*Block {
 			}
 			f.text[level] = f.text[level][:0]
 		} else if n.Type == html.ElementNode && !inline && cur != nil {
-			add(" ") // a non-inline boundary separates words
+			add("\n") // a non-inline boundary breaks the line (an <hr>, an empty <div>)
 		}
 		if n.Type == html.ElementNode && n.DataAtom == atom.A && hasAttr(n, "href") {
 			inLink = true
@@ -129,8 +132,11 @@ func Find(doc *html.Node) []*Block {
 			cur.Text = string(f.collapsed)
 			level--
 			cur = saved
+			if cur != nil {
+				add("\n")
+			}
 		} else if n.Type == html.ElementNode && !inline && cur != nil {
-			add(" ")
+			add("\n")
 		}
 	}
 	walk(doc, 0, 0, -1, false, false)

@@ -55,7 +55,7 @@ and left the room.</td></tr></table>`))
 	// block 0: He wrote:
 	// block 1: Nothing is lost.
 	// block 0: and left the room.
-	// "He wrote: and left the room."
+	// "He wrote:\nand left the room."
 }
 
 // Mark labels every block element with its ID, so that a browser

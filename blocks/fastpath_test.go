@@ -70,13 +70,16 @@ func findRef(doc *html.Node) []*Block {
 		isBlock := n.Type == html.ElementNode && !IsInline(n) &&
 			(f.isTarget(n) || n == body && f.sub[n] > 0 && f.orphans(n))
 		if isBlock {
+			if cur != nil {
+				add("\n")
+			}
 			b := &Block{ID: len(out), Node: n, Parent: parent, Depth: depth, SubtreeChars: f.sub[n]}
 			out = append(out, b)
 			text = append(text, &strings.Builder{})
 			parent = b.ID
 			cur = b
 		} else if n.Type == html.ElementNode && !IsInline(n) && cur != nil {
-			add(" ")
+			add("\n")
 		}
 		if n.Type == html.ElementNode && n.DataAtom == atom.A && hasAttr(n, "href") {
 			inLink = true
@@ -91,8 +94,11 @@ func findRef(doc *html.Node) []*Block {
 			cur.Text = collapseRef(text[cur.ID].String())
 			text[cur.ID] = nil
 			cur = saved
+			if cur != nil {
+				add("\n")
+			}
 		} else if n.Type == html.ElementNode && !IsInline(n) && cur != nil {
-			add(" ")
+			add("\n")
 		}
 	}
 	walk(doc, 0, -1, false)
@@ -315,7 +321,7 @@ func runsRef(bs []*Block) []Run {
 		}
 		boundary := n.Type == html.ElementNode && !IsInline(n)
 		if boundary && blk == cur {
-			buf.WriteByte(' ')
+			buf.WriteByte('\n')
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.ElementNode && c.DataAtom == atom.Br && blk == cur {
@@ -324,7 +330,7 @@ func runsRef(bs []*Block) []Run {
 			walk(c, blk)
 		}
 		if boundary && blk == cur {
-			buf.WriteByte(' ')
+			buf.WriteByte('\n')
 		}
 	}
 	walk(root, -1)

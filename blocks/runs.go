@@ -84,7 +84,7 @@ func runs(bs []*Block, root *html.Node, owner map[*html.Node]int) (out []Run, ok
 		pre = pre || preformatted(n)
 		boundary := n.Type == html.ElementNode && !IsInline(n)
 		if boundary && blk == cur {
-			raw = append(raw, ' ')
+			raw = append(raw, '\n')
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.ElementNode && c.DataAtom == atom.Br && blk == cur {
@@ -93,7 +93,7 @@ func runs(bs []*Block, root *html.Node, owner map[*html.Node]int) (out []Run, ok
 			walk(c, blk, pre)
 		}
 		if boundary && blk == cur {
-			raw = append(raw, ' ')
+			raw = append(raw, '\n')
 		}
 	}
 	walk(root, -1, false)

@@ -151,11 +151,12 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			continue
 		}
 		in := pipeline.Input{
-			Name:      fmt.Sprintf("%s#%d", name, rec.Offset),
-			URL:       rec.TargetURI,
-			RecordID:  rec.ID,
-			Date:      rec.Date,
-			Truncated: rec.Header.Get(warc.FieldTruncated) != "",
+			Name:         fmt.Sprintf("%s#%d", name, rec.Offset),
+			URL:          rec.TargetURI,
+			RecordID:     rec.ID,
+			Date:         rec.Date,
+			Truncated:    rec.Header.Get(warc.FieldTruncated) != "",
+			TruncatedWhy: rec.Header.Get(warc.FieldTruncated),
 		}
 		resp, err := rec.HTTP()
 		if err != nil {

@@ -6,9 +6,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -215,4 +217,63 @@ func TestArchiveResources(t *testing.T) {
 func sampleWARCPlain() []byte {
 	_, data := sampleWARC(false)
 	return data
+}
+
+// TestWETTruncated: a conversion record says why its page was cut: the
+// source record's WARC-Truncated reason, unspecified for a value WARC 1.1
+// does not name or an HTTP body shorter than its Content-Length, and none
+// for a whole page.
+func TestWETTruncated(t *testing.T) {
+	tw := newTestWARC(false)
+	html := "<html><body><p>The text of a page that is long enough to be kept as the page's clean text.</p></body></html>"
+	respond := func(uri, header, body string, extra ...warc.Field) {
+		id, err := tw.w.WriteRecord(warc.TypeResponse, date, "application/http; msgtype=response",
+			append(warc.Header{{Name: warc.FieldTargetURI, Value: uri}}, extra...),
+			[]byte("HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n"+header+"\r\n"+body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tw.ids = append(tw.ids, id)
+	}
+	respond("http://ex.org/whole", "", html)
+	respond("http://ex.org/time", "", html, warc.Field{Name: warc.FieldTruncated, Value: "time"})
+	respond("http://ex.org/disconnect", "", html, warc.Field{Name: warc.FieldTruncated, Value: "disconnect"})
+	respond("http://ex.org/odd", "", html, warc.Field{Name: warc.FieldTruncated, Value: "because"})
+	respond("http://ex.org/short", fmt.Sprintf("Content-Length: %d\r\n", len(html)+100), html)
+	path := writeFile(t, "crawl.warc", tw.buf.Bytes())
+
+	var wet bytes.Buffer
+	sink := newWETSink(streamWriter{&wet})
+	c, err := pipeline.New(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ins := inputsOf(t, NewSource(Options{}), path)
+	err = c.Stream(context.Background(), slices.Values(ins), pipeline.BatchOptions{Ordered: true, Post: sink.Encode}, func(o pipeline.Outcome) {
+		if _, err := sink.Put(o); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := warc.NewReader(bytes.NewReader(wet.Bytes()), warc.Options{})
+	got := map[string]string{}
+	for {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Type == warc.TypeConversion {
+			got[rec.TargetURI] = rec.Header.Get(warc.FieldTruncated)
+		}
+	}
+	want := map[string]string{"http://ex.org/whole": "", "http://ex.org/time": "time", "http://ex.org/disconnect": "disconnect",
+		"http://ex.org/odd": "unspecified", "http://ex.org/short": "unspecified"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("WARC-Truncated of the conversion records: %v, want %v", got, want)
+	}
 }

@@ -63,8 +63,7 @@
 // the input's name) in step, skips that prefix ([Resume]); the outputs end
 // up with exactly the entries of an uninterrupted run. Pages a signal
 // interrupted are recorded as such in the error log and cleaned on
-// resume. A WET file's error log, a file of its own, that a crash left
-// ahead of the WET file is cut back to it ([Resume.Cut]). The run's [Settings] (OutputOptions.Settings) are kept beside
+// resume. The run's [Settings] (OutputOptions.Settings) are kept beside
 // the output, and a resumed run with others is refused before any output
 // is touched, so that no output mixes two runs' answers.
 package corpus

@@ -84,35 +84,7 @@ func openErrorLog(path string, resume bool, keep int, lock *os.File) (*ErrorLog,
 	if size == 0 {
 		return l, nil, nil // no failure recorded (or no log): none to skip
 	}
-	return l, &doneLog{name: path, next: lineIDs(path, size, jsonlID), cut: l.cut}, nil
-}
-
-// cut cuts the log to its first n records (resume, when the log ran ahead
-// of a WET output; before this run adds any) and makes Earlier n.
-func (l *ErrorLog) cut(n int) error {
-	if l.f != nil {
-		return fmt.Errorf("%s: cut after a record was added", l.path)
-	}
-	f, err := os.Open(l.path)
-	if err != nil {
-		return err
-	}
-	br := bufio.NewReader(f)
-	var size int64
-	for i := 0; i < n; i++ {
-		line, err := br.ReadBytes('\n')
-		if err != nil {
-			f.Close()
-			return fmt.Errorf("%s: record %d: %w", l.path, i+1, err)
-		}
-		size += int64(len(line))
-	}
-	f.Close()
-	if err := os.Truncate(l.path, size); err != nil {
-		return err
-	}
-	l.earlier = n
-	return nil
+	return l, &doneLog{name: path, next: lineIDs(path, size, jsonlID), ahead: true}, nil
 }
 
 // lockLog takes an exclusive lock (lockFile) on a hidden file beside the

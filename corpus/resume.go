@@ -18,11 +18,10 @@ type doneLog struct {
 	head     string
 	has      bool
 	n        int // entries read
-	// cut, where not nil, cuts the log to its first n entries: a log that
-	// may run ahead of the output it goes with (a WET file's error log,
-	// whose writes reach the disk apart from the output's), which resume
-	// cuts back to where the output ends.
-	cut func(n int) error
+	// ahead marks a log that a crash of the machine may leave ahead of the
+	// output it goes with: a WET file's error log, a file of its own whose
+	// writes reach the disk apart from the output's.
+	ahead bool
 }
 
 func (l *doneLog) advance() error {
@@ -49,18 +48,6 @@ type Resume struct {
 	logs    []*doneLog
 	skipped int
 	err     error
-	cut     []string // notes of logs cut back to their output's end
-}
-
-// Cut returns a note for each log that ran ahead of its output (a WET
-// file's error log holding failures of inputs past the output's last
-// page, as a crash of the machine can leave it) and was cut back to the
-// output's end, so that those inputs are cleaned again.
-func (r *Resume) Cut() []string {
-	if r == nil {
-		return nil
-	}
-	return r.cut
 }
 
 // Skipped returns the number of inputs skipped as done.
@@ -137,10 +124,12 @@ func (r *Resume) done(in pipeline.Input) (bool, error) {
 }
 
 // exhausted checks that every log has been matched to its end at the
-// first input not done (named by next, "" at the end of the inputs). A log
-// that can be cut (doneLog.cut) and is the only one left unmatched is cut
-// there instead, when an earlier entry of some log matched: its output
-// lost its last entries, or never got them to the disk.
+// first input not done (named by next, "" at the end of the inputs). When
+// the only log left is one that may run ahead of its output (doneLog.ahead)
+// and earlier entries matched, the error says how to cut it back: a crash
+// of the machine may have kept the log's last entries and lost the
+// output's. It is not cut here: other inputs than the earlier run's look
+// the same, and their failure records would be lost.
 func (r *Resume) exhausted(next string) error {
 	matched, behind := false, false
 	for _, l := range r.logs {
@@ -149,39 +138,26 @@ func (r *Resume) exhausted(next string) error {
 			consumed--
 		}
 		matched = matched || consumed > 0
-		behind = behind || l.has && l.cut == nil
+		behind = behind || l.has && !l.ahead
 	}
 	for _, l := range r.logs {
 		if !l.has {
-			continue
-		}
-		if l.cut != nil && matched && !behind {
-			keep := l.n - 1
-			if err := l.cut(keep); err != nil {
-				return fmt.Errorf("--resume: cutting %s back to its output: %w", l.name, err)
-			}
-			kept := fmt.Sprintf("cut to its first %d entries", keep)
-			if keep == 0 {
-				kept = "emptied"
-			}
-			r.cut = append(r.cut, fmt.Sprintf("%s ran ahead of the output (from entry %d, for %s): %s; the inputs from %s on are cleaned again",
-				l.name, l.n, l.head, kept, nameOr(next, "the end of the inputs")))
-			l.has = false
 			continue
 		}
 		where := "the inputs end"
 		if next != "" {
 			where = fmt.Sprintf("the next input is %s", next)
 		}
+		if l.ahead && matched && !behind && next != "" {
+			keep := fmt.Sprintf("keep the log's first %d lines (head -n %d)", l.n-1, l.n-1)
+			if l.n == 1 {
+				keep = "remove the log"
+			}
+			return fmt.Errorf("--resume: entry %d of %s is for %s, but the output ends before the next input, %s: if the machine crashed during the run, the log kept entries its output lost; %s and resume again to clean the inputs from %s on; otherwise the inputs are not those the output was written from (same arguments, same order?)",
+				l.n, l.name, l.head, next, keep, next)
+		}
 		return fmt.Errorf("--resume: entry %d of %s is for %s, but %s: the inputs are not those the output was written from (same arguments, same order?); rerun without --resume to start afresh",
 			l.n, l.name, l.head, where)
 	}
 	return nil
-}
-
-func nameOr(s, alt string) string {
-	if s == "" {
-		return alt
-	}
-	return s
 }

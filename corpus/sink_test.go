@@ -201,11 +201,12 @@ func TestResumeWET(t *testing.T) {
 }
 
 // TestResumeWETLogAhead: a WET file's error log that holds a failure past
-// the output's last page (the WET file lost its last record in a crash
-// of the machine) is cut back to the output's end on resume, and the
-// inputs from there on are cleaned again: every input ends with one record,
-// in the output or the log. A log ahead of a WET file whose records do not
-// match the inputs is still refused.
+// the output's last page (the WET file lost its last record in a crash of
+// the machine) is refused on resume, with how to cut it back, and left as
+// it is; cut back by hand, the resumed run cleans the inputs from there on
+// and every input ends with one record, in the output or the log. Inputs
+// that end before the log's entry, or do not match the WET file, get the
+// plain refusal.
 func TestResumeWETLogAhead(t *testing.T) {
 	dir := t.TempDir()
 	opt := OutputOptions{Format: WET, Path: filepath.Join(dir, "out.warc.wet.gz"), Software: "fiasco-test"}
@@ -227,23 +228,46 @@ func TestResumeWETLogAhead(t *testing.T) {
 	}
 	logFailure(out, all[5])
 	out.Close()
+	logPath := out.Errors.Path()
+	before, _ := os.ReadFile(logPath)
 
+	for _, c := range []struct {
+		name  string
+		ins   []pipeline.Outcome
+		guide bool // the refusal says how to cut the log
+	}{
+		{"the same inputs", all, true},
+		{"inputs that end before the log's entry", all[:4], false},
+		{"inputs that do not match the WET file", all[1:], false},
+	} {
+		out, todo := resumed(t, opt, c.ins)
+		err := out.Resume.Err()
+		out.Close()
+		if err == nil || len(todo) != 0 {
+			t.Errorf("%s: resume cleans %v, error %v; want a refusal", c.name, todo, err)
+			continue
+		}
+		if guide := strings.Contains(err.Error(), "keep the log's first 1 lines (head -n 1)"); guide != c.guide {
+			t.Errorf("%s: refusal %q: says how to cut the log %v, want %v", c.name, err, guide, c.guide)
+		}
+		if after, _ := os.ReadFile(logPath); string(after) != string(before) {
+			t.Errorf("%s: the refused resume changed the error log", c.name)
+		}
+	}
+
+	// Cut back as the refusal says: the resume cleans p4 on.
+	first, _, _ := strings.Cut(string(before), "\n")
+	os.WriteFile(logPath, []byte(first+"\n"), 0o644)
 	out, todo := resumed(t, opt, all)
-	if fmt.Sprint(todo) != "[p4.html p5.html p6.html p7.html p8.html]" || out.Resume.Err() != nil {
-		t.Fatalf("resume cleans %v (%v)", todo, out.Resume.Err())
-	}
-	if cut := out.Resume.Cut(); len(cut) != 1 || !strings.Contains(cut[0], "out.wet.errors.jsonl ran ahead") || !strings.Contains(cut[0], "first 1 entries") {
-		t.Errorf("notes of logs cut: %q", cut)
-	}
-	if out.Errors.Earlier() != 1 {
-		t.Errorf("earlier failures %d after the cut, want 1 (p2)", out.Errors.Earlier())
+	if fmt.Sprint(todo) != "[p4.html p5.html p6.html p7.html p8.html]" || out.Resume.Err() != nil || out.Errors.Earlier() != 1 {
+		t.Fatalf("resume after the cut cleans %v (%v; earlier failures %d)", todo, out.Resume.Err(), out.Errors.Earlier())
 	}
 	for _, o := range all[4:] {
 		put(t, out.Sink, []pipeline.Outcome{o})
 		logFailure(out, o)
 	}
 	out.Close()
-	data, _ := os.ReadFile(out.Errors.Path())
+	data, _ := os.ReadFile(logPath)
 	var failed []string
 	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
 		var r ErrorRecord
@@ -254,21 +278,10 @@ func TestResumeWETLogAhead(t *testing.T) {
 		t.Errorf("error log after resume: %v, want each failure once", failed)
 	}
 	out, todo = resumed(t, opt, all)
-	if len(todo) != 0 || out.Resume.Skipped() != 9 || out.Resume.Err() != nil || len(out.Resume.Cut()) != 0 {
-		t.Errorf("second resume cleans %v (skipped %d, %v, cut %q)", todo, out.Resume.Skipped(), out.Resume.Err(), out.Resume.Cut())
+	if len(todo) != 0 || out.Resume.Skipped() != 9 || out.Resume.Err() != nil {
+		t.Errorf("second resume cleans %v (skipped %d, %v)", todo, out.Resume.Skipped(), out.Resume.Err())
 	}
 	out.Close()
-
-	// Other inputs: the WET file's first record does not match; nothing cut.
-	before, _ := os.ReadFile(out.Errors.Path())
-	out, todo = resumed(t, opt, all[1:])
-	if out.Resume.Err() == nil || len(todo) != 0 || len(out.Resume.Cut()) != 0 {
-		t.Errorf("resume over other inputs cleans %v, error %v, cut %q", todo, out.Resume.Err(), out.Resume.Cut())
-	}
-	out.Close()
-	if after, _ := os.ReadFile(out.Errors.Path()); string(after) != string(before) {
-		t.Errorf("the error log changed on a refused resume")
-	}
 }
 
 // TestResumeWETNoErrors: a WET run without a failure leaves no error log,

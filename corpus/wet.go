@@ -76,6 +76,22 @@ func (s *wetSink) warcinfo(filename, software string) error {
 	return s.out.write(buf.Bytes())
 }
 
+// truncatedWhy is the WARC-Truncated value of a truncated page's
+// conversion record: the source record's reason where it was cut before
+// fiasco saw it (unspecified for an HTTP body shorter than its
+// Content-Length or a value WARC 1.1 does not name), length where fiasco's
+// own limits cut it (the page's bytes, its blocks).
+func truncatedWhy(in pipeline.Input) string {
+	if !in.Truncated {
+		return "length"
+	}
+	switch in.TruncatedWhy {
+	case "length", "time", "disconnect", "unspecified":
+		return in.TruncatedWhy
+	}
+	return "unspecified"
+}
+
 func (s *wetSink) Encode(o *pipeline.Outcome) {
 	if o.Err != nil {
 		o.Result, o.Value = nil, &Encoded{}
@@ -88,7 +104,7 @@ func (s *wetSink) Encode(o *pipeline.Outcome) {
 		fields.Add(warc.FieldIdentifiedLanguage, iso639_3[lang])
 	}
 	if r.Page.Truncated {
-		fields.Add(warc.FieldTruncated, "length")
+		fields.Add(warc.FieldTruncated, truncatedWhy(in))
 	}
 	enc := encoded(r)
 	if enc.RenderError != "" {

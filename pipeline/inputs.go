@@ -44,9 +44,12 @@ type Input struct {
 	RecordID string
 	Date     time.Time
 	// Truncated says the bytes were cut before fiasco saw them (a WARC
-	// record marked WARC-Truncated); the result reports the page as
-	// truncated.
-	Truncated bool
+	// record marked WARC-Truncated, or an HTTP body shorter than its
+	// Content-Length); the result reports the page as truncated.
+	// TruncatedWhy is the record's WARC-Truncated value (length, time,
+	// disconnect, unspecified), "" where the record did not give one.
+	Truncated    bool
+	TruncatedWhy string
 	// Resources, when set, serves the page's requisites (style sheets,
 	// images, fonts) to the renderer by URL, from the archive that holds
 	// the page; it is safe for concurrent use.

@@ -104,7 +104,9 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	if err := out.Close(); err != nil && b.fatal == nil {
 		b.fatal = err
 	}
-	if err := out.Resume.Err(); err != nil {
+	// A signal ends the inputs early: what resume then sees of them says
+	// nothing of the outputs.
+	if err := out.Resume.Err(); err != nil && runCtx.Err() == nil {
 		return err
 	}
 	b.fails.summary()
@@ -272,9 +274,6 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 			line += fmt.Sprintf("; %d of them failed (in %s)", f, out.Errors.Path())
 		}
 		fmt.Fprintln(b.stderr, line)
-	}
-	for _, note := range out.Resume.Cut() {
-		fmt.Fprintln(b.stderr, "fiasco clean: --resume: "+note)
 	}
 	if line := warcSummary(stats); line != "" {
 		fmt.Fprintln(b.stderr, "fiasco clean: WARC: "+line)

@@ -67,11 +67,21 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 			Msg: fmt.Sprintf("Content-Encoding %q: a batch is read as it is sent (a line's data may hold a compressed page)", r.Header.Get("Content-Encoding"))})
 		return
 	}
+	if e := formUpload(r); e != nil {
+		s.refuse(w, e)
+		return
+	}
 	if e := s.admitRequest(); e != nil {
 		s.refuse(w, e) // the batch body was not read
 		return
 	}
 	defer s.leave()
+	br := bufio.NewReaderSize(r.Body, 64<<10)
+	http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
+	if e := notJSONLines(br); e != nil {
+		s.refuse(w, e)
+		return
+	}
 
 	rc := http.NewResponseController(w)
 	// Answers go out while the request is still being read.
@@ -110,8 +120,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 
 	var wg sync.WaitGroup
 	slots := make(chan struct{}, s.cfg.Workers) // this batch's pages at once
-	maxLine := 2*s.cfg.MaxBody + 64<<10         // JSON escaping and base64 inflate a page
-	br := bufio.NewReaderSize(r.Body, 64<<10)
+	maxLine := MaxLine(s.cfg.MaxBody)
 	status := "complete"
 	for n := 1; ; n++ {
 		rc.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
@@ -166,6 +175,41 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Fiasco-Batch", status)
 }
 
+// MaxLine is the longest batch line read for a page limit of maxBody
+// bytes: a page written as a JSON string may take six bytes for one (the
+// \u00XX escapes; encoding/json writes <, > and & so), and base64 four for
+// three.
+func MaxLine(maxBody int64) int64 { return 6*maxBody + 64<<10 }
+
+// notJSONLines looks at the first bytes of a batch (past white space and a
+// byte order mark) and refuses a body that cannot be JSON Lines: a
+// compressed one (a batch is read as it is sent) or a page posted to the
+// wrong endpoint. It reads a byte at a time, so that a client that sends a
+// line and waits for its answer is not kept waiting. An empty body passes.
+func notJSONLines(br *bufio.Reader) *Error {
+	if b, _ := br.Peek(3); string(b) == "\xef\xbb\xbf" {
+		br.Discard(3) // a byte order mark
+	}
+	for i := 0; ; i++ {
+		b, err := br.Peek(i + 1)
+		if err != nil {
+			return nil // the end of the body, or an error the batch reports
+		}
+		c := b[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+			continue
+		case c == '{':
+			return nil
+		case c == 0x1f || c == 0x28:
+			return &Error{Status: http.StatusUnsupportedMediaType, Kind: "encoding",
+				Msg: "the batch looks compressed (gzip or zstd): send its JSON Lines as they are (a line's data may hold a compressed page)"}
+		}
+		return &Error{Status: http.StatusBadRequest, Kind: "bad_request",
+			Msg: fmt.Sprintf(`a batch is JSON Lines, one {"html": ..} or {"data": ..} object per line, but the body starts with %q: POST a single page to /clean`, b[i:])}
+	}
+}
+
 var (
 	errLineTooLong = errors.New("line too long")
 	errClientGone  = errors.New("the client does not take the answers")
@@ -215,6 +259,14 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 		return fail(badRequest("line %d: more than one JSON value", n))
 	}
 	if err != nil {
+		// The line's id, where it is an object that has one, goes with
+		// its error too.
+		var idOnly struct {
+			ID json.RawMessage `json:"id"`
+		}
+		if json.Unmarshal(line, &idOnly) == nil {
+			out.ID = idOnly.ID
+		}
 		var ute *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &ute) && ute.Field == "":

@@ -22,6 +22,7 @@ import (
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/vision"
 )
 
 // Formats lists the values of the format parameter.
@@ -78,7 +79,10 @@ func parseOptions(r *http.Request) (options, *Error) {
 	}
 	if t := q.Get("threshold"); t != "" {
 		v, err := strconv.ParseFloat(t, 64)
-		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+		if errors.Is(err, strconv.ErrRange) || math.IsInf(v, 0) {
+			return options{}, badRequest("threshold %q is out of range (a decision value; the models' lie between about -3 and 3)", t)
+		}
+		if err != nil || math.IsNaN(v) {
 			return options{}, badRequest("threshold %q is not a number", t)
 		}
 		o.threshold = &v
@@ -188,7 +192,7 @@ func (s *Server) admitRequest() *Error {
 	default:
 		s.met.rejected("queue_full")
 		return &Error{Status: http.StatusServiceUnavailable, Kind: "queue_full", RetryAfter: s.retryAfter(),
-			Msg: fmt.Sprintf("busy: %d pages being cleaned and %d waiting; retry later", s.cfg.Workers, s.cfg.Queue)}
+			Msg: fmt.Sprintf("busy: all %d places taken (--workers %d, --queue %d); retry later", s.cfg.Workers+s.cfg.Queue, s.cfg.Workers, s.cfg.Queue)}
 	}
 }
 
@@ -233,20 +237,34 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		cc.Prepare.Visual = tag(c.Prepare.Visual)
 	}
 	res, err := safeClean(ctx, &cc, p)
-	if err != nil && rendered && isRenderError(err) && ctx.Err() == nil {
-		// Chromium may have died under the page (it restarts on the next
-		// render): try once more.
-		s.met.retry()
-		s.log.Warn("render failed, retrying once", "page", p.name, "err", err)
+	var re *renderError
+	if err != nil && rendered && errors.As(err, &re) && ctx.Err() == nil {
 		// render=auto is what fiasco clean does by default: a page the
-		// browser fails on again is cleaned by the text model.
+		// browser fails on is cleaned by the text model.
 		cc.TextFallback = o.render == "auto"
-		res, err = safeClean(ctx, &cc, p)
+		switch {
+		case errors.Is(err, context.DeadlineExceeded) && cc.TextFallback:
+			// The renderer's own time limit: a second render would take
+			// as long and use up the page's. The text model cleans it
+			// now, the failure reported as a render's.
+			s.met.fallback()
+			cc.Prepare.Visual = failedVisual{re.err}
+			res, err = safeClean(ctx, &cc, p)
+		case !errors.Is(err, context.DeadlineExceeded):
+			// Chromium may have died under the page (it restarts on the
+			// next render): try once more.
+			s.met.retry()
+			s.log.Warn("render failed, retrying once", "page", p.name, "err", err)
+			res, err = safeClean(ctx, &cc, p)
+			if err == nil && res.RenderErr != nil {
+				s.met.fallback()
+			}
+		}
 	}
 	renderErr := ""
 	if err == nil && res.RenderErr != nil {
 		rendered, renderErr = false, res.RenderErrText()
-		s.log.Warn("render failed twice, cleaned by the text model", "page", p.name, "err", res.RenderErr)
+		s.log.Warn("render failed, cleaned by the text model", "page", p.name, "err", res.RenderErr)
 	}
 	if err == nil && ctx.Err() != nil {
 		err = ctx.Err() // the limit passed in the last stage: the answer is late all the same
@@ -335,6 +353,15 @@ func (t tagged[T]) Visual(ctx context.Context, d *pipeline.Doc) (T, error) {
 	return vi, nil
 }
 
+// failedVisual is a Visualizer that fails at once with err: what the text
+// model's fallback is given after a render ran out of its time, so that
+// the page is not rendered a second time.
+type failedVisual struct{ err error }
+
+func (f failedVisual) Visual(context.Context, *pipeline.Doc) ([]vision.Features, error) {
+	return nil, f.err
+}
+
 type renderError struct{ err error }
 
 func (e *renderError) Error() string { return e.err.Error() }
@@ -415,6 +442,17 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, tooLarge(r.ContentLength, s.cfg.MaxBody))
 		return
 	}
+	if e := formUpload(r); e != nil {
+		s.refuse(w, e)
+		return
+	}
+	// Admitted before the body is read: Workers+Queue bound the bodies
+	// held in memory, not only the pages cleaned.
+	if e := s.admitRequest(); e != nil {
+		s.refuse(w, e)
+		return
+	}
+	defer s.leave()
 	data, e := s.readBody(w, r)
 	if e != nil {
 		s.refuse(w, e)
@@ -424,12 +462,6 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, &Error{Status: http.StatusBadRequest, Msg: "empty body: POST the bytes of an HTML page", Kind: "empty"})
 		return
 	}
-	if e := s.admitRequest(); e != nil {
-		s.fail(w, e)
-		return
-	}
-	defer s.leave()
-	// Decompressed once admitted: the queue bounds that memory and work too.
 	if data, e = s.decodeBody(data, r.Header.Get("Content-Encoding")); e != nil {
 		s.fail(w, e)
 		return
@@ -443,6 +475,13 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", contentType(o))
 	h.Set("Content-Length", strconv.Itoa(len(a.body)))
+	h.Set("X-Content-Type-Options", "nosniff")
+	if o.format == export.HTML && !o.jsonl {
+		// The cleaned page keeps the page's attributes (onclick, ...): a
+		// browser that opens the answer runs nothing of it, and not in
+		// the service's origin.
+		h.Set("Content-Security-Policy", "sandbox")
+	}
 	h.Set("X-Fiasco-Render", onOff(a.rendered))
 	if a.renderErr != "" {
 		h.Set("X-Fiasco-Render-Error", strings.ToValidUTF8(strings.ReplaceAll(a.renderErr, "\n", " "), "?"))
@@ -459,6 +498,17 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		h.Set("X-Fiasco-Floored", "true") // json and jsonl: floored
 	}
 	w.Write(a.body)
+}
+
+// formUpload refuses a multipart body (curl -F, an HTML form's file
+// upload): its boundaries and part headers would be cleaned as the page.
+func formUpload(r *http.Request) *Error {
+	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if strings.HasPrefix(mt, "multipart/") {
+		return &Error{Status: http.StatusUnsupportedMediaType, Kind: "multipart",
+			Msg: fmt.Sprintf("a %s body: POST the page's bytes as they are (curl --data-binary @page.html), not a form upload (curl -F)", mt)}
+	}
+	return nil
 }
 
 // readBody reads a request's body, bounded by MaxBody and ReadTimeout.
@@ -544,8 +594,16 @@ func onOff(b bool) string {
 // fail writes e as a JSON error and counts it.
 func (s *Server) fail(w http.ResponseWriter, e *Error) {
 	s.met.error(e)
+	sw, _ := w.(*statusWriter)
+	if sw != nil {
+		sw.err = e
+	}
 	if e.Status == 499 {
-		return // nobody listens
+		// Nobody listens; the access log and the request count say 499.
+		if sw != nil && sw.status == 0 {
+			sw.status = e.Status
+		}
+		return
 	}
 	writeError(w, e)
 }

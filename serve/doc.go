@@ -65,6 +65,11 @@
 // and X-Fiasco-Floored: true where the prose floor kept the page's prose
 // (pipeline.Result.Floored).
 //
+// Every answer has X-Content-Type-Options: nosniff, and an html answer
+// Content-Security-Policy: sandbox: the pruned page keeps its elements'
+// attributes (onclick, ...), which a browser opening it must not run, and
+// not in the service's origin.
+//
 // A Content-Type request header with a charset parameter is the HTTP
 // charset of the page (the command line has no such hint, so send none to
 // compare answers). Unknown parameters are an error (400), so that a typo
@@ -72,7 +77,8 @@
 //
 // A batch line is a JSON object with "html" (the page as a string) or
 // "data" (its bytes in base64, which may be gzip- or zstd-compressed),
-// and optionally "url", "name" and "id" (any JSON value, echoed back);
+// and optionally "url", "name" and "id" (any JSON value, echoed back,
+// also with the error of a line refused for another field);
 // any other field is an error of that line, as an unknown query parameter
 // is of a request.
 // Its answer line carries "line" (1-based input line), "id", "url",
@@ -95,13 +101,18 @@
 // when the body does
 // not arrive in Config.ReadTimeout (a slow client); 413 for a body over
 // Config.MaxBody, sent or decompressed; 415 for binary data, a
-// Content-Encoding other than gzip or zstd, and any Content-Encoding on
-// a batch (its lines' data may hold compressed pages); 422 for a page
+// Content-Encoding other than gzip or zstd, any Content-Encoding on
+// a batch (its lines' data may hold compressed pages) and a batch body
+// that looks compressed, and a multipart body (a form upload: its part
+// headers would be cleaned as the page); 400 for a batch body that does
+// not start as JSON Lines (a page posted to /clean/batch); 422 for a page
 // that cannot be cleaned (nesting too deep, too many blocks); 501 for render=on on a service without a
 // browser; 502 when Chromium fails on the page (one retry first, for a
-// browser that died and restarts) with render=on; with render=auto the
-// retry that fails too falls back on the text model, as fiasco clean does
-// by default: 200, X-Fiasco-Render off, and the failure in the
+// browser that died and restarts) with render=on, 504 when the rendering
+// runs out of the renderer's own time limit (no retry: it would take as
+// long); with render=auto such a page (after the retry that fails too,
+// or at once for a render out of time) is cleaned by the text model, as
+// fiasco clean does by default: 200, X-Fiasco-Render off, and the failure in the
 // X-Fiasco-Render-Error header (a batch line's "render_error"; a json or
 // jsonl answer's render_error); 503 with Retry-After when the queue is
 // full or the service is shutting down; 504 when the page is not done in
@@ -110,13 +121,18 @@
 // With Config.AccessLog, Config.Log gets a line per request answered:
 // method, path, query, status, body bytes, milliseconds, the client's
 // address (a proxy's, behind one) and the X-Fiasco headers of a cleaned
-// page; /healthz and /metrics only when not answered 200.
+// page, or the error's kind and message; /healthz and /metrics only when
+// not answered 200.
 //
 // # Limits
 //
 // Config.Workers pages are cleaned at once; up to Config.Queue more
 // requests wait for a worker, and beyond that a request is answered 503 at
-// once, with Retry-After. A batch is one request in that count and cleans
+// once, with Retry-After. A request takes its place before its body is
+// read, so that the places bound the bodies held in memory too. A batch
+// line may be MaxLine(Config.MaxBody) bytes long: a page of MaxBody bytes
+// written as a JSON string with \u00XX escapes. A request whose client
+// went away is counted and logged as 499. A batch is one request in that count and cleans
 // up to Workers of its pages at once. A body (a batch: each line) must
 // arrive within Config.ReadTimeout, else 408; headers too, and within 10 s
 // at most: a client whose headers do not end in time (a slowloris) is
@@ -126,8 +142,9 @@
 // # Shutting down
 //
 // [Server.Serve] returns when its context is cancelled (cmd/fiasco cancels
-// it on SIGTERM and SIGINT): the listener closes at once, /healthz answers
-// 503, requests under way (batches included) finish, and idle connections
+// it on SIGTERM and SIGINT): the listener closes at once (a health check
+// then cannot connect; one on a kept-alive connection is answered 503),
+// requests under way (batches included) finish, and idle connections
 // close. Config.ShutdownTimeout bounds it all: requests still running in
 // its last part (half of it, at most 5 s) are cancelled and answered 503,
 // a batch's lines that still come too, and every connection is closed by

@@ -28,6 +28,7 @@ type metrics struct {
 	errors    map[[2]string]uint64 // kind, code
 	rejects   map[string]uint64    // reason
 	retries   uint64
+	fallbacks uint64
 	pageTime  map[string]*histogram // render -> seconds per page
 	stageTime map[string]*histogram // stage -> seconds
 	waitTime  *histogram
@@ -97,6 +98,12 @@ func (m *metrics) rejected(reason string) {
 func (m *metrics) retry() {
 	m.mu.Lock()
 	m.retries++
+	m.mu.Unlock()
+}
+
+func (m *metrics) fallback() {
+	m.mu.Lock()
+	m.fallbacks++
 	m.mu.Unlock()
 }
 
@@ -179,6 +186,8 @@ func (s *Server) writeMetrics(w io.Writer) {
 	}
 	header(w, "fiasco_render_retries_total", "counter", "Pages rendered a second time after Chromium failed.")
 	fmt.Fprintf(w, "fiasco_render_retries_total %d\n", m.retries)
+	header(w, "fiasco_render_fallbacks_total", "counter", "Pages of render=auto that the browser failed on (twice, or once by running out of --render-timeout), cleaned by the text model.")
+	fmt.Fprintf(w, "fiasco_render_fallbacks_total %d\n", m.fallbacks)
 
 	header(w, "fiasco_page_seconds", "histogram", "Time per cleaned page: waiting for a worker, cleaning, export.")
 	for _, r := range []string{"off", "on"} {

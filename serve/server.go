@@ -243,6 +243,9 @@ func (s *Server) logRequest(r *http.Request, sw *statusWriter, took time.Duratio
 	if q := r.URL.RawQuery; q != "" {
 		args = append(args, "query", q)
 	}
+	if e := sw.err; e != nil {
+		args = append(args, "error_kind", e.Kind, "error", e.Msg)
+	}
 	s.log.Info("request", args...)
 }
 
@@ -251,7 +254,8 @@ func (s *Server) logRequest(r *http.Request, sw *statusWriter, took time.Duratio
 type statusWriter struct {
 	http.ResponseWriter
 	status int
-	n      int64 // body bytes written
+	n      int64  // body bytes written
+	err    *Error // the error answered (fail), for the access log
 }
 
 func (w *statusWriter) WriteHeader(code int) {

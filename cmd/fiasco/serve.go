@@ -52,7 +52,10 @@ The service never fetches a URL it is given, and renders without network.
 --workers pages are cleaned at once, --queue more requests wait; beyond
 that requests get 503 with Retry-After. On SIGTERM or SIGINT it stops
 accepting connections, finishes the requests under way (at most
---shutdown-timeout), closes Chromium and exits 143 (SIGTERM) or 130.`
+--shutdown-timeout), closes Chromium and exits 143 (SIGTERM) or 130.
+A second signal, a moment after the first, quits at once (Chromium's
+profile may then be left behind; the next run that starts Chromium
+removes it).`
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", serveHelp)
@@ -77,6 +80,28 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := validateRenderFlags("serve", &rf); err != nil {
 		return err
+	}
+	// A limit of 0 or less would be taken for the default by serve.New:
+	// refused here, so that --timeout 0 does not mean 60 s unsaid.
+	if *maxBody <= 0 {
+		return usagef("serve", "--max-body %d: give a positive number of bytes", *maxBody)
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"timeout", *timeout}, {"read-timeout", *readTimeout}, {"write-timeout", *writeTimeout}, {"shutdown-timeout", *shutdown}} {
+		if d.v <= 0 {
+			return usagef("serve", "--%s %v: give a positive duration (e.g. 30s)", d.name, d.v)
+		}
+	}
+	if *workers < 0 {
+		return usagef("serve", "--workers %d: give 0 (one per CPU) or more", *workers)
+	}
+	if *queue < -1 {
+		return usagef("serve", "--queue %d: give -1 (none), 0 (4 per worker) or more", *queue)
+	}
+	if *noRender && fs.given("chromium") != "" {
+		return usagef("serve", "--chromium with --no-render: the service starts no browser")
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg := serve.Config{Addr: *addr, MaxBody: *maxBody, Timeout: *timeout, ReadTimeout: *readTimeout,

@@ -97,3 +97,19 @@ func clip(b []byte) []byte {
 	}
 	return b
 }
+
+// TestServeFlagValues: limits of 0 or less, which serve.New would take for
+// its defaults, and --chromium with --no-render are usage errors, not
+// silently replaced or ignored.
+func TestServeFlagValues(t *testing.T) {
+	for _, args := range [][]string{
+		{"--max-body", "0"}, {"--max-body", "-1"}, {"--timeout", "0"}, {"--read-timeout", "-1s"},
+		{"--write-timeout", "0s"}, {"--shutdown-timeout", "0"}, {"--workers", "-3"}, {"--queue", "-5"},
+		{"--chromium", "/nonexistent"},
+	} {
+		code, _, errs := fiasco(t, append([]string{"serve", "--no-render", "--addr", "127.0.0.1:1"}, args...)...)
+		if code != 2 || !strings.Contains(errs, args[0]) {
+			t.Errorf("serve %v: exit %d, stderr %q; want a usage error naming %s", args, code, errs, args[0])
+		}
+	}
+}

@@ -1,0 +1,179 @@
+package serve
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"mime/multipart"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/export"
+	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/vision"
+)
+
+// slowRender is a Visualizer whose every render runs out of the
+// renderer's own time limit, counting its calls.
+type slowRender struct{ calls *atomic.Int32 }
+
+func (s slowRender) Visual(context.Context, *pipeline.Doc) ([]vision.Features, error) {
+	s.calls.Add(1)
+	return nil, fmt.Errorf("render: the page took longer than 2s: %w", context.DeadlineExceeded)
+}
+
+// TestRenderTimeoutFallback: a render that runs out of the renderer's time
+// limit is not tried again (it would take as long and use up the page's
+// limit): render=auto answers at once with the text model, saying why,
+// and render=on answers 504. The metrics count the fallback, no retry.
+func TestRenderTimeoutFallback(t *testing.T) {
+	if !classify.RendersByDefault("corpus") {
+		t.Skip("render=auto does not render under the corpus policy")
+	}
+	m, err := classify.Default(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var calls atomic.Int32
+	rc := &pipeline.Cleaner{Model: m, Prepare: pipeline.PrepareOptions{Visual: slowRender{&calls}}}
+	srv := start(t, Config{Rendered: rc})
+	data := readFile(t, article)
+	resp, got := post(t, srv.url+"/clean?format=text", data)
+	if resp.StatusCode != 200 || resp.Header.Get("X-Fiasco-Render") != "off" || !strings.Contains(resp.Header.Get("X-Fiasco-Render-Error"), "took longer") {
+		t.Fatalf("render=auto: %d, X-Fiasco-Render %q, X-Fiasco-Render-Error %q: %s", resp.StatusCode,
+			resp.Header.Get("X-Fiasco-Render"), resp.Header.Get("X-Fiasco-Render-Error"), trunc(got))
+	}
+	if n := calls.Load(); n != 1 {
+		t.Errorf("render=auto: %d renders, want 1", n)
+	}
+	if exp := want(t, textCleaner(t), data, export.Text); !bytes.Equal(got, exp) {
+		t.Errorf("render=auto after a render out of time differs from the text model's answer")
+	}
+	resp, got = post(t, srv.url+"/clean?render=on", data)
+	errorOf(t, "render=on, out of time", resp, got, 504)
+	if n := calls.Load(); n != 2 {
+		t.Errorf("render=on: %d renders in all, want 2", n)
+	}
+	mt := metricsText(t, srv.url)
+	if !strings.Contains(mt, "fiasco_render_retries_total 0\n") || !strings.Contains(mt, "fiasco_render_fallbacks_total 1\n") {
+		t.Errorf("metrics: want no retry and one fallback:\n%s", mt)
+	}
+}
+
+// TestUploadsRefused: a form upload (multipart) is refused with advice,
+// on /clean and /clean/batch; a batch body that cannot be JSON Lines (a
+// compressed body, a page) is refused as a whole rather than answered line
+// by line with errors; a byte order mark before the first line is fine.
+func TestUploadsRefused(t *testing.T) {
+	srv := start(t, Config{Text: textCleaner(t)})
+	page := readFile(t, article)
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	fw, _ := mw.CreateFormFile("file", "article.html")
+	fw.Write(page)
+	mw.Close()
+	for _, path := range []string{"/clean?render=off", "/clean/batch?render=off"} {
+		resp, err := http.Post(srv.url+path, mw.FormDataContentType(), bytes.NewReader(form.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := new(bytes.Buffer)
+		body.ReadFrom(resp.Body)
+		resp.Body.Close()
+		if msg := errorOf(t, "multipart to "+path, resp, body.Bytes(), 415); !strings.Contains(msg, "--data-binary") {
+			t.Errorf("multipart to %s: %q gives no advice", path, msg)
+		}
+	}
+	line, _ := json.Marshal(map[string]string{"html": string(page), "url": "http://ex.org/"})
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(append(line, '\n'))
+	zw.Close()
+	for _, c := range []struct {
+		name   string
+		body   []byte
+		status int
+	}{
+		{"gzip without Content-Encoding", gz.Bytes(), 415},
+		{"a page", page, 400},
+	} {
+		resp, got := post(t, srv.url+"/clean/batch?render=off", c.body)
+		errorOf(t, "batch of "+c.name, resp, got, c.status)
+	}
+	resp, lines := postBatch(t, srv.url+"/clean/batch?render=off&format=text", bytes.NewReader(append([]byte("\xef\xbb\xbf \n"), append(line, '\n')...)))
+	if resp.StatusCode != 200 || len(lines) != 1 || lines[0].Status != 200 {
+		t.Errorf("batch after a byte order mark: %d, %+v", resp.StatusCode, lines)
+	}
+}
+
+// TestBatchErrorKeepsID: a batch line refused for a field the service does
+// not know, or of the wrong type, is answered with its id all the same.
+func TestBatchErrorKeepsID(t *testing.T) {
+	srv := start(t, Config{Text: textCleaner(t)})
+	in := `{"id": "keep-me", "htm": "<p>A page.</p>"}` + "\n" + `{"id": 7, "url": 5, "html": "<p>A page.</p>"}` + "\n"
+	_, lines := postBatch(t, srv.url+"/clean/batch?render=off", strings.NewReader(in))
+	ids := map[int]string{}
+	for _, l := range lines {
+		ids[l.Line] = string(l.ID)
+		if l.Status != 400 {
+			t.Errorf("line %d: status %d, want 400", l.Line, l.Status)
+		}
+	}
+	if ids[1] != `"keep-me"` || ids[2] != "7" {
+		t.Errorf("ids of the refused lines: %v", ids)
+	}
+}
+
+// TestHTMLAnswerSandboxed: an html answer, which keeps the page's event
+// attributes, is sandboxed (Content-Security-Policy), and no answer is
+// sniffed as another type.
+func TestHTMLAnswerSandboxed(t *testing.T) {
+	srv := start(t, Config{Text: textCleaner(t)})
+	page := []byte(`<html><body><p onclick="alert(1)">A paragraph of running text that is long enough to be kept by the model, with a handler on it.</p></body></html>`)
+	resp, got := post(t, srv.url+"/clean?render=off&format=html", page)
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Security-Policy") != "sandbox" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("html: %d, CSP %q, nosniff %q: %s", resp.StatusCode, resp.Header.Get("Content-Security-Policy"), resp.Header.Get("X-Content-Type-Options"), trunc(got))
+	}
+	resp, _ = post(t, srv.url+"/clean?render=off&format=text", page)
+	if resp.Header.Get("Content-Security-Policy") != "" || resp.Header.Get("X-Content-Type-Options") != "nosniff" {
+		t.Errorf("text: CSP %q, nosniff %q", resp.Header.Get("Content-Security-Policy"), resp.Header.Get("X-Content-Type-Options"))
+	}
+}
+
+// TestCancelledLogged: a request its client gave up on is logged and
+// counted as 499, not as the 200 it never got.
+func TestCancelledLogged(t *testing.T) {
+	rc, b := blockingCleaner(t)
+	var buf lockedBuffer
+	srv := start(t, Config{Rendered: rc, Log: slog.New(slog.NewTextHandler(&buf, nil)), AccessLog: true})
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", srv.url+"/clean?render=on", bytes.NewReader(readFile(t, article)))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
+	}()
+	<-b.started
+	cancel()
+	<-done
+	close(b.release)
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(buf.String(), "status=499") && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if !strings.Contains(buf.String(), "status=499") || strings.Contains(buf.String(), "status=200") {
+		t.Errorf("access log of a cancelled request:\n%s", buf.String())
+	}
+	if mt := metricsText(t, srv.url); !strings.Contains(mt, `route="/clean",code="499"`) {
+		t.Errorf("metrics do not count the 499:\n%s", mt)
+	}
+}

@@ -15,7 +15,7 @@ import (
 // MinOwnShare is the share of its subtree's text that an element's own text
 // must reach for the element to be a target node.
 // FIASCO's 10%; 5%, 25%, 50% and 100% (leaf blocks) were measured
-// against it on 2026-11-27 and not kept (README, Results, "The
+// against it on 2026-11-27 and not kept (RESULTS.md, "The
 // target-node share").
 const MinOwnShare = 0.10
 

@@ -21,7 +21,7 @@ var Policies = []string{"corpus", "article"}
 // text model is the default and rendering is asked for explicitly (fiasco
 // clean --render, serve's render=on). A rendered model is the default
 // where it beats the text model under nested cross-validation (README,
-// Results):
+// Results, and RESULTS.md):
 //
 //   - corpus: rendered. Ahead by 0.44 word F inside CleanEval's own pages
 //     (nested cross-validation by page, intervals overlapping; precision
@@ -38,14 +38,14 @@ var Policies = []string{"corpus", "article"}
 //     (text; by site the folds split between 0 and -0.25, and outer-fold
 //     figures picked -0.25). The prose rescue (Model.Rescue, fiasco clean
 //     --rescue) is not the default: under cross-validation it did not
-//     pass the project's rule for a change (README, "The prose rescue");
+//     pass the project's rule for a change (RESULTS.md, "The prose rescue");
 //     nor is a blend with the text model (Model.Blend, --blend 0.5 fell
-//     by 0.18 nested by page; README, "The rendered model blended with
+//     by 0.18 nested by page; RESULTS.md, "The rendered model blended with
 //     the text model").
 //     The models before the scaling clipped extreme values
 //     (svm.Scaler.Clip) and before the sample of other sets were behind
 //     by 0.70 on the maintainers' held-out CleanEval test set; today's
-//     have not been measured there (README, "Which model is the default").
+//     have not been measured there (RESULTS.md, "Which model is the default").
 //   - article: text. The inner folds of nested cross-validation on L3S-GN1
 //     (Dragnet's training split added) chose the text model over the
 //     rendered one in 4 of 5 folds; on Dragnet's test split the rendered

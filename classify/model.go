@@ -36,7 +36,7 @@ type Model struct {
 	Text *Model
 	// Rescue, for a visual model, keeps the prose its text model is sure
 	// of whatever the visual model says (pipeline.RescueMargin). Off by
-	// default: it did not pass the project's rule for a change (README,
+	// default: it did not pass the project's rule for a change (RESULTS.md,
 	// "The prose rescue"). Model files do not store it.
 	Rescue bool
 	// Blend, for a visual model, is the weight of its text model (Text)
@@ -46,20 +46,20 @@ type Model struct {
 	// visual model's plus Blend times the text model's, shifted by the
 	// difference of the two thresholds (package pipeline, Decide). 0, the
 	// default, is the visual model alone; it did not pass the project's
-	// rule for a change (README, "The rendered model blended with the
+	// rule for a change (RESULTS.md, "The rendered model blended with the
 	// text model"). Model files store it; a fiasco from before Blend
 	// reads such a file as the visual model alone, as one from before
 	// Floor reads a floored model without its floor.
 	Blend float64
 	// Floor keeps every block of prose of a page that the model all but
 	// empties (pipeline.FloorShare). Model files store it: the embedded
-	// models of the corpus policy have it (README, "The prose floor", "A
+	// models of the corpus policy have it (RESULTS.md, "The prose floor", "A
 	// floor at a tenth for the rendered model"); fiasco clean --floor and
 	// --floor=false set it for a run.
 	Floor bool
 	// FloorShare is the share of a page's prose words below which the
 	// floor keeps the page's prose (0: pipeline.FloorShare, a quarter).
-	// The embedded rendered model has a tenth (README, "A floor at a
+	// The embedded rendered model has a tenth (RESULTS.md, "A floor at a
 	// tenth for the rendered model"). Model files store it; a fiasco from
 	// before FloorShare reads such a file with a quarter.
 	FloorShare float64

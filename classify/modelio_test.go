@@ -310,7 +310,7 @@ func TestFloorShareStored(t *testing.T) {
 		t.Fatalf("the embedded text model: floor %v at share %g, want the floor at the default", m.Floor, m.FloorShare)
 	}
 	if v, err := classify.Default(true); err != nil || !v.Floor || v.FloorShare != 0.1 {
-		t.Errorf("the embedded rendered model: floor at share %v (error %v), want the floor at a tenth (README: A floor at a tenth for the rendered model)", v, err)
+		t.Errorf("the embedded rendered model: floor at share %v (error %v), want the floor at a tenth (RESULTS.md: A floor at a tenth for the rendered model)", v, err)
 	}
 	var buf bytes.Buffer
 	if err := m.Write(&buf); err != nil {

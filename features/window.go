@@ -7,7 +7,7 @@ import "github.com/fiasco-project/fiasco/blocks"
 // one: navigation comes in runs of links, content in runs of sentences,
 // and a short line inside a run of prose is usually part of it. The
 // shares weigh the neighbours by their characters. Measured against the
-// text features without them (README, Results): the same inside
+// text features without them (RESULTS.md): the same inside
 // CleanEval's pages under nested cross-validation; ahead when one
 // CleanEval-policy set is left out and pooled over the unseen sets, with
 // overlapping intervals; behind on KrdWrd and when L3S-GN1 and Dragnet

@@ -15,7 +15,7 @@ import (
 // Train with Stack gives a model whose second stage reads StackRows,
 // trained again from the same data and seed to the same decisions; more
 // folds than pages is an error. (Whether stacking helps is measured on
-// real pages: README, Results.)
+// real pages: RESULTS.md.)
 func TestTrainStack(t *testing.T) {
 	ex := synthPages(t, "s", 24, 5)
 	opt := TrainOptions{Stack: 3, Seed: 2}

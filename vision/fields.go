@@ -16,7 +16,7 @@ type Field struct {
 	// Style marks what the renderer read from the computed style
 	// (Options.Style, Screen) rather than what was measured on the
 	// screenshot. They are not in a trainer's default feature set (they
-	// did not measure better; README, Results): ask for them by name or
+	// did not measure better; RESULTS.md): ask for them by name or
 	// with the CLI's style group.
 	Style bool
 }

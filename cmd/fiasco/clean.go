@@ -41,7 +41,7 @@ there and reported truncated.
 Models: under --policy corpus (the default) every page is rendered in
 Chromium and cleaned by the model with visual features, which measured
 better than the text model under nested cross-validation (README,
-Results); where no Chromium is found or it does not start, and with
+Results, and RESULTS.md); where no Chromium is found or it does not start, and with
 --no-render, the text-and-structure model cleans without a browser (a
 note on stderr says so unless --no-render is given; where --chromium,
 --remote, --render or --model asks for a browser, its failure is an

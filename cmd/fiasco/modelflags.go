@@ -76,7 +76,7 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 		m.policy, m.policySet = &p, new(bool)
 		fs.Var(&policyValue{p: m.policy, set: m.policySet}, "policy", policyHelp)
 	}
-	fs.BoolVar(&m.rescue, "rescue", false, "with a rendered model, keep every block of prose that the text model is sure of, whatever the visual model says (pipeline.RescueMargin): more recall on pages laid out unlike the training pages, at some precision (README: The prose rescue)")
+	fs.BoolVar(&m.rescue, "rescue", false, "with a rendered model, keep every block of prose that the text model is sure of, whatever the visual model says (pipeline.RescueMargin): more recall on pages laid out unlike the training pages, at some precision (RESULTS.md: The prose rescue)")
 	fs.Func("blend", "with a rendered model, decide each block by `W` times the text model's value (shifted by the difference of the two models' thresholds) plus 1-W times the visual model's; blocks below the capture stay the text model's alone (0 to 1; default: the model's own, 0 for the embedded one; README: The rendered model blended with the text model)", func(s string) (err error) {
 		m.blend, err = parseBlend(s)
 		m.blendSet = err == nil
@@ -269,7 +269,7 @@ func (m *modelFlags) note(cmd string) string {
 	if m.fellBack == "" {
 		return ""
 	}
-	return fmt.Sprintf("fiasco %s: %s, so the text model cleans the pages (--no-render); the rendered model, the default with Chromium, measured better (README, Results). Install Chromium (Debian: apt-get install -y chromium) or pass --no-render to silence this", cmd, m.fellBack)
+	return fmt.Sprintf("fiasco %s: %s, so the text model cleans the pages (--no-render); the rendered model, the default with Chromium, measured better (RESULTS.md). Install Chromium (Debian: apt-get install -y chromium) or pass --no-render to silence this", cmd, m.fellBack)
 }
 
 // cleaner builds a Cleaner, starting a browser when the model needs one.

@@ -355,6 +355,36 @@ func TestTimeoutAndRecovery(t *testing.T) {
 	}
 }
 
+// TestPageTimeout: a page that takes longer than the render's time limit
+// in a running browser's tab is ErrPageTimeout (rendering it again would
+// take as long), and a context.DeadlineExceeded too; a render that its
+// caller cancels is not.
+func TestPageTimeout(t *testing.T) {
+	b := newBrowser(t, Options{ReuseTabs: true})
+	small := readTestdata(t, "blocks.html")
+	if _, err := b.Render(context.Background(), small, testColors, RenderOptions{Highlight: true}); err != nil {
+		t.Fatal(err) // the tab is then idle, ready for the next page
+	}
+	var big bytes.Buffer
+	big.WriteString("<!DOCTYPE html><html><body>")
+	for i := range 20000 {
+		fmt.Fprintf(&big, "<p data-fiasco-block=%d>Paragraph %d of a long page, with words enough to wrap a line or two in the viewport.</p>", i%len(testColors), i)
+	}
+	big.WriteString("</body></html>")
+	_, err := b.Render(context.Background(), big.Bytes(), testColors, RenderOptions{Highlight: true, Timeout: 50 * time.Millisecond})
+	if !errors.Is(err, ErrPageTimeout) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("a page over its 50ms: error %v, want ErrPageTimeout and DeadlineExceeded", err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(20*time.Millisecond, cancel)
+	if _, err := b.Render(ctx, big.Bytes(), testColors, RenderOptions{Highlight: true}); errors.Is(err, ErrPageTimeout) || err == nil {
+		t.Errorf("a render its caller cancelled: error %v, want one that is not ErrPageTimeout", err)
+	}
+	if _, err := b.Render(context.Background(), small, testColors, RenderOptions{Highlight: true}); err != nil {
+		t.Errorf("Render after the time-outs: %v", err)
+	}
+}
+
 func TestReuseTabs(t *testing.T) {
 	fresh := newBrowser(t, Options{})
 	b := newBrowser(t, Options{ReuseTabs: true})

@@ -249,6 +249,13 @@ type startCall struct {
 // the retry on a restarted browser failed too.
 var ErrBrowserDied = errors.New("render: the browser died")
 
+// ErrPageTimeout is wrapped (with context.DeadlineExceeded) by a render
+// that ran out of its time limit (Options.Timeout, RenderOptions.Timeout)
+// while the page was drawn and measured in a running browser: rendering it
+// again would take as long. Running out of it while waiting for a browser
+// to start or restart, or for a tab, is not this error.
+var ErrPageTimeout = errors.New("render: the page took longer than its time limit")
+
 var errClosed = errors.New("render: browser is closed")
 
 // instance is one started browser.

@@ -188,12 +188,12 @@ func (inst *instance) died() bool {
 }
 
 // renderOnce is one attempt of Render.
-func (b *Browser) renderOnce(ctx context.Context, doc []byte, colors []color.RGBA, opt RenderOptions) (*Result, error) {
+func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.RGBA, opt RenderOptions) (*Result, error) {
 	timeout := opt.Timeout
 	if timeout == 0 {
 		timeout = b.opt.Timeout
 	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
+	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
 	inst, err := b.instance(ctx)
 	if err != nil {
@@ -238,6 +238,9 @@ func (b *Browser) renderOnce(ctx context.Context, doc []byte, colors []color.RGB
 	}
 	if err != nil {
 		switch {
+		case parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+			// The page itself took too long, in a browser that was there.
+			return nil, fmt.Errorf("render: the page took longer than %v: %w: %w (%v)", timeout, ErrPageTimeout, ctx.Err(), err)
 		case ctx.Err() != nil:
 			return nil, fmt.Errorf("render: page timed out or canceled after %v: %w (%v)", timeout, ctx.Err(), err)
 		case inst.died():

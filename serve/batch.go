@@ -77,16 +77,23 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	}
 	defer s.leave()
 	br := bufio.NewReaderSize(r.Body, 64<<10)
-	http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
-	if e := notJSONLines(br); e != nil {
-		s.refuse(w, e)
-		return
+	if r.ContentLength > 0 {
+		// A body sent whole (curl --data-binary @file): one that cannot
+		// be JSON Lines is refused as a whole. A streamed one is not
+		// looked at before the answer's headers go out: its client may
+		// wait for them before it writes.
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
+		if e := notJSONLines(br); e != nil {
+			s.refuse(w, e)
+			return
+		}
 	}
 
 	rc := http.NewResponseController(w)
 	// Answers go out while the request is still being read.
 	rc.EnableFullDuplex()
 	w.Header().Set("Content-Type", "application/x-ndjson")
+	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Trailer", "Fiasco-Batch")
 	w.Header().Set("X-Fiasco-Render", onOff(rendered))
 	w.WriteHeader(http.StatusOK)
@@ -176,16 +183,17 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 }
 
 // MaxLine is the longest batch line read for a page limit of maxBody
-// bytes: a page written as a JSON string may take six bytes for one (the
-// \u00XX escapes; encoding/json writes <, > and & so), and base64 four for
-// three.
-func MaxLine(maxBody int64) int64 { return 6*maxBody + 64<<10 }
+// bytes: four bytes for each of the page's, room for a page written as a
+// JSON string with many \u00XX escapes (Python's json.dumps writes é as
+// \u00e9, three times its UTF-8; encoding/json writes <, > and & as six
+// bytes) and for base64 (four for three). A page whose line is longer can
+// go as data, in base64. Each batch holds at most Workers+1 lines at once.
+func MaxLine(maxBody int64) int64 { return 4*maxBody + 64<<10 }
 
-// notJSONLines looks at the first bytes of a batch (past white space and a
-// byte order mark) and refuses a body that cannot be JSON Lines: a
-// compressed one (a batch is read as it is sent) or a page posted to the
-// wrong endpoint. It reads a byte at a time, so that a client that sends a
-// line and waits for its answer is not kept waiting. An empty body passes.
+// notJSONLines looks at the first bytes of a batch sent whole (past white
+// space and a byte order mark) and refuses one that is compressed (a batch
+// is read as it is sent) or is an HTML page posted to the wrong endpoint.
+// Anything else is left to the lines' own errors. An empty body passes.
 func notJSONLines(br *bufio.Reader) *Error {
 	if b, _ := br.Peek(3); string(b) == "\xef\xbb\xbf" {
 		br.Discard(3) // a byte order mark
@@ -195,18 +203,21 @@ func notJSONLines(br *bufio.Reader) *Error {
 		if err != nil {
 			return nil // the end of the body, or an error the batch reports
 		}
-		c := b[i]
-		switch {
-		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
+		switch b[i] {
+		case ' ', '\t', '\r', '\n':
 			continue
-		case c == '{':
-			return nil
-		case c == 0x1f || c == 0x28:
-			return &Error{Status: http.StatusUnsupportedMediaType, Kind: "encoding",
-				Msg: "the batch looks compressed (gzip or zstd): send its JSON Lines as they are (a line's data may hold a compressed page)"}
 		}
-		return &Error{Status: http.StatusBadRequest, Kind: "bad_request",
-			Msg: fmt.Sprintf(`a batch is JSON Lines, one {"html": ..} or {"data": ..} object per line, but the body starts with %q: POST a single page to /clean`, b[i:])}
+		head, _ := br.Peek(i + 4)
+		head = head[i:]
+		switch {
+		case bytes.HasPrefix(head, []byte{0x1f, 0x8b}), bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}):
+			return &Error{Status: http.StatusUnsupportedMediaType, Kind: "encoding",
+				Msg: "the batch is compressed (gzip or zstd): send its JSON Lines as they are (a line's data may hold a compressed page)"}
+		case head[0] == '<':
+			return &Error{Status: http.StatusBadRequest, Kind: "bad_request",
+				Msg: `the batch starts with "<", as an HTML page does: a batch is JSON Lines, one {"html": ..} or {"data": ..} object per line; POST a single page to /clean`}
+		}
+		return nil
 	}
 }
 
@@ -248,6 +259,16 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 	out := batchOut{Line: n}
 	var in batchIn
 	fail := func(e *Error) batchOut {
+		if out.ID == nil {
+			// The line's id, where it starts as an object that has one,
+			// goes with its error too.
+			var idOnly struct {
+				ID json.RawMessage `json:"id"`
+			}
+			if json.NewDecoder(bytes.NewReader(line)).Decode(&idOnly) == nil {
+				out.ID = idOnly.ID
+			}
+		}
 		s.met.error(e)
 		out.Status, out.Error = e.Status, e.Msg
 		return out
@@ -259,14 +280,6 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 		return fail(badRequest("line %d: more than one JSON value", n))
 	}
 	if err != nil {
-		// The line's id, where it is an object that has one, goes with
-		// its error too.
-		var idOnly struct {
-			ID json.RawMessage `json:"id"`
-		}
-		if json.Unmarshal(line, &idOnly) == nil {
-			out.ID = idOnly.ID
-		}
 		var ute *json.UnmarshalTypeError
 		switch {
 		case errors.As(err, &ute) && ute.Field == "":

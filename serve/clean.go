@@ -22,6 +22,7 @@ import (
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/render"
 	"github.com/fiasco-project/fiasco/vision"
 )
 
@@ -243,14 +244,16 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		// browser fails on is cleaned by the text model.
 		cc.TextFallback = o.render == "auto"
 		switch {
-		case errors.Is(err, context.DeadlineExceeded) && cc.TextFallback:
-			// The renderer's own time limit: a second render would take
-			// as long and use up the page's. The text model cleans it
-			// now, the failure reported as a render's.
-			s.met.fallback()
+		case errors.Is(err, render.ErrPageTimeout) && cc.TextFallback:
+			// The page ran out of the renderer's own time limit: a second
+			// render would take as long and use up the page's. The text
+			// model cleans it now, the failure reported as a render's.
 			cc.Prepare.Visual = failedVisual{re.err}
 			res, err = safeClean(ctx, &cc, p)
-		case !errors.Is(err, context.DeadlineExceeded):
+			if err == nil && res.RenderErr != nil {
+				s.met.fallback()
+			}
+		case !errors.Is(err, render.ErrPageTimeout):
 			// Chromium may have died under the page (it restarts on the
 			// next render): try once more.
 			s.met.retry()
@@ -446,13 +449,9 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, e)
 		return
 	}
-	// Admitted before the body is read: Workers+Queue bound the bodies
-	// held in memory, not only the pages cleaned.
-	if e := s.admitRequest(); e != nil {
-		s.refuse(w, e)
-		return
-	}
-	defer s.leave()
+	// The body is read before the request takes a place, so that a slow
+	// upload holds no place a page could be cleaned in; each body is
+	// bounded by MaxBody and ReadTimeout.
 	data, e := s.readBody(w, r)
 	if e != nil {
 		s.refuse(w, e)
@@ -462,6 +461,11 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, &Error{Status: http.StatusBadRequest, Msg: "empty body: POST the bytes of an HTML page", Kind: "empty"})
 		return
 	}
+	if e := s.admitRequest(); e != nil {
+		s.fail(w, e)
+		return
+	}
+	defer s.leave()
 	if data, e = s.decodeBody(data, r.Header.Get("Content-Encoding")); e != nil {
 		s.fail(w, e)
 		return

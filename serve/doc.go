@@ -102,10 +102,11 @@
 // not arrive in Config.ReadTimeout (a slow client); 413 for a body over
 // Config.MaxBody, sent or decompressed; 415 for binary data, a
 // Content-Encoding other than gzip or zstd, any Content-Encoding on
-// a batch (its lines' data may hold compressed pages) and a batch body
-// that looks compressed, and a multipart body (a form upload: its part
-// headers would be cleaned as the page); 400 for a batch body that does
-// not start as JSON Lines (a page posted to /clean/batch); 422 for a page
+// a batch (its lines' data may hold compressed pages) and a batch sent
+// whole (with a Content-Length) that is gzip or zstd data, and a
+// multipart body (a form upload: its part headers would be cleaned as the
+// page); 400 for a batch sent whole that starts as an HTML page (posted
+// to /clean/batch instead of /clean); 422 for a page
 // that cannot be cleaned (nesting too deep, too many blocks); 501 for render=on on a service without a
 // browser; 502 when Chromium fails on the page (one retry first, for a
 // browser that died and restarts) with render=on, 504 when the rendering
@@ -128,11 +129,11 @@
 //
 // Config.Workers pages are cleaned at once; up to Config.Queue more
 // requests wait for a worker, and beyond that a request is answered 503 at
-// once, with Retry-After. A request takes its place before its body is
-// read, so that the places bound the bodies held in memory too. A batch
-// line may be MaxLine(Config.MaxBody) bytes long: a page of MaxBody bytes
-// written as a JSON string with \u00XX escapes. A request whose client
-// went away is counted and logged as 499. A batch is one request in that count and cleans
+// once, with Retry-After. A body is read before its request takes a
+// place, so that a slow upload holds none. A batch line may be
+// MaxLine(Config.MaxBody) bytes long: room for a page of MaxBody bytes
+// written as a JSON string with many \u00XX escapes. A request whose
+// client went away is counted and logged as 499. A batch is one request in that count and cleans
 // up to Workers of its pages at once. A body (a batch: each line) must
 // arrive within Config.ReadTimeout, else 408; headers too, and within 10 s
 // at most: a client whose headers do not end in time (a slowloris) is

@@ -1,11 +1,13 @@
 package serve
 
 import (
+	"bufio"
 	"bytes"
 	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"log/slog"
 	"mime/multipart"
 	"net/http"
@@ -17,6 +19,7 @@ import (
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/render"
 	"github.com/fiasco-project/fiasco/vision"
 )
 
@@ -26,7 +29,7 @@ type slowRender struct{ calls *atomic.Int32 }
 
 func (s slowRender) Visual(context.Context, *pipeline.Doc) ([]vision.Features, error) {
 	s.calls.Add(1)
-	return nil, fmt.Errorf("render: the page took longer than 2s: %w", context.DeadlineExceeded)
+	return nil, fmt.Errorf("render: the page took longer than 2s: %w: %w", render.ErrPageTimeout, context.DeadlineExceeded)
 }
 
 // TestRenderTimeoutFallback: a render that runs out of the renderer's time
@@ -113,11 +116,51 @@ func TestUploadsRefused(t *testing.T) {
 	}
 }
 
+// TestBatchStreamed: a batch whose body is streamed (no Content-Length)
+// gets its answer's headers before it sends a byte, so a client that waits
+// for them before it writes its lines is not kept waiting; its lines are
+// answered one by one.
+func TestBatchStreamed(t *testing.T) {
+	srv := start(t, Config{Text: textCleaner(t), ReadTimeout: 5 * time.Second})
+	pr, pw := io.Pipe()
+	req, _ := http.NewRequest("POST", srv.url+"/clean/batch?render=off&format=text", pr)
+	t0 := time.Now()
+	resp, err := http.DefaultClient.Do(req) // returns with the headers
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if d := time.Since(t0); resp.StatusCode != 200 || d > 2*time.Second {
+		t.Fatalf("headers of a streamed batch: %d after %v", resp.StatusCode, d)
+	}
+	sc := bufio.NewScanner(resp.Body)
+	sc.Buffer(nil, 1<<20)
+	for i := range 2 {
+		line, _ := json.Marshal(map[string]any{"id": i, "html": "<p>A paragraph of running text, long enough to be kept as the clean text of the page.</p>"})
+		pw.Write(append(line, '\n'))
+		if !sc.Scan() {
+			t.Fatalf("no answer to line %d: %v", i+1, sc.Err())
+		}
+		var l batchLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil || l.Status != 200 || string(l.ID) != fmt.Sprint(i) {
+			t.Errorf("answer to line %d: %s (%v)", i+1, sc.Bytes(), err)
+		}
+	}
+	pw.Close()
+	for sc.Scan() {
+		t.Errorf("answer after the last line: %s", sc.Bytes())
+	}
+	if got := resp.Trailer.Get("Fiasco-Batch"); got != "complete" {
+		t.Errorf("trailer %q, want complete", got)
+	}
+}
+
 // TestBatchErrorKeepsID: a batch line refused for a field the service does
 // not know, or of the wrong type, is answered with its id all the same.
 func TestBatchErrorKeepsID(t *testing.T) {
 	srv := start(t, Config{Text: textCleaner(t)})
-	in := `{"id": "keep-me", "htm": "<p>A page.</p>"}` + "\n" + `{"id": 7, "url": 5, "html": "<p>A page.</p>"}` + "\n"
+	in := `{"id": "keep-me", "htm": "<p>A page.</p>"}` + "\n" + `{"id": 7, "url": 5, "html": "<p>A page.</p>"}` + "\n" +
+		`{"id": "two", "html": "<p>a</p>"} {"html": "<p>b</p>"}` + "\n"
 	_, lines := postBatch(t, srv.url+"/clean/batch?render=off", strings.NewReader(in))
 	ids := map[int]string{}
 	for _, l := range lines {
@@ -126,7 +169,7 @@ func TestBatchErrorKeepsID(t *testing.T) {
 			t.Errorf("line %d: status %d, want 400", l.Line, l.Status)
 		}
 	}
-	if ids[1] != `"keep-me"` || ids[2] != "7" {
+	if ids[1] != `"keep-me"` || ids[2] != "7" || ids[3] != `"two"` {
 		t.Errorf("ids of the refused lines: %v", ids)
 	}
 }

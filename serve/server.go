@@ -211,6 +211,7 @@ func (s *Server) routes() http.Handler {
 			c.begin()
 			defer c.end()
 		}
+		w.Header().Set("X-Content-Type-Options", "nosniff") // every answer: none is to be sniffed as another type
 		sw := &statusWriter{ResponseWriter: w}
 		if s.draining.Load() && r.Method == http.MethodPost {
 			// A request on a kept-alive connection after shutdown began.

@@ -100,8 +100,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *queue < -1 {
 		return usagef("serve", "--queue %d: give -1 (none), 0 (4 per worker) or more", *queue)
 	}
-	if *noRender && fs.given("chromium") != "" {
-		return usagef("serve", "--chromium with --no-render: the service starts no browser")
+	if f := fs.given("chromium", "remote"); *noRender && f != "" {
+		return usagef("serve", "--%s with --no-render: the service uses no browser", f)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg := serve.Config{Addr: *addr, MaxBody: *maxBody, Timeout: *timeout, ReadTimeout: *readTimeout,

@@ -195,6 +195,45 @@ func TestScale(t *testing.T) {
 	}
 }
 
+// TestRecycleHung: a browser that hangs (stopped, not dead) is ended by
+// Recycle: its process goes, and the next Render starts another that
+// renders.
+func TestRecycleHung(t *testing.T) {
+	b := newBrowser(t, Options{})
+	doc := readTestdata(t, "blocks.html")
+	if _, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true}); err != nil {
+		t.Fatal(err)
+	}
+	pid := b.pid()
+	if pid == 0 {
+		t.Fatal("no browser process")
+	}
+	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true, Timeout: time.Second}); err == nil {
+		t.Fatal("a stopped browser rendered")
+	}
+	if !b.Recycle() {
+		t.Fatal("Recycle: no running browser")
+	}
+	res, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true})
+	if err != nil {
+		t.Fatalf("Render after Recycle: %v", err)
+	}
+	checkBlocks(t, res, testColors)
+	if p := b.pid(); p == pid || p == 0 || b.starts != 2 {
+		t.Errorf("after Recycle: browser pid %d (was %d), %d started", p, pid, b.starts)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for alive(pid) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if alive(pid) {
+		t.Errorf("the hung browser %d lives on after Recycle", pid)
+	}
+}
+
 func TestRestartAfterKill(t *testing.T) {
 	b := newBrowser(t, Options{})
 	doc := readTestdata(t, "blocks.html")

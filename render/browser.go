@@ -628,6 +628,23 @@ func removeProfile(dir string) error {
 	return errors.Join(err, removeAll(dir))
 }
 
+// Recycle ends the running browser, so that the next Render starts
+// another (connects again, for a remote one): for a browser that hangs
+// rather than dies, which Render notices by itself. Renders under way in
+// it fail as in a browser that died (and are tried again in the new one).
+// It reports whether there was a running browser to end.
+func (b *Browser) Recycle() bool {
+	b.mu.Lock()
+	inst := b.cur
+	b.mu.Unlock()
+	if inst == nil || inst.ctx.Err() != nil {
+		return false
+	}
+	inst.noteGroups() // before its death orphans its children
+	inst.stop()       // chromedp kills its process; its shutdown (instance) what is left
+	return true
+}
+
 // pid returns the process id of the running local browser, or 0.
 func (b *Browser) pid() int {
 	b.mu.Lock()

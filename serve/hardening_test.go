@@ -220,3 +220,27 @@ func TestCancelledLogged(t *testing.T) {
 		t.Errorf("metrics do not count the 499:\n%s", mt)
 	}
 }
+
+// TestHealthRecycle: a browser that hangs (every probe runs out of time)
+// is ended after HealthRecycleAfter failed probes in a row, through
+// Config.Recycle, and counted.
+func TestHealthRecycle(t *testing.T) {
+	saved := healthProbeTimeout
+	healthProbeTimeout = 200 * time.Millisecond
+	defer func() { healthProbeTimeout = saved }()
+	rc, _ := blockingCleaner(t) // renders wait for a gate that never opens
+	var recycled atomic.Int32
+	srv := start(t, Config{Rendered: rc, Recycle: func() bool { recycled.Add(1); return true }})
+	for i := 1; i <= HealthRecycleAfter; i++ {
+		if got := recycled.Load(); got != 0 {
+			t.Fatalf("recycled after %d failed probes, want after %d", i-1, HealthRecycleAfter)
+		}
+		checkHealth(t, srv.url, 503)
+	}
+	if got := recycled.Load(); got != 1 {
+		t.Errorf("%d recycles after %d failed probes, want 1", got, HealthRecycleAfter)
+	}
+	if mt := metricsText(t, srv.url); !strings.Contains(mt, "fiasco_browser_recycles_total 1\n") {
+		t.Errorf("metrics do not count the recycle:\n%s", mt)
+	}
+}

@@ -10,10 +10,14 @@ import (
 
 // A render that succeeded this recently proves Chromium alive; after that
 // /healthz renders a probe page.
-const (
-	healthFresh        = 5 * time.Second
-	healthProbeTimeout = 20 * time.Second
-)
+const healthFresh = 5 * time.Second
+
+// healthProbeTimeout bounds a probe's render (a variable for the tests).
+var healthProbeTimeout = 20 * time.Second
+
+// HealthRecycleAfter is the number of failed health probes in a row after
+// which the service ends its browser (Config.Recycle).
+const HealthRecycleAfter = 2
 
 const probePage = `<!DOCTYPE html><html><head><title>fiasco health check</title></head><body>
 <h1>Health check</h1><p>This page is rendered by the service to check that its browser answers.</p></body></html>`
@@ -24,6 +28,7 @@ type health struct {
 	lastOK  time.Time     // last successful render
 	lastErr error         // of the last probe, nil if it succeeded
 	probe   chan struct{} // closed when the probe under way ends
+	failed  int           // probes failed in a row
 }
 
 func (h *health) renderOK() {
@@ -59,14 +64,25 @@ func (s *Server) chromium(ctx context.Context) error {
 			probe.TextFallback = false // a probe the text model answers is a failed rendering
 			_, err := safeClean(pctx, &probe, page{name: "health probe", data: []byte(probePage)})
 			h.mu.Lock()
+			recycle := false
 			if err == nil {
-				h.lastOK = time.Now()
+				h.lastOK, h.failed = time.Now(), 0
 			} else {
-				s.log.Warn("health probe: Chromium does not render", "err", err)
+				h.failed++
+				s.log.Warn("health probe: Chromium does not render", "err", err, "failed_in_a_row", h.failed)
+				if h.failed >= HealthRecycleAfter && s.cfg.Recycle != nil {
+					recycle, h.failed = true, 0
+				}
 			}
 			h.lastErr = err
 			h.probe = nil
 			h.mu.Unlock()
+			if recycle && s.cfg.Recycle() {
+				// A browser that hangs is never restarted by its death:
+				// end it, so that the next page (or probe) starts another.
+				s.met.recycle()
+				s.log.Warn("Chromium ended after failed health probes: the next page starts another", "probes", HealthRecycleAfter)
+			}
 			close(ch)
 		}()
 	}

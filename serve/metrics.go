@@ -29,6 +29,7 @@ type metrics struct {
 	rejects   map[string]uint64    // reason
 	retries   uint64
 	fallbacks uint64
+	recycles  uint64
 	pageTime  map[string]*histogram // render -> seconds per page
 	stageTime map[string]*histogram // stage -> seconds
 	waitTime  *histogram
@@ -98,6 +99,12 @@ func (m *metrics) rejected(reason string) {
 func (m *metrics) retry() {
 	m.mu.Lock()
 	m.retries++
+	m.mu.Unlock()
+}
+
+func (m *metrics) recycle() {
+	m.mu.Lock()
+	m.recycles++
 	m.mu.Unlock()
 }
 
@@ -186,6 +193,8 @@ func (s *Server) writeMetrics(w io.Writer) {
 	}
 	header(w, "fiasco_render_retries_total", "counter", "Pages rendered a second time after Chromium failed.")
 	fmt.Fprintf(w, "fiasco_render_retries_total %d\n", m.retries)
+	header(w, "fiasco_browser_recycles_total", "counter", "Browsers ended because health probes in a row could not render (a browser that hangs).")
+	fmt.Fprintf(w, "fiasco_browser_recycles_total %d\n", m.recycles)
 	header(w, "fiasco_render_fallbacks_total", "counter", "Pages of render=auto that the browser failed on (twice, or once by running out of --render-timeout), cleaned by the text model.")
 	fmt.Fprintf(w, "fiasco_render_fallbacks_total %d\n", m.fallbacks)
 

@@ -73,6 +73,12 @@ type Config struct {
 	// Log receives the service's events (start, stop, failed pages); nil
 	// discards them.
 	Log *slog.Logger
+	// Recycle, when set, ends the browser of Rendered so that the next
+	// page starts another (render.Browser.Recycle): the service calls it
+	// when HealthRecycleAfter health probes in a row could not render,
+	// for a browser that hangs rather than dies (one that dies is started
+	// again by itself). It reports whether there was a browser to end.
+	Recycle func() bool
 	// AccessLog writes a line to Log for every request answered (method,
 	// path, status, bytes, milliseconds, client, and the X-Fiasco
 	// headers of a cleaned page), but for /healthz and /metrics answered

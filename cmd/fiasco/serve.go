@@ -127,6 +127,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			log.Info("Chromium closed")
 		}()
 		cfg.Rendered = &pipeline.Cleaner{Model: m, Prepare: pipeline.PrepareOptions{Visual: v}}
+		cfg.Recycle = v.Browser.Recycle
 		am, err := classify.DefaultFor("article", true)
 		if err != nil {
 			return err

@@ -28,7 +28,11 @@ type Block struct {
 	Node   *html.Node // the element
 	Parent int        // ID of the nearest ancestor block, or -1
 	Depth  int        // element depth below the document node (<html> is 1)
-	Text   string     // own text, white space collapsed (see the package doc)
+	// Text is the block's own text with white space collapsed, its
+	// source's line breaks kept: the text the features read (the models
+	// were trained on it). Output formats take their text from Runs,
+	// where a line breaks only where the page breaks it.
+	Text string
 
 	Chars        int // non-space characters of Text
 	LinkChars    int // non-space characters of Text inside <a href> elements
@@ -64,8 +68,8 @@ func Find(doc *html.Node) []*Block {
 	var cur *Block
 	add := func(s string) { f.text[level] = append(f.text[level], s...) }
 	offset := 0
-	var walk func(n *html.Node, i int32, depth, parent int, inLink, pre bool)
-	walk = func(n *html.Node, i int32, depth, parent int, inLink, pre bool) {
+	var walk func(n *html.Node, i int32, depth, parent int, inLink bool)
+	walk = func(n *html.Node, i int32, depth, parent int, inLink bool) {
 		switch n.Type {
 		case html.TextNode:
 			if cur == nil {
@@ -73,18 +77,14 @@ func Find(doc *html.Node) []*Block {
 			}
 			c := int(f.nodes[i].sub) // nonSpace(n.Data)
 			if c == 0 {
-				if pre {
-					f.text[level] = appendText(f.text[level], n.Data, true)
-				} else {
-					add(" ")
-				}
+				add(" ")
 				return
 			}
 			if cur.Chars == 0 {
 				cur.Offset = offset
 			}
 			offset += c
-			f.text[level] = appendText(f.text[level], n.Data, pre)
+			add(n.Data)
 			cur.Chars += c
 			if inLink {
 				cur.LinkChars += c
@@ -100,9 +100,6 @@ func Find(doc *html.Node) []*Block {
 		isBlock := n.Type == html.ElementNode && !inline &&
 			(f.isTarget(i) || n == body && f.nodes[bodyIdx].sub > 0 && f.orphans(body, bodyIdx))
 		if isBlock {
-			if cur != nil {
-				add("\n") // a nested block breaks the enclosing one's line
-			}
 			b := &Block{ID: len(out), Node: n, Parent: parent, Depth: depth, SubtreeChars: int(f.nodes[i].sub)}
 			out = append(out, b)
 			parent = b.ID
@@ -113,18 +110,17 @@ func Find(doc *html.Node) []*Block {
 			}
 			f.text[level] = f.text[level][:0]
 		} else if n.Type == html.ElementNode && !inline && cur != nil {
-			add("\n") // a non-inline boundary breaks the line (an <hr>, an empty <div>)
+			add(" ") // a non-inline boundary separates words
 		}
 		if n.Type == html.ElementNode && n.DataAtom == atom.A && hasAttr(n, "href") {
 			inLink = true
 		}
-		pre = pre || preformatted(n)
 		ci := i + 1
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.ElementNode && c.DataAtom == atom.Br && cur != nil {
 				add("\n")
 			}
-			walk(c, ci, depth+1, parent, inLink, pre)
+			walk(c, ci, depth+1, parent, inLink)
 			ci = f.nodes[ci].end
 		}
 		if isBlock {
@@ -132,14 +128,11 @@ func Find(doc *html.Node) []*Block {
 			cur.Text = string(f.collapsed)
 			level--
 			cur = saved
-			if cur != nil {
-				add("\n")
-			}
 		} else if n.Type == html.ElementNode && !inline && cur != nil {
-			add("\n")
+			add(" ")
 		}
 	}
-	walk(doc, 0, 0, -1, false, false)
+	walk(doc, 0, 0, -1, false)
 	// Subtree counts of links, images and elements, bottom-up through Parent.
 	for _, b := range out {
 		b.Links, b.Images, b.Elements = countElements(b.Node)

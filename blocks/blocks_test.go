@@ -14,7 +14,7 @@ import (
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
 
 // TestGolden runs Find on every testdata/*.html and compares a listing of
-// the blocks with testdata/*.golden.
+// the blocks and of the page's runs with testdata/*.golden.
 func TestGolden(t *testing.T) {
 	files, err := filepath.Glob("testdata/*.html")
 	if err != nil || len(files) == 0 {
@@ -61,6 +61,10 @@ func listing(t *testing.T, path string) string {
 	// The blocks partition the page's text.
 	if want := countText(doc); total != want {
 		t.Errorf("blocks hold %d characters, the page %d", total, want)
+	}
+	b.WriteString("runs:\n")
+	for _, r := range Runs(bs) {
+		fmt.Fprintf(&b, "%d: %q\n", r.Block, r.Text)
 	}
 	return b.String()
 }

@@ -32,11 +32,15 @@
 //
 // So blocks partition the visible text of the page: joining the text of all
 // blocks in document order gives back all of it, and dropping a block drops
-// exactly its text. Block.Text is that text with white space collapsed, as
-// a browser shows it: each run of white space becomes one space, or one line
-// break where it holds a <br> or, inside <pre> (and <listing>, <plaintext>,
-// <xmp>, <textarea>), a line break of the source. A paragraph that the page's
-// source wraps over several lines is one line of Block.Text.
+// exactly its text. Block.Text is that text with white space collapsed,
+// line breaks kept (the source's and the <br>s'): the text the features
+// read, as the embedded models were trained on it (it glues the words on
+// either side of a nested block where no white space separates them).
+// [Runs] cut the page's text as a browser shows it, for output: each run
+// of white space is one space, or one line break where it holds a <br>, a
+// line break inside <pre> (and <listing>, <plaintext>, <xmp>, <textarea>),
+// or a non-inline element (an <hr>, an empty <div>); a paragraph that the
+// page's source wraps over several lines is one line.
 //
 // # Marking
 //

@@ -44,18 +44,14 @@ func findRef(doc *html.Node) []*Block {
 			}
 			c := nonSpaceRef(n.Data)
 			if c == 0 {
-				if inPreRef(n) {
-					add(n.Data)
-				} else {
-					add(" ")
-				}
+				add(" ")
 				return
 			}
 			if cur.Chars == 0 {
 				cur.Offset = offset
 			}
 			offset += c
-			add(sourceTextRef(n))
+			add(n.Data)
 			cur.Chars += c
 			if inLink {
 				cur.LinkChars += c
@@ -70,16 +66,13 @@ func findRef(doc *html.Node) []*Block {
 		isBlock := n.Type == html.ElementNode && !IsInline(n) &&
 			(f.isTarget(n) || n == body && f.sub[n] > 0 && f.orphans(n))
 		if isBlock {
-			if cur != nil {
-				add("\n")
-			}
 			b := &Block{ID: len(out), Node: n, Parent: parent, Depth: depth, SubtreeChars: f.sub[n]}
 			out = append(out, b)
 			text = append(text, &strings.Builder{})
 			parent = b.ID
 			cur = b
 		} else if n.Type == html.ElementNode && !IsInline(n) && cur != nil {
-			add("\n")
+			add(" ")
 		}
 		if n.Type == html.ElementNode && n.DataAtom == atom.A && hasAttr(n, "href") {
 			inLink = true
@@ -94,11 +87,8 @@ func findRef(doc *html.Node) []*Block {
 			cur.Text = collapseRef(text[cur.ID].String())
 			text[cur.ID] = nil
 			cur = saved
-			if cur != nil {
-				add("\n")
-			}
 		} else if n.Type == html.ElementNode && !IsInline(n) && cur != nil {
-			add("\n")
+			add(" ")
 		}
 	}
 	walk(doc, 0, -1, false)

@@ -10,12 +10,13 @@ import (
 // <blockquote> inside) has several runs, while Block.Text joins them.
 type Run struct {
 	Block int    // index into the blocks slice
-	Text  string // white space collapsed; line breaks from <br> and <pre> kept
+	Text  string // white space collapsed as a browser shows it (see the package doc)
 }
 
 // Runs returns the text of the page in document order, cut into runs at
 // block boundaries. The words of all runs of block i are the words of
-// bs[i].Text; a run never starts or ends inside a word. bs must come from
+// bs[i].Text (but where Block.Text glues two around a nested block); a
+// run never starts or ends inside a word. bs must come from
 // Find on the document that contains their nodes.
 func Runs(bs []*Block) []Run {
 	if len(bs) == 0 {

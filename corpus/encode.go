@@ -188,11 +188,11 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 }
 
 func lineBlocks(r *pipeline.Result) []LineBlock {
-	types := export.Types(r.Blocks)
+	types, texts := export.Types(r.Blocks), export.BlockTexts(r.Blocks)
 	unseen := r.UnseenBlocks()
 	out := make([]LineBlock, len(r.Blocks))
 	for i, b := range r.Blocks {
-		lb := LineBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Text: b.Text}
+		lb := LineBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Text: texts[i]}
 		lb.Unseen = unseen != nil && unseen[i]
 		lb.Smoothed = r.Smoothed != nil && r.Smoothed[i]
 		lb.Floor = r.Floor != nil && r.Floor[i]

@@ -5,8 +5,8 @@
 //     the page's URL is known, then the segments, each on a line of its
 //     own opened by <h> for headings, <l> for list items and <p> for the
 //     rest (see [Segments]); a segment breaks its line only where the
-//     page does (a <br>, a line of a <pre>; see package blocks), not
-//     where the page's source wraps a paragraph.
+//     page does (a <br>, a line of a <pre>, a block between; see
+//     blocks.Runs), not where the page's source wraps a paragraph.
 //   - [Text]: plain paragraphs separated by blank lines.
 //   - [HTML]: the pruned document. The own text of every dropped block is
 //     removed, then every element left without text or images (the head,

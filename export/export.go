@@ -227,7 +227,7 @@ type jsonPage struct {
 }
 
 func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, kept func(int) bool, score []float64, n *Notes) error {
-	types := Types(bs)
+	types, texts := Types(bs), BlockTexts(bs)
 	out := jsonPage{Blocks: make([]jsonBlock, 0, len(bs))}
 	if p != nil {
 		out.Name, out.URL = p.Name, p.URL
@@ -239,7 +239,7 @@ func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, k
 		out.Truncated, out.RenderError = n.Truncated, n.RenderError
 	}
 	for i, b := range bs {
-		jb := jsonBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Tag: b.Node.Data, Text: b.Text}
+		jb := jsonBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Tag: b.Node.Data, Text: texts[i]}
 		if kept(i) {
 			jb.Label = "clean"
 		}

@@ -92,7 +92,7 @@ const MaxShortHeadingWords = 4
 type Segment struct {
 	Block int    // index of the block in the blocks slice
 	Kind  byte   // 'p', 'h' or 'l'
-	Text  string // white space collapsed; line breaks from <br> and <pre> kept
+	Text  string // white space collapsed as a browser shows it (blocks.Run)
 }
 
 // Segments returns the kept text of the page in reading order, one segment
@@ -123,6 +123,22 @@ func Segments(bs []*blocks.Block, kept func(i int) bool) []Segment {
 		if i+1 < len(out) && countFields(out[i+1].Text, n+1) > n {
 			out[i].Kind = 'h'
 		}
+	}
+	return out
+}
+
+// BlockTexts returns the text of every block as the output formats write
+// it: its runs (see Runs), joined by line breaks, so that a line breaks
+// where the page breaks it (a <br>, a line of a <pre>, a block between)
+// and not where the page's source wraps a paragraph. Block.Text, which
+// the features read, keeps the source's line breaks.
+func BlockTexts(bs []*blocks.Block) []string {
+	out := make([]string, len(bs))
+	for _, r := range blocks.Runs(bs) {
+		if out[r.Block] != "" {
+			out[r.Block] += "\n"
+		}
+		out[r.Block] += r.Text
 	}
 	return out
 }

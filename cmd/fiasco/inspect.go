@@ -165,12 +165,13 @@ func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
 			Floor    bool `json:"floor,omitempty"`
 		}
 		var out []row
+		texts := export.BlockTexts(res.Blocks)
 		for i, b := range res.Blocks {
 			fv := map[string]float64{}
 			for j, n := range names {
 				fv[n] = rows[i][j]
 			}
-			out = append(out, row{ID: i, Label: label(res.Keep[i]), Value: res.Score[i], Type: string(types[i]), Tag: b.Node.Data, Features: fv, Text: b.Text,
+			out = append(out, row{ID: i, Label: label(res.Keep[i]), Value: res.Score[i], Type: string(types[i]), Tag: b.Node.Data, Features: fv, Text: texts[i],
 				Smoothed: res.Smoothed != nil && res.Smoothed[i], Floor: res.Floor != nil && res.Floor[i]})
 		}
 		enc := json.NewEncoder(w)

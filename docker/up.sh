@@ -15,14 +15,21 @@
 # `compose up`, waiting for the health checks. Stop it with
 # `docker compose -f docker/compose.yaml down` (v1: docker-compose).
 #
-# Environment: FIASCO_PORT, FIASCO_DATA (the folder mounted at /data,
-# default docker/data), FIASCO_BINARY (a static fiasco binary to put in
-# the image instead of building one).
+# Environment (or docker/.env, under the environment): FIASCO_PORT (the
+# balancer's address, default 127.0.0.1:8080), FIASCO_DATA (the folder
+# mounted at /data, default docker/data), FIASCO_WORKERS, FIASCO_QUEUE,
+# FIASCO_MEMORY (see docker/compose.yaml), COMPOSE_PROJECT_NAME,
+# FIASCO_BINARY (a static fiasco binary to put in the image instead of
+# building one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/go/bin:$PATH
 file=docker/compose.yaml
+# docker/.env, which compose reads too, under what the environment gives.
+dotenv() { [ -f docker/.env ] && sed -n "s/^$1=//p" docker/.env | tail -n1; }
+export COMPOSE_PROJECT_NAME=${COMPOSE_PROJECT_NAME:-$(dotenv COMPOSE_PROJECT_NAME)}
 export COMPOSE_PROJECT_NAME=${COMPOSE_PROJECT_NAME:-docker} # compose's default for docker/compose.yaml
+export FIASCO_PORT=${FIASCO_PORT:-$(dotenv FIASCO_PORT)}
 export FIASCO_PORT=${FIASCO_PORT:-127.0.0.1:8080}
 
 say() { echo "docker/up.sh: $*" >&2; }

@@ -134,11 +134,25 @@ func Segments(bs []*blocks.Block, kept func(i int) bool) []Segment {
 // the features read, keeps the source's line breaks.
 func BlockTexts(bs []*blocks.Block) []string {
 	out := make([]string, len(bs))
+	var parts [][]string // the runs of blocks with more than one
 	for _, r := range blocks.Runs(bs) {
-		if out[r.Block] != "" {
-			out[r.Block] += "\n"
+		switch {
+		case out[r.Block] == "":
+			out[r.Block] = r.Text
+		default:
+			if parts == nil {
+				parts = make([][]string, len(bs))
+			}
+			if parts[r.Block] == nil {
+				parts[r.Block] = []string{out[r.Block]}
+			}
+			parts[r.Block] = append(parts[r.Block], r.Text)
 		}
-		out[r.Block] += r.Text
+	}
+	for i, p := range parts {
+		if p != nil {
+			out[i] = strings.Join(p, "\n")
+		}
 	}
 	return out
 }

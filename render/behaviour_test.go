@@ -234,6 +234,27 @@ func TestRecycleHung(t *testing.T) {
 	}
 }
 
+// TestRecycleConcurrent: Recycle called twice at once and beside Close
+// (as a failed health probe may be when the service shuts down) ends the
+// browser once, without a data race (go test -race).
+func TestRecycleConcurrent(t *testing.T) {
+	b := newBrowser(t, Options{}) // its cleanup closes it again: a no-op
+	if _, err := b.Render(context.Background(), readTestdata(t, "blocks.html"), testColors, RenderOptions{Highlight: true}); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() { defer wg.Done(); b.Recycle() }()
+	}
+	wg.Add(1)
+	go func() { defer wg.Done(); b.Close() }()
+	wg.Wait()
+	if b.Recycle() {
+		t.Error("Recycle after Close found a browser to end")
+	}
+}
+
 func TestRestartAfterKill(t *testing.T) {
 	b := newBrowser(t, Options{})
 	doc := readTestdata(t, "blocks.html")

@@ -251,9 +251,11 @@ var ErrBrowserDied = errors.New("render: the browser died")
 
 // ErrPageTimeout is wrapped (with context.DeadlineExceeded) by a render
 // that ran out of its time limit (Options.Timeout, RenderOptions.Timeout)
-// while the page was drawn and measured in a running browser: rendering it
-// again would take as long. Running out of it while waiting for a browser
-// to start or restart, or for a tab, is not this error.
+// while the page was drawn and measured in a browser that still runs:
+// rendering it again would take about as long. The limit counts from the
+// start of the render, so time spent waiting for a browser to restart or
+// for a tab counts too; running out of it during those waits, or in a
+// browser that died, is not this error.
 var ErrPageTimeout = errors.New("render: the page took longer than its time limit")
 
 var errClosed = errors.New("render: browser is closed")
@@ -268,6 +270,7 @@ type instance struct {
 	owner         *os.File       // locked while the profile is in use (claimProfile)
 	wg            sync.WaitGroup // Render calls using this instance
 	once          sync.Once
+	recycle       sync.Once // Browser.Recycle ends it once
 	shutdownError error
 	spare         chan *tab    // a tab opened ahead of need, see takeTab
 	idle          chan *tab    // tabs to reuse (Options.ReuseTabs)
@@ -636,12 +639,17 @@ func removeProfile(dir string) error {
 func (b *Browser) Recycle() bool {
 	b.mu.Lock()
 	inst := b.cur
-	b.mu.Unlock()
 	if inst == nil || inst.ctx.Err() != nil {
+		b.mu.Unlock()
 		return false
 	}
-	inst.noteGroups() // before its death orphans its children
-	inst.stop()       // chromedp kills its process; its shutdown (instance) what is left
+	inst.wg.Add(1) // its shutdown, which reads its groups, waits
+	b.mu.Unlock()
+	defer inst.wg.Done()
+	inst.recycle.Do(func() {
+		inst.noteGroups() // before its death orphans its children
+		inst.stop()       // chromedp kills its process; its shutdown (instance) what is left
+	})
 	return true
 }
 

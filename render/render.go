@@ -238,7 +238,7 @@ func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.
 	}
 	if err != nil {
 		switch {
-		case parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded):
+		case parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) && !inst.died():
 			// The page itself took too long, in a browser that was there.
 			return nil, fmt.Errorf("render: the page took longer than %v: %w: %w (%v)", timeout, ErrPageTimeout, ctx.Err(), err)
 		case ctx.Err() != nil:

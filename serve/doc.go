@@ -129,8 +129,9 @@
 //
 // Config.Workers pages are cleaned at once; up to Config.Queue more
 // requests wait for a worker, and beyond that a request is answered 503 at
-// once, with Retry-After. A body is read before its request takes a
-// place, so that a slow upload holds none. A batch line may be
+// once, with Retry-After. A page's body (/clean) is read before its
+// request takes a place, so that a slow upload holds none; a batch takes
+// its place when it starts, and its lines are read as they come. A batch line may be
 // MaxLine(Config.MaxBody) bytes long: room for a page of MaxBody bytes
 // written as a JSON string with many \u00XX escapes. A request whose
 // client went away is counted and logged as 499. A batch is one request in that count and cleans

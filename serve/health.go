@@ -28,12 +28,12 @@ type health struct {
 	lastOK  time.Time     // last successful render
 	lastErr error         // of the last probe, nil if it succeeded
 	probe   chan struct{} // closed when the probe under way ends
-	failed  int           // probes failed in a row
+	failed  int           // probes failed since the last page or probe rendered
 }
 
 func (h *health) renderOK() {
 	h.mu.Lock()
-	h.lastOK, h.lastErr = time.Now(), nil
+	h.lastOK, h.lastErr, h.failed = time.Now(), nil, 0
 	h.mu.Unlock()
 }
 

@@ -38,6 +38,17 @@ die() { say "$*"; exit 1; }
 case "${1:-}" in -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;; esac
 . docker/lib.sh
 
+# The balancer's address must be free, unless this project's balancer
+# holds it already (a second run, to scale): else compose would stop
+# half-way, one container started.
+port=${FIASCO_PORT##*:}
+host=127.0.0.1
+case $FIASCO_PORT in *:*) host=${FIASCO_PORT%:*} ;; esac
+case $host in '' | 0.0.0.0 | '[::]') host=127.0.0.1 ;; esac
+if [ -z "$(compose ps -q lb 2>/dev/null)" ] && (exec 3<>"/dev/tcp/$host/$port") 2>/dev/null; then
+  die "$host:$port is taken by another program or project: give another address, e.g. FIASCO_PORT=127.0.0.1:8081 docker/up.sh (and COMPOSE_PROJECT_NAME for a second project)"
+fi
+
 t0=$(date +%s)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

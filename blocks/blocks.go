@@ -1,7 +1,6 @@
 package blocks
 
 import (
-	"bytes"
 	"strconv"
 	"sync"
 	"unicode"
@@ -436,36 +435,6 @@ func collapseInto(dst, s []byte) []byte {
 		dst = utf8.AppendRune(dst, r)
 	}
 	return dst
-}
-
-// appendText appends the text s of a text node to dst. A line break in the
-// page source is white space like any other, so outside preformatted
-// elements (pre is set) each '\n' becomes ' ': only <br>, which the walks
-// add as '\n', and the source lines of a <pre> break the text's lines.
-func appendText(dst []byte, s string, pre bool) []byte {
-	start := len(dst)
-	dst = append(dst, s...)
-	if pre {
-		return dst
-	}
-	for i := bytes.IndexByte(dst[start:], '\n'); i >= 0; i = bytes.IndexByte(dst[start:], '\n') {
-		dst[start+i] = ' '
-		start += i + 1
-	}
-	return dst
-}
-
-// preformatted reports whether n is an element whose source line breaks a
-// browser shows (white-space: pre in the default style sheet).
-func preformatted(n *html.Node) bool {
-	if n.Type != html.ElementNode {
-		return false
-	}
-	switch n.DataAtom {
-	case atom.Pre, atom.Listing, atom.Plaintext, atom.Xmp, atom.Textarea:
-		return true
-	}
-	return false
 }
 
 func hasAttr(n *html.Node, key string) bool {

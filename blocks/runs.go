@@ -1,6 +1,8 @@
 package blocks
 
 import (
+	"bytes"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -100,4 +102,34 @@ func runs(bs []*Block, root *html.Node, owner map[*html.Node]int) (out []Run, ok
 	walk(root, -1, false)
 	flush()
 	return out, owner != nil || next == len(bs)
+}
+
+// appendText appends the text s of a text node to dst. A line break in the
+// page source is white space like any other, so outside preformatted
+// elements (pre is set) each '\n' becomes ' ': only <br>, which the walk
+// adds as '\n', and the source lines of a <pre> break the text's lines.
+func appendText(dst []byte, s string, pre bool) []byte {
+	start := len(dst)
+	dst = append(dst, s...)
+	if pre {
+		return dst
+	}
+	for i := bytes.IndexByte(dst[start:], '\n'); i >= 0; i = bytes.IndexByte(dst[start:], '\n') {
+		dst[start+i] = ' '
+		start += i + 1
+	}
+	return dst
+}
+
+// preformatted reports whether n is an element whose source line breaks a
+// browser shows (white-space: pre in the default style sheet).
+func preformatted(n *html.Node) bool {
+	if n.Type != html.ElementNode {
+		return false
+	}
+	switch n.DataAtom {
+	case atom.Pre, atom.Listing, atom.Plaintext, atom.Xmp, atom.Textarea:
+		return true
+	}
+	return false
 }

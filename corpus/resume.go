@@ -150,8 +150,11 @@ func (r *Resume) exhausted(next string) error {
 		}
 		if l.ahead && matched && !behind && next != "" {
 			keep := fmt.Sprintf("keep the log's first %d lines (head -n %d)", l.n-1, l.n-1)
-			if l.n == 1 {
+			switch l.n {
+			case 1:
 				keep = "remove the log"
+			case 2:
+				keep = "keep the log's first line (head -n 1)"
 			}
 			return fmt.Errorf("--resume: entry %d of %s is for %s, but the output ends before the next input, %s: if the machine crashed during the run, the log kept entries its output lost; %s and resume again to clean the inputs from %s on; otherwise the inputs are not those the output was written from (same arguments, same order?)",
 				l.n, l.name, l.head, next, keep, next)

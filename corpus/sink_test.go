@@ -247,7 +247,7 @@ func TestResumeWETLogAhead(t *testing.T) {
 			t.Errorf("%s: resume cleans %v, error %v; want a refusal", c.name, todo, err)
 			continue
 		}
-		if guide := strings.Contains(err.Error(), "keep the log's first 1 lines (head -n 1)"); guide != c.guide {
+		if guide := strings.Contains(err.Error(), "keep the log's first line (head -n 1)"); guide != c.guide {
 			t.Errorf("%s: refusal %q: says how to cut the log %v, want %v", c.name, err, guide, c.guide)
 		}
 		if after, _ := os.ReadFile(logPath); string(after) != string(before) {

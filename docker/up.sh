@@ -25,12 +25,21 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH=/usr/local/go/bin:$PATH
 file=docker/compose.yaml
-# docker/.env, which compose reads too, under what the environment gives.
-dotenv() { [ -f docker/.env ] && sed -n "s/^$1=//p" docker/.env | tail -n1; }
-export COMPOSE_PROJECT_NAME=${COMPOSE_PROJECT_NAME:-$(dotenv COMPOSE_PROJECT_NAME)}
-export COMPOSE_PROJECT_NAME=${COMPOSE_PROJECT_NAME:-docker} # compose's default for docker/compose.yaml
-export FIASCO_PORT=${FIASCO_PORT:-$(dotenv FIASCO_PORT)}
-export FIASCO_PORT=${FIASCO_PORT:-127.0.0.1:8080}
+# dotenv NAME: NAME's value in docker/.env, which compose reads itself
+# (under the environment); here only for the checks and messages, so that
+# compose's own reading of the file is the one that counts. A leading
+# export, quotes, a comment after white space and a CR are dropped.
+dotenv() {
+  [ -f docker/.env ] || return 0
+  sed -n "s/^[[:space:]]*\(export[[:space:]][[:space:]]*\)\{0,1\}$1=//p" docker/.env | tail -n1 |
+    sed "s/\r\$//; s/[[:space:]][[:space:]]*#.*//; s/^\"\(.*\)\"\$/\1/; s/^'\(.*\)'\$/\1/"
+}
+project=${COMPOSE_PROJECT_NAME:-$(dotenv COMPOSE_PROJECT_NAME)}
+export COMPOSE_PROJECT_NAME=${project:-docker} # compose's default for docker/compose.yaml
+addr=${FIASCO_PORT:-$(dotenv FIASCO_PORT)}
+addr=${addr:-127.0.0.1:8080} # compose.yaml's default
+data=${FIASCO_DATA:-$(dotenv FIASCO_DATA)}
+data=${data:-./data} # compose.yaml's default, relative to docker/
 
 say() { echo "docker/up.sh: $*" >&2; }
 fig() { say "$*"; }
@@ -41,11 +50,12 @@ case "${1:-}" in -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1
 # The balancer's address must be free, unless this project's balancer
 # holds it already (a second run, to scale): else compose would stop
 # half-way, one container started.
-port=${FIASCO_PORT##*:}
+port=${addr##*:}
 host=127.0.0.1
-case $FIASCO_PORT in *:*) host=${FIASCO_PORT%:*} ;; esac
+case $addr in *:*) host=${addr%:*} ;; esac
 case $host in '' | 0.0.0.0 | '[::]') host=127.0.0.1 ;; esac
-if [ -z "$(compose ps -q lb 2>/dev/null)" ] && (exec 3<>"/dev/tcp/$host/$port") 2>/dev/null; then
+running_lb=$(docker ps -q --filter "label=com.docker.compose.project=$COMPOSE_PROJECT_NAME" --filter "label=com.docker.compose.service=lb")
+if [ -z "$running_lb" ] && timeout 2 bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$host" "$port" 2>/dev/null; then
   die "$host:$port is taken by another program or project: give another address, e.g. FIASCO_PORT=127.0.0.1:8081 docker/up.sh (and COMPOSE_PROJECT_NAME for a second project)"
 fi
 
@@ -54,10 +64,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 prepare_images "$tmp"
 export FIASCO_REVISION=$(revision)
-mkdir -p "${FIASCO_DATA:-docker/data}"
+case $data in /*) ;; *) data=docker/$data ;; esac # compose resolves it from docker/
+mkdir -p "$data"
 say "building the images"
 compose build >&2
 say "starting the service"
 up "$@"
-say "healthy after $(($(date +%s) - t0)) s: http://$FIASCO_PORT ($(compose ps -q fiasco | wc -l) fiasco container(s))"
-say "try: curl --data-binary @testdata/article.html 'http://$FIASCO_PORT/clean?format=text'"
+say "healthy after $(($(date +%s) - t0)) s: http://$addr ($(compose ps -q fiasco | wc -l) fiasco container(s))"
+say "try: curl --data-binary @testdata/article.html 'http://$addr/clean?format=text'"

@@ -258,6 +258,21 @@ var ErrBrowserDied = errors.New("render: the browser died")
 // browser that died, is not this error.
 var ErrPageTimeout = errors.New("render: the page took longer than its time limit")
 
+// pageTimeoutError is ErrPageTimeout for one page: its limit and what the
+// render was doing when the limit came.
+type pageTimeoutError struct {
+	limit time.Duration
+	err   error
+}
+
+func (e *pageTimeoutError) Error() string {
+	return fmt.Sprintf("render: the page took longer than %v (%v)", e.limit, e.err)
+}
+
+func (e *pageTimeoutError) Unwrap() []error {
+	return []error{ErrPageTimeout, context.DeadlineExceeded}
+}
+
 var errClosed = errors.New("render: browser is closed")
 
 // instance is one started browser.

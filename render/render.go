@@ -240,7 +240,7 @@ func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.
 		switch {
 		case parent.Err() == nil && errors.Is(ctx.Err(), context.DeadlineExceeded) && !inst.died():
 			// The page itself took too long, in a browser that was there.
-			return nil, fmt.Errorf("render: the page took longer than %v: %w: %w (%v)", timeout, ErrPageTimeout, ctx.Err(), err)
+			return nil, &pageTimeoutError{limit: timeout, err: err}
 		case ctx.Err() != nil:
 			return nil, fmt.Errorf("render: page timed out or canceled after %v: %w (%v)", timeout, ctx.Err(), err)
 		case inst.died():

@@ -93,7 +93,6 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	// Answers go out while the request is still being read.
 	rc.EnableFullDuplex()
 	w.Header().Set("Content-Type", "application/x-ndjson")
-	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.Header().Set("Trailer", "Fiasco-Batch")
 	w.Header().Set("X-Fiasco-Render", onOff(rendered))
 	w.WriteHeader(http.StatusOK)
@@ -183,10 +182,10 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 }
 
 // MaxLine is the longest batch line read for a page limit of maxBody
-// bytes: four bytes for each of the page's, room for a page written as a
-// JSON string with many \u00XX escapes (Python's json.dumps writes é as
-// \u00e9, three times its UTF-8; encoding/json writes <, > and & as six
-// bytes) and for base64 (four for three). A page whose line is longer can
+// bytes: four bytes for each of the page's, room for a typical page
+// written as a JSON string with many \u00XX escapes (Python's json.dumps
+// writes é as \u00e9, three times its UTF-8; encoding/json writes <, >
+// and & as six bytes) and for base64 (four for three). A page whose line is longer can
 // go as data, in base64. Each batch holds at most Workers+1 lines at once.
 func MaxLine(maxBody int64) int64 { return 4*maxBody + 64<<10 }
 

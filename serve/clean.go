@@ -250,18 +250,15 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 			// model cleans it now, the failure reported as a render's.
 			cc.Prepare.Visual = failedVisual{re.err}
 			res, err = safeClean(ctx, &cc, p)
-			if err == nil && res.RenderErr != nil {
-				s.met.fallback()
-			}
 		case !errors.Is(err, render.ErrPageTimeout):
 			// Chromium may have died under the page (it restarts on the
 			// next render): try once more.
 			s.met.retry()
 			s.log.Warn("render failed, retrying once", "page", p.name, "err", err)
 			res, err = safeClean(ctx, &cc, p)
-			if err == nil && res.RenderErr != nil {
-				s.met.fallback()
-			}
+		}
+		if err == nil && res.RenderErr != nil {
+			s.met.fallback()
 		}
 	}
 	renderErr := ""
@@ -479,7 +476,6 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 	h := w.Header()
 	h.Set("Content-Type", contentType(o))
 	h.Set("Content-Length", strconv.Itoa(len(a.body)))
-	h.Set("X-Content-Type-Options", "nosniff")
 	if o.format == export.HTML && !o.jsonl {
 		// The cleaned page keeps the page's attributes (onclick, ...): a
 		// browser that opens the answer runs nothing of it, and not in

@@ -77,7 +77,7 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 		fs.Var(&policyValue{p: m.policy, set: m.policySet}, "policy", policyHelp)
 	}
 	fs.BoolVar(&m.rescue, "rescue", false, "with a rendered model, keep every block of prose that the text model is sure of, whatever the visual model says (pipeline.RescueMargin): more recall on pages laid out unlike the training pages, at some precision (RESULTS.md: The prose rescue)")
-	fs.Func("blend", "with a rendered model, decide each block by `W` times the text model's value (shifted by the difference of the two models' thresholds) plus 1-W times the visual model's; blocks below the capture stay the text model's alone (0 to 1; default: the model's own, 0 for the embedded one; README: The rendered model blended with the text model)", func(s string) (err error) {
+	fs.Func("blend", "with a rendered model, decide each block by `W` times the text model's value (shifted by the difference of the two models' thresholds) plus 1-W times the visual model's; blocks below the capture stay the text model's alone (0 to 1; default: the model's own, 0 for the embedded one; RESULTS.md: The rendered model blended with the text model)", func(s string) (err error) {
 		m.blend, err = parseBlend(s)
 		m.blendSet = err == nil
 		return err
@@ -156,7 +156,7 @@ func parseBlend(s string) (float64, error) {
 }
 
 // smoothHelp says what --smooth does, for train, clean, eval and inspect.
-const smoothHelp = "sequence smoothing: keep or drop each block with its neighbours in document order where their values outweigh its own distance from the threshold; an isolated block changes side when that distance is at most twice the switch cost `S`, and large values decide long runs together (0 to 4; classify.KeepSmooth; README: Sequence smoothing)"
+const smoothHelp = "sequence smoothing: keep or drop each block with its neighbours in document order where their values outweigh its own distance from the threshold; an isolated block changes side when that distance is at most twice the switch cost `S`, and large values decide long runs together (0 to 4; classify.KeepSmooth; RESULTS.md: Sequence smoothing)"
 
 // parseSmooth parses a --smooth switch cost: a number from 0 to
 // classify.MaxSmooth.

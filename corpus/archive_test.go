@@ -6,11 +6,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -244,33 +242,13 @@ func TestWETTruncated(t *testing.T) {
 
 	var wet bytes.Buffer
 	sink := newWETSink(streamWriter{&wet})
-	c, err := pipeline.New(context.Background(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ins := inputsOf(t, NewSource(Options{}), path)
-	err = c.Stream(context.Background(), slices.Values(ins), pipeline.BatchOptions{Ordered: true, Post: sink.Encode}, func(o pipeline.Outcome) {
-		if _, err := sink.Put(o); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := warc.NewReader(bytes.NewReader(wet.Bytes()), warc.Options{})
+	put(t, sink, clean(t, inputsOf(t, NewSource(Options{}), path), sink))
 	got := map[string]string{}
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachRecord(t, &wet, func(rec *warc.Record) {
 		if rec.Type == warc.TypeConversion {
 			got[rec.TargetURI] = rec.Header.Get(warc.FieldTruncated)
 		}
-	}
+	})
 	want := map[string]string{"http://ex.org/whole": "", "http://ex.org/time": "time", "http://ex.org/disconnect": "disconnect",
 		"http://ex.org/odd": "unspecified", "http://ex.org/short": "unspecified"}
 	if fmt.Sprint(got) != fmt.Sprint(want) {

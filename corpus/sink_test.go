@@ -20,10 +20,6 @@ import (
 // outcomes in input order, encoded by sink.
 func outcomes(t *testing.T, n int, sink Sink) []pipeline.Outcome {
 	t.Helper()
-	c, err := pipeline.New(context.Background(), false)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ins []pipeline.Input
 	for i := range n {
 		in := pipeline.Input{Name: fmt.Sprintf("p%d.html", i), RecordID: fmt.Sprintf("<urn:uuid:%d>", i), URL: fmt.Sprintf("http://ex.org/%d", i),
@@ -33,6 +29,17 @@ func outcomes(t *testing.T, n int, sink Sink) []pipeline.Outcome {
 		}
 		ins = append(ins, in)
 	}
+	return clean(t, ins, sink)
+}
+
+// clean cleans ins with the embedded text model and returns their
+// outcomes in input order, encoded by sink.
+func clean(t *testing.T, ins []pipeline.Input, sink Sink) []pipeline.Outcome {
+	t.Helper()
+	c, err := pipeline.New(context.Background(), false)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var out []pipeline.Outcome
 	err = c.Stream(context.Background(), slices.Values(ins), pipeline.BatchOptions{Ordered: true, Post: sink.Encode}, func(o pipeline.Outcome) {
 		out = append(out, o)
@@ -41,6 +48,34 @@ func outcomes(t *testing.T, n int, sink Sink) []pipeline.Outcome {
 		t.Fatal(err)
 	}
 	return out
+}
+
+// logFailure adds a failed outcome's record to out's error log, as
+// fiasco clean does.
+func logFailure(t *testing.T, out *Output, o pipeline.Outcome) {
+	t.Helper()
+	if o.Err != nil {
+		if err := out.Errors.Add(ErrorRecord{Input: o.Input.Name, WARCRecordID: o.Input.RecordID, Error: o.Err.Error()}); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// eachRecord calls fn for every record of the WARC data r holds, in
+// order (a record's block is read within fn).
+func eachRecord(t *testing.T, r io.Reader, fn func(*warc.Record)) {
+	t.Helper()
+	wr := warc.NewReader(r, warc.Options{})
+	for {
+		rec, err := wr.Next()
+		if err == io.EOF {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		fn(rec)
+	}
 }
 
 func put(t *testing.T, s Sink, os []pipeline.Outcome) {
@@ -144,9 +179,7 @@ func TestResumeWET(t *testing.T) {
 		if _, err := out.Sink.Put(o); err != nil {
 			t.Fatal(err)
 		}
-		if o.Err != nil {
-			out.Errors.Add(ErrorRecord{Input: o.Input.Name, WARCRecordID: o.Input.RecordID, Error: o.Err.Error()})
-		}
+		logFailure(t, out, o)
 	}
 	out.Errors.Add(ErrorRecord{Input: "p5.html", WARCRecordID: "<urn:uuid:5>", Error: "interrupted", Interrupted: true})
 	out.Close()
@@ -162,16 +195,8 @@ func TestResumeWET(t *testing.T) {
 
 	f, _ := os.Open(opt.Path)
 	defer f.Close()
-	r := warc.NewReader(f, warc.Options{})
 	var got []string
-	for {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
+	eachRecord(t, f, func(rec *warc.Record) {
 		for _, name := range []string{warc.FieldRecordID, warc.FieldContentLength, warc.FieldDate, warc.FieldType, warc.FieldBlockDigest} {
 			if rec.Header.Get(name) == "" {
 				t.Errorf("%s record without %s", rec.Type, name)
@@ -189,7 +214,7 @@ func TestResumeWET(t *testing.T) {
 		} else {
 			got = append(got, rec.Type)
 		}
-	}
+	})
 	want := "[warcinfo <urn:uuid:0> <urn:uuid:1> <urn:uuid:3> <urn:uuid:4> <urn:uuid:6>]"
 	if fmt.Sprint(got) != want {
 		t.Errorf("records %v, want %s", got, want)
@@ -215,18 +240,11 @@ func TestResumeWETLogAhead(t *testing.T) {
 		t.Fatal(err)
 	}
 	all := outcomes(t, 9, out.Sink) // p2, p5, p8 fail
-	logFailure := func(out *Output, o pipeline.Outcome) {
-		if o.Err != nil {
-			if err := out.Errors.Add(ErrorRecord{Input: o.Input.Name, WARCRecordID: o.Input.RecordID, Error: o.Err.Error()}); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	for _, o := range all[:4] { // p0-p3 whole; p4's record lost, p5's failure logged
+	for _, o := range all[:4] {     // p0-p3 whole; p4's record lost, p5's failure logged
 		put(t, out.Sink, []pipeline.Outcome{o})
-		logFailure(out, o)
+		logFailure(t, out, o)
 	}
-	logFailure(out, all[5])
+	logFailure(t, out, all[5])
 	out.Close()
 	logPath := out.Errors.Path()
 	before, _ := os.ReadFile(logPath)
@@ -264,7 +282,7 @@ func TestResumeWETLogAhead(t *testing.T) {
 	}
 	for _, o := range all[4:] {
 		put(t, out.Sink, []pipeline.Outcome{o})
-		logFailure(out, o)
+		logFailure(t, out, o)
 	}
 	out.Close()
 	data, _ := os.ReadFile(logPath)

@@ -199,15 +199,7 @@ func TestScale(t *testing.T) {
 // Recycle: its process goes, and the next Render starts another that
 // renders.
 func TestRecycleHung(t *testing.T) {
-	b := newBrowser(t, Options{})
-	doc := readTestdata(t, "blocks.html")
-	if _, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true}); err != nil {
-		t.Fatal(err)
-	}
-	pid := b.pid()
-	if pid == 0 {
-		t.Fatal("no browser process")
-	}
+	b, doc, pid := rendering(t)
 	if err := syscall.Kill(pid, syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
@@ -255,17 +247,25 @@ func TestRecycleConcurrent(t *testing.T) {
 	}
 }
 
-func TestRestartAfterKill(t *testing.T) {
+// rendering returns a browser that has rendered testdata/blocks.html,
+// the page, and the browser's process id.
+func rendering(t *testing.T) (*Browser, []byte, int) {
+	t.Helper()
 	b := newBrowser(t, Options{})
 	doc := readTestdata(t, "blocks.html")
 	if _, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true}); err != nil {
 		t.Fatal(err)
 	}
 	pid := b.pid()
-	dir := b.cur.userDataDir
 	if pid == 0 {
 		t.Fatal("no browser process")
 	}
+	return b, doc, pid
+}
+
+func TestRestartAfterKill(t *testing.T) {
+	b, doc, pid := rendering(t)
+	dir := b.cur.userDataDir
 	if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}

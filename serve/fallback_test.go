@@ -22,10 +22,11 @@ func (crashing) Visual(context.Context, *pipeline.Doc) ([]vision.Features, error
 	return nil, errors.New("chromium: target crashed")
 }
 
-// TestRenderFailureFallback: with render=auto (rendered by default under
-// the corpus policy) a page the browser fails on twice is answered by the
-// text model, saying so; with render=on it is a 502.
-func TestRenderFailureFallback(t *testing.T) {
+// autoRendered returns a cleaner with the embedded rendered model and the
+// Visualizer v (a fake browser), for tests of render=auto; they skip where
+// render=auto does not render under the corpus policy.
+func autoRendered(t *testing.T, v pipeline.Visualizer) *pipeline.Cleaner {
+	t.Helper()
 	if !classify.RendersByDefault("corpus") {
 		t.Skip("render=auto does not render under the corpus policy")
 	}
@@ -33,7 +34,14 @@ func TestRenderFailureFallback(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rc := &pipeline.Cleaner{Model: m, Prepare: pipeline.PrepareOptions{Visual: crashing{}}}
+	return &pipeline.Cleaner{Model: m, Prepare: pipeline.PrepareOptions{Visual: v}}
+}
+
+// TestRenderFailureFallback: with render=auto (rendered by default under
+// the corpus policy) a page the browser fails on twice is answered by the
+// text model, saying so; with render=on it is a 502.
+func TestRenderFailureFallback(t *testing.T) {
+	rc := autoRendered(t, crashing{})
 	srv := start(t, Config{Rendered: rc})
 	data := readFile(t, article)
 	resp, got := post(t, srv.url+"/clean", data)

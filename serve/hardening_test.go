@@ -16,7 +16,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/render"
@@ -37,15 +36,8 @@ func (s slowRender) Visual(context.Context, *pipeline.Doc) ([]vision.Features, e
 // limit): render=auto answers at once with the text model, saying why,
 // and render=on answers 504. The metrics count the fallback, no retry.
 func TestRenderTimeoutFallback(t *testing.T) {
-	if !classify.RendersByDefault("corpus") {
-		t.Skip("render=auto does not render under the corpus policy")
-	}
-	m, err := classify.Default(true)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var calls atomic.Int32
-	rc := &pipeline.Cleaner{Model: m, Prepare: pipeline.PrepareOptions{Visual: slowRender{&calls}}}
+	rc := autoRendered(t, slowRender{&calls})
 	srv := start(t, Config{Rendered: rc})
 	data := readFile(t, article)
 	resp, got := post(t, srv.url+"/clean?format=text", data)

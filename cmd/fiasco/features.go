@@ -48,7 +48,11 @@ func ownKeywordsNote(data string) string {
 	if err != nil {
 		return ""
 	}
-	var sc featureSidecar
+	// The two fields only: a sidecar's rows run to megabytes.
+	var sc struct {
+		Features     []string `json:"features"`
+		KeywordsFrom *string  `json:"keywords_from"`
+	}
 	if json.Unmarshal(js, &sc) != nil || sc.KeywordsFrom == nil || *sc.KeywordsFrom != "" {
 		return ""
 	}

@@ -18,7 +18,7 @@
 # Environment (or docker/.env, under the environment): FIASCO_PORT (the
 # balancer's address, default 127.0.0.1:8080), FIASCO_DATA (the folder
 # mounted at /data, default docker/data), FIASCO_WORKERS, FIASCO_QUEUE,
-# FIASCO_MEMORY (see docker/compose.yaml), COMPOSE_PROJECT_NAME,
+# FIASCO_MAX_CONNS, FIASCO_MEMORY (see docker/compose.yaml), COMPOSE_PROJECT_NAME,
 # FIASCO_BINARY (a static fiasco binary to put in the image instead of
 # building one).
 set -euo pipefail

@@ -59,6 +59,9 @@ func (c *watchedConn) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// CloseWrite passes net/http's half-close through.
+func (c *watchedConn) CloseWrite() error { return closeWrite(c.Conn) }
+
 // begin and end bracket a request's handler.
 func (c *watchedConn) begin() {
 	c.mu.Lock()

@@ -116,11 +116,17 @@
 // fiasco clean does by default: 200, X-Fiasco-Render off, and the failure in the
 // X-Fiasco-Render-Error header (a batch line's "render_error"; a json or
 // jsonl answer's render_error); 503 with Retry-After when the queue is
-// full or the service is shutting down; 504 when the page is not done in
+// full, the service is shutting down or serves Config.MaxConns
+// connections already; 504 when the page is not done in
 // Config.Timeout.
 //
+// An answer 200 is gzip-compressed for a client whose Accept-Encoding
+// takes gzip (a batch's lines flushed through the compressor one by one);
+// other answers, and answers to other clients, go as they are. Every
+// answer carries Vary: Accept-Encoding.
+//
 // With Config.AccessLog, Config.Log gets a line per request answered:
-// method, path, query, status, body bytes, milliseconds, the client's
+// method, path, query, status, body bytes (before compression), milliseconds, the client's
 // address (a proxy's, behind one) and the X-Fiasco headers of a cleaned
 // page, or the error's kind and message; /healthz and /metrics only when
 // not answered 200.
@@ -131,7 +137,14 @@
 // requests wait for a worker, and beyond that a request is answered 503 at
 // once, with Retry-After. A page's body (/clean) is read before its
 // request takes a place, so that a slow upload holds none; a batch takes
-// its place when it starts, and its lines are read as they come. A batch line may be
+// its place when it starts, and its lines are read as they come. What
+// bounds the bodies being read is Config.MaxConns: connections served at
+// once. One more closes the connection idle longest between two
+// keep-alive requests or, none idle, is answered 503, Retry-After: 1, as
+// soon as its request's headers are read (not its body), and closed
+// (fiasco_rejected_total{reason="connections"}, an access log line; one
+// that sends no request within 2 s is closed without an answer), so
+// bodies being read take about MaxConns × MaxBody bytes at most. A batch line may be
 // MaxLine(Config.MaxBody) bytes long: room for a page of MaxBody bytes
 // written as a JSON string with many \u00XX escapes. A request whose
 // client went away is counted and logged as 499. A batch is one request in that count and cleans

@@ -22,17 +22,18 @@ import (
 type metrics struct {
 	start time.Time
 
-	mu        sync.Mutex
-	requests  map[[2]string]uint64 // route, code
-	pages     map[[2]string]uint64 // render, outcome
-	errors    map[[2]string]uint64 // kind, code
-	rejects   map[string]uint64    // reason
-	retries   uint64
-	fallbacks uint64
-	recycles  uint64
-	pageTime  map[string]*histogram // render -> seconds per page
-	stageTime map[string]*histogram // stage -> seconds
-	waitTime  *histogram
+	mu         sync.Mutex
+	requests   map[[2]string]uint64 // route, code
+	pages      map[[2]string]uint64 // render, outcome
+	errors     map[[2]string]uint64 // kind, code
+	rejects    map[string]uint64    // reason
+	retries    uint64
+	fallbacks  uint64
+	connEvents map[string]uint64 // evicted, dropped
+	recycles   uint64
+	pageTime   map[string]*histogram // render -> seconds per page
+	stageTime  map[string]*histogram // stage -> seconds
+	waitTime   *histogram
 }
 
 // Stages lists the stage label values of fiasco_stage_seconds, in the
@@ -59,14 +60,15 @@ func (h *histogram) observe(sec float64) {
 
 func newMetrics() *metrics {
 	m := &metrics{
-		start:     time.Now(),
-		requests:  map[[2]string]uint64{},
-		pages:     map[[2]string]uint64{},
-		errors:    map[[2]string]uint64{},
-		rejects:   map[string]uint64{},
-		pageTime:  map[string]*histogram{"on": newHistogram(), "off": newHistogram()},
-		stageTime: map[string]*histogram{},
-		waitTime:  newHistogram(),
+		start:      time.Now(),
+		requests:   map[[2]string]uint64{},
+		pages:      map[[2]string]uint64{},
+		errors:     map[[2]string]uint64{},
+		rejects:    map[string]uint64{},
+		connEvents: map[string]uint64{},
+		pageTime:   map[string]*histogram{"on": newHistogram(), "off": newHistogram()},
+		stageTime:  map[string]*histogram{},
+		waitTime:   newHistogram(),
 	}
 	for _, s := range Stages {
 		m.stageTime[s] = newHistogram()
@@ -93,6 +95,12 @@ func (m *metrics) error(e *Error) {
 func (m *metrics) rejected(reason string) {
 	m.mu.Lock()
 	m.rejects[reason]++
+	m.mu.Unlock()
+}
+
+func (m *metrics) connEvent(what string) {
+	m.mu.Lock()
+	m.connEvents[what]++
 	m.mu.Unlock()
 }
 
@@ -187,7 +195,7 @@ func (s *Server) writeMetrics(w io.Writer) {
 	counter2(w, "fiasco_http_requests_total", "HTTP requests answered, by route and status code.", "route", "code", m.requests)
 	counter2(w, "fiasco_pages_total", "Pages cleaned (outcome ok) or failed (error), by render mode.", "render", "outcome", m.pages)
 	counter2(w, "fiasco_errors_total", "Answers other than 200 (batch lines included), by kind and status code.", "kind", "code", m.errors)
-	header(w, "fiasco_rejected_total", "counter", "Requests refused with 503: queue full, or shutting down.")
+	header(w, "fiasco_rejected_total", "counter", "Requests refused with 503: queue full, shutting down, or connections over --max-conns with none idle (answered once their headers are read).")
 	for _, k := range sortedKeys(m.rejects) {
 		fmt.Fprintf(w, "fiasco_rejected_total{reason=%q} %d\n", k, m.rejects[k])
 	}
@@ -213,6 +221,14 @@ func (s *Server) writeMetrics(w io.Writer) {
 	gauge(w, "fiasco_workers_busy", "Pages being cleaned.", float64(len(s.work)))
 	gauge(w, "fiasco_queue_capacity", "Requests admitted at most (workers plus queue); more get 503.", float64(cap(s.admit)))
 	gauge(w, "fiasco_requests_admitted", "Requests admitted: being cleaned or waiting for a worker.", float64(len(s.admit)))
+	if ll := s.conns.Load(); ll != nil {
+		gauge(w, "fiasco_connections_max", "Connections served at once at most (--max-conns); more get 503.", float64(ll.max))
+		gauge(w, "fiasco_connections", "Connections served now, idle keep-alive ones included.", float64(ll.served()))
+		header(w, "fiasco_connections_closed_total", "counter", "Connections closed by --max-conns: evicted (idle between two requests, to make room for a new one), dropped (refused without an answer: no request within 2 s, or too many refusals at once).")
+		for _, k := range []string{"dropped", "evicted"} {
+			fmt.Fprintf(w, "fiasco_connections_closed_total{reason=%q} %d\n", k, m.connEvents[k])
+		}
+	}
 	if s.cfg.Rendered != nil {
 		gauge(w, "fiasco_chromium_up", "1 when the last render or health probe of Chromium succeeded.", b2f(s.health.up()))
 	}

@@ -24,11 +24,15 @@ const (
 	DefaultReadTimeout     = 30 * time.Second
 	DefaultWriteTimeout    = 60 * time.Second
 	DefaultShutdownTimeout = 60 * time.Second
+	DefaultMaxConns        = 128
 )
 
 // maxHeaderTimeout bounds the time to receive a request's headers, which
 // are small, below Config.ReadTimeout.
 const maxHeaderTimeout = 10 * time.Second
+
+// maxHeaderBytes bounds a request's headers.
+const maxHeaderBytes = 64 << 10
 
 // Config configures a [Server]. A zero field means its default.
 type Config struct {
@@ -67,6 +71,14 @@ type Config struct {
 	// Queue is the number of requests that may wait for a worker; beyond
 	// it requests are answered 503. 4 × Workers if 0; -1 for none.
 	Queue int
+	// MaxConns is the number of connections served at once. When one more
+	// comes, the connection idle longest between two keep-alive requests
+	// is closed to make room; when none is idle, the new one is answered
+	// 503 (Retry-After: 1) once its request's headers are read (not its
+	// body), and closed. Since a page's body is read before its request
+	// waits for a worker, it bounds the memory of bodies being read: about
+	// MaxConns × MaxBody at most. DefaultMaxConns if 0; -1 for no limit.
+	MaxConns int
 	// ShutdownTimeout bounds how long Serve waits for requests under way
 	// once its context is done. DefaultShutdownTimeout if 0.
 	ShutdownTimeout time.Duration
@@ -96,6 +108,7 @@ type Server struct {
 	log   *slog.Logger
 
 	draining atomic.Bool
+	conns    atomic.Pointer[limitListener] // the listener Serve serves, with MaxConns
 	health   health
 	handler  http.Handler
 }
@@ -119,6 +132,12 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.ShutdownTimeout <= 0 {
 		cfg.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	switch {
+	case cfg.MaxConns == 0:
+		cfg.MaxConns = DefaultMaxConns
+	case cfg.MaxConns < 0:
+		cfg.MaxConns = 0
 	}
 	if cfg.Workers <= 0 {
 		cfg.Workers = runtime.GOMAXPROCS(0)
@@ -217,7 +236,14 @@ func (s *Server) routes() http.Handler {
 			c.begin()
 			defer c.end()
 		}
-		w.Header().Set("X-Content-Type-Options", "nosniff") // every answer: none is to be sniffed as another type
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff") // every answer: none is to be sniffed as another type
+		h.Add("Vary", "Accept-Encoding")
+		if acceptsGzip(r.Header.Get("Accept-Encoding")) {
+			gw := &gzipWriter{ResponseWriter: w}
+			defer gw.close()
+			w = gw
+		}
 		sw := &statusWriter{ResponseWriter: w}
 		if s.draining.Load() && r.Method == http.MethodPost {
 			// A request on a kept-alive connection after shutdown began.
@@ -312,17 +338,34 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		Handler:           s.handler,
 		ReadHeaderTimeout: min(s.cfg.ReadTimeout, maxHeaderTimeout),
 		IdleTimeout:       2 * time.Minute,
-		MaxHeaderBytes:    64 << 10,
+		MaxHeaderBytes:    maxHeaderBytes,
 		BaseContext:       func(net.Listener) context.Context { return base },
 		ConnContext:       withConn,
 		ErrorLog:          slog.NewLogLogger(s.log.Handler(), slog.LevelDebug),
 	}
 	s.log.Info("serving", "addr", ln.Addr().String(), "workers", s.cfg.Workers, "queue", s.cfg.Queue,
-		"render", s.cfg.Rendered != nil, "max_body", s.cfg.MaxBody, "timeout", s.cfg.Timeout)
+		"render", s.cfg.Rendered != nil, "max_body", s.cfg.MaxBody, "max_conns", s.cfg.MaxConns, "timeout", s.cfg.Timeout)
 	errc := make(chan error, 1)
 	slow := func() {
 		s.met.error(&Error{Status: http.StatusRequestTimeout, Kind: "slow_client"})
 		s.met.request("other", http.StatusRequestTimeout)
+	}
+	var ll *limitListener
+	if s.cfg.MaxConns > 0 {
+		ll = newLimitListener(ln, s.cfg.MaxConns)
+		ll.evicted = func() { s.met.connEvent("evicted") }
+		ll.dropped = func() { s.met.connEvent("dropped") }
+		ll.answered = func(r *http.Request, remote string) {
+			s.met.rejected("connections")
+			s.met.request("other", http.StatusServiceUnavailable)
+			if s.cfg.AccessLog {
+				s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", http.StatusServiceUnavailable,
+					"remote", remote, "error_kind", "connections", "error", "too many connections, none idle")
+			}
+		}
+		hs.ConnState = ll.connState
+		s.conns.Store(ll)
+		ln = ll
 	}
 	go func() { errc <- hs.Serve(watchedListener{ln, slow}) }()
 	select {
@@ -352,6 +395,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		gcancel()
 	}
 	<-errc // http.ErrServerClosed
+	if ll != nil {
+		ll.wait() // connections refused, at most refuseLinger more
+	}
 	s.log.Info("stopped", "took", time.Since(t0).Round(time.Millisecond))
 	return nil
 }

@@ -67,6 +67,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	shutdown := fs.Duration("shutdown-timeout", serve.DefaultShutdownTimeout, "on SIGTERM, how long the shutdown may take: requests under way may run until 5 s before its end (half of it, if shorter than 10 s), then what is left is answered 503")
 	workers := fs.Int("workers", 0, "pages cleaned at once (0: one per CPU)")
 	queue := fs.Int("queue", 0, "requests that may wait for a worker (0: 4 per worker; -1: none); 503 beyond")
+	maxConns := fs.Int("max-conns", serve.DefaultMaxConns, "connections served at once (-1: no limit): one more closes the one idle longest between keep-alive requests or, none idle, is answered 503 once its headers are read. Bodies being read take about max-conns × max-body of memory at most")
 	accessLog := fs.Bool("access-log", true, "log a line per request on stderr (but for /healthz and /metrics answered 200)")
 	noRender := fs.Bool("no-render", false, "serve without Chromium: render=on answers 501, render=auto cleans with the text model")
 	var rf renderFlags
@@ -97,6 +98,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *workers < 0 {
 		return usagef("serve", "--workers %d: give 0 (one per CPU) or more", *workers)
 	}
+	if *maxConns == 0 || *maxConns < -1 {
+		return usagef("serve", "--max-conns %d: give -1 (no limit) or a positive number", *maxConns)
+	}
 	if *queue < -1 {
 		return usagef("serve", "--queue %d: give -1 (none), 0 (4 per worker) or more", *queue)
 	}
@@ -105,7 +109,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg := serve.Config{Addr: *addr, MaxBody: *maxBody, Timeout: *timeout, ReadTimeout: *readTimeout,
-		WriteTimeout: *writeTimeout, ShutdownTimeout: *shutdown, Workers: *workers, Queue: *queue, Log: log, AccessLog: *accessLog}
+		WriteTimeout: *writeTimeout, ShutdownTimeout: *shutdown, Workers: *workers, Queue: *queue, MaxConns: *maxConns, Log: log, AccessLog: *accessLog}
 	rf.onRestart = func(err error) {
 		if err != nil {
 			log.Error("Chromium died and did not start again", "err", err)

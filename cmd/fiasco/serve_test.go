@@ -104,7 +104,7 @@ func clip(b []byte) []byte {
 func TestServeFlagValues(t *testing.T) {
 	for _, args := range [][]string{
 		{"--max-body", "0"}, {"--max-body", "-1"}, {"--timeout", "0"}, {"--read-timeout", "-1s"},
-		{"--write-timeout", "0s"}, {"--shutdown-timeout", "0"}, {"--workers", "-3"}, {"--queue", "-5"},
+		{"--write-timeout", "0s"}, {"--shutdown-timeout", "0"}, {"--workers", "-3"}, {"--queue", "-5"}, {"--max-conns", "0"}, {"--max-conns", "-2"},
 		{"--chromium", "/nonexistent"}, {"--remote", "ws://127.0.0.1:1"},
 	} {
 		code, _, errs := fiasco(t, append([]string{"serve", "--no-render", "--addr", "127.0.0.1:1"}, args...)...)

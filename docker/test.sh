@@ -105,7 +105,7 @@ docker exec "$ctr" id | grep -q 'uid=10001(fiasco)' || die "the service does not
 lbuid=$(docker exec "$(compose ps -q lb)" awk '/^Uid:/ { print $2 }' /proc/1/status)
 [ -n "$lbuid" ] && [ "$lbuid" != 0 ] || die "the balancer's nginx runs as root (uid ${lbuid:-unknown})"
 curl -fsS -o "$tmp/metrics.txt" "$url/metrics"
-grep -qx "fiasco_connections_max ${FIASCO_MAX_CONNS:-64}" "$tmp/metrics.txt" || die "the service does not serve FIASCO_MAX_CONNS (${FIASCO_MAX_CONNS:-64}) connections at most"
+[ "${FIASCO_MAX_CONNS:-64}" = -1 ] || grep -qx "fiasco_connections_max ${FIASCO_MAX_CONNS:-64}" "$tmp/metrics.txt" || die "the service does not serve FIASCO_MAX_CONNS (${FIASCO_MAX_CONNS:-64}) connections at most"
 fig "in the container: $(docker exec "$ctr" fiasco --version | head -n2 | tr '\n' ' ')user $(docker exec "$ctr" id -un), $(docker exec "$ctr" chromium --version 2>/dev/null | head -n1)"
 version=$(docker exec "$ctr" fiasco --version)
 if [ -n "$FIASCO_REVISION" ] && [ -z "${FIASCO_BINARY:-}" ] && [[ $version != *"revision ${FIASCO_REVISION%-dirty}"* ]]; then

@@ -16,15 +16,12 @@ import (
 // that they still arrive as their pages finish.
 
 // acceptsGzip reports whether an Accept-Encoding header value takes gzip:
-// gzip, x-gzip or * with a q-value above 0.
+// gzip (or x-gzip) with a q-value above 0, or, where neither is named, *
+// with one.
 func acceptsGzip(header string) bool {
+	gzipQ, starQ := -1.0, -1.0
 	for _, part := range strings.Split(header, ",") {
 		coding, params, _ := strings.Cut(part, ";")
-		switch strings.ToLower(strings.TrimSpace(coding)) {
-		case "gzip", "x-gzip", "*":
-		default:
-			continue
-		}
 		q := 1.0
 		for _, p := range strings.Split(params, ";") {
 			k, v, ok := strings.Cut(strings.TrimSpace(p), "=")
@@ -34,11 +31,17 @@ func acceptsGzip(header string) bool {
 				}
 			}
 		}
-		if q > 0 {
-			return true
+		switch strings.ToLower(strings.TrimSpace(coding)) {
+		case "gzip", "x-gzip":
+			gzipQ = max(gzipQ, q)
+		case "*":
+			starQ = max(starQ, q)
 		}
 	}
-	return false
+	if gzipQ >= 0 {
+		return gzipQ > 0
+	}
+	return starQ > 0
 }
 
 var gzipPool = sync.Pool{New: func() any { return gzip.NewWriter(nil) }}
@@ -78,6 +81,9 @@ func (w *gzipWriter) Write(p []byte) (int, error) {
 // FlushError sends what the compressor holds, then flushes the
 // connection (http.ResponseController.Flush calls it).
 func (w *gzipWriter) FlushError() error {
+	if !w.decided {
+		w.WriteHeader(http.StatusOK) // as the connection's flush would
+	}
 	if w.gz != nil {
 		if err := w.gz.Flush(); err != nil {
 			return err

@@ -139,12 +139,14 @@
 // request takes a place, so that a slow upload holds none; a batch takes
 // its place when it starts, and its lines are read as they come. What
 // bounds the bodies being read is Config.MaxConns: connections served at
-// once. One more closes the connection idle longest between two
-// keep-alive requests or, none idle, is answered 503, Retry-After: 1, as
-// soon as its request's headers are read (not its body), and closed
-// (fiasco_rejected_total{reason="connections"}, an access log line; one
-// that sends no request within 2 s is closed without an answer), so
-// bodies being read take about MaxConns × MaxBody bytes at most. A batch line may be
+// once. One more closes the connection idle longest (between two
+// keep-alive requests, or accepted with nothing sent yet) or, none idle,
+// is answered 503, Retry-After: 1, as soon as its request's headers are
+// read (not its body), and closed (fiasco_rejected_total{reason=
+// "connections"}, an access log line; one that sends no request within
+// 2 s, or comes while MaxConns others are being refused, is closed
+// without an answer), so /clean bodies being read take about MaxConns ×
+// MaxBody bytes at most. A batch line may be
 // MaxLine(Config.MaxBody) bytes long: room for a page of MaxBody bytes
 // written as a JSON string with many \u00XX escapes. A request whose
 // client went away is counted and logged as 499. A batch is one request in that count and cleans

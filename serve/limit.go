@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/http"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -14,10 +15,14 @@ import (
 // that a slow upload holds none; what bounds the bodies being read at once
 // is the number of connections served at once (Config.MaxConns), each
 // body at most MaxBody. limitListener serves at most that many. When one
-// more comes, the connection idle longest between two keep-alive requests
-// is closed to make room (a client's pool of idle connections does not
-// lock others out); when none is idle, the new one is answered 503 once
-// its request's headers are read (not its body) and closed.
+// more comes, the connection idle longest is closed to make room: one
+// between two keep-alive requests, or one accepted that has sent nothing
+// yet (a client's pool of idle connections does not lock others out, nor
+// do bare connects); when none is idle, the new one is answered 503 once
+// its request's headers are read (not its body) and closed. A connection
+// is no longer idle once a byte of its next request is read; one whose
+// bytes are still on their way when it is closed loses its request, as
+// after the server's IdleTimeout.
 
 // refuseLinger bounds how long a refused connection is kept open: reading
 // its request's headers, then, after the answer, reading and dropping what
@@ -60,12 +65,14 @@ func (l *limitListener) Accept() (net.Conn, error) {
 			return nil, err
 		}
 		lc := &limitedConn{Conn: c, l: l}
+		lc.setIdle(true) // until its first byte comes
 		l.mu.Lock()
 		var victim *limitedConn
 		if len(l.open) >= l.max {
+			var since int64
 			for o := range l.open {
-				if o.idle && (victim == nil || o.idleSince.Before(victim.idleSince)) {
-					victim = o
+				if t := o.idleSince.Load(); o.idle.Load() && (victim == nil || t < since) {
+					victim, since = o, t
 				}
 			}
 			if victim != nil {
@@ -76,7 +83,7 @@ func (l *limitListener) Accept() (net.Conn, error) {
 			l.open[lc] = struct{}{}
 			l.mu.Unlock()
 			if victim != nil {
-				victim.Conn.Close() // the server sees it closed, as after IdleTimeout
+				victim.Conn.Close() // the server sees it closed, as after its IdleTimeout
 				l.evicted()
 			}
 			return lc, nil
@@ -118,13 +125,11 @@ func (l *limitListener) connState(c net.Conn, st http.ConnState) {
 	if !ok {
 		return
 	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
 	switch st {
 	case http.StateIdle:
-		lc.idle, lc.idleSince = true, time.Now()
+		lc.setIdle(true)
 	case http.StateActive:
-		lc.idle = false
+		lc.setIdle(false)
 	}
 }
 
@@ -157,9 +162,26 @@ func refuse(c net.Conn, max int) (*http.Request, bool) {
 type limitedConn struct {
 	net.Conn
 	l         *limitListener
-	idle      bool // between two requests (guarded by l.mu)
-	idleSince time.Time
+	idle      atomic.Bool  // accepted or between two requests, no byte of a request read
+	idleSince atomic.Int64 // UnixNano
 	once      sync.Once
+}
+
+func (c *limitedConn) setIdle(idle bool) {
+	if idle {
+		c.idleSince.Store(time.Now().UnixNano())
+	}
+	c.idle.Store(idle)
+}
+
+// Read marks the connection busy as soon as a byte of a request comes
+// (the server says so only once the request's headers are read).
+func (c *limitedConn) Read(p []byte) (int, error) {
+	n, err := c.Conn.Read(p)
+	if n > 0 && c.idle.Load() {
+		c.idle.Store(false)
+	}
+	return n, err
 }
 
 // CloseWrite lets net/http half-close the connection before it closes

@@ -50,7 +50,7 @@ func metricsWhen(t *testing.T, url string, ok func(mt string) bool) string {
 }
 
 // TestMaxConns: with MaxConns connections open and none idle (each in the
-// middle of its request's headers), one more is answered 503 with
+// middle of its request's body), one more is answered 503 with
 // Retry-After once its headers are read (before its body: a 4 MB upload
 // too), and one that sends nothing is closed without an answer; closing
 // one gives its place back.
@@ -65,7 +65,13 @@ func TestMaxConns(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: fiasco\r\n") // headers not ended
+		// The service asks for the body once it reads it: the connection
+		// is busy from then on.
+		io.WriteString(c, "POST /clean HTTP/1.1\r\nHost: fiasco\r\nContent-Length: 100\r\nExpect: 100-continue\r\n\r\n")
+		c.SetReadDeadline(time.Now().Add(10 * time.Second))
+		if line, err := bufio.NewReader(c).ReadString('\n'); err != nil || !strings.Contains(line, "100 Continue") {
+			t.Fatalf("held connection: %q, %v; want 100 Continue", line, err)
+		}
 		held = append(held, c)
 	}
 	// Accepted in turn: this one is refused before the two below (and
@@ -92,6 +98,10 @@ func TestMaxConns(t *testing.T) {
 	resp, err = client.Post(srv.url+"/clean", "text/html", bytes.NewReader(big))
 	refused("a fourth connection sending 4 MB", resp, err)
 
+	silent.SetReadDeadline(time.Now().Add(10 * time.Second))
+	if n, err := silent.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+		t.Errorf("a connection that sends nothing: read %d bytes, %v; want it closed without an answer", n, err)
+	}
 	held[0].Close()
 	mt := metricsWhen(t, srv.url, func(mt string) bool {
 		return metricValue(mt, `fiasco_connections_closed_total{reason="dropped"}`) >= 1
@@ -139,6 +149,25 @@ func TestMaxConnsIdle(t *testing.T) {
 	idle[0].SetReadDeadline(time.Now().Add(5 * time.Second))
 	if n, err := idle[0].Read(make([]byte, 1)); n != 0 || err != io.EOF {
 		t.Errorf("the connection idle longest: read %d bytes, %v; want it closed (EOF)", n, err)
+	}
+}
+
+// TestMaxConnsBareConnect: a connection accepted that has sent nothing is
+// idle: a new one closes it.
+func TestMaxConnsBareConnect(t *testing.T) {
+	srv := start(t, Config{Text: textCleaner(t), MaxConns: 1})
+	bare, err := net.Dial("tcp", strings.TrimPrefix(srv.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer bare.Close()
+	mt := metricsWhen(t, srv.url, func(string) bool { return true })
+	if n := metricValue(mt, `fiasco_connections_closed_total{reason="evicted"}`); n != 1 {
+		t.Errorf("connections evicted: %v, want 1", n)
+	}
+	bare.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if n, err := bare.Read(make([]byte, 1)); n != 0 || err != io.EOF {
+		t.Errorf("the bare connection: read %d bytes, %v; want it closed (EOF)", n, err)
 	}
 }
 

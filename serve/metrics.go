@@ -222,9 +222,9 @@ func (s *Server) writeMetrics(w io.Writer) {
 	gauge(w, "fiasco_queue_capacity", "Requests admitted at most (workers plus queue); more get 503.", float64(cap(s.admit)))
 	gauge(w, "fiasco_requests_admitted", "Requests admitted: being cleaned or waiting for a worker.", float64(len(s.admit)))
 	if ll := s.conns.Load(); ll != nil {
-		gauge(w, "fiasco_connections_max", "Connections served at once at most (--max-conns); more get 503.", float64(ll.max))
+		gauge(w, "fiasco_connections_max", "Connections served at once at most (--max-conns): one more closes an idle one, or gets 503 when none is idle.", float64(ll.max))
 		gauge(w, "fiasco_connections", "Connections served now, idle keep-alive ones included.", float64(ll.served()))
-		header(w, "fiasco_connections_closed_total", "counter", "Connections closed by --max-conns: evicted (idle between two requests, to make room for a new one), dropped (refused without an answer: no request within 2 s, or too many refusals at once).")
+		header(w, "fiasco_connections_closed_total", "counter", "Connections closed by --max-conns: evicted (idle, to make room for a new one), dropped (refused without an answer: no request within 2 s, or as many refusals under way as --max-conns).")
 		for _, k := range []string{"dropped", "evicted"} {
 			fmt.Fprintf(w, "fiasco_connections_closed_total{reason=%q} %d\n", k, m.connEvents[k])
 		}

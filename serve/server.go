@@ -72,12 +72,15 @@ type Config struct {
 	// it requests are answered 503. 4 × Workers if 0; -1 for none.
 	Queue int
 	// MaxConns is the number of connections served at once. When one more
-	// comes, the connection idle longest between two keep-alive requests
-	// is closed to make room; when none is idle, the new one is answered
-	// 503 (Retry-After: 1) once its request's headers are read (not its
-	// body), and closed. Since a page's body is read before its request
-	// waits for a worker, it bounds the memory of bodies being read: about
-	// MaxConns × MaxBody at most. DefaultMaxConns if 0; -1 for no limit.
+	// comes, the connection idle longest (between two keep-alive
+	// requests, or accepted with nothing sent yet) is closed to make room;
+	// when none is idle, the new one is answered 503 (Retry-After: 1) once
+	// its request's headers are read (not its body), and closed. Since a
+	// page's body is read before its request waits for a worker, it
+	// bounds the memory of /clean bodies being read: about MaxConns ×
+	// MaxBody at most (a batch reads a few lines at a time, each up to
+	// MaxLine(MaxBody), within the Workers + Queue places). DefaultMaxConns
+	// if 0; -1 for no limit.
 	MaxConns int
 	// ShutdownTimeout bounds how long Serve waits for requests under way
 	// once its context is done. DefaultShutdownTimeout if 0.
@@ -370,6 +373,9 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	go func() { errc <- hs.Serve(watchedListener{ln, slow}) }()
 	select {
 	case err := <-errc:
+		if ll != nil {
+			ll.wait()
+		}
 		return err
 	case <-ctx.Done():
 	}

@@ -67,7 +67,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	shutdown := fs.Duration("shutdown-timeout", serve.DefaultShutdownTimeout, "on SIGTERM, how long the shutdown may take: requests under way may run until 5 s before its end (half of it, if shorter than 10 s), then what is left is answered 503")
 	workers := fs.Int("workers", 0, "pages cleaned at once (0: one per CPU)")
 	queue := fs.Int("queue", 0, "requests that may wait for a worker (0: 4 per worker; -1: none); 503 beyond")
-	maxConns := fs.Int("max-conns", serve.DefaultMaxConns, "connections served at once (-1: no limit): one more closes the one idle longest between keep-alive requests or, none idle, is answered 503 once its headers are read. Bodies being read take about max-conns × max-body of memory at most")
+	maxConns := fs.Int("max-conns", serve.DefaultMaxConns, "connections served at once (-1: no limit): one more closes the connection idle longest (between keep-alive requests, or with nothing sent yet) or, none idle, is answered 503 once its headers are read. /clean bodies being read take about max-conns × max-body of memory at most")
 	accessLog := fs.Bool("access-log", true, "log a line per request on stderr (but for /healthz and /metrics answered 200)")
 	noRender := fs.Bool("no-render", false, "serve without Chromium: render=on answers 501, render=auto cleans with the text model")
 	var rf renderFlags

@@ -76,6 +76,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.leave()
+	defer s.batches.begin()()
 	br := bufio.NewReaderSize(r.Body, 64<<10)
 	if r.ContentLength > 0 {
 		// A body sent whole (curl --data-binary @file): one that cannot

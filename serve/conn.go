@@ -1,11 +1,16 @@
 package serve
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
+	"net/http"
 	"os"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -17,9 +22,19 @@ import (
 // handler began, and writes the 408 itself; the server then closes the
 // connection as before.
 
+//
+// Go's server also refuses some requests itself, before any handler, in
+// plain text: headers too large (431), a malformed request (400), an
+// unsupported Transfer-Encoding or HTTP version (501, 505), an
+// unsupported Expect (417). watchedConn notices such an answer as it is
+// written (a request's bytes read, no handler begun, a status of those
+// with a text/plain body) and writes it as the service's other refusals
+// are, a JSON object, counting it.
+
 type watchedListener struct {
 	net.Listener
-	onSlow func() // counts the 408s
+	onSlow    func()                             // counts the 408s
+	onRefusal func(code int, msg, remote string) // counts net/http's own refusals
 }
 
 func (l watchedListener) Accept() (net.Conn, error) {
@@ -27,12 +42,13 @@ func (l watchedListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &watchedConn{Conn: c, onSlow: l.onSlow}, nil
+	return &watchedConn{Conn: c, onSlow: l.onSlow, onRefusal: l.onRefusal}, nil
 }
 
 type watchedConn struct {
 	net.Conn
-	onSlow func()
+	onSlow    func()
+	onRefusal func(code int, msg, remote string)
 
 	mu        sync.Mutex
 	inHandler bool // a request's handler runs
@@ -57,6 +73,61 @@ func (c *watchedConn) Read(p []byte) (int, error) {
 		}
 	}
 	return n, err
+}
+
+func (c *watchedConn) Write(p []byte) (int, error) {
+	c.mu.Lock()
+	outside := c.pending && !c.inHandler && !c.answered
+	c.mu.Unlock()
+	if outside {
+		if code, msg, ok := serverRefusal(p); ok {
+			c.mu.Lock()
+			c.answered = true
+			c.mu.Unlock()
+			body, _ := json.Marshal(struct {
+				Error  string `json:"error"`
+				Status int    `json:"status"`
+			}{msg, code})
+			body = append(body, '\n')
+			if _, err := fmt.Fprintf(c.Conn, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s",
+				code, http.StatusText(code), len(body), body); err != nil {
+				return 0, err
+			}
+			if c.onRefusal != nil {
+				c.onRefusal(code, msg, c.RemoteAddr().String())
+			}
+			return len(p), nil
+		}
+	}
+	return c.Conn.Write(p)
+}
+
+// serverRefusal reads p as one of net/http's own refusals: a whole
+// answer in one write, status 400, 417, 431, 501 or 505, a text/plain
+// body (the service's own errors are JSON). It returns the status and the
+// body's message.
+func serverRefusal(p []byte) (code int, msg string, ok bool) {
+	head, body, found := bytes.Cut(p, []byte("\r\n\r\n"))
+	if !found || !bytes.HasPrefix(head, []byte("HTTP/1.1 ")) || len(head) < 12 {
+		return 0, "", false
+	}
+	code, err := strconv.Atoi(string(head[9:12]))
+	if err != nil {
+		return 0, "", false
+	}
+	switch code {
+	case 400, 417, 431, 501, 505:
+	default:
+		return 0, "", false
+	}
+	if !bytes.Contains(bytes.ToLower(head), []byte("\r\ncontent-type: text/plain")) {
+		return 0, "", false
+	}
+	msg = strings.TrimSpace(string(body))
+	if msg == "" {
+		msg = http.StatusText(code)
+	}
+	return code, msg, true
 }
 
 // CloseWrite passes net/http's half-close through.

@@ -93,11 +93,15 @@
 //
 // # Errors
 //
-// Errors are JSON objects {"error": "...", "status": N}: 400 for an empty
+// Errors are JSON objects {"error": "...", "status": N}, those that Go's
+// HTTP server answers itself before any handler too (431 for headers over
+// 64 KiB, 400 for a malformed request, 417, 501 and 505; see conn.go):
+// 400 for an empty
 // body, an unknown format, policy, render mode or parameter, a bad
 // threshold, a corrupt compressed body or one that is not what its
 // Content-Encoding says; 404 for a path other than /clean, /clean/batch,
-// /healthz and /metrics; 405 for a wrong method (with an Allow header); 408
+// /healthz and /metrics (taken in its clean form: //clean and /clean/ are
+// /clean, not redirected); 405 for a wrong method (with an Allow header); 408
 // when the body does
 // not arrive in Config.ReadTimeout (a slow client); 413 for a body over
 // Config.MaxBody, sent or decompressed; 415 for binary data, a
@@ -135,7 +139,11 @@
 //
 // Config.Workers pages are cleaned at once; up to Config.Queue more
 // requests wait for a worker, and beyond that a request is answered 503 at
-// once, with Retry-After. A page's body (/clean) is read before its
+// once, with Retry-After: the time the requests admitted take at the mean
+// time of a page so far, or, when batches hold every place, until the
+// first batch is expected to end (as long as the batches that ended took
+// on average; before one ended, twice its time so far), 1 to 60 s. A
+// page's body (/clean) is read before its
 // request takes a place, so that a slow upload holds none; a batch takes
 // its place when it starts, and its lines are read as they come. What
 // bounds the bodies being read is Config.MaxConns: connections served at

@@ -10,7 +10,9 @@ import (
 	"io"
 	"log/slog"
 	"mime/multipart"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -235,5 +237,136 @@ func TestHealthRecycle(t *testing.T) {
 	}
 	if mt := metricsText(t, srv.url); !strings.Contains(mt, "fiasco_browser_recycles_total 1\n") {
 		t.Errorf("metrics do not count the recycle:\n%s", mt)
+	}
+}
+
+// TestRetryAfterBatch: when batches hold every place, Retry-After says
+// when the first is expected to end (twice its time so far, before any
+// batch ended; then the batches' mean time), not a page's time.
+func TestRetryAfterBatch(t *testing.T) {
+	srv := start(t, Config{Workers: 1, Queue: -1})
+	data := readFile(t, article)
+	line, _ := json.Marshal(map[string]string{"id": "a", "html": string(data)})
+	// startBatch sends one line of a batch and reads its answer: the
+	// batch holds the one place until stop.
+	startBatch := func() (stop func()) {
+		pr, pw := io.Pipe()
+		done := make(chan *http.Response, 1)
+		go func() {
+			resp, err := http.Post(srv.url+"/clean/batch?format=text", "application/x-ndjson", pr)
+			if err != nil {
+				t.Error(err)
+			}
+			done <- resp
+		}()
+		pw.Write(append(line, '\n'))
+		resp := <-done
+		if resp == nil {
+			t.FailNow()
+		}
+		if _, err := bufio.NewReader(resp.Body).ReadString('\n'); err != nil {
+			t.Fatalf("the batch's first answer line: %v", err)
+		}
+		return func() {
+			pw.Close()
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	}
+	retryAfter := func(what string) int {
+		t.Helper()
+		resp, body := post(t, srv.url+"/clean?format=text", data)
+		if resp.StatusCode != 503 {
+			t.Fatalf("%s: %d %s, want 503", what, resp.StatusCode, body)
+		}
+		n, err := strconv.Atoi(resp.Header.Get("Retry-After"))
+		if err != nil {
+			t.Fatalf("%s: Retry-After %q", what, resp.Header.Get("Retry-After"))
+		}
+		return n
+	}
+	stop := startBatch()
+	time.Sleep(1500 * time.Millisecond)
+	if n := retryAfter("a batch running 1.5 s"); n < 2 {
+		t.Errorf("a batch running 1.5 s holds the place: Retry-After %d, want 2 or more", n)
+	}
+	stop()
+	stop = startBatch()
+	if n := retryAfter("a batch just started, the one before ran 1.5 s"); n < 2 {
+		t.Errorf("the batch before took 1.5 s: Retry-After %d, want 2 or more", n)
+	}
+	stop()
+	if resp, body := post(t, srv.url+"/clean?format=text", data); resp.StatusCode != 200 {
+		t.Errorf("after the batches: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestUncleanPaths: a path with doubled or trailing slashes or dot
+// segments is served as its clean form, not redirected.
+func TestUncleanPaths(t *testing.T) {
+	srv := start(t, Config{})
+	data := readFile(t, article)
+	_, want := post(t, srv.url+"/clean?format=text", data)
+	noRedirect := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for _, p := range []string{"//clean", "/clean/", "/x/../clean", "/./clean"} {
+		resp, err := noRedirect.Post(srv.url+p+"?format=text", "text/html", bytes.NewReader(data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 || !bytes.Equal(got, want) {
+			t.Errorf("POST %s: %d %s", p, resp.StatusCode, trunc(got))
+		}
+	}
+	checkHealth(t, srv.url+"/", 200) // GET //healthz
+	resp, body := post(t, srv.url+"//nope", data)
+	errorOf(t, "POST //nope", resp, body, 404)
+}
+
+// TestServerRefusalsJSON: the requests Go's server refuses before any
+// handler (headers too large, malformed, an unsupported Transfer-Encoding
+// or HTTP version) are answered as every other refusal, a JSON object,
+// and counted.
+func TestServerRefusalsJSON(t *testing.T) {
+	srv := start(t, Config{})
+	addr := strings.TrimPrefix(srv.url, "http://")
+	for _, c := range []struct {
+		name, req string
+		status    int
+	}{
+		{"headers too large", "GET /healthz HTTP/1.1\r\nHost: fiasco\r\nX-Big: " + strings.Repeat("a", 70<<10) + "\r\n\r\n", 431},
+		{"malformed request line", "HELLO\r\n\r\n", 400},
+		{"malformed Host", "GET /healthz HTTP/1.1\r\nHost: a b\r\n\r\n", 400},
+		{"unsupported Transfer-Encoding", "POST /clean HTTP/1.1\r\nHost: fiasco\r\nTransfer-Encoding: gzip\r\n\r\n", 501},
+		{"unsupported HTTP version", "GET /healthz HTTP/2.0\r\nHost: fiasco\r\n\r\n", 505},
+	} {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		io.WriteString(conn, c.req)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			conn.Close()
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		conn.Close()
+		var e struct {
+			Error  string `json:"error"`
+			Status int    `json:"status"`
+		}
+		if resp.StatusCode != c.status || resp.Header.Get("Content-Type") != "application/json" ||
+			json.Unmarshal(body, &e) != nil || e.Status != c.status || e.Error == "" {
+			t.Errorf("%s: %d %q %q; want %d and a JSON error", c.name, resp.StatusCode, resp.Header.Get("Content-Type"), body, c.status)
+		}
+	}
+	mt := metricsText(t, srv.url)
+	for code, n := range map[string]string{"431": "1", "400": "2", "501": "1", "505": "1"} {
+		if want := `fiasco_http_requests_total{route="other",code="` + code + `"} ` + n + "\n"; !strings.Contains(mt, want) {
+			t.Errorf("metrics lack %q", want)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"path"
 	"runtime"
 	"strings"
 	"sync/atomic"
@@ -111,6 +112,7 @@ type Server struct {
 	log   *slog.Logger
 
 	draining atomic.Bool
+	batches  batchRunning
 	conns    atomic.Pointer[limitListener] // the listener Serve serves, with MaxConns
 	health   health
 	handler  http.Handler
@@ -228,6 +230,12 @@ func (s *Server) routes() http.Handler {
 	})
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		t0 := time.Now()
+		if p := cleanPath(r.URL.Path); p != r.URL.Path {
+			// //clean, /clean/, /x/../clean: served as /clean, not
+			// redirected (ServeMux's 301 or 307, which a client that
+			// posts a page rarely follows).
+			r.URL.Path, r.URL.RawPath = p, ""
+		}
 		_, route := mux.Handler(r)
 		if _, path, ok := strings.Cut(route, " "); ok {
 			route = path // "POST /clean": the method is in the pattern
@@ -261,6 +269,14 @@ func (s *Server) routes() http.Handler {
 			s.logRequest(r, sw, time.Since(t0))
 		}
 	})
+}
+
+// cleanPath is path.Clean of a request's path, rooted.
+func cleanPath(p string) string {
+	if p == "" || p[0] != '/' {
+		p = "/" + p
+	}
+	return path.Clean(p)
 }
 
 // logRequest writes one line for an answered request (Config.AccessLog).
@@ -370,7 +386,14 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 		s.conns.Store(ll)
 		ln = ll
 	}
-	go func() { errc <- hs.Serve(watchedListener{ln, slow}) }()
+	refusal := func(code int, msg, remote string) {
+		s.met.error(&Error{Status: code, Kind: "http"})
+		s.met.request("other", code)
+		if s.cfg.AccessLog {
+			s.log.Info("request", "status", code, "remote", remote, "error_kind", "http", "error", msg)
+		}
+	}
+	go func() { errc <- hs.Serve(watchedListener{ln, slow, refusal}) }()
 	select {
 	case err := <-errc:
 		if ll != nil {

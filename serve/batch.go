@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"strings"
 	"sync"
@@ -76,7 +77,6 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer s.leave()
-	defer s.batches.begin()()
 	br := bufio.NewReaderSize(r.Body, 64<<10)
 	if r.ContentLength > 0 {
 		// A body sent whole (curl --data-binary @file): one that cannot
@@ -98,6 +98,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("X-Fiasco-Render", onOff(rendered))
 	w.WriteHeader(http.StatusOK)
 	rc.Flush()
+	defer s.batches.begin()() // a batch that runs, for retryAfter
 
 	ctx, cancel := context.WithCancelCause(r.Context())
 	defer cancel(nil)
@@ -353,4 +354,56 @@ func decodeBase64(s string) ([]byte, error) {
 	}
 	_, err := base64.StdEncoding.DecodeString(s)
 	return nil, err
+}
+
+// batchRunning follows the batches admitted, for retryAfter.
+type batchRunning struct {
+	mu       sync.Mutex
+	next     uint64               // key of the next batch
+	running  map[uint64]time.Time // start of each batch running
+	done     int                  // batches ended
+	doneSecs float64              // their time in all
+}
+
+// begin counts a batch in; the function it returns counts it out.
+func (b *batchRunning) begin() (end func()) {
+	t0 := time.Now()
+	b.mu.Lock()
+	if b.running == nil {
+		b.running = map[uint64]time.Time{}
+	}
+	key := b.next
+	b.next++
+	b.running[key] = t0
+	b.mu.Unlock()
+	return func() {
+		b.mu.Lock()
+		delete(b.running, key)
+		b.done++
+		b.doneSecs += time.Since(t0).Seconds()
+		b.mu.Unlock()
+	}
+}
+
+// remaining estimates in seconds when the first batch running ends, and
+// reports whether batches hold all the admitted places (admitted of
+// them): then a place frees only when a batch ends. A batch is expected
+// to run as long as the batches that ended did on average, or, before one
+// ended, twice as long as it has run so far; at least 1 s more.
+func (b *batchRunning) remaining(admitted int) (sec float64, all bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.running) == 0 || len(b.running) < admitted {
+		return 0, false
+	}
+	sec = math.Inf(1)
+	for _, t0 := range b.running {
+		ran := time.Since(t0).Seconds()
+		expect := 2 * ran
+		if b.done > 0 {
+			expect = b.doneSecs / float64(b.done)
+		}
+		sec = min(sec, max(expect-ran, 1))
+	}
+	return sec, true
 }

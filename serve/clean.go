@@ -15,7 +15,6 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/fiasco-project/fiasco/classify"
@@ -211,55 +210,6 @@ func (s *Server) retryAfter() int {
 		sec = rem
 	}
 	return min(max(int(math.Ceil(sec)), 1), 60)
-}
-
-// batchRunning follows the batches admitted, for retryAfter.
-type batchRunning struct {
-	mu       sync.Mutex
-	running  map[*time.Time]struct{} // start of each batch admitted
-	done     int                     // batches ended
-	doneSecs float64                 // their time in all
-}
-
-// begin counts a batch in; the function it returns counts it out.
-func (b *batchRunning) begin() (end func()) {
-	t0 := time.Now()
-	b.mu.Lock()
-	if b.running == nil {
-		b.running = map[*time.Time]struct{}{}
-	}
-	b.running[&t0] = struct{}{}
-	b.mu.Unlock()
-	return func() {
-		b.mu.Lock()
-		delete(b.running, &t0)
-		b.done++
-		b.doneSecs += time.Since(t0).Seconds()
-		b.mu.Unlock()
-	}
-}
-
-// remaining estimates in seconds when the first batch running ends, and
-// reports whether batches hold all the admitted places (admitted of
-// them): then a place frees only when a batch ends. A batch is expected
-// to run as long as the batches that ended did on average, or, before one
-// ended, twice as long as it has run so far; at least 1 s more.
-func (b *batchRunning) remaining(admitted int) (sec float64, all bool) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if len(b.running) == 0 || len(b.running) < admitted {
-		return 0, false
-	}
-	sec = math.Inf(1)
-	for t0 := range b.running {
-		ran := time.Since(*t0).Seconds()
-		expect := 2 * ran
-		if b.done > 0 {
-			expect = b.doneSecs / float64(b.done)
-		}
-		sec = min(sec, max(expect-ran, 1))
-	}
-	return sec, true
 }
 
 // clean cleans one page as o asks, bounded by Config.Timeout (waiting for

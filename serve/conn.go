@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -21,15 +22,17 @@ import (
 // read that timed out after bytes of a request were read and before its
 // handler began, and writes the 408 itself; the server then closes the
 // connection as before.
-
 //
 // Go's server also refuses some requests itself, before any handler, in
 // plain text: headers too large (431), a malformed request (400), an
 // unsupported Transfer-Encoding or HTTP version (501, 505), an
 // unsupported Expect (417). watchedConn notices such an answer as it is
 // written (a request's bytes read, no handler begun, a status of those
-// with a text/plain body) and writes it as the service's other refusals
-// are, a JSON object, counting it.
+// with a text/plain body, or 417, which has none) and writes it as the
+// service's other refusals are, a JSON object, counting it. A
+// connection's state turns idle (Server.Serve's ConnState hook calls
+// idle) once an answer is done: what net/http reads after a handler
+// returned (the unread rest of a body it drops) is no new request.
 
 type watchedListener struct {
 	net.Listener
@@ -53,7 +56,7 @@ type watchedConn struct {
 	mu        sync.Mutex
 	inHandler bool // a request's handler runs
 	pending   bool // bytes of a request read, its handler not begun
-	answered  bool // the 408 went out
+	answered  bool // the 408, or a refusal of net/http's, went out
 }
 
 func (c *watchedConn) Read(p []byte) (int, error) {
@@ -65,9 +68,8 @@ func (c *watchedConn) Read(p []byte) (int, error) {
 	}
 	if err != nil && c.pending && !c.inHandler && !c.answered && errors.Is(err, os.ErrDeadlineExceeded) {
 		c.answered = true
-		body := `{"error":"the request's headers did not arrive in time","status":408}` + "\n"
 		c.Conn.SetWriteDeadline(time.Now().Add(time.Second))
-		fmt.Fprintf(c.Conn, "HTTP/1.1 408 Request Timeout\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s", len(body), body)
+		writeRawError(c.Conn, http.StatusRequestTimeout, "the request's headers did not arrive in time", "")
 		if c.onSlow != nil {
 			c.onSlow()
 		}
@@ -84,17 +86,11 @@ func (c *watchedConn) Write(p []byte) (int, error) {
 			c.mu.Lock()
 			c.answered = true
 			c.mu.Unlock()
-			body, _ := json.Marshal(struct {
-				Error  string `json:"error"`
-				Status int    `json:"status"`
-			}{msg, code})
-			body = append(body, '\n')
-			if _, err := fmt.Fprintf(c.Conn, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s",
-				code, http.StatusText(code), len(body), body); err != nil {
-				return 0, err
-			}
-			if c.onRefusal != nil {
+			if c.onRefusal != nil { // counted before the client can ask /metrics
 				c.onRefusal(code, msg, c.RemoteAddr().String())
+			}
+			if err := writeRawError(c.Conn, code, msg, ""); err != nil {
+				return 0, err
 			}
 			return len(p), nil
 		}
@@ -103,9 +99,9 @@ func (c *watchedConn) Write(p []byte) (int, error) {
 }
 
 // serverRefusal reads p as one of net/http's own refusals: a whole
-// answer in one write, status 400, 417, 431, 501 or 505, a text/plain
-// body (the service's own errors are JSON). It returns the status and the
-// body's message.
+// answer in one write, status 400, 431, 501 or 505 with a text/plain body
+// (the service's own errors are JSON), or 417 (headers only; the service
+// never answers it). It returns the status and the body's message.
 func serverRefusal(p []byte) (code int, msg string, ok bool) {
 	head, body, found := bytes.Cut(p, []byte("\r\n\r\n"))
 	if !found || !bytes.HasPrefix(head, []byte("HTTP/1.1 ")) || len(head) < 12 {
@@ -120,7 +116,7 @@ func serverRefusal(p []byte) (code int, msg string, ok bool) {
 	default:
 		return 0, "", false
 	}
-	if !bytes.Contains(bytes.ToLower(head), []byte("\r\ncontent-type: text/plain")) {
+	if code != http.StatusExpectationFailed && !bytes.Contains(bytes.ToLower(head), []byte("\r\ncontent-type: text/plain")) {
 		return 0, "", false
 	}
 	msg = strings.TrimSpace(string(body))
@@ -128,6 +124,29 @@ func serverRefusal(p []byte) (code int, msg string, ok bool) {
 		msg = http.StatusText(code)
 	}
 	return code, msg, true
+}
+
+// writeRawError writes an answer as the service's refusals are, a JSON
+// object, straight to a connection that net/http does not serve (or no
+// longer), the connection to close after it; extra are more header lines,
+// each ending in CRLF.
+func writeRawError(w io.Writer, code int, msg, extra string) error {
+	body, _ := json.Marshal(struct {
+		Error  string `json:"error"`
+		Status int    `json:"status"`
+	}{msg, code})
+	body = append(body, '\n')
+	_, err := fmt.Fprintf(w, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\n%sConnection: close\r\nContent-Length: %d\r\n\r\n%s",
+		code, http.StatusText(code), extra, len(body), body)
+	return err
+}
+
+// idle marks the connection between two requests: net/http answered the
+// last one in full.
+func (c *watchedConn) idle() {
+	c.mu.Lock()
+	c.pending = false
+	c.mu.Unlock()
 }
 
 // CloseWrite passes net/http's half-close through.

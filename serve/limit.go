@@ -148,9 +148,8 @@ func refuse(c net.Conn, max int) (*http.Request, bool) {
 	if err != nil {
 		return nil, false // no request came in time, or not one of HTTP
 	}
-	body := fmt.Sprintf(`{"error":"too many connections: the service serves %d at once (--max-conns), none idle; try again","status":503}`+"\n", max)
-	if _, err := fmt.Fprintf(c, "HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\n"+
-		"X-Content-Type-Options: nosniff\r\nRetry-After: 1\r\nConnection: close\r\nContent-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+	msg := fmt.Sprintf("too many connections: the service serves %d at once (--max-conns), none idle; try again", max)
+	if err := writeRawError(c, http.StatusServiceUnavailable, msg, "Retry-After: 1\r\n"); err != nil {
 		return r, false
 	}
 	closeWrite(c)

@@ -138,7 +138,7 @@ func TestMaxConnsIdle(t *testing.T) {
 		io.Copy(io.Discard, resp.Body)
 		resp.Body.Close()
 		idle = append(idle, c)
-		time.Sleep(10 * time.Millisecond) // the first idle longer
+		time.Sleep(200 * time.Millisecond) // the first idle longer
 	}
 	// The server marks a connection idle just after its answer: a 503
 	// before that is possible, not after.

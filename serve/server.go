@@ -382,9 +382,16 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 					"remote", remote, "error_kind", "connections", "error", "too many connections, none idle")
 			}
 		}
-		hs.ConnState = ll.connState
 		s.conns.Store(ll)
 		ln = ll
+	}
+	hs.ConnState = func(c net.Conn, st http.ConnState) {
+		if wc, ok := c.(*watchedConn); ok && st == http.StateIdle {
+			wc.idle()
+		}
+		if ll != nil {
+			ll.connState(c, st)
+		}
 	}
 	refusal := func(code int, msg, remote string) {
 		s.met.error(&Error{Status: code, Kind: "http"})

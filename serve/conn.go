@@ -48,6 +48,13 @@ func (l watchedListener) Accept() (net.Conn, error) {
 	return &watchedConn{Conn: c, onSlow: l.onSlow, onRefusal: l.onRefusal}, nil
 }
 
+// watchedConn, like limitedConn, hides the TCP connection's CloseWrite
+// from net/http on purpose: with it, net/http half-closes a connection
+// whose request body it did not read (an early 413) before it closes
+// it, and nginx's stream proxy (the compose file's balancer) then closes
+// both ways at once, so that a client still sending its body got a reset
+// in place of the 413 (seen in docker/test.sh). Without it, net/http
+// waits half a second before it closes, as it did before.
 type watchedConn struct {
 	net.Conn
 	onSlow    func()
@@ -148,9 +155,6 @@ func (c *watchedConn) idle() {
 	c.pending = false
 	c.mu.Unlock()
 }
-
-// CloseWrite passes net/http's half-close through.
-func (c *watchedConn) CloseWrite() error { return closeWrite(c.Conn) }
 
 // begin and end bracket a request's handler.
 func (c *watchedConn) begin() {

@@ -152,7 +152,10 @@ func refuse(c net.Conn, max int) (*http.Request, bool) {
 	if err := writeRawError(c, http.StatusServiceUnavailable, msg, "Retry-After: 1\r\n"); err != nil {
 		return r, false
 	}
-	closeWrite(c)
+	// No half-close (CloseWrite) first: a balancer that proxies TCP, as
+	// the compose file's nginx does, closes both ways when one side
+	// sends FIN, and its client, still writing, may get a reset before
+	// the answer. The answer says Connection: close; the client closes.
 	io.Copy(io.Discard, c) // until the client closes, or the deadline
 	return r, true
 }
@@ -181,17 +184,6 @@ func (c *limitedConn) Read(p []byte) (int, error) {
 		c.idle.Store(false)
 	}
 	return n, err
-}
-
-// CloseWrite lets net/http half-close the connection before it closes
-// it (its way to avoid a reset that would lose an answer).
-func (c *limitedConn) CloseWrite() error { return closeWrite(c.Conn) }
-
-func closeWrite(c net.Conn) error {
-	if cw, ok := c.(interface{ CloseWrite() error }); ok {
-		return cw.CloseWrite()
-	}
-	return nil
 }
 
 func (c *limitedConn) Close() error {

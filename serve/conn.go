@@ -54,7 +54,8 @@ func (l watchedListener) Accept() (net.Conn, error) {
 // it, and nginx's stream proxy (the compose file's balancer) then closes
 // both ways at once, so that a client still sending its body got a reset
 // in place of the 413 (seen in docker/test.sh). Without it, net/http
-// waits half a second before it closes, as it did before.
+// sends no FIN first, only waits half a second before it closes: time
+// for the client to read the answer.
 type watchedConn struct {
 	net.Conn
 	onSlow    func()

@@ -237,8 +237,8 @@ func (s *Server) routes() http.Handler {
 			r.URL.Path, r.URL.RawPath = p, ""
 		}
 		_, route := mux.Handler(r)
-		if _, path, ok := strings.Cut(route, " "); ok {
-			route = path // "POST /clean": the method is in the pattern
+		if _, p, ok := strings.Cut(route, " "); ok {
+			route = p // "POST /clean": the method is in the pattern
 		}
 		if route == "" || route == "/" {
 			route = "other"

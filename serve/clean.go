@@ -632,9 +632,15 @@ func writeError(w http.ResponseWriter, e *Error) {
 		h.Set("Retry-After", strconv.Itoa(e.RetryAfter))
 	}
 	w.WriteHeader(e.Status)
+	w.Write(errorBody(e.Status, e.Msg))
+}
+
+// errorBody is the body of every refusal: {"error": msg, "status": code}
+// and a newline.
+func errorBody(code int, msg string) []byte {
 	b, _ := json.Marshal(struct {
 		Error  string `json:"error"`
 		Status int    `json:"status"`
-	}{e.Msg, e.Status})
-	w.Write(append(b, '\n'))
+	}{msg, code})
+	return append(b, '\n')
 }

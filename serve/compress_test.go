@@ -36,18 +36,12 @@ func do(t *testing.T, method, url, acceptEncoding string, body io.Reader) (*http
 	if acceptEncoding != "" {
 		req.Header.Set("Accept-Encoding", acceptEncoding)
 	}
-	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
-	resp, err := client.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return resp, b
+	resp, err := rawClient.Do(req)
+	return readAnswer(t, resp, err)
 }
+
+// rawClient leaves Accept-Encoding to the request and bodies as they come.
+var rawClient = &http.Client{Transport: &http.Transport{DisableCompression: true}}
 
 func gunzip(t *testing.T, b []byte) []byte {
 	t.Helper()
@@ -111,14 +105,13 @@ func TestGzipBatchStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	req.Header.Set("Accept-Encoding", "gzip")
-	client := &http.Client{Transport: &http.Transport{DisableCompression: true}}
 	type result struct {
 		resp *http.Response
 		err  error
 	}
 	done := make(chan result, 1)
 	go func() {
-		resp, err := client.Do(req)
+		resp, err := rawClient.Do(req)
 		done <- result{resp, err}
 	}()
 	pw.Write(append(line, '\n'))

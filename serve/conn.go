@@ -3,7 +3,6 @@ package serve
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -139,11 +138,7 @@ func serverRefusal(p []byte) (code int, msg string, ok bool) {
 // longer), the connection to close after it; extra are more header lines,
 // each ending in CRLF.
 func writeRawError(w io.Writer, code int, msg, extra string) error {
-	body, _ := json.Marshal(struct {
-		Error  string `json:"error"`
-		Status int    `json:"status"`
-	}{msg, code})
-	body = append(body, '\n')
+	body := errorBody(code, msg)
 	_, err := fmt.Fprintf(w, "HTTP/1.1 %d %s\r\nContent-Type: application/json\r\nX-Content-Type-Options: nosniff\r\n%sConnection: close\r\nContent-Length: %d\r\n\r\n%s",
 		code, http.StatusText(code), extra, len(body), body)
 	return err

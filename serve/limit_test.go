@@ -12,6 +12,23 @@ import (
 	"time"
 )
 
+// closingClient opens a connection per request and closes it after.
+var closingClient = &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
+
+// healthzOn asks /healthz on the kept-alive connection c (the i-th) and
+// reads the answer 200 whole: the service has taken c, and c is idle
+// after it.
+func healthzOn(t *testing.T, c net.Conn, i int) {
+	t.Helper()
+	io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: fiasco\r\n\r\n")
+	resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("connection %d: %v %v", i, resp, err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+}
+
 // metricValue returns the value of the series named exactly name (with
 // its labels) in a metrics text, or -1.
 func metricValue(mt, name string) float64 {
@@ -30,10 +47,9 @@ func metricValue(mt, name string) float64 {
 // for at most 10 s.
 func metricsWhen(t *testing.T, url string, ok func(mt string) bool) string {
 	t.Helper()
-	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	var mt string
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		resp, err := client.Get(url + "/metrics")
+		resp, err := closingClient.Get(url + "/metrics")
 		if err != nil {
 			continue
 		}
@@ -57,7 +73,6 @@ func metricsWhen(t *testing.T, url string, ok func(mt string) bool) string {
 func TestMaxConns(t *testing.T) {
 	srv := start(t, Config{Text: textCleaner(t), MaxConns: 3})
 	addr := strings.TrimPrefix(srv.url, "http://")
-	client := &http.Client{Transport: &http.Transport{DisableKeepAlives: true}}
 	var held []net.Conn
 	for range 3 {
 		c, err := net.Dial("tcp", addr)
@@ -92,10 +107,10 @@ func TestMaxConns(t *testing.T) {
 			t.Errorf("%s: %d, Retry-After %q: %s; want 503, 1, too many connections", what, resp.StatusCode, resp.Header.Get("Retry-After"), body)
 		}
 	}
-	resp, err := client.Get(srv.url + "/healthz")
+	resp, err := closingClient.Get(srv.url + "/healthz")
 	refused("a fourth connection", resp, err)
 	big := bytes.Repeat([]byte("<p>a page of many paragraphs</p>\n"), 4<<20/34)
-	resp, err = client.Post(srv.url+"/clean", "text/html", bytes.NewReader(big))
+	resp, err = closingClient.Post(srv.url+"/clean", "text/html", bytes.NewReader(big))
 	refused("a fourth connection sending 4 MB", resp, err)
 
 	silent.SetReadDeadline(time.Now().Add(10 * time.Second))
@@ -130,13 +145,7 @@ func TestMaxConnsIdle(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: fiasco\r\n\r\n")
-		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-		if err != nil || resp.StatusCode != 200 {
-			t.Fatalf("connection %d: %v %v", i, resp, err)
-		}
-		io.Copy(io.Discard, resp.Body)
-		resp.Body.Close()
+		healthzOn(t, c, i)
 		idle = append(idle, c)
 		time.Sleep(200 * time.Millisecond) // the first idle longer
 	}
@@ -181,15 +190,9 @@ func TestNoMaxConns(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer c.Close()
-		if i < DefaultMaxConns {
-			continue
+		if i >= DefaultMaxConns {
+			healthzOn(t, c, i)
 		}
-		io.WriteString(c, "GET /healthz HTTP/1.1\r\nHost: fiasco\r\n\r\n")
-		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
-		if err != nil || resp.StatusCode != 200 {
-			t.Fatalf("connection %d: %v %v", i, resp, err)
-		}
-		resp.Body.Close()
 	}
 	if mt := metricsText(t, srv.url); strings.Contains(mt, "fiasco_connections") {
 		t.Errorf("metrics of a service without a connection limit name one")

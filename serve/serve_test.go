@@ -82,6 +82,13 @@ var article = filepath.Join("..", "testdata", "article.html")
 func post(t testing.TB, url string, body []byte) (*http.Response, []byte) {
 	t.Helper()
 	resp, err := http.Post(url, "application/octet-stream", bytes.NewReader(body))
+	return readAnswer(t, resp, err)
+}
+
+// readAnswer returns a request's answer with its whole body, failing t on an
+// error of either.
+func readAnswer(t testing.TB, resp *http.Response, err error) (*http.Response, []byte) {
+	t.Helper()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -255,3 +255,70 @@ func TestWETTruncated(t *testing.T) {
 		t.Errorf("WARC-Truncated of the conversion records: %v, want %v", got, want)
 	}
 }
+
+// TestArchiveDetection: a WARC is read as one whatever its first bytes
+// when its name says WARC (a file split in the middle of a record, a
+// corrupt first gzip member), and whatever its name when it starts with
+// "WARC/" after line ends or is zstd-compressed with a first block larger
+// than a small read; an ARC file is an error, not a page.
+func TestArchiveDetection(t *testing.T) {
+	w := newTestWARC(false)
+	rng := rand.New(rand.NewPCG(1, 2))
+	var words strings.Builder
+	for range 40000 { // about 200 KB that compresses to well over 4 KiB
+		fmt.Fprintf(&words, "w%d ", rng.IntN(100000))
+	}
+	for i := range 3 {
+		w.response(fmt.Sprintf("http://ex.org/%d", i), "200 OK", "Content-Type: text/html\r\n",
+			"<html><body><p>"+words.String()+"</p></body></html>")
+	}
+	plain := w.buf.Bytes()
+	var zs bytes.Buffer
+	enc, _ := zstd.NewWriter(&zs)
+	enc.Write(plain)
+	enc.Close()
+	gzw := newTestWARC(true)
+	for i := range 3 {
+		gzw.response(fmt.Sprintf("http://ex.org/%d", i), "200 OK", "Content-Type: text/html\r\n", page)
+	}
+	firstBad := bytes.Clone(gzw.buf.Bytes())
+	firstBad[20] ^= 0xff // inside the first member's deflate data
+	second := bytes.Index(plain[1:], []byte("WARC/1.")) + 1
+	for _, c := range []struct {
+		name  string
+		data  []byte
+		pages int
+		errs  int
+	}{
+		{"big.zst", zs.Bytes(), 3, 0},
+		{"lead.dat", append([]byte("\r\n\r\n"), plain...), 3, 0},
+		{"split.warc", plain[second-1000:], 2, 1},
+		{"first.warc.gz", firstBad, 2, 1},
+	} {
+		pages, errs := 0, 0
+		for _, in := range inputsOf(t, NewSource(Options{}), writeFile(t, c.name, c.data)) {
+			switch {
+			case in.Err != nil:
+				errs++
+			case in.URL != "":
+				pages++
+			default:
+				t.Errorf("%s: read as one page", c.name)
+			}
+		}
+		if pages != c.pages || errs != c.errs {
+			t.Errorf("%s: %d pages and %d errors, want %d and %d", c.name, pages, errs, c.pages, c.errs)
+		}
+	}
+	arc := "filedesc://x.arc 0.0.0.0 20000101000000 text/plain 76\n1 0 Test\n"
+	for name, data := range map[string]string{"x.arc": arc, "x.arc.gz": gzipped(arc)} {
+		ins := inputsOf(t, NewSource(Options{}), writeFile(t, name, []byte(data)))
+		if len(ins) != 1 || !errors.Is(ins[0].Err, errARC) {
+			t.Errorf("%s: %+v, want one error naming ARC", name, ins)
+		}
+	}
+	ins := inputsOf(t, NewSource(Options{Stdin: strings.NewReader(arc)}), "-")
+	if len(ins) != 1 || !errors.Is(ins[0].Err, errARC) {
+		t.Errorf("ARC on standard input: %+v", ins)
+	}
+}

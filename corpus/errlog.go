@@ -214,6 +214,12 @@ func (l *ErrorLog) keepFailures(keep int) (int64, error) {
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
+	if err == nil { // the log's own mode, not CreateTemp's 0600
+		var fi os.FileInfo
+		if fi, err = f.Stat(); err == nil {
+			err = os.Chmod(tmp.Name(), fi.Mode().Perm())
+		}
+	}
 	if err == nil {
 		err = os.Rename(tmp.Name(), l.path)
 	}

@@ -16,12 +16,30 @@ var stopWords = map[string][]string{
 	"nl": {"de", "het", "een", "van", "en", "is", "niet", "dat", "op", "zijn", "te", "voor", "met", "die", "ook", "aan", "er", "maar", "om", "hij", "wordt", "bij", "nog", "naar", "kan", "worden", "dan", "uit", "wel", "heeft"},
 	"pt": {"o", "os", "as", "do", "da", "dos", "das", "em", "um", "uma", "para", "com", "não", "que", "se", "por", "mais", "no", "na", "ao", "foi", "são", "como", "mas", "também", "pelo", "pela", "seu", "sua", "ou"},
 	"pl": {"i", "w", "nie", "się", "na", "jest", "do", "że", "to", "z", "jak", "ale", "po", "co", "tak", "za", "od", "już", "przez", "tylko", "jego", "przy", "być", "który", "która", "są", "dla", "oraz", "czy", "jej"},
+	"ru": {"и", "в", "не", "на", "что", "с", "он", "как", "это", "по", "но", "из", "к", "у", "за", "от", "о", "так", "же", "для", "бы", "все", "его", "только", "было", "она", "мы", "они", "если", "уже"},
+	"uk": {"і", "в", "не", "на", "що", "з", "та", "як", "це", "до", "але", "від", "за", "по", "й", "у", "ми", "він", "вона", "вони", "для", "також", "був", "була", "було", "які", "який", "цей", "якщо", "вже"},
+	"ar": {"في", "من", "على", "إلى", "أن", "عن", "مع", "هذا", "التي", "الذي", "ما", "لا", "كان", "هذه", "بين", "كل", "قد", "ذلك", "بعد", "أو", "حيث", "عند", "إن", "لم", "كانت", "وقد", "منذ", "هو", "هي", "ثم"},
+	"fa": {"و", "در", "به", "از", "که", "این", "را", "با", "است", "برای", "آن", "یک", "تا", "می", "بر", "هم", "نیز", "شود", "کرد", "شده", "بود", "اما", "خود", "هر", "باید", "دارد", "کند", "شد", "ما", "او"},
+}
+
+// scripts are writing systems that one language uses (nearly) alone:
+// a text mostly in one of them is that language, words or not (Chinese,
+// Japanese and Thai do not space their words).
+var scripts = []struct {
+	lang  string
+	table *unicode.RangeTable
+}{
+	{"ja", unicode.Hiragana}, {"ja", unicode.Katakana}, {"ko", unicode.Hangul},
+	{"el", unicode.Greek}, {"he", unicode.Hebrew}, {"th", unicode.Thai},
+	{"ka", unicode.Georgian}, {"hy", unicode.Armenian},
 }
 
 // iso639_3 maps the codes Lang returns to ISO 639-3, as Common Crawl's
 // WARC-Identified-Content-Language has them.
 var iso639_3 = map[string]string{
 	"en": "eng", "de": "deu", "fr": "fra", "es": "spa", "it": "ita", "nl": "nld", "pt": "por", "pl": "pol",
+	"ru": "rus", "uk": "ukr", "ar": "ara", "fa": "fas",
+	"ja": "jpn", "ko": "kor", "zh": "zho", "el": "ell", "he": "heb", "th": "tha", "ka": "kat", "hy": "hye",
 }
 
 var stopIndex = func() map[string][]string {
@@ -34,11 +52,66 @@ var stopIndex = func() map[string][]string {
 	return idx
 }()
 
-// Lang guesses the language of a text by its function words: an ISO 639-1
-// code (en, de, fr, es, it, nl, pt, pl), or "" when the text is too short
-// or none of them stands out. It is a guess for filtering a corpus, not a
+// Lang guesses the language of a text: an ISO 639-1 code, or "" when the
+// text is too short or no language stands out. A text of 20 letters or
+// more, most of them in a script one language has to itself, is that
+// language (ja: kana among them, else zh for Han; ko, el, he, th, ka,
+// hy); else its function words decide among en, de, fr, es, it, nl, pt,
+// pl, ru, uk, ar and fa. It is a guess for filtering a corpus, not a
 // language identifier: other languages are "".
 func Lang(text string) string {
+	if l := scriptLang(text); l != "" {
+		return l
+	}
+	return wordLang(text)
+}
+
+// scriptLang is Lang by script: "" unless a script of scripts, or Han,
+// holds more than half of the text's letters.
+func scriptLang(text string) string {
+	letters, han, kana := 0, 0, 0
+	counts := make([]int, len(scripts))
+	for _, r := range text {
+		if !unicode.IsLetter(r) {
+			continue
+		}
+		letters++
+		if r < 0x370 { // Latin and the like: none of the scripts
+			continue
+		}
+		if unicode.Is(unicode.Han, r) {
+			han++
+			continue
+		}
+		for i, sc := range scripts {
+			if unicode.Is(sc.table, r) {
+				counts[i]++
+				if sc.lang == "ja" {
+					kana++
+				}
+				break
+			}
+		}
+	}
+	if letters < 20 {
+		return ""
+	}
+	switch {
+	case kana > 0 && 2*(kana+han) > letters && 20*kana >= kana+han:
+		return "ja" // Japanese mixes kana into its Han
+	case 2*han > letters:
+		return "zh"
+	}
+	for i, c := range counts {
+		if 2*c > letters && scripts[i].lang != "ja" {
+			return scripts[i].lang
+		}
+	}
+	return ""
+}
+
+// wordLang is Lang by function words.
+func wordLang(text string) string {
 	counts := map[string]float64{}
 	words := 0
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {

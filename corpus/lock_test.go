@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -207,4 +208,81 @@ func TestErrorLogLockReleased(t *testing.T) {
 		t.Fatalf("after a failed Open: %v", err)
 	}
 	o.Close()
+}
+
+// TestResumeWithoutSettings: an output that holds pages but lost the
+// settings its run wrote beside it (moved without the hidden file) is not
+// resumed, for a file and a directory; an empty or new one is. The
+// settings are written before the output, so a run killed at any moment
+// leaves none without them.
+func TestResumeWithoutSettings(t *testing.T) {
+	for _, format := range []string{JSONL, WET, "cleaneval"} {
+		t.Run(format, func(t *testing.T) {
+			dir := t.TempDir()
+			path := filepath.Join(dir, "out")
+			if IsStream(format) {
+				path += ".x"
+			}
+			opt := OutputOptions{Format: format, Path: path, Settings: Settings{"model": "m"}}
+			out, err := Open(opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			put(t, out.Sink, outcomes(t, 2, out.Sink))
+			out.Close()
+			sp := settingsPath(path, !IsStream(format))
+			if _, err := os.Stat(sp); err != nil {
+				t.Fatalf("no settings written: %v", err)
+			}
+			if err := os.Remove(sp); err != nil {
+				t.Fatal(err)
+			}
+			opt.Resume = true
+			if o, err := Open(opt); err == nil || !strings.Contains(err.Error(), "settings its run wrote beside it") {
+				if o != nil {
+					o.Close()
+				}
+				t.Fatalf("resumed an output without its settings: %v", err)
+			}
+			if err := CheckResume(format, path, opt.Settings); err == nil {
+				t.Error("CheckResume passes an output without its settings")
+			}
+			opt.Path = filepath.Join(dir, "new")
+			if IsStream(format) {
+				opt.Path += ".x"
+			}
+			o, err := Open(opt)
+			if err != nil {
+				t.Fatalf("resume of a new output: %v", err)
+			}
+			o.Close()
+		})
+	}
+}
+
+// TestResumeKeepsLogMode: resuming rewrites the error log (its
+// interrupted records go) with the mode it had, not a temporary file's.
+func TestResumeKeepsLogMode(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "m.jsonl")
+	opt := OutputOptions{Format: JSONL, Path: path}
+	out, err := Open(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := outcomes(t, 3, out.Sink)
+	put(t, out.Sink, all[:1])
+	failed := all[1]
+	failed.Err = errors.New("page failed")
+	logFailure(t, out, failed)
+	out.Close()
+	logPath := filepath.Join(dir, "m.errors.jsonl")
+	if err := os.Chmod(logPath, 0o640); err != nil {
+		t.Fatal(err)
+	}
+	out, _ = resumed(t, opt, all)
+	out.Close()
+	if fi, err := os.Stat(logPath); err != nil || fi.Mode().Perm() != 0o640 {
+		t.Errorf("error log after resume: %v, %v; want mode 0640", fi.Mode(), err)
+	}
 }

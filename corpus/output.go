@@ -117,10 +117,21 @@ func Open(opt OutputOptions) (out *Output, err error) {
 	if opt.Settings != nil && opt.Path != "" && !special(opt.Path) {
 		sp = settingsPath(opt.Path, !IsStream(opt.Format))
 		if opt.Resume {
-			if err := checkSettings(sp, opt.Settings); err != nil {
+			if err := checkSettings(opt.Path, !IsStream(opt.Format), opt.Settings); err != nil {
 				return nil, err
 			}
 		}
+	}
+	// They are written before any output, so that no output holds pages
+	// without them (a resumed run refuses such an output).
+	writeSp := func() error {
+		if sp == "" {
+			return nil
+		}
+		if err := writeSettings(sp, opt.Settings); err != nil {
+			return fmt.Errorf("%s: %w", sp, err)
+		}
+		return nil
 	}
 	switch {
 	case IsStream(opt.Format) && opt.Path == "":
@@ -142,6 +153,9 @@ func Open(opt OutputOptions) (out *Output, err error) {
 		if err := os.MkdirAll(filepath.Dir(opt.Path), 0o755); err != nil {
 			return nil, err
 		}
+		if err := writeSp(); err != nil {
+			return nil, err
+		}
 		var log *doneLog
 		if opt.Format == JSONL {
 			out.Sink, log, err = openJSONL(opt.Path, opt.Resume, opt.Blocks)
@@ -157,6 +171,12 @@ func Open(opt OutputOptions) (out *Output, err error) {
 		out.Where = opt.Path
 		out.Exclude = append(out.Exclude, opt.Path)
 	default: // a format and a path checked above
+		if err := os.MkdirAll(opt.Path, 0o755); err != nil {
+			return nil, err
+		}
+		if err := writeSp(); err != nil {
+			return nil, err
+		}
 		var log *doneLog
 		out.Sink, log, err = openDir(opt.Path, pageFormat, opt.KeepDirs, opt.Resume)
 		if err != nil {
@@ -189,12 +209,6 @@ func Open(opt OutputOptions) (out *Output, err error) {
 	}
 	if opt.Resume {
 		out.Resume = &Resume{logs: logs}
-	}
-	if sp != "" {
-		if err := writeSettings(sp, opt.Settings); err != nil {
-			out.Close()
-			return nil, fmt.Errorf("%s: %w", sp, err)
-		}
 	}
 	return out, nil
 }

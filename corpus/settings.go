@@ -29,22 +29,31 @@ func settingsPath(path string, dir bool) string {
 
 // CheckResume compares s with the settings of the run that wrote the
 // output at path in format, as [Open] with Resume does, so that a command
-// can refuse a resume before it starts anything costly (a browser). An
-// output without settings (new, the standard output, a device, or from a
-// version before them) passes.
+// can refuse a resume before it starts anything costly (a browser). A new
+// output, an empty one, the standard output or a device passes; an
+// output that holds pages but no settings (moved without its settings
+// file) does not.
 func CheckResume(format, path string, s Settings) error {
 	if path == "" || special(path) {
 		return nil
 	}
-	return checkSettings(settingsPath(path, !IsStream(format)), s)
+	return checkSettings(path, !IsStream(format), s)
 }
 
-// checkSettings compares want with the settings an earlier run wrote at
-// p: an error names every one that differs. An output without them (from
-// a version before them) passes.
-func checkSettings(p string, want Settings) error {
+// checkSettings compares want with the settings an earlier run wrote
+// beside the output at path (a directory if dir): an error names every
+// one that differs. Without them, the output must hold nothing yet.
+func checkSettings(path string, dir bool, want Settings) error {
+	p := settingsPath(path, dir)
 	data, err := os.ReadFile(p)
 	if errors.Is(err, os.ErrNotExist) {
+		held := path
+		if dir {
+			held = filepath.Join(path, ManifestName)
+		}
+		if fi, err := os.Stat(held); err == nil && fi.Size() > 0 {
+			return fmt.Errorf("--resume: %s holds pages, but the settings its run wrote beside it (%s) are missing, so that a resumed run cannot tell whether it cleans as that run did: move the output with that hidden file, or rerun without --resume to start afresh", held, p)
+		}
 		return nil
 	}
 	if err != nil {

@@ -8,11 +8,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/klauspost/compress/zstd"
 )
 
-// kind is what a file holds, judged by its first bytes.
+// kind is what a file holds, judged by its name and first bytes.
 type kind int
 
 const (
@@ -27,40 +28,92 @@ var (
 	gzipMagic = []byte{0x1f, 0x8b}
 	zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
 	warcMagic = []byte("WARC/")
+	arcMagic  = []byte("filedesc://")
 )
 
 // maxZstdWindow bounds the memory a zstd frame may ask for.
 const maxZstdWindow = 64 << 20
 
+// sniffSize is the buffer sniff needs: a zstd frame decodes nothing
+// before its first block is whole, and a block holds up to 128 KiB.
+const sniffSize = 256 << 10
+
+// errARC is the error of an ARC file (the Internet Archive's format
+// before WARC), which fiasco does not read.
+var errARC = errors.New("an ARC file (filedesc:// header), not WARC: convert it to WARC first (e.g. with warcio or JWAT)")
+
 // sniff judges the kind of the data br starts with, without consuming it.
-func sniff(br *bufio.Reader) kind {
+// br should buffer sniffSize bytes. name is the file's name: one ending
+// in .warc, .warc.gz or .warc.zst is read as a WARC archive whatever it
+// starts with (a file split in the middle of a record, a first gzip
+// member that is corrupt), so that reading finds the records that follow
+// the damage; a WARC otherwise starts with "WARC/", after line ends at
+// most, plain or decompressed.
+func sniff(br *bufio.Reader, name string) kind {
 	head, _ := br.Peek(4)
+	named := warcName(name)
 	switch {
 	case bytes.HasPrefix(head, gzipMagic):
 		// A .warc.gz, or a page compressed with gzip: look inside.
 		zr, err := gzip.NewReader(bytes.NewReader(peekAll(br)))
-		if err != nil {
-			return kindGzipPage
-		}
-		if isWARC(zr) {
+		if err == nil && isWARC(zr) || named {
 			return kindWARC
 		}
 		return kindGzipPage
 	case bytes.HasPrefix(head, zstdMagic):
 		zr, err := newZstd(bytes.NewReader(peekAll(br)))
-		if err != nil {
-			return kindZstdPage
+		if err == nil {
+			defer zr.Close()
 		}
-		defer zr.Close()
-		if isWARC(zr) {
+		if err == nil && isWARC(zr) || named {
 			return kindZstdWARC
 		}
 		return kindZstdPage
 	}
-	if p, _ := br.Peek(len(warcMagic)); bytes.Equal(p, warcMagic) {
+	if named || startsWARC(peekAll(br)) {
 		return kindWARC
 	}
 	return kindPage
+}
+
+// warcName reports a file name that says WARC.
+func warcName(name string) bool {
+	n := strings.ToLower(name)
+	for _, ext := range []string{".warc", ".warc.gz", ".warc.zst"} {
+		if strings.HasSuffix(n, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// startsWARC reports data that starts with "WARC/" after line ends.
+func startsWARC(b []byte) bool {
+	return bytes.HasPrefix(bytes.TrimLeft(b, "\r\n"), warcMagic)
+}
+
+// isARC reports data, decompressed as kind k needs, that starts as an ARC
+// file does.
+func isARC(br *bufio.Reader, k kind) bool {
+	var r io.Reader = bytes.NewReader(peekAll(br))
+	switch k {
+	case kindGzipPage:
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			return false
+		}
+		r = zr
+	case kindZstdPage:
+		zr, err := newZstd(r)
+		if err != nil {
+			return false
+		}
+		defer zr.Close()
+		r = zr
+	}
+	b := make([]byte, len(arcMagic))
+	n, _ := io.ReadFull(r, b)
+	return bytes.Equal(b[:n], arcMagic)
 }
 
 // peekAll returns what br has buffered, filling its buffer first.
@@ -69,10 +122,12 @@ func peekAll(br *bufio.Reader) []byte {
 	return p
 }
 
+// isWARC reports a decompressed stream that starts with "WARC/" after
+// line ends.
 func isWARC(r io.Reader) bool {
-	var b [5]byte
+	var b [64]byte
 	n, _ := io.ReadFull(r, b[:])
-	return bytes.Equal(b[:n], warcMagic)
+	return startsWARC(b[:n])
 }
 
 func newZstd(r io.Reader) (*zstd.Decoder, error) {

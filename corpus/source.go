@@ -2,6 +2,7 @@ package corpus
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -226,8 +227,8 @@ func (s *Source) file(ctx context.Context, path, rel string, fi os.FileInfo, yie
 	if err != nil {
 		return yield(pipeline.Input{Name: path, Err: err})
 	}
-	k := sniff(bufio.NewReader(f))
-	if k == kindWARC || k == kindZstdWARC {
+	k, err := sniffFile(f, path)
+	if err == nil && (k == kindWARC || k == kindZstdWARC) {
 		defer f.Close()
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return yield(pipeline.Input{Name: path, Err: err})
@@ -235,17 +236,41 @@ func (s *Source) file(ctx context.Context, path, rel string, fi os.FileInfo, yie
 		return s.archive(ctx, path, rel, f, k, true, yield)
 	}
 	f.Close()
+	if err != nil {
+		return yield(pipeline.Input{Name: path, Rel: rel, Err: err})
+	}
 	s.stats.Files++
 	return yield(pipeline.Input{Name: path, Rel: rel, Date: fi.ModTime(), Open: openPage(path, k)})
+}
+
+// sniffFile judges the kind of the file f, opened at its start, named
+// path (see sniff): an ARC file is an error. It leaves f anywhere.
+func sniffFile(f *os.File, path string) (kind, error) {
+	br := bufio.NewReader(f)
+	if head, _ := br.Peek(len(zstdMagic)); bytes.HasPrefix(head, zstdMagic) {
+		// A zstd frame's first block must be whole to decode.
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return kindPage, fmt.Errorf("%s: %w", path, err)
+		}
+		br = bufio.NewReaderSize(f, sniffSize)
+	}
+	k := sniff(br, path)
+	if isARC(br, k) {
+		return k, fmt.Errorf("%s: %w", path, errARC)
+	}
+	return k, nil
 }
 
 // stream yields the page or pages of a reader that can be read once
 // (standard input, a pipe, a device).
 func (s *Source) stream(ctx context.Context, name, rel string, r io.Reader, date time.Time, yield func(pipeline.Input) bool) bool {
-	br := bufio.NewReaderSize(r, 64<<10)
-	k := sniff(br)
+	br := bufio.NewReaderSize(r, sniffSize)
+	k := sniff(br, name)
 	if k == kindWARC || k == kindZstdWARC {
 		return s.archive(ctx, name, rel, br, k, false, yield)
+	}
+	if isARC(br, k) {
+		return yield(pipeline.Input{Name: name, Rel: rel, Err: fmt.Errorf("%s: %w", name, errARC)})
 	}
 	s.stats.Files++
 	used := false

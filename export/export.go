@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net/url"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -275,11 +276,13 @@ func oneLine(s string) string {
 
 // writeHTML prunes p.Doc: the own text of every dropped block goes, then
 // every element left without text or images (except html, head, body and
-// the head's content); the rest is rendered unchanged.
+// the head's content); the rest is rendered unchanged, with a <base> in
+// the head (see baseURL) unless it has one.
 func writeHTML(w stringWriter, p *load.Page, bs []*blocks.Block, kept func(int) bool) error {
 	if p == nil || p.Doc == nil {
 		return fmt.Errorf("export: html format needs the page document")
 	}
+	addBase(p.Doc, baseURL(p.BaseHref, p.URL))
 	owner := make(map[*html.Node]int, len(bs))
 	for i, b := range bs {
 		owner[b.Node] = i
@@ -302,6 +305,66 @@ func writeHTML(w stringWriter, p *load.Page, bs []*blocks.Block, kept func(int) 
 	strip(p.Doc, -1)
 	prune(p.Doc)
 	return html.Render(w, p.Doc)
+}
+
+// baseURL returns what the page's relative links resolve against: its
+// <base href> resolved against the page's URL from outside (load.Page.URL:
+// the CleanEval wrapper's id, a WARC record's target URI), else that URL;
+// "" unless that is an absolute http or https URL.
+func baseURL(baseHref, pageURL string) string {
+	u, err := url.Parse(strings.TrimSpace(pageURL))
+	if err != nil || !u.IsAbs() {
+		u = nil
+	}
+	if baseHref != "" {
+		if b, err := url.Parse(baseHref); err == nil {
+			if u != nil {
+				b = u.ResolveReference(b)
+			}
+			u = b
+		}
+	}
+	if u == nil || u.Host == "" || u.Scheme != "http" && u.Scheme != "https" {
+		return ""
+	}
+	return u.String()
+}
+
+// addBase puts <base href=href> into the head of doc, after its first
+// child (the <meta charset> preclean puts first), unless href is "" or the
+// head has a <base>.
+func addBase(doc *html.Node, href string) {
+	if href == "" {
+		return
+	}
+	var head *html.Node
+	for n := doc.FirstChild; n != nil && head == nil; n = n.NextSibling {
+		if n.Type == html.ElementNode && n.DataAtom == atom.Html {
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode && c.DataAtom == atom.Head {
+					head = c
+					break
+				}
+			}
+		}
+	}
+	if head == nil {
+		return
+	}
+	for c := head.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode && c.DataAtom == atom.Base {
+			return
+		}
+	}
+	base := &html.Node{Type: html.ElementNode, Data: "base", DataAtom: atom.Base,
+		Attr: []html.Attribute{{Key: "href", Val: href}}}
+	var after *html.Node
+	if f := head.FirstChild; f != nil && f.Type == html.ElementNode && f.DataAtom == atom.Meta {
+		after = f.NextSibling
+	} else {
+		after = head.FirstChild
+	}
+	head.InsertBefore(base, after)
 }
 
 // prune removes the empty elements below n and reports whether n holds

@@ -407,3 +407,40 @@ func BenchmarkBlockTexts(b *testing.B) {
 		}
 	})
 }
+
+// TestHTMLBase: the HTML format's links resolve as on the page: a <base>
+// from the page's own <base href> resolved against its URL from outside,
+// else that URL; none where neither gives an absolute http(s) URL, and no
+// second one where the head has one.
+func TestHTMLBase(t *testing.T) {
+	for _, c := range []struct{ baseHref, pageURL, head, want string }{
+		{"", "", "", ""},
+		{"", "http://ex.org/a/b.html", "", "http://ex.org/a/b.html"},
+		{"sub/", "http://ex.org/a/b.html", "", "http://ex.org/a/sub/"},
+		{"http://other.org/x/", "http://ex.org/a/b.html", "", "http://other.org/x/"},
+		{"http://other.org/x/", "", "", "http://other.org/x/"},
+		{"sub/", "", "", ""},
+		{"javascript:void(0)", "http://ex.org/", "", ""},
+		{"", "file:///tmp/p.html", "", ""},
+		{"", "http://ex.org/", `<base href="http://kept.org/">`, "http://kept.org/"},
+	} {
+		src := `<html><head><meta charset="utf-8">` + c.head + `<title>T</title></head><body><p>Text of the page.</p></body></html>`
+		doc, err := html.Parse(strings.NewReader(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := &load.Page{URL: c.pageURL, BaseHref: c.baseHref, Doc: doc}
+		var buf bytes.Buffer
+		if err := Write(&buf, HTML, p, blocks.Find(doc), nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		out := buf.String()
+		want := `<head><meta charset="utf-8"/><title>`
+		if c.want != "" {
+			want = `<head><meta charset="utf-8"/><base href="` + c.want + `"/><title>`
+		}
+		if !strings.Contains(out, want) || strings.Count(out, "<base") > 1 {
+			t.Errorf("base %q, page %q: %s\nwant %s", c.baseHref, c.pageURL, out, want)
+		}
+	}
+}

@@ -14,8 +14,9 @@ import (
 // (the HTML standard takes the first one anywhere in the document); only
 // an absolute http or https URL counts, and "" means none. The whole
 // document is read, in order: a head closed early by stray markup leaves
-// these elements in the body.
-func address(doc *html.Node) string {
+// these elements in the body. baseHref is the href of the first <base>
+// that has one, as written (trimmed), whatever URL it is.
+func address(doc *html.Node) (addr, baseHref string) {
 	var canonical, og, base string
 	var walk func(n *html.Node) bool // reports that the search is over
 	walk = func(n *html.Node) bool {
@@ -23,18 +24,23 @@ func address(doc *html.Node) string {
 			switch n.DataAtom {
 			case atom.Link:
 				if canonical == "" && hasToken(attr(n, "rel"), "canonical") {
-					if canonical = absolute(attr(n, "href")); canonical != "" {
-						return true // nothing ranks higher
-					}
+					canonical = absolute(attr(n, "href")) // nothing ranks higher
 				}
 			case atom.Meta:
 				if og == "" && (isOGURL(attr(n, "property")) || isOGURL(attr(n, "name"))) {
 					og = absolute(attr(n, "content"))
 				}
 			case atom.Base:
-				if base == "" {
-					base = absolute(attr(n, "href"))
+				href := strings.TrimSpace(attr(n, "href"))
+				if baseHref == "" {
+					baseHref = href
 				}
+				if base == "" {
+					base = absolute(href)
+				}
+			}
+			if canonical != "" && baseHref != "" {
+				return true
 			}
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
@@ -47,10 +53,10 @@ func address(doc *html.Node) string {
 	walk(doc)
 	for _, u := range []string{canonical, og, base} {
 		if u != "" {
-			return u
+			return u, baseHref
 		}
 	}
-	return ""
+	return "", baseHref
 }
 
 func isOGURL(s string) bool { return strings.EqualFold(strings.TrimSpace(s), "og:url") }

@@ -20,7 +20,11 @@ type Page struct {
 	// Address is the page's own address as its head states it (link
 	// rel=canonical, else meta property=og:url, else base href; absolute
 	// http or https only), if any.
-	Address  string
+	Address string
+	// BaseHref is the href of the page's first <base> element, as
+	// written (relative or not), if any: what its relative links resolve
+	// against.
+	BaseHref string
 	Title    string     // from the CleanEval wrapper's title attribute, if any
 	Encoding string     // the charset the bytes were decoded with (WHATWG name)
 	Doc      *html.Node // the parsed document
@@ -158,7 +162,7 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 		}
 	}
 	p.Doc = doc
-	p.Address = address(doc)
+	p.Address, p.BaseHref = address(doc)
 	return p, nil
 }
 

@@ -10,9 +10,13 @@
 //   - comments, and in <head> everything but <title>; a
 //     <meta charset="utf-8"> is put first in <head>, since the document is
 //     UTF-8 now and the render stage hands it to a browser;
+//   - <title> outside <head> (markup before it closed the head early, and
+//     the parser put it in the body, where browsers do not show it); the
+//     first moves into a <head> that has no title;
 //   - script, style, noscript, template; iframe, frame, frameset, noframes,
-//     object, embed, applet, param, svg, canvas, audio, video, source, track
-//     (embedded content and fallbacks a browser does not show); with
+//     object, embed, noembed, applet, param, svg, canvas, audio, video,
+//     source, track (embedded content and fallbacks a browser does not
+//     show; noembed's content is raw text, markup included); with
 //     Options.KeepFallbacks, what noscript and noframes hold stays, parsed
 //     as markup (a noframes of a frameset document moves into a body), as
 //     a browser with scripts off or without frames shows it;

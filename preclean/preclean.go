@@ -20,6 +20,7 @@ type Stats struct {
 	keepHidden bool
 	keepStyles bool
 	styles     []*html.Node // <style> elements kept for the head
+	title      *html.Node   // the first <title> outside <head>, for a head without one
 }
 
 // dropped are the elements removed with their content: nothing a reader
@@ -30,7 +31,7 @@ var dropped = map[atom.Atom]bool{
 	atom.Iframe: true, atom.Frame: true, atom.Frameset: true, atom.Noframes: true,
 	atom.Object: true, atom.Embed: true, atom.Applet: true, atom.Param: true,
 	atom.Svg: true, atom.Canvas: true, atom.Audio: true, atom.Video: true,
-	atom.Source: true, atom.Track: true,
+	atom.Source: true, atom.Track: true, atom.Noembed: true,
 	atom.Select: true, atom.Option: true, atom.Optgroup: true, atom.Datalist: true,
 	atom.Input: true, atom.Textarea: true, atom.Button: true, atom.Keygen: true,
 	atom.Link: true, atom.Meta: true, atom.Base: true,
@@ -134,6 +135,15 @@ func (st *Stats) drop(n *html.Node) bool {
 		st.styles = append(st.styles, n)
 		return true
 	}
+	if n.Namespace == "" && n.DataAtom == atom.Title && (n.Parent == nil || n.Parent.DataAtom != atom.Head) {
+		// A <title> after markup that closed the head early: the parser
+		// puts it in the body, where no browser shows it.
+		if st.title == nil {
+			st.title = n
+		}
+		st.Elements++
+		return true
+	}
 	if n.Namespace == "" && dropped[n.DataAtom] || n.Namespace == "svg" && n.Parent != nil && n.Parent.Namespace != "svg" {
 		st.Elements++
 		return true
@@ -197,7 +207,8 @@ func hiddenStyle(style string) bool {
 	return false
 }
 
-// cleanHead keeps only <title> in <head> and puts a <meta charset="utf-8">
+// cleanHead keeps only <title> in <head> (where it has none, the first
+// <title> the parser put in the body moves there) and puts a <meta charset="utf-8">
 // first, so that a browser given the rendered document reads it as the
 // UTF-8 it is.
 func (st *Stats) cleanHead(doc *html.Node) {
@@ -205,13 +216,19 @@ func (st *Stats) cleanHead(doc *html.Node) {
 	if head == nil {
 		return
 	}
+	hasTitle := false
 	for c := head.FirstChild; c != nil; {
 		next := c.NextSibling
-		if !(c.Type == html.ElementNode && c.DataAtom == atom.Title) {
+		if c.Type == html.ElementNode && c.DataAtom == atom.Title {
+			hasTitle = true
+		} else {
 			head.RemoveChild(c)
 			st.HeadNodes++
 		}
 		c = next
+	}
+	if !hasTitle && st.title != nil && st.title.Parent == nil {
+		head.AppendChild(st.title)
 	}
 	meta := &html.Node{Type: html.ElementNode, Data: "meta", DataAtom: atom.Meta,
 		Attr: []html.Attribute{{Key: "charset", Val: "utf-8"}}}

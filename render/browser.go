@@ -498,6 +498,9 @@ func (b *Browser) restart(sc *startCall) {
 // printing its DevTools address, when it printed nothing at all.
 const silentExit = "chrome failed to start:"
 
+// discardf drops a message chromedp would log.
+func discardf(string, ...any) {}
+
 // errStartTimeout is the cause of a start that Options.StartTimeout ended.
 var errStartTimeout = errors.New("start timeout")
 
@@ -536,7 +539,11 @@ func (b *Browser) start(ctx context.Context) (*instance, error) {
 	}
 	var root context.Context
 	root, inst.stop = context.WithCancel(allocCtx)
-	inst.ctx, inst.cancel = chromedp.NewContext(root)
+	// chromedp logs what goes wrong on the DevTools connection through the
+	// log package ("writing message: write |1: file already closed" when
+	// the browser has exited); a library must not write to the process's
+	// output, and what matters reaches the caller as an action's error.
+	inst.ctx, inst.cancel = chromedp.NewContext(root, chromedp.WithErrorf(discardf))
 	// Start the browser now, bounded by ctx (Do on a root context starts it).
 	done := make(chan error, 1)
 	go func() { done <- chromedp.Do(inst.ctx) }()

@@ -243,17 +243,39 @@ func (r *Reader) Next() (*Record, error) {
 	if err != nil {
 		// Corrupt gzip data at the end of a member that held the previous
 		// record alone (a checksum that fails once the record was read):
-		// the error is that record's.
+		// the error is that record's. So is a header that is no WARC
+		// header inside that member when the member's checksum fails a
+		// little further on: the record's bytes were corrupt, and its
+		// Content-Length counted garbage.
 		var we *Error
-		if prev != nil && r.gz != nil && r.inMember == 1 && errors.Is(err, ErrGzip) &&
-			errors.As(err, &we) && we.RecordID == "" && we.Offset == prev.Offset {
-			we.RecordID = prev.ID
+		if prev != nil && r.gz != nil && r.inMember == 1 && errors.As(err, &we) &&
+			we.RecordID == "" && we.Offset == prev.Offset {
+			if errors.Is(err, ErrMalformed) {
+				if cerr := r.memberErr(); cerr != nil {
+					we.Err = cerr
+				}
+			}
+			if errors.Is(err, ErrGzip) {
+				we.RecordID = prev.ID
+			}
 		}
 		r.err = err
 		return nil, err
 	}
 	r.rec = rec
 	return rec, nil
+}
+
+// memberErr returns the corrupt gzip data (ErrGzip) that ends the current
+// member within the next bufSize bytes, if any; nil when the member ends
+// well there, or goes on (a file compressed as one member). What it reads
+// is left for Resync, which moves on to the next member after ErrGzip.
+func (r *Reader) memberErr() error {
+	r.mr.cross = false
+	if _, err := r.dr.Peek(bufSize); err != nil && errors.Is(err, ErrGzip) {
+		return err
+	}
+	return nil
 }
 
 // Resync moves past damage after Next failed with ErrGzip or ErrMalformed:

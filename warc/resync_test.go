@@ -2,6 +2,7 @@ package warc
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"io"
 	"slices"
@@ -131,4 +132,61 @@ func joinWith(parts []string, at int, junk string) ([]byte, []int64) {
 		out = append(out, p...)
 	}
 	return out, offsets
+}
+
+// TestCorruptMemberHeaderAfter: a gzip member whose damage deflate does
+// not notice (here a stored block, a digit of its record's Content-Length
+// changed) makes the record's block end early, and what follows in the
+// member is no WARC header. The member's checksum fails a little further
+// on, so the error is the record's corrupt gzip data, naming it, not a
+// malformed header of a record of its own; reading goes on at the next
+// member.
+func TestCorruptMemberHeaderAfter(t *testing.T) {
+	var parts []string
+	for n := 1; n <= 3; n++ {
+		parts = append(parts, rec(n, TypeResource, "", strings.Repeat("block of record ", 40+n)))
+	}
+	stored := func(p string) []byte {
+		var b bytes.Buffer
+		w, _ := gzip.NewWriterLevel(&b, gzip.NoCompression)
+		w.Write([]byte(p))
+		w.Close()
+		return b.Bytes()
+	}
+	var data []byte
+	var starts []int
+	for _, p := range parts {
+		starts = append(starts, len(data))
+		data = append(data, stored(p)...)
+	}
+	// Record 2's Content-Length, 672, becomes 072: the stored bytes
+	// change, the deflate stream stays valid, the CRC-32 does not.
+	i := bytes.Index(data[starts[1]:], []byte("Content-Length: 6")) + starts[1] + len("Content-Length: ")
+	if i < starts[1]+len("Content-Length: ") || i > starts[2] {
+		t.Fatal("no Content-Length in record 2's member")
+	}
+	data[i] = '0'
+	r := NewReader(bytes.NewReader(data), Options{Name: "t"})
+	var got []string
+	for range 10 {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var we *Error
+			if !errors.Is(err, ErrGzip) || !errors.As(err, &we) || we.RecordID != id(2) || we.Offset != int64(starts[1]) {
+				t.Errorf("error %v: want corrupt gzip data of record 2 at offset %d", err, starts[1])
+			}
+			got = append(got, "error")
+			if _, err := r.Resync(); err != nil {
+				t.Fatalf("Resync: %v", err)
+			}
+			continue
+		}
+		got = append(got, rec.ID)
+	}
+	if want := []string{id(1), id(2), "error", id(3)}; !slices.Equal(got, want) {
+		t.Errorf("read %v, want %v", got, want)
+	}
 }

@@ -30,9 +30,10 @@ const cleanHelp = `usage: fiasco clean [options] INPUT...
        fiasco clean [options] -i LIST [INPUT...]
 
 Cleans web pages. Every INPUT is an HTML file (gzip- or zstd-compressed
-files are decompressed), a WARC file (WARC 1.0 or 1.1, plain or gzip: every
+files are decompressed), a WARC file (WARC 1.0 or 1.1, plain, gzip or
+zstd, named .warc, .warc.gz or .warc.zst or starting with WARC/: every
 HTML response record with a 2xx status is a page; other records are
-skipped and counted), a directory (every non-hidden file below it, symbolic
+skipped and counted; an ARC file is an error), a directory (every non-hidden file below it, symbolic
 links followed) or - (standard input). -i LIST adds the paths listed in a
 file, one per line, after the INPUT arguments. A path that does not exist is a failed page, not the
 end of the run. Every page is read up to --max-bytes; a longer page is cut
@@ -61,7 +62,9 @@ Outputs:
         input to its output or its error.
   --format jsonl   one JSON object per input and line (url, warc_record_id,
         title, author, date, site (when the page gives them: meta tags,
-        JSON-LD), lang, charset, truncated, text, render_error (a page the
+        JSON-LD), lang (a guess from the text's script or function words,
+        for 20 languages, "" for others: corpus.Lang), charset,
+        truncated, text, render_error (a page the
         text model cleaned because rendering it failed), unseen_blocks
         (blocks below the 60,000 px the renderer captures, or of a page
         that renders all but blank, which the text model decided),
@@ -93,7 +96,7 @@ directory) and is not tried again; the resumed run exits as the whole
 run would have (1 if a page failed in either part). A resumed run must
 clean as the run it continues did (format and its options, model,
 threshold, smoothing, policy, rendering, limits: kept in a hidden file beside the
-output), else it stops before touching the output.
+output; move the two together), else it stops before touching the output.
 
 On SIGINT or SIGTERM a batch takes no more pages, stops the pages under
 way at their next stage, writes an error record "interrupted" in the
@@ -230,6 +233,9 @@ func runClean(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if len(pos) == 0 && len(cf.lists) == 0 {
 		return usagef("clean", "no input: give HTML or WARC files, directories, -i LIST or - (standard input)")
 	}
+	if n := countStdin(pos) + countStdin(cf.lists); n > 1 {
+		return usagef("clean", "standard input (-) is named %d times, as an input or a list (-i -): it can be read once", n)
+	}
 	if cf.format == corpus.WET && cf.out == "" && isTerminal(stdout) {
 		return usagef("clean", "--format wet writes gzip data: give -o FILE (e.g. -o crawl.warc.wet.gz) or redirect the standard output, not to a terminal")
 	}
@@ -237,6 +243,17 @@ func runClean(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cleanBatch(ctx, cf, pos, stdout, stderr)
 	}
 	return cleanOne(ctx, cf, pos, stdout, stderr)
+}
+
+// countStdin counts the standard input ("-") among names.
+func countStdin(names []string) int {
+	n := 0
+	for _, s := range names {
+		if s == "-" {
+			n++
+		}
+	}
+	return n
 }
 
 // cleanOne cleans the one page that the inputs stand for to stdout. Inputs

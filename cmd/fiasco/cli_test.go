@@ -130,6 +130,8 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"clean", "--chromium", filepath.Join(dir, "no-chromium"), filepath.Join(dir, "x.html")}, 1, "--chromium " + filepath.Join(dir, "no-chromium")},
 		{[]string{"clean", "--policy", "article", "--chromium", filepath.Join(dir, "no-chromium"), filepath.Join(dir, "x.html")}, 0, ""},
 		{[]string{"clean", "--render", "--no-render", filepath.Join(dir, "x.html")}, 2, "--render and --no-render contradict"},
+		{[]string{"clean", "--no-render", "-", "-"}, 2, "standard input (-) is named 2 times"},
+		{[]string{"clean", "--no-render", "-i", "-", "-"}, 2, "standard input (-) is named 2 times"},
 		{[]string{"clean", "--render", "--model", "m.fiasco", filepath.Join(dir, "x.html")}, 2, "--render picks an embedded model"},
 	} {
 		if c.args[0] == "clean" {

@@ -184,6 +184,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		in.ContentType = resp.Header.Get("Content-Type")
 		in.Truncated = in.Truncated || resp.Short() // the body ends before its Content-Length
 		data, err := io.ReadAll(resp.Body)
+		in.Truncated = in.Truncated || resp.Short() // a chunked body knows it once read
 		if err != nil {
 			in.Err = err
 		} else {

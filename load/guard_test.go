@@ -108,15 +108,20 @@ func TestHuge(t *testing.T) {
 		t.Fatal(err)
 	}
 	runtime.ReadMemStats(&after)
-	if !p.Truncated || !strings.Contains(docText(p.Doc), "first paragraph") {
-		t.Errorf("Truncated = %v; text kept: %v", p.Truncated, strings.Contains(docText(p.Doc), "first paragraph"))
+	if !p.Truncated || p.Cut != CutBytes || !strings.Contains(docText(p.Doc), "first paragraph") {
+		t.Errorf("Truncated = %v, Cut %q; text kept: %v", p.Truncated, p.Cut, strings.Contains(docText(p.Doc), "first paragraph"))
 	}
 	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 1<<30 {
 		t.Errorf("allocated %d MB", alloc>>20)
 	}
 	// A byte limit alone cuts too.
 	p, err = File(path, Options{MaxBytes: 1 << 20, MaxTags: 1 << 30})
-	if err != nil || !p.Truncated {
+	if err != nil || !p.Truncated || p.Cut != CutBytes {
 		t.Fatalf("MaxBytes: %v, truncated %v", err, p != nil && p.Truncated)
+	}
+	// So does a tag limit, and says so.
+	p, err = File(path, Options{MaxBytes: 1 << 30, MaxTags: 1000})
+	if err != nil || !p.Truncated || p.Cut != CutTags {
+		t.Fatalf("MaxTags: %v, truncated %v, cut %q", err, p != nil && p.Truncated, p.Cut)
 	}
 }

@@ -41,6 +41,10 @@ type Page struct {
 	// Options.MaxTags (or, by pipeline.Prepare, after its MaxBlocks text
 	// blocks); the page holds what came before the cut.
 	Truncated bool
+	// Cut says where a Truncated page was cut, the first cut of several:
+	// CutBytes or CutTags (here), CutBlocks (pipeline.Prepare) or
+	// CutSource (the input came cut: pipeline.Cleaner.CleanInput).
+	Cut string
 	// Flattened counts the elements dropped (their content kept) because
 	// the page nested deeper than the parser accepts.
 	Flattened int
@@ -63,6 +67,14 @@ type Options struct {
 	// e.g. "text/html; charset=iso-8859-1".
 	ContentType string
 }
+
+// Where a page was cut (Page.Cut).
+const (
+	CutBytes  = "max-bytes"  // at Options.MaxBytes
+	CutTags   = "max-tags"   // at Options.MaxTags
+	CutBlocks = "max-blocks" // after pipeline.PrepareOptions.MaxBlocks text blocks
+	CutSource = "source"     // by its crawler: a WARC-Truncated field, an HTTP body shorter than its length
+)
 
 // Default resource limits.
 const (
@@ -112,7 +124,7 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 	p := &Page{Name: name}
 	if max := opt.maxBytes(); int64(len(data)) > max {
 		data = data[:max]
-		p.Truncated = true
+		p.Truncated, p.Cut = true, CutBytes
 	}
 	w, body := unwrap(data)
 	if w != nil {
@@ -149,6 +161,9 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 	if cut, ok := cutTags(text, opt.maxTags()); ok {
 		text = cut
 		p.Truncated = true
+		if p.Cut == "" {
+			p.Cut = CutTags
+		}
 	}
 	doc, err := parse(text, p)
 	if err != nil {

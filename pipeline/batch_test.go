@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/render"
 	"github.com/fiasco-project/fiasco/vision"
 )
@@ -131,8 +132,12 @@ func TestReadMaxBounded(t *testing.T) {
 		t.Error("/dev/zero cleaned without an error")
 	}
 	res, err := c.CleanInput(context.Background(), Input{Name: "big.html", Data: []byte("<p>" + strings.Repeat("word ", 20000) + "</p>")})
-	if err != nil || !res.Page.Truncated {
+	if err != nil || !res.Page.Truncated || res.Page.Cut != load.CutBytes {
 		t.Errorf("a page over MaxBytes: err %v, truncated %v", err, res != nil && res.Page.Truncated)
+	}
+	res, err = c.CleanInput(context.Background(), Input{Name: "cut.html", Truncated: true, Data: []byte("<p>A page its crawler cut.</p>")})
+	if err != nil || !res.Page.Truncated || res.Page.Cut != load.CutSource {
+		t.Errorf("a page its input says is cut: err %v, truncated %v, cut %q", err, res != nil && res.Page.Truncated, res.Page.Cut)
 	}
 }
 

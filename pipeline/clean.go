@@ -15,6 +15,7 @@ import (
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/features"
+	"github.com/fiasco-project/fiasco/load"
 	renderpkg "github.com/fiasco-project/fiasco/render"
 )
 
@@ -140,6 +141,9 @@ func (c *Cleaner) CleanInput(ctx context.Context, in Input) (*Result, error) {
 	}
 	if in.Truncated {
 		res.Page.Truncated = true
+		if res.Page.Cut == "" {
+			res.Page.Cut = load.CutSource
+		}
 	}
 	if res.Page.URL == "" && in.URL != "" {
 		res.Page.URL = in.URL // e.g. a WARC record's target URI, for every output format

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/export"
+	"github.com/fiasco-project/fiasco/load"
 )
 
 func defaultText(t *testing.T) *classify.Model {
@@ -179,8 +180,8 @@ func TestBlockLimit(t *testing.T) {
 	if err != nil {
 		t.Fatalf("a page over the block limit: %v", err)
 	}
-	if len(r.Blocks) != 25 || !r.Page.Truncated {
-		t.Fatalf("%d blocks, truncated %v; want 25 and true", len(r.Blocks), r.Page.Truncated)
+	if len(r.Blocks) != 25 || !r.Page.Truncated || r.Page.Cut != load.CutBlocks {
+		t.Fatalf("%d blocks, truncated %v, cut %q; want 25, true and %q", len(r.Blocks), r.Page.Truncated, r.Page.Cut, load.CutBlocks)
 	}
 	text := r.Text()
 	if !strings.Contains(text, "number 24 ") || strings.Contains(text, "number 25 ") || strings.Contains(text, "number 39 ") {

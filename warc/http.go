@@ -80,9 +80,10 @@ func contentLength(h http.Header) (int64, bool) {
 }
 
 // Short reports whether the record's block ends before the body's HTTP
-// Content-Length: the crawler stored the body cut (without a
-// WARC-Truncated field), or one of the two lengths is wrong. Known once
-// HTTP returns; a chunked body has no Content-Length to go by.
+// Content-Length, or for a chunked body before its last chunk: the
+// crawler stored the body cut (without a WARC-Truncated field), or a
+// length is wrong. Known once HTTP returns, for a chunked body once Body
+// has been read to its end.
 func (h *HTTPResponse) Short() bool { return h.short }
 
 // IsHTML reports whether the response holds an HTML page: by its
@@ -161,7 +162,7 @@ func (rec *Record) HTTP() (*HTTPResponse, error) {
 		if r.cb == nil {
 			r.cb = bufio.NewReaderSize(nil, 16<<10)
 		}
-		r.cb.Reset(&chunkedReader{rec: rec, br: hb})
+		r.cb.Reset(&chunkedReader{rec: rec, br: hb, short: &resp.short})
 		body = r.cb
 	}
 	enc, err := contentCoding(resp.Header)
@@ -388,10 +389,12 @@ func isHex(c byte) bool {
 }
 
 // chunkedReader removes chunked transfer coding. A body cut by the end of
-// the block ends there without error (the record may be WARC-Truncated).
+// the block ends there without error (the record may be WARC-Truncated),
+// and *short is set.
 type chunkedReader struct {
 	rec     *Record
 	br      *bufio.Reader
+	short   *bool // set when the block ends before the last chunk
 	n       int64 // bytes left in the current chunk
 	started bool
 	done    bool
@@ -404,6 +407,9 @@ func (c *chunkedReader) Read(p []byte) (int, error) {
 		}
 		if err := c.nextChunk(); err != nil {
 			if err == io.EOF {
+				if !c.done { // no last chunk: the block ended first
+					*c.short = true
+				}
 				c.done = true
 				continue
 			}
@@ -416,6 +422,9 @@ func (c *chunkedReader) Read(p []byte) (int, error) {
 	n, err := c.br.Read(p)
 	c.n -= int64(n)
 	if err == io.EOF {
+		if c.n > 0 {
+			*c.short = true // inside a chunk
+		}
 		c.done, c.n, err = true, 0, nil
 	}
 	return n, err

@@ -475,8 +475,9 @@ func zstdOf(b []byte) []byte {
 }
 
 // TestShortBody: Short reports a block that ends before its body's HTTP
-// Content-Length (the body is read as stored), and not a whole body, a
-// body without Content-Length, or a chunked one.
+// Content-Length (the body is read as stored), or for a chunked body,
+// once read, before its last chunk; not a whole body or a body without
+// Content-Length.
 func TestShortBody(t *testing.T) {
 	body := []byte(strings.Repeat("<p>text</p>", 4000)) // more than one buffer of the header reader
 	for _, c := range []struct {
@@ -490,6 +491,9 @@ func TestShortBody(t *testing.T) {
 		{"longer than said", "Content-Length: 5\r\n", []byte("<p>ten bytes"), false},
 		{"none", "", body, false},
 		{"chunked", "Transfer-Encoding: chunked\r\nContent-Length: 999\r\n", []byte("5\r\n<p>ab\r\n0\r\n\r\n"), false},
+		{"chunked, no trailer line end", "Transfer-Encoding: chunked\r\n", []byte("5\r\n<p>ab\r\n0\r\n"), false},
+		{"chunked, cut in a chunk", "Transfer-Encoding: chunked\r\n", []byte("5\r\n<p>ab\r\n9\r\n<p>cd"), true},
+		{"chunked, cut before the last chunk", "Transfer-Encoding: chunked\r\n", []byte("5\r\n<p>ab\r\n"), true},
 		{"repeated, agreeing", "Content-Length: 20\r\nContent-Length: 20\r\n", []byte("<p>ten bytes"), true},
 		{"repeated, disagreeing", "Content-Length: 5000\r\nContent-Length: 12\r\n", []byte("<p>ten bytes"), false},
 		{"a list", "Content-Length: 12, 12\r\n", []byte("<p>ten bytes"), false},
@@ -515,7 +519,7 @@ func TestShortBody(t *testing.T) {
 		if resp.Short() != c.short {
 			t.Errorf("%s: Short() = %v, want %v", c.name, resp.Short(), c.short)
 		}
-		if c.name != "chunked" && !bytes.Equal(got, c.body) {
+		if !strings.HasPrefix(c.name, "chunked") && !bytes.Equal(got, c.body) {
 			t.Errorf("%s: body of %d bytes, want the %d stored", c.name, len(got), len(c.body))
 		}
 	}

@@ -171,6 +171,10 @@ func (c *cleanFlags) validate() error {
 		return bad("-i %s", c.missingList())
 	case !stream && looksLikeFile(c.out) && (strings.HasSuffix(c.out, ".jsonl") || strings.HasSuffix(c.out, ".gz")):
 		return bad("-o %s names a stream's file: give --format jsonl (or wet); --format %s writes a directory with a file per page", c.out, c.format)
+	case c.format == corpus.JSONL && otherStream(c.out, ".wet", ".wet.gz", ".warc", ".warc.gz"):
+		return bad("-o %s names a WARC or WET file: give --format wet, or a name for JSON Lines (.jsonl, .jsonl.gz)", c.out)
+	case c.format == corpus.WET && otherStream(c.out, ".jsonl", ".jsonl.gz", ".json", ".json.gz"):
+		return bad("-o %s names a JSON file: give --format jsonl, or a name for WET (e.g. .warc.wet.gz)", c.out)
 	case !stream && looksLikeFile(c.out):
 		return bad("-o %s: with --format %s, -o is a directory that gets a file per page; for one page in a file, redirect the standard output (fiasco clean PAGE > %s), or create the directory first", c.out, c.format, c.out)
 	}
@@ -206,6 +210,18 @@ func (c *cleanFlags) missingList() string {
 // and ends in an extension the per-page formats write (.txt, .html, .htm,
 // .json) or a stream's (.jsonl, .gz). An existing directory of any name
 // is taken.
+// otherStream reports whether path ends with one of exts (any case): an
+// output named for another stream format.
+func otherStream(path string, exts ...string) bool {
+	p := strings.ToLower(path)
+	for _, e := range exts {
+		if strings.HasSuffix(p, e) {
+			return true
+		}
+	}
+	return false
+}
+
 func looksLikeFile(path string) bool {
 	if path == "" {
 		return false
@@ -287,7 +303,7 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 		return fmt.Errorf("%s: %w", in.Name, err)
 	}
 	if res.Page.Truncated {
-		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, truncatedMsg(cf.maxBytes))
+		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, truncatedMsg(res.Page, cf.maxBytes))
 	}
 	switch {
 	case len(res.Blocks) == 0:
@@ -401,9 +417,22 @@ func (cf *cleanFlags) cleaner(ctx context.Context, stderr io.Writer, check func(
 	return c, closeFn, nil
 }
 
-// truncatedMsg says that a page was cut.
-func truncatedMsg(maxBytes int64) string {
-	return fmt.Sprintf("truncated: the page is longer than --max-bytes (%d bytes) or has more than %d tags or %d text blocks, or its crawler cut it; the output holds what came before the cut", maxBytes, load.DefaultMaxTags, pipeline.DefaultMaxBlocks)
+// truncatedMsg says that the page p was cut, and where (load.Page.Cut).
+func truncatedMsg(p *load.Page, maxBytes int64) string {
+	why := fmt.Sprintf("the page is longer than --max-bytes (%d bytes) or has more than %d tags or %d text blocks, or its crawler cut it", maxBytes, load.DefaultMaxTags, pipeline.DefaultMaxBlocks)
+	if p != nil {
+		switch p.Cut {
+		case load.CutBytes:
+			why = fmt.Sprintf("the page is longer than --max-bytes (%d bytes)", maxBytes)
+		case load.CutTags:
+			why = fmt.Sprintf("the page has more than %d tags", load.DefaultMaxTags)
+		case load.CutBlocks:
+			why = fmt.Sprintf("the page has more than %d text blocks", pipeline.DefaultMaxBlocks)
+		case load.CutSource:
+			why = "its crawler stored it cut (WARC-Truncated, or a body shorter than its HTTP length)"
+		}
+	}
+	return "truncated: " + why + "; the output holds what came before the cut"
 }
 
 // interruptedMsg is the error record of a page that an interruption kept

@@ -208,7 +208,11 @@ func (b *batchRun) emit(o pipeline.Outcome) {
 	if corpus.Truncated(o) {
 		b.truncated++
 		if b.truncated <= maxRepeats {
-			b.status.message(fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, truncatedMsg(b.maxB)))
+			var page *load.Page
+			if o.Result != nil {
+				page = o.Result.Page
+			}
+			b.status.message(fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, truncatedMsg(page, b.maxB)))
 		}
 	}
 	if why := corpus.RenderError(o); why != "" {

@@ -40,7 +40,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		defer dec.Close()
 		r = dec
 	}
-	wr := warc.NewReader(r, warc.Options{Name: name, MaxPayload: s.opt.MaxBytes + 1})
+	wr := warc.NewReader(r, warc.Options{Name: name, MaxPayload: s.opt.MaxBytes + 1, Gzip: k == kindGzipWARC})
 	seq := 0
 	// A page is yielded once the next record has been reached: an archive
 	// that ends inside the page's record makes the page an error, not a

@@ -294,6 +294,8 @@ func TestArchiveDetection(t *testing.T) {
 		{"lead.dat", append([]byte("\r\n\r\n"), plain...), 3, 0},
 		{"split.warc", plain[second-1000:], 2, 1},
 		{"first.warc.gz", firstBad, 2, 1},
+		{"cut.warc.gz", gzw.buf.Bytes()[30:], 2, 1}, // its first member cut: the others read
+		{"plain-named.warc.gz", plain, 3, 0},
 	} {
 		pages, errs := 0, 0
 		for _, in := range inputsOf(t, NewSource(Options{}), writeFile(t, c.name, c.data)) {

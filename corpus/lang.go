@@ -110,8 +110,29 @@ func scriptLang(text string) string {
 	return ""
 }
 
+// cyrillicMarks are letters that tell Cyrillic languages apart, beside
+// their function words, which they share in part: Russian writes ы and э
+// and none of the others; Ukrainian writes і, ї, є or ґ.
+const (
+	russianOnly    = "ыэЫЭ"
+	notRussian     = "іїєґўђјљњћџІЇЄҐЎЂЈЉЊЋЏ"
+	ukrainianMarks = "іїєґІЇЄҐ"
+)
+
 // wordLang is Lang by function words.
 func wordLang(text string) string {
+	l := wordCount(text)
+	switch {
+	case l == "ru" && (!strings.ContainsAny(text, russianOnly) || strings.ContainsAny(text, notRussian)):
+		return "" // Bulgarian, Serbian, Belarusian share its words
+	case l == "uk" && !strings.ContainsAny(text, ukrainianMarks):
+		return ""
+	}
+	return l
+}
+
+// wordCount is wordLang before the Cyrillic letters are checked.
+func wordCount(text string) string {
 	counts := map[string]float64{}
 	words := 0
 	for _, w := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) }) {

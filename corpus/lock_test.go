@@ -247,6 +247,12 @@ func TestResumeWithoutSettings(t *testing.T) {
 			if err := CheckResume(format, path, opt.Settings); err == nil {
 				t.Error("CheckResume passes an output without its settings")
 			}
+			if IsStream(format) {
+				// A directory named as the file: Open names that mistake.
+				if err := CheckResume(format, dir, opt.Settings); err != nil {
+					t.Errorf("CheckResume of a directory: %v", err)
+				}
+			}
 			opt.Path = filepath.Join(dir, "new")
 			if IsStream(format) {
 				opt.Path += ".x"

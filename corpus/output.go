@@ -122,8 +122,9 @@ func Open(opt OutputOptions) (out *Output, err error) {
 			}
 		}
 	}
-	// They are written before any output, so that no output holds pages
-	// without them (a resumed run refuses such an output).
+	// They are written once the output is this run's (locked) and before
+	// it holds anything (a WET file's warcinfo record), so that no output
+	// holds pages without them: a resumed run refuses such an output.
 	writeSp := func() error {
 		if sp == "" {
 			return nil
@@ -153,14 +154,16 @@ func Open(opt OutputOptions) (out *Output, err error) {
 		if err := os.MkdirAll(filepath.Dir(opt.Path), 0o755); err != nil {
 			return nil, err
 		}
-		if err := writeSp(); err != nil {
-			return nil, err
-		}
 		var log *doneLog
 		if opt.Format == JSONL {
 			out.Sink, log, err = openJSONL(opt.Path, opt.Resume, opt.Blocks)
+			if err == nil {
+				if err = writeSp(); err != nil {
+					out.Sink.Close()
+				}
+			}
 		} else {
-			out.Sink, log, err = openWET(opt.Path, opt.Resume, opt.Software)
+			out.Sink, log, err = openWET(opt.Path, opt.Resume, opt.Software, writeSp)
 		}
 		if err != nil {
 			return nil, err
@@ -171,14 +174,13 @@ func Open(opt OutputOptions) (out *Output, err error) {
 		out.Where = opt.Path
 		out.Exclude = append(out.Exclude, opt.Path)
 	default: // a format and a path checked above
-		if err := os.MkdirAll(opt.Path, 0o755); err != nil {
-			return nil, err
-		}
-		if err := writeSp(); err != nil {
-			return nil, err
-		}
 		var log *doneLog
 		out.Sink, log, err = openDir(opt.Path, pageFormat, opt.KeepDirs, opt.Resume)
+		if err == nil {
+			if err = writeSp(); err != nil {
+				out.Sink.Close()
+			}
+		}
 		if err != nil {
 			return nil, err
 		}

@@ -51,7 +51,7 @@ func checkSettings(path string, dir bool, want Settings) error {
 		if dir {
 			held = filepath.Join(path, ManifestName)
 		}
-		if fi, err := os.Stat(held); err == nil && fi.Size() > 0 {
+		if fi, err := os.Stat(held); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
 			return fmt.Errorf("--resume: %s holds pages, but the settings its run wrote beside it (%s) are missing, so that a resumed run cannot tell whether it cleans as that run did: move the output with that hidden file, or rerun without --resume to start afresh", held, p)
 		}
 		return nil

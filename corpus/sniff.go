@@ -21,6 +21,7 @@ const (
 	kindGzipPage
 	kindZstdPage
 	kindWARC     // plain WARC, or gzip (per record or whole file)
+	kindGzipWARC // named .warc.gz but not starting with a gzip member
 	kindZstdWARC // a WARC compressed with zstd as a whole
 )
 
@@ -42,45 +43,74 @@ const sniffSize = 256 << 10
 // before WARC), which fiasco does not read.
 var errARC = errors.New("an ARC file (filedesc:// header), not WARC: convert it to WARC first (e.g. with warcio or JWAT)")
 
-// sniff judges the kind of the data br starts with, without consuming it.
-// br should buffer sniffSize bytes. name is the file's name: one ending
-// in .warc, .warc.gz or .warc.zst is read as a WARC archive whatever it
-// starts with (a file split in the middle of a record, a first gzip
-// member that is corrupt), so that reading finds the records that follow
-// the damage; a WARC otherwise starts with "WARC/", after line ends at
-// most, plain or decompressed.
-func sniff(br *bufio.Reader, name string) kind {
-	head, _ := br.Peek(4)
-	named := warcName(name)
+// sniff judges the kind of the data br starts with, without consuming it,
+// and whether it is an ARC file. br should buffer sniffSize bytes for
+// zstd data. name is the file's name: one ending in .warc, .warc.gz or
+// .warc.zst is read as a WARC archive whatever it starts with (a file
+// split in the middle of a record, a first gzip member that is corrupt),
+// so that reading finds the records that follow the damage, with the
+// compression its name says (kindGzipWARC: gzip members are looked for
+// when the file does not start with one); a WARC otherwise starts with
+// "WARC/", after line ends at most, plain or decompressed.
+func sniff(br *bufio.Reader, name string) (k kind, arc bool) {
+	magic, _ := br.Peek(4)
+	lower := strings.ToLower(name)
+	named := warcName(lower)
+	var start []byte // the first bytes, decompressed
 	switch {
-	case bytes.HasPrefix(head, gzipMagic):
+	case bytes.HasPrefix(magic, gzipMagic):
 		// A .warc.gz, or a page compressed with gzip: look inside.
-		zr, err := gzip.NewReader(bytes.NewReader(peekAll(br)))
-		if err == nil && isWARC(zr) || named {
-			return kindWARC
+		if zr, err := gzip.NewReader(bytes.NewReader(peekAll(br))); err == nil {
+			start = readStart(zr)
 		}
-		return kindGzipPage
-	case bytes.HasPrefix(head, zstdMagic):
-		zr, err := newZstd(bytes.NewReader(peekAll(br)))
-		if err == nil {
-			defer zr.Close()
+		k = kindGzipPage
+		if named || startsWARC(start) {
+			k = kindWARC
 		}
-		if err == nil && isWARC(zr) || named {
-			return kindZstdWARC
+	case bytes.HasPrefix(magic, zstdMagic) || strings.HasSuffix(lower, ".warc.zst"):
+		if zr, err := newZstd(bytes.NewReader(peekAll(br))); err == nil {
+			start = readStart(zr)
+			zr.Close()
 		}
-		return kindZstdPage
+		k = kindZstdPage
+		if named || startsWARC(start) {
+			k = kindZstdWARC
+		}
+	default:
+		start, _ = br.Peek(startSize)
+		switch {
+		case startsWARC(start):
+			k = kindWARC // a plain WARC, whatever its name
+		case strings.HasSuffix(lower, ".warc.gz"):
+			k = kindGzipWARC
+		case named:
+			k = kindWARC
+		}
 	}
-	if named || startsWARC(peekAll(br)) {
-		return kindWARC
-	}
-	return kindPage
+	return k, bytes.HasPrefix(start, arcMagic)
 }
 
-// warcName reports a file name that says WARC.
-func warcName(name string) bool {
-	n := strings.ToLower(name)
+// startSize is how much of a file's start sniff reads: "WARC/" may follow
+// line ends.
+const startSize = 512
+
+// readStart returns the first startSize bytes r gives, fewer where it
+// ends or fails first.
+func readStart(r io.Reader) []byte {
+	b := make([]byte, startSize)
+	n, _ := io.ReadFull(r, b)
+	return b[:n]
+}
+
+// isArchive reports the kinds read as WARC archives.
+func isArchive(k kind) bool {
+	return k == kindWARC || k == kindGzipWARC || k == kindZstdWARC
+}
+
+// warcName reports a (lower-case) file name that says WARC.
+func warcName(lower string) bool {
 	for _, ext := range []string{".warc", ".warc.gz", ".warc.zst"} {
-		if strings.HasSuffix(n, ext) {
+		if strings.HasSuffix(lower, ext) {
 			return true
 		}
 	}
@@ -92,42 +122,10 @@ func startsWARC(b []byte) bool {
 	return bytes.HasPrefix(bytes.TrimLeft(b, "\r\n"), warcMagic)
 }
 
-// isARC reports data, decompressed as kind k needs, that starts as an ARC
-// file does.
-func isARC(br *bufio.Reader, k kind) bool {
-	var r io.Reader = bytes.NewReader(peekAll(br))
-	switch k {
-	case kindGzipPage:
-		zr, err := gzip.NewReader(r)
-		if err != nil {
-			return false
-		}
-		r = zr
-	case kindZstdPage:
-		zr, err := newZstd(r)
-		if err != nil {
-			return false
-		}
-		defer zr.Close()
-		r = zr
-	}
-	b := make([]byte, len(arcMagic))
-	n, _ := io.ReadFull(r, b)
-	return bytes.Equal(b[:n], arcMagic)
-}
-
 // peekAll returns what br has buffered, filling its buffer first.
 func peekAll(br *bufio.Reader) []byte {
 	p, _ := br.Peek(br.Size())
 	return p
-}
-
-// isWARC reports a decompressed stream that starts with "WARC/" after
-// line ends.
-func isWARC(r io.Reader) bool {
-	var b [64]byte
-	n, _ := io.ReadFull(r, b[:])
-	return startsWARC(b[:n])
 }
 
 func newZstd(r io.Reader) (*zstd.Decoder, error) {
@@ -214,7 +212,7 @@ func DecompressPage(data []byte, max int64) (page []byte, compressed bool, err e
 		return nil, true, fmt.Errorf("%s: %w", name, err)
 	case int64(len(page)) > max:
 		return nil, true, fmt.Errorf("%w of %d bytes", ErrTooLarge, max)
-	case bytes.HasPrefix(page, warcMagic):
+	case startsWARC(page):
 		return nil, true, errors.New("a compressed WARC archive, not a page")
 	}
 	return page, true, nil

@@ -227,8 +227,8 @@ func (s *Source) file(ctx context.Context, path, rel string, fi os.FileInfo, yie
 	if err != nil {
 		return yield(pipeline.Input{Name: path, Err: err})
 	}
-	k, err := sniffFile(f, path)
-	if err == nil && (k == kindWARC || k == kindZstdWARC) {
+	k, err := sniffFile(f, path, fi.Size())
+	if err == nil && isArchive(k) {
 		defer f.Close()
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return yield(pipeline.Input{Name: path, Err: err})
@@ -244,18 +244,19 @@ func (s *Source) file(ctx context.Context, path, rel string, fi os.FileInfo, yie
 }
 
 // sniffFile judges the kind of the file f, opened at its start, named
-// path (see sniff): an ARC file is an error. It leaves f anywhere.
-func sniffFile(f *os.File, path string) (kind, error) {
+// path and size bytes long (see sniff): an ARC file is an error. It
+// leaves f anywhere.
+func sniffFile(f *os.File, path string, size int64) (kind, error) {
 	br := bufio.NewReader(f)
 	if head, _ := br.Peek(len(zstdMagic)); bytes.HasPrefix(head, zstdMagic) {
 		// A zstd frame's first block must be whole to decode.
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return kindPage, fmt.Errorf("%s: %w", path, err)
 		}
-		br = bufio.NewReaderSize(f, sniffSize)
+		br = bufio.NewReaderSize(f, int(min(size, sniffSize)))
 	}
-	k := sniff(br, path)
-	if isARC(br, k) {
+	k, arc := sniff(br, path)
+	if arc {
 		return k, fmt.Errorf("%s: %w", path, errARC)
 	}
 	return k, nil
@@ -265,12 +266,12 @@ func sniffFile(f *os.File, path string) (kind, error) {
 // (standard input, a pipe, a device).
 func (s *Source) stream(ctx context.Context, name, rel string, r io.Reader, date time.Time, yield func(pipeline.Input) bool) bool {
 	br := bufio.NewReaderSize(r, sniffSize)
-	k := sniff(br, name)
-	if k == kindWARC || k == kindZstdWARC {
-		return s.archive(ctx, name, rel, br, k, false, yield)
-	}
-	if isARC(br, k) {
+	k, arc := sniff(br, name)
+	if arc {
 		return yield(pipeline.Input{Name: name, Rel: rel, Err: fmt.Errorf("%s: %w", name, errARC)})
+	}
+	if isArchive(k) {
+		return s.archive(ctx, name, rel, br, k, false, yield)
 	}
 	s.stats.Files++
 	used := false

@@ -241,10 +241,15 @@ func wetIDs(path string, size int64) func() (string, bool, error) {
 
 // openWET opens a WET output file: with resume, its partial last record is
 // cut and its records are a log of inputs done; a new (or emptied) file
-// starts with a warcinfo record.
-func openWET(path string, resume bool, software string) (*wetSink, *doneLog, error) {
+// starts with a warcinfo record. before runs once the file is locked and
+// before anything is written to it.
+func openWET(path string, resume bool, software string, before func() error) (*wetSink, *doneLog, error) {
 	a, err := openAppend(path, resume, true, goodRecords)
 	if err != nil {
+		return nil, nil, err
+	}
+	if err := before(); err != nil {
+		a.close()
 		return nil, nil, err
 	}
 	s := newWETSink(a)

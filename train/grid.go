@@ -26,10 +26,10 @@ func Grid(ctx context.Context, ex []*Example, to TrainOptions, f Folding, opt sv
 	ex = loaded(ex)
 	to.defaults(ex)
 	if f.K <= 1 || f.K > len(ex) {
-		return nil, fmt.Errorf("train: %d folds for %s", f.K, plural(len(ex), "page"))
+		return nil, fmt.Errorf("train: %d folds for %s: each fold needs a page at least (fewer folds, or more pages)", f.K, plural(len(ex), "page"))
 	}
 	if n := Sites(ex); f.BySite && f.K > n {
-		return nil, fmt.Errorf("train: %d folds for %s", f.K, plural(n, "site"))
+		return nil, fmt.Errorf("train: %d folds for %s: each fold needs a site at least (fewer folds, or --folds-by page)", f.K, plural(n, "site"))
 	}
 	kw, err := learnKeywords(ex, to)
 	if err != nil {

@@ -139,10 +139,10 @@ func NestedCV(ctx context.Context, ex []*Example, opt NestedOptions) (*NestedRes
 		k = 10
 	}
 	if k < 2 || k > len(ex) {
-		return nil, fmt.Errorf("train: %d outer folds for %s", k, plural(len(ex), "page"))
+		return nil, fmt.Errorf("train: %d outer folds for %s: each fold needs a page at least (fewer folds, or more pages)", k, plural(len(ex), "page"))
 	}
 	if n := Sites(ex); opt.BySite && k > n {
-		return nil, fmt.Errorf("train: %d outer folds for %s", k, plural(n, "site"))
+		return nil, fmt.Errorf("train: %d outer folds for %s: each fold needs a site at least (fewer folds, or --folds-by page)", k, plural(n, "site"))
 	}
 	fold := siteFolds(ex, k, opt.Seed, opt.BySite)
 	splits := make([]split, k)

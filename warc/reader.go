@@ -55,6 +55,11 @@ type Options struct {
 	// MaxHeaderBytes limits the size of one WARC header
 	// (DefaultMaxHeaderBytes if 0).
 	MaxHeaderBytes int
+	// Gzip reads the input as gzip members even where it does not start
+	// with one (a file cut in the middle of a member, as its name .warc.gz
+	// says): the first Next then fails with ErrGzip at offset 0, and
+	// Resync moves on to the first member header.
+	Gzip bool
 }
 
 // Error is the error type of Reader: what went wrong, where.
@@ -204,7 +209,7 @@ func (r *Reader) init() {
 	r.started = true
 	r.br = bufio.NewReaderSize(&r.cr, bufSize)
 	magic, _ := r.br.Peek(2)
-	if len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+	if r.opts.Gzip || len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		r.gz = new(gzip.Reader)
 		r.mr = memberReader{r: r, done: true}
 		r.dr = bufio.NewReaderSize(&r.mr, bufSize)
@@ -267,12 +272,14 @@ func (r *Reader) Next() (*Record, error) {
 }
 
 // memberErr returns the corrupt gzip data (ErrGzip) that ends the current
-// member within the next bufSize bytes, if any; nil when the member ends
-// well there, or goes on (a file compressed as one member). What it reads
-// is left for Resync, which moves on to the next member after ErrGzip.
+// member within the next bufSize bytes, with no record start before it;
+// nil when the member ends well there, or goes on, or holds another
+// record (a file compressed as one member). What it reads is left for
+// Resync, which moves on to the next member after ErrGzip.
 func (r *Reader) memberErr() error {
 	r.mr.cross = false
-	if _, err := r.dr.Peek(bufSize); err != nil && errors.Is(err, ErrGzip) {
+	b, err := r.dr.Peek(bufSize)
+	if err != nil && errors.Is(err, ErrGzip) && !bytes.Contains(b, []byte("\nWARC/1.")) {
 		return err
 	}
 	return nil

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"slices"
 	"strings"
@@ -188,5 +189,47 @@ func TestCorruptMemberHeaderAfter(t *testing.T) {
 	}
 	if want := []string{id(1), id(2), "error", id(3)}; !slices.Equal(got, want) {
 		t.Errorf("read %v, want %v", got, want)
+	}
+}
+
+// TestCorruptWholeFileMember: in a file compressed as one gzip member, a
+// garbled header after the first record is that header's error, not the
+// first record's, though the member's checksum fails further on: another
+// record starts before it, and is read.
+func TestCorruptWholeFileMember(t *testing.T) {
+	var parts []string
+	for n := 1; n <= 3; n++ {
+		parts = append(parts, rec(n, TypeResource, "", strings.Repeat("block of record ", 40+n)))
+	}
+	var b bytes.Buffer
+	w, _ := gzip.NewWriterLevel(&b, gzip.NoCompression)
+	w.Write([]byte(strings.Join(parts, "")))
+	w.Close()
+	data := b.Bytes()
+	i := bytes.Index(data, []byte("WARC/1.1\r\nWARC-Type: resource\r\nWARC-Record-ID: "+id(2)))
+	if i < 0 {
+		t.Fatal("record 2 not found")
+	}
+	data[i] = 'X' // stored bytes change; the CRC-32 no longer holds
+	r := NewReader(bytes.NewReader(data), Options{})
+	var got []string
+	for range 10 {
+		rec, err := r.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			var we *Error
+			errors.As(err, &we)
+			got = append(got, fmt.Sprintf("error %v %q", errors.Is(err, ErrMalformed), we.RecordID))
+			if _, err := r.Resync(); err != nil {
+				break
+			}
+			continue
+		}
+		got = append(got, rec.ID)
+	}
+	if len(got) < 3 || got[0] != id(1) || got[1] != `error true ""` || got[2] != id(3) {
+		t.Errorf("read %q, want record 1, a malformed header naming no record, record 3", got)
 	}
 }

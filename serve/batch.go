@@ -10,9 +10,11 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"net"
 	"net/http"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/fiasco-project/fiasco/export"
@@ -130,6 +132,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	slots := make(chan struct{}, s.cfg.Workers) // this batch's pages at once
 	maxLine := MaxLine(s.cfg.MaxBody)
 	status := "complete"
+	var gone error // the client went away (read or write)
 	for n := 1; ; n++ {
 		rc.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
 		line, err := readLine(br, maxLine)
@@ -139,8 +142,9 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 				Error: fmt.Sprintf("line %d is longer than the limit of %d bytes", n, maxLine)}
 			continue
 		}
-		if len(bytes.TrimSpace(line)) > 0 {
-			// A page that is read goes out, whatever happens to the rest.
+		if (err == nil || err == io.EOF) && len(bytes.TrimSpace(line)) > 0 {
+			// A page that is read goes out, whatever happens to the rest;
+			// a line cut by a read error is that error's (answered below).
 			slots <- struct{}{}
 			wg.Add(1)
 			go func(n int, line []byte) {
@@ -154,11 +158,20 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		}
 		if err != nil {
 			e := s.readError(err, -1)
+			if connGone(err) {
+				// The connection ended inside the body: the client went
+				// away, and takes no answers either.
+				gone = fmt.Errorf("its connection ended inside the body: %w", err)
+				e = &Error{Status: 499, Kind: "canceled", Msg: "the client went away"}
+			}
 			s.met.error(e)
 			status = fmt.Sprintf("interrupted after line %d: %s", n-1, e.Msg)
 			if e.Status == http.StatusRequestTimeout {
 				outs <- batchOut{Line: n, Status: e.Status, Error: e.Msg}
 			}
+			// The rest of the body cannot be told from the next request:
+			// the connection closes once the answer is out.
+			closeAfterReply(w)
 			break
 		}
 		if errors.Is(context.Cause(ctx), errClientGone) {
@@ -176,11 +189,43 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	wg.Wait()
 	close(outs)
 	<-done
-	if writeErr != nil {
-		s.log.Info("batch client gone", "err", writeErr)
+	if writeErr != nil && gone == nil {
+		gone = fmt.Errorf("the client does not take the answers: %w", writeErr)
+		s.met.error(&Error{Status: 499, Kind: "canceled"})
+	}
+	if gone != nil {
+		// Counted and logged as 499, as a /clean whose client went away.
+		if sw, ok := w.(*statusWriter); ok {
+			sw.status = 499
+			sw.err = &Error{Status: 499, Kind: "canceled", Msg: gone.Error()}
+		}
 		return
 	}
 	w.Header().Set("Fiasco-Batch", status)
+}
+
+// connGone reports a read error that means the client's connection ended:
+// its end inside the body (no final chunk, fewer bytes than its
+// Content-Length) or a reset.
+func connGone(err error) bool {
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, net.ErrClosed)
+}
+
+// closeAfterReply makes net/http close the connection once the answer
+// to the request is out, as it does when a body exceeds its limit: a
+// http.MaxBytesReader over w that hits its limit tells w so ("it tells the
+// ResponseWriter to close the connection after the limit has been
+// reached"), and nothing else can after the answer's headers went out.
+// The reader it reads is a byte of its own, not the request's body.
+func closeAfterReply(w http.ResponseWriter) {
+	for {
+		u, ok := w.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			break
+		}
+		w = u.Unwrap()
+	}
+	http.MaxBytesReader(w, io.NopCloser(strings.NewReader("x")), 0).Read(make([]byte, 1))
 }
 
 // MaxLine is the longest batch line read for a page limit of maxBody

@@ -11,6 +11,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -47,7 +48,12 @@ type options struct {
 var knownParams = map[string]bool{"format": true, "url": true, "name": true, "render": true, "threshold": true, "policy": true, "rescue": true, "floor": true}
 
 func parseOptions(r *http.Request) (options, *Error) {
-	q := r.URL.Query()
+	// url.Values drops what it cannot parse (a ';' separator, a bad
+	// %-escape) without a word: a typo must not silently change the answer.
+	q, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return options{}, badRequest("the query %q does not parse: %v (separate parameters with &, escape %% as %%25)", r.URL.RawQuery, err)
+	}
 	for k := range q {
 		if !knownParams[k] {
 			return options{}, badRequest("unknown parameter %q (known: format, render, threshold, policy, rescue, floor, url, name)", k)
@@ -56,6 +62,9 @@ func parseOptions(r *http.Request) (options, *Error) {
 	for k, v := range q {
 		if len(v) > 1 {
 			return options{}, badRequest("parameter %q given %d times", k, len(v))
+		}
+		if v[0] == "" && k != "url" && k != "name" {
+			return options{}, badRequest("parameter %q is empty: give a value, or leave it out for the default", k)
 		}
 	}
 	o := options{render: "auto", url: q.Get("url"), name: q.Get("name")}
@@ -452,6 +461,11 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, e)
 		return
 	}
+	if ce := r.Header.Values("Content-Encoding"); len(ce) > 1 || len(ce) == 1 && strings.Contains(ce[0], ",") {
+		s.refuse(w, &Error{Status: http.StatusUnsupportedMediaType, Kind: "encoding",
+			Msg: fmt.Sprintf("Content-Encoding %q: one coding at most (gzip or zstd)", strings.Join(ce, ", "))})
+		return
+	}
 	// The body is read before the request takes a place, so that a slow
 	// upload holds no place a page could be cleaned in; each body is
 	// bounded by MaxBody and ReadTimeout.
@@ -534,9 +548,13 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *Erro
 	return data, nil
 }
 
+// zstdMagic starts a zstd frame.
+var zstdMagic = []byte{0x28, 0xb5, 0x2f, 0xfd}
+
 // decodeBody returns the page a body holds, as fiasco clean reads a page
 // file: a gzip- or zstd-compressed page decompressed, with or without
-// Content-Encoding gzip (or zstd) saying so, bounded by MaxBody.
+// Content-Encoding gzip (or zstd) saying so (a body that is not what its
+// Content-Encoding says is an error), bounded by MaxBody.
 func (s *Server) decodeBody(data []byte, encoding string) ([]byte, *Error) {
 	switch enc := strings.ToLower(strings.TrimSpace(encoding)); enc {
 	case "", "identity", "gzip", "x-gzip", "zstd":
@@ -547,7 +565,7 @@ func (s *Server) decodeBody(data []byte, encoding string) ([]byte, *Error) {
 				Msg: fmt.Sprintf("the body decompresses to more than the limit of %d bytes", s.cfg.MaxBody)}
 		case err != nil:
 			return nil, &Error{Status: http.StatusBadRequest, Kind: "bad_request", Msg: "decompressing the body: " + err.Error()}
-		case !compressed && enc != "" && enc != "identity":
+		case enc != "" && enc != "identity" && (!compressed || bytes.HasPrefix(data, zstdMagic) != (enc == "zstd")):
 			return nil, &Error{Status: http.StatusBadRequest, Kind: "bad_request",
 				Msg: fmt.Sprintf("Content-Encoding %s, but the body is not %s data", enc, strings.TrimPrefix(enc, "x-"))}
 		}

@@ -73,7 +73,10 @@
 // A Content-Type request header with a charset parameter is the HTTP
 // charset of the page (the command line has no such hint, so send none to
 // compare answers). Unknown parameters are an error (400), so that a typo
-// does not silently change the answer.
+// does not silently change the answer; so are a query that does not parse
+// (a ';' between parameters, a bad %-escape) and an option given empty
+// ("threshold=": leave it out for the default; url and name may be
+// empty).
 //
 // A batch line is a JSON object with "html" (the page as a string) or
 // "data" (its bytes in base64, which may be gzip- or zstd-compressed),
@@ -89,7 +92,8 @@
 // valid JSON, or too long, gets an error answer and the batch goes on; a
 // batch of no lines is answered with none. The response's trailer
 // Fiasco-Batch says "complete" when every line read was answered, or why
-// the batch stopped.
+// the batch stopped (an HTTP/1.0 client gets no trailer: its answer is
+// not chunked, and ends when the connection closes).
 //
 // # Errors
 //
@@ -99,13 +103,13 @@
 // 400 for an empty
 // body, an unknown format, policy, render mode or parameter, a bad
 // threshold, a corrupt compressed body or one that is not what its
-// Content-Encoding says; 404 for a path other than /clean, /clean/batch,
+// Content-Encoding says (gzip said, zstd sent); 404 for a path other than /clean, /clean/batch,
 // /healthz and /metrics (taken in its clean form: //clean and /clean/ are
 // /clean, not redirected); 405 for a wrong method (with an Allow header); 408
 // when the body does
 // not arrive in Config.ReadTimeout (a slow client); 413 for a body over
 // Config.MaxBody, sent or decompressed; 415 for binary data, a
-// Content-Encoding other than gzip or zstd, any Content-Encoding on
+// Content-Encoding other than gzip or zstd or more than one, any Content-Encoding on
 // a batch (its lines' data may hold compressed pages) and a batch sent
 // whole (with a Content-Length) that is gzip or zstd data, and a
 // multipart body (a form upload: its part headers would be cleaned as the
@@ -157,9 +161,13 @@
 // MaxBody bytes at most. A batch line may be
 // MaxLine(Config.MaxBody) bytes long: room for a page of MaxBody bytes
 // written as a JSON string with many \u00XX escapes. A request whose
-// client went away is counted and logged as 499. A batch is one request in that count and cleans
+// client went away is counted and logged as 499, a batch too: one whose
+// answers cannot be written, or whose connection ends inside its body. A batch is one request in that count and cleans
 // up to Workers of its pages at once. A body (a batch: each line) must
-// arrive within Config.ReadTimeout, else 408; headers too, and within 10 s
+// arrive within Config.ReadTimeout, else 408 (a batch: the line cut is
+// answered 408, once, the trailer says the batch was interrupted after
+// the line before, and the connection closes after the answer, since
+// the rest of the body could not be told from a next request); headers too, and within 10 s
 // at most: a client whose headers do not end in time (a slowloris) is
 // answered 408 and the connection is closed. The answer must be taken
 // within Config.WriteTimeout.

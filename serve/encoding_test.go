@@ -84,6 +84,9 @@ func TestCompressedBody(t *testing.T) {
 	}{
 		{"brotli", "br", page, 415, `"br" is not supported`},
 		{"gzip said, plain sent", "gzip", page, 400, "not gzip data"},
+		{"gzip said, zstd sent", "gzip", zst, 400, "not gzip data"},
+		{"zstd said, gzip sent", "zstd", gz, 400, "not zstd data"},
+		{"two codings", "gzip, zstd", gz, 415, "one coding at most"},
 		{"corrupt gzip", "", gz[:len(gz)/2], 400, "decompressing the body"},
 		{"decompresses too large", "gzip", bomb, 413, "decompresses to more than"},
 	} {

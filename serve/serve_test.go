@@ -299,8 +299,8 @@ func TestBadRequests(t *testing.T) {
 		t.Errorf("GET /clean: %d, Allow %q, %s; want 405, Allow POST and a JSON error", resp.StatusCode, resp.Header.Get("Allow"), got)
 	}
 	resp, got = post(t, srv.url+"/metrics", nil)
-	if resp.StatusCode != 405 || resp.Header.Get("Allow") != "GET" || !json.Valid(got) {
-		t.Errorf("POST /metrics: %d, Allow %q, %s; want 405, Allow GET and a JSON error", resp.StatusCode, resp.Header.Get("Allow"), got)
+	if resp.StatusCode != 405 || resp.Header.Get("Allow") != "GET, HEAD" || !json.Valid(got) {
+		t.Errorf("POST /metrics: %d, Allow %q, %s; want 405, Allow GET, HEAD and a JSON error", resp.StatusCode, resp.Header.Get("Allow"), got)
 	}
 	resp, got = post(t, srv.url+"/nothing", page)
 	if resp.StatusCode != 404 || !json.Valid(got) || !bytes.Contains(got, []byte("/clean")) {

@@ -220,7 +220,11 @@ func (s *Server) routes() http.Handler {
 		mux.HandleFunc(rt.method+" "+rt.path, rt.h)
 		// Other methods get a JSON error, as every other refusal.
 		mux.HandleFunc(rt.path, func(w http.ResponseWriter, r *http.Request) {
-			w.Header().Set("Allow", rt.method)
+			allow := rt.method
+			if allow == "GET" {
+				allow = "GET, HEAD" // ServeMux's GET patterns match HEAD too
+			}
+			w.Header().Set("Allow", allow)
 			s.refuse(w, &Error{Status: http.StatusMethodNotAllowed, Msg: fmt.Sprintf("%s takes %s, not %s", rt.path, rt.method, r.Method), Kind: "method"})
 		})
 		served = append(served, rt.method+" "+rt.path)

@@ -13,7 +13,11 @@
 //	                     zstd-compressed, with or without Content-Encoding
 //	                     saying so, as fiasco clean reads them). The answer
 //	                     is exactly what `fiasco clean -` prints for those
-//	                     bytes on standard input with the same options.
+//	                     bytes on standard input with the same options
+//	                     (but for a render_error's wording, which says
+//	                     where the time ran out: a warm browser's service
+//	                     and a cold start's command meet a time limit in
+//	                     different places).
 //	POST /clean/batch    JSON Lines in, one page per line; JSON Lines out,
 //	                     one answer per input line, written as pages finish.
 //	GET  /healthz        200 while the service and its Chromium are alive,

@@ -180,9 +180,10 @@
 //
 // [Server.Serve] returns when its context is cancelled (cmd/fiasco cancels
 // it on SIGTERM and SIGINT): the listener closes at once (a health check
-// then cannot connect; one on a kept-alive connection is answered 503),
-// requests under way (batches included) finish, and idle connections
-// close. Config.ShutdownTimeout bounds it all: requests still running in
+// then cannot connect), idle connections close at once too (a client's
+// next request on a kept-alive one fails, as on any closed connection:
+// it reconnects and is refused; one that net/http had begun to read is
+// answered 503), and requests under way (batches included) finish. Config.ShutdownTimeout bounds it all: requests still running in
 // its last part (half of it, at most 5 s) are cancelled and answered 503,
 // a batch's lines that still come too, and every connection is closed by
 // its end; then Serve returns and the caller closes the cleaners (and with

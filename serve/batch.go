@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"net/http"
 	"strings"
 	"sync"
@@ -102,8 +101,19 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	rc.Flush()
 	defer s.batches.begin()() // a batch that runs, for retryAfter
 
-	ctx, cancel := context.WithCancelCause(r.Context())
+	// Not r.Context() itself: net/http cancels that on any error reading
+	// the body, a time-out included, and the pages read before it must
+	// still be answered. What cancels the batch's pages: the shutdown's
+	// deadline (it cancels every request's context while the service
+	// drains) and a client that takes no answers (the writer below).
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(r.Context()))
 	defer cancel(nil)
+	stopShutdown := context.AfterFunc(r.Context(), func() {
+		if s.draining.Load() {
+			cancel(context.Cause(r.Context()))
+		}
+	})
+	defer stopShutdown()
 	outs := make(chan batchOut)
 	var writeErr error
 	done := make(chan struct{})
@@ -132,7 +142,8 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	slots := make(chan struct{}, s.cfg.Workers) // this batch's pages at once
 	maxLine := MaxLine(s.cfg.MaxBody)
 	status := "complete"
-	var gone error // the client went away (read or write)
+	var gone error      // the client went away (read or write)
+	readFailed := false // the body could not be read to its end
 	for n := 1; ; n++ {
 		rc.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
 		line, err := readLine(br, maxLine)
@@ -157,6 +168,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 			break
 		}
 		if err != nil {
+			readFailed = true
 			e := s.readError(err, -1)
 			if connGone(err) {
 				// The connection ended inside the body: the client went
@@ -185,7 +197,13 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	if status == "complete" && ctx.Err() != nil {
 		status = "complete, cut short by the shutdown: the pages answered 503 were not cleaned"
 	}
-	rc.SetReadDeadline(time.Time{})
+	if readFailed {
+		// What net/http would read of the body's rest after the handler
+		// (up to 256 KiB) fails at once: the connection closes.
+		rc.SetReadDeadline(time.Now())
+	} else {
+		rc.SetReadDeadline(time.Time{})
+	}
 	wg.Wait()
 	close(outs)
 	<-done
@@ -206,9 +224,10 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 
 // connGone reports a read error that means the client's connection ended:
 // its end inside the body (no final chunk, fewer bytes than its
-// Content-Length) or a reset.
+// Content-Length) or a reset. (net.ErrClosed is the server's own close,
+// at the shutdown's end: not the client's doing.)
 func connGone(err error) bool {
-	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) || errors.Is(err, net.ErrClosed)
+	return errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET)
 }
 
 // closeAfterReply makes net/http close the connection once the answer

@@ -119,3 +119,57 @@ func TestBatchClientGone(t *testing.T) {
 		t.Errorf("the batch counted as 200 too (%v):\n%s", v, mt)
 	}
 }
+
+// TestBatchTimeoutKeepsReadPages: the pages a batch read before its read
+// time-out are still cleaned and answered (net/http cancels the request's
+// context on the time-out; the batch's pages do not go with it), and a
+// batch sent with a Content-Length that stops short is closed after its
+// answer too.
+func TestBatchTimeoutKeepsReadPages(t *testing.T) {
+	rc, g := blockingCleaner(t)
+	srv := start(t, Config{Rendered: rc, ReadTimeout: 300 * time.Millisecond})
+	for _, chunked := range []bool{true, false} {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(srv.url, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		first := `{"id":1,"html":"<p>A paragraph of running text, long enough to be kept as the clean text.</p>"}` + "\n"
+		part := `{"id":2,"html":"<p>tw`
+		if chunked {
+			fmt.Fprintf(conn, "POST /clean/batch?render=on&format=text HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n%x\r\n%s\r\n",
+				len(first), first, len(part), part)
+		} else {
+			fmt.Fprintf(conn, "POST /clean/batch?render=on&format=text HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s%s",
+				len(first)+len(part)+100, first, part)
+		}
+		select {
+		case <-g.started: // line 1 is being cleaned, held at the gate
+		case <-time.After(10 * time.Second):
+			t.Fatal("line 1 never reached the renderer")
+		}
+		time.Sleep(3 * srv.cfg.ReadTimeout) // the time-out comes while it waits
+		go func() { g.release <- struct{}{} }()
+		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
+		br := bufio.NewReader(conn)
+		req, _ := http.NewRequest("POST", "/clean/batch", nil)
+		resp, err := http.ReadResponse(br, req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		got := map[string]int{}
+		for _, l := range strings.Split(strings.TrimSpace(string(body)), "\n") {
+			var bl batchLine
+			json.Unmarshal([]byte(l), &bl)
+			got[string(bl.ID)+"/"+fmt.Sprint(bl.Line)] = bl.Status
+		}
+		if got["1/1"] != 200 || got["/2"] != 408 || len(got) != 2 {
+			t.Errorf("chunked %v: answers %v, want line 1 cleaned (200) and line 2 408:\n%s", chunked, got, body)
+		}
+		t0 := time.Now()
+		if rest, _ := io.ReadAll(br); len(rest) > 0 || time.Since(t0) > 5*time.Second {
+			t.Errorf("chunked %v: after the answer %q, closed after %v; want closed", chunked, rest, time.Since(t0))
+		}
+	}
+}

@@ -182,8 +182,9 @@
 // it on SIGTERM and SIGINT): the listener closes at once (a health check
 // then cannot connect), idle connections close at once too (a client's
 // next request on a kept-alive one fails, as on any closed connection:
-// it reconnects and is refused; one that net/http had begun to read is
-// answered 503), and requests under way (batches included) finish. Config.ShutdownTimeout bounds it all: requests still running in
+// it reconnects and is refused; a POST that arrived in full as the
+// shutdown began is answered 503 and its connection closed), and
+// requests under way (batches included) finish. Config.ShutdownTimeout bounds it all: requests still running in
 // its last part (half of it, at most 5 s) are cancelled and answered 503,
 // a batch's lines that still come too, and every connection is closed by
 // its end; then Serve returns and the caller closes the cleaners (and with

@@ -25,7 +25,10 @@ type Folding struct {
 func Grid(ctx context.Context, ex []*Example, to TrainOptions, f Folding, opt svm.GridOptions) (*svm.GridResult, error) {
 	ex = loaded(ex)
 	to.defaults(ex)
-	if f.K <= 1 || f.K > len(ex) {
+	if f.K <= 1 {
+		return nil, fmt.Errorf("train: %d folds: cross-validation needs 2 at least", f.K)
+	}
+	if f.K > len(ex) {
 		return nil, fmt.Errorf("train: %d folds for %s: each fold needs a page at least (fewer folds, or more pages)", f.K, plural(len(ex), "page"))
 	}
 	if n := Sites(ex); f.BySite && f.K > n {

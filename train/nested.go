@@ -138,7 +138,10 @@ func NestedCV(ctx context.Context, ex []*Example, opt NestedOptions) (*NestedRes
 	if k <= 0 {
 		k = 10
 	}
-	if k < 2 || k > len(ex) {
+	if k < 2 {
+		return nil, fmt.Errorf("train: %d outer folds: nested cross-validation needs 2 at least", k)
+	}
+	if k > len(ex) {
 		return nil, fmt.Errorf("train: %d outer folds for %s: each fold needs a page at least (fewer folds, or more pages)", k, plural(len(ex), "page"))
 	}
 	if n := Sites(ex); opt.BySite && k > n {

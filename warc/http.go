@@ -446,6 +446,10 @@ func (c *chunkedReader) nextChunk() error {
 	}
 	c.started = true
 	line, err := readLine(c.br, scratch, &budget)
+	if err == io.EOF && strings.TrimSpace(string(line)) == "0" {
+		c.done = true // the last chunk, its line end cut: the body is whole
+		return io.EOF
+	}
 	if err != nil {
 		return c.err(err, line)
 	}

@@ -492,6 +492,7 @@ func TestShortBody(t *testing.T) {
 		{"none", "", body, false},
 		{"chunked", "Transfer-Encoding: chunked\r\nContent-Length: 999\r\n", []byte("5\r\n<p>ab\r\n0\r\n\r\n"), false},
 		{"chunked, no trailer line end", "Transfer-Encoding: chunked\r\n", []byte("5\r\n<p>ab\r\n0\r\n"), false},
+		{"chunked, last chunk's line end cut", "Transfer-Encoding: chunked\r\n", []byte("5\r\n<p>ab\r\n0"), false},
 		{"chunked, cut in a chunk", "Transfer-Encoding: chunked\r\n", []byte("5\r\n<p>ab\r\n9\r\n<p>cd"), true},
 		{"chunked, cut before the last chunk", "Transfer-Encoding: chunked\r\n", []byte("5\r\n<p>ab\r\n"), true},
 		{"repeated, agreeing", "Content-Length: 20\r\nContent-Length: 20\r\n", []byte("<p>ten bytes"), true},

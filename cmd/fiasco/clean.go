@@ -205,11 +205,6 @@ func (c *cleanFlags) missingList() string {
 	return ""
 }
 
-// looksLikeFile says whether path, an -o of a per-page format, names a
-// file rather than a directory: it does not exist (or is not a directory)
-// and ends in an extension the per-page formats write (.txt, .html, .htm,
-// .json) or a stream's (.jsonl, .gz). An existing directory of any name
-// is taken.
 // otherStream reports whether path ends with one of exts (any case): an
 // output named for another stream format.
 func otherStream(path string, exts ...string) bool {
@@ -222,6 +217,11 @@ func otherStream(path string, exts ...string) bool {
 	return false
 }
 
+// looksLikeFile says whether path, an -o of a per-page format, names a
+// file rather than a directory: it does not exist (or is not a directory)
+// and ends in an extension the per-page formats write (.txt, .html, .htm,
+// .json) or a stream's (.jsonl, .gz). An existing directory of any name
+// is taken.
 func looksLikeFile(path string) bool {
 	if path == "" {
 		return false

@@ -175,6 +175,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 				// away, and takes no answers either.
 				gone = fmt.Errorf("its connection ended inside the body: %w", err)
 				e = &Error{Status: 499, Kind: "canceled", Msg: "the client went away"}
+				cancel(errClientGone) // its pages under way are for nobody
 			}
 			s.met.error(e)
 			status = fmt.Sprintf("interrupted after line %d: %s", n-1, e.Msg)

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/fiasco-project/fiasco/blocks"
+	"github.com/fiasco-project/fiasco/internal/dom"
 	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/meta"
 )
@@ -337,17 +338,7 @@ func addBase(doc *html.Node, href string) {
 	if href == "" {
 		return
 	}
-	var head *html.Node
-	for n := doc.FirstChild; n != nil && head == nil; n = n.NextSibling {
-		if n.Type == html.ElementNode && n.DataAtom == atom.Html {
-			for c := n.FirstChild; c != nil; c = c.NextSibling {
-				if c.Type == html.ElementNode && c.DataAtom == atom.Head {
-					head = c
-					break
-				}
-			}
-		}
-	}
+	head := dom.Head(doc)
 	if head == nil {
 		return
 	}

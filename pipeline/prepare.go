@@ -302,17 +302,7 @@ func restoreLinks(doc *html.Node, nodes []*html.Node) {
 	if len(nodes) == 0 {
 		return
 	}
-	var head *html.Node
-	for h := doc.FirstChild; h != nil && head == nil; h = h.NextSibling {
-		if h.Type == html.ElementNode && h.DataAtom == atom.Html {
-			for c := h.FirstChild; c != nil; c = c.NextSibling {
-				if c.Type == html.ElementNode && c.DataAtom == atom.Head {
-					head = c
-					break
-				}
-			}
-		}
-	}
+	head := dom.Head(doc)
 	if head == nil {
 		return
 	}

@@ -19,15 +19,52 @@ import (
 // the rest of the body, sent late, is not read as a next request.
 func TestBatchLineCutByTimeout(t *testing.T) {
 	srv := start(t, Config{Text: textCleaner(t), ReadTimeout: 400 * time.Millisecond})
-	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.url, "http://"))
+	conn := sendCutBatch(t, srv.url, "render=off&format=text", true)
+	resp, lines, br := readBatch(t, conn)
+	var statuses []string
+	for _, bl := range lines {
+		statuses = append(statuses, fmt.Sprint(bl.Status))
+	}
+	if got := strings.Join(statuses, " "); got != "200 408" {
+		t.Errorf("answers %q, want 200 then 408 once: %+v", got, lines)
+	}
+	if tr := resp.Trailer.Get("Fiasco-Batch"); !strings.HasPrefix(tr, "interrupted after line 1") {
+		t.Errorf("trailer %q", tr)
+	}
+	// The client sends the rest of its body, then another request.
+	fmt.Fprintf(conn, "%x\r\n%s\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", len(`o"}`+"\n"), `o"}`+"\n")
+	rest, _ := io.ReadAll(br)
+	if len(rest) > 0 {
+		t.Errorf("after the interrupted batch the server answered %q; want the connection closed", rest)
+	}
+}
+
+// sendCutBatch opens a connection to the service at url and sends a
+// batch (query: its parameters) whose first line is whole and whose
+// second stops in the middle, chunked or with a Content-Length that
+// promises more; the connection closes with the test.
+func sendCutBatch(t *testing.T, url, query string, chunked bool) net.Conn {
+	t.Helper()
+	conn, err := net.Dial("tcp", strings.TrimPrefix(url, "http://"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn.Close()
+	t.Cleanup(func() { conn.Close() })
 	first := `{"id":1,"html":"<p>A paragraph of running text, long enough to be kept as the clean text.</p>"}` + "\n"
 	part := `{"id":2,"html":"<p>tw`
-	fmt.Fprintf(conn, "POST /clean/batch?render=off&format=text HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n%x\r\n%s\r\n",
-		len(first), first, len(part), part)
+	head := "POST /clean/batch?" + query + " HTTP/1.1\r\nHost: x\r\n"
+	if chunked {
+		fmt.Fprintf(conn, "%sTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n%x\r\n%s\r\n", head, len(first), first, len(part), part)
+	} else {
+		fmt.Fprintf(conn, "%sContent-Length: %d\r\n\r\n%s%s", head, len(first)+len(part)+100, first, part)
+	}
+	return conn
+}
+
+// readBatch reads a batch's answer from conn (within 10 s): the response,
+// its lines, and the reader, for what follows on the connection.
+func readBatch(t *testing.T, conn net.Conn) (*http.Response, []batchLine, *bufio.Reader) {
+	t.Helper()
 	conn.SetReadDeadline(time.Now().Add(10 * time.Second))
 	br := bufio.NewReader(conn)
 	req, _ := http.NewRequest("POST", "/clean/batch", nil)
@@ -39,26 +76,15 @@ func TestBatchLineCutByTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var statuses []string
+	var lines []batchLine
 	for _, l := range strings.Split(strings.TrimSpace(string(body)), "\n") {
 		var bl batchLine
 		if err := json.Unmarshal([]byte(l), &bl); err != nil {
 			t.Fatalf("answer line %q: %v", l, err)
 		}
-		statuses = append(statuses, fmt.Sprint(bl.Status))
+		lines = append(lines, bl)
 	}
-	if got := strings.Join(statuses, " "); got != "200 408" {
-		t.Errorf("answers %q, want 200 then 408 once:\n%s", got, body)
-	}
-	if tr := resp.Trailer.Get("Fiasco-Batch"); !strings.HasPrefix(tr, "interrupted after line 1") {
-		t.Errorf("trailer %q", tr)
-	}
-	// The client sends the rest of its body, then another request.
-	fmt.Fprintf(conn, "%x\r\n%s\r\n0\r\n\r\nGET /healthz HTTP/1.1\r\nHost: x\r\n\r\n", len(`o"}`+"\n"), `o"}`+"\n")
-	rest, _ := io.ReadAll(br)
-	if len(rest) > 0 {
-		t.Errorf("after the interrupted batch the server answered %q; want the connection closed", rest)
-	}
+	return resp, lines, br
 }
 
 // TestQueryMalformed: a query that does not parse (a ';' separator, a bad
@@ -129,20 +155,7 @@ func TestBatchTimeoutKeepsReadPages(t *testing.T) {
 	rc, g := blockingCleaner(t)
 	srv := start(t, Config{Rendered: rc, ReadTimeout: 300 * time.Millisecond})
 	for _, chunked := range []bool{true, false} {
-		conn, err := net.Dial("tcp", strings.TrimPrefix(srv.url, "http://"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		first := `{"id":1,"html":"<p>A paragraph of running text, long enough to be kept as the clean text.</p>"}` + "\n"
-		part := `{"id":2,"html":"<p>tw`
-		if chunked {
-			fmt.Fprintf(conn, "POST /clean/batch?render=on&format=text HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n%x\r\n%s\r\n",
-				len(first), first, len(part), part)
-		} else {
-			fmt.Fprintf(conn, "POST /clean/batch?render=on&format=text HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n%s%s",
-				len(first)+len(part)+100, first, part)
-		}
+		conn := sendCutBatch(t, srv.url, "render=on&format=text", chunked)
 		select {
 		case <-g.started: // line 1 is being cleaned, held at the gate
 		case <-time.After(10 * time.Second):
@@ -150,22 +163,13 @@ func TestBatchTimeoutKeepsReadPages(t *testing.T) {
 		}
 		time.Sleep(3 * srv.cfg.ReadTimeout) // the time-out comes while it waits
 		go func() { g.release <- struct{}{} }()
-		conn.SetReadDeadline(time.Now().Add(10 * time.Second))
-		br := bufio.NewReader(conn)
-		req, _ := http.NewRequest("POST", "/clean/batch", nil)
-		resp, err := http.ReadResponse(br, req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		body, _ := io.ReadAll(resp.Body)
+		_, lines, br := readBatch(t, conn)
 		got := map[string]int{}
-		for _, l := range strings.Split(strings.TrimSpace(string(body)), "\n") {
-			var bl batchLine
-			json.Unmarshal([]byte(l), &bl)
+		for _, bl := range lines {
 			got[string(bl.ID)+"/"+fmt.Sprint(bl.Line)] = bl.Status
 		}
 		if got["1/1"] != 200 || got["/2"] != 408 || len(got) != 2 {
-			t.Errorf("chunked %v: answers %v, want line 1 cleaned (200) and line 2 408:\n%s", chunked, got, body)
+			t.Errorf("chunked %v: answers %v, want line 1 cleaned (200) and line 2 408", chunked, got)
 		}
 		t0 := time.Now()
 		if rest, _ := io.ReadAll(br); len(rest) > 0 || time.Since(t0) > 5*time.Second {

@@ -167,26 +167,13 @@ func TestCorruptMemberHeaderAfter(t *testing.T) {
 		t.Fatal("no Content-Length in record 2's member")
 	}
 	data[i] = '0'
-	r := NewReader(bytes.NewReader(data), Options{Name: "t"})
-	var got []string
-	for range 10 {
-		rec, err := r.Next()
-		if err == io.EOF {
-			break
+	got := readIDs(NewReader(bytes.NewReader(data), Options{Name: "t"}), func(err error) string {
+		var we *Error
+		if !errors.Is(err, ErrGzip) || !errors.As(err, &we) || we.RecordID != id(2) || we.Offset != int64(starts[1]) {
+			t.Errorf("error %v: want corrupt gzip data of record 2 at offset %d", err, starts[1])
 		}
-		if err != nil {
-			var we *Error
-			if !errors.Is(err, ErrGzip) || !errors.As(err, &we) || we.RecordID != id(2) || we.Offset != int64(starts[1]) {
-				t.Errorf("error %v: want corrupt gzip data of record 2 at offset %d", err, starts[1])
-			}
-			got = append(got, "error")
-			if _, err := r.Resync(); err != nil {
-				t.Fatalf("Resync: %v", err)
-			}
-			continue
-		}
-		got = append(got, rec.ID)
-	}
+		return "error"
+	})
 	if want := []string{id(1), id(2), "error", id(3)}; !slices.Equal(got, want) {
 		t.Errorf("read %v, want %v", got, want)
 	}
@@ -211,17 +198,28 @@ func TestCorruptWholeFileMember(t *testing.T) {
 		t.Fatal("record 2 not found")
 	}
 	data[i] = 'X' // stored bytes change; the CRC-32 no longer holds
-	r := NewReader(bytes.NewReader(data), Options{})
+	got := readIDs(NewReader(bytes.NewReader(data), Options{}), func(err error) string {
+		var we *Error
+		errors.As(err, &we)
+		return fmt.Sprintf("error %v %q", errors.Is(err, ErrMalformed), we.RecordID)
+	})
+	if len(got) < 3 || got[0] != id(1) || got[1] != `error true ""` || got[2] != id(3) {
+		t.Errorf("read %q, want record 1, a malformed header naming no record, record 3", got)
+	}
+}
+
+// readIDs reads r to its end, moving past damage (Resync), and returns
+// the IDs of the records read, in order, with what onErr says of each
+// error in its place.
+func readIDs(r *Reader, onErr func(error) string) []string {
 	var got []string
-	for range 10 {
+	for range 100 {
 		rec, err := r.Next()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			var we *Error
-			errors.As(err, &we)
-			got = append(got, fmt.Sprintf("error %v %q", errors.Is(err, ErrMalformed), we.RecordID))
+			got = append(got, onErr(err))
 			if _, err := r.Resync(); err != nil {
 				break
 			}
@@ -229,7 +227,5 @@ func TestCorruptWholeFileMember(t *testing.T) {
 		}
 		got = append(got, rec.ID)
 	}
-	if len(got) < 3 || got[0] != id(1) || got[1] != `error true ""` || got[2] != id(3) {
-		t.Errorf("read %q, want record 1, a malformed header naming no record, record 3", got)
-	}
+	return got
 }

@@ -1,5 +1,6 @@
 // Package dom holds the HTML facts that several stages share: which
-// elements are inline, so that their text counts as their parent's own.
+// elements are inline, so that their text counts as their parent's own;
+// a walk without a stack; where a document's head is.
 package dom
 
 import (
@@ -36,6 +37,21 @@ func Next(root, n *html.Node) *html.Node {
 	for ; n != root; n = n.Parent {
 		if n.NextSibling != nil {
 			return n.NextSibling
+		}
+	}
+	return nil
+}
+
+// Head returns the <head> of doc (a document node from html.Parse, whose
+// <html> always has one), or nil where there is none.
+func Head(doc *html.Node) *html.Node {
+	for h := doc.FirstChild; h != nil; h = h.NextSibling {
+		if h.Type == html.ElementNode && h.DataAtom == atom.Html {
+			for c := h.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode && c.DataAtom == atom.Head {
+					return c
+				}
+			}
 		}
 	}
 	return nil

@@ -193,6 +193,10 @@ func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.
 	if timeout == 0 {
 		timeout = b.opt.Timeout
 	}
+	t0 := time.Now()
+	// cut says when ctx ended the render: its own limit, or an earlier
+	// end of parent's (a health probe's shorter deadline, say).
+	cut := func() time.Duration { return min(time.Since(t0), timeout).Round(time.Millisecond) }
 	ctx, cancel := context.WithTimeout(parent, timeout)
 	defer cancel()
 	inst, err := b.instance(ctx)
@@ -216,7 +220,7 @@ func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.
 		if err != nil {
 			switch {
 			case ctx.Err() != nil:
-				return nil, fmt.Errorf("render: page timed out or canceled after %v: %w", timeout, ctx.Err())
+				return nil, fmt.Errorf("render: page timed out or canceled after %v: %w", cut(), ctx.Err())
 			case inst.died():
 				return nil, &diedError{err}
 			}
@@ -242,7 +246,7 @@ func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.
 			// The page itself took too long, in a browser that was there.
 			return nil, &pageTimeoutError{limit: timeout, err: err}
 		case ctx.Err() != nil:
-			return nil, fmt.Errorf("render: page timed out or canceled after %v: %w (%v)", timeout, ctx.Err(), err)
+			return nil, fmt.Errorf("render: page timed out or canceled after %v: %w (%v)", cut(), ctx.Err(), err)
 		case inst.died():
 			return nil, &diedError{err}
 		}

@@ -175,6 +175,8 @@ func (c *cleanFlags) validate() error {
 		return bad("-o %s names a WARC or WET file: give --format wet, or a name for JSON Lines (.jsonl, .jsonl.gz)", c.out)
 	case c.format == corpus.WET && otherStream(c.out, ".jsonl", ".jsonl.gz", ".json", ".json.gz"):
 		return bad("-o %s names a JSON file: give --format jsonl, or a name for WET (e.g. .warc.wet.gz)", c.out)
+	case !stream && c.out != "" && isRegular(c.out):
+		return bad("-o %s is a file; the %s format writes one file per page into a directory (for one page in a file, redirect the standard output)", c.out, c.format)
 	case !stream && looksLikeFile(c.out):
 		return bad("-o %s: with --format %s, -o is a directory that gets a file per page; for one page in a file, redirect the standard output (fiasco clean PAGE > %s), or create the directory first", c.out, c.format, c.out)
 	}
@@ -203,6 +205,12 @@ func (c *cleanFlags) missingList() string {
 		}
 	}
 	return ""
+}
+
+// isRegular reports whether path is an existing regular file.
+func isRegular(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && fi.Mode().IsRegular()
 }
 
 // otherStream reports whether path ends with one of exts (any case): an

@@ -131,6 +131,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"clean", "--policy", "article", "--chromium", filepath.Join(dir, "no-chromium"), filepath.Join(dir, "x.html")}, 0, ""},
 		{[]string{"clean", "--render", "--no-render", filepath.Join(dir, "x.html")}, 2, "--render and --no-render contradict"},
 		{[]string{"clean", "--no-render", "-", "-"}, 2, "standard input (-) is named 2 times"},
+		{[]string{"clean", "--no-render", "-o", filepath.Join(dir, "x.html"), filepath.Join(dir, "x.html")}, 2, "is a file; the cleaneval format writes one file per page"},
 		{[]string{"clean", "--no-render", "--format", "wet", "-o", filepath.Join(dir, "x.jsonl"), filepath.Join(dir, "x.html")}, 2, "names a JSON file: give --format jsonl"},
 		{[]string{"clean", "--no-render", "--format", "jsonl", "-o", filepath.Join(dir, "x.warc.wet.gz"), filepath.Join(dir, "x.html")}, 2, "names a WARC or WET file: give --format wet"},
 		{[]string{"clean", "--no-render", "-i", "-", "-"}, 2, "standard input (-) is named 2 times"},

@@ -42,8 +42,8 @@
 // pipeline.Result.Write writes it) with a manifest (manifest.jsonl: input →
 // output, or its error); a JSON Lines file or stream (jsonl: one object per
 // input: url, warc_record_id, title, author, date, site (the page's
-// metadata, package meta; author, date and site only when known), lang,
-// charset, truncated, text, render_error when the text model cleaned the
+// metadata, package meta; author, date and site only when known), lang
+// ([Lang]: a guess among 20 languages, "" for others), charset, truncated, text, render_error when the text model cleaned the
 // page because rendering it failed, unseen_blocks, smoothed_blocks,
 // floored, and optionally blocks (with their unseen, smoothed and floor),
 // or error); or a

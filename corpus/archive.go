@@ -182,9 +182,8 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		seq++
 		in.Rel = fmt.Sprintf("%s#%06d", rel, seq)
 		in.ContentType = resp.Header.Get("Content-Type")
-		in.Truncated = in.Truncated || resp.Short() // the body ends before its Content-Length
 		data, err := io.ReadAll(resp.Body)
-		in.Truncated = in.Truncated || resp.Short() // a chunked body knows it once read
+		in.Truncated = in.Truncated || resp.Short() // the body ends before its length (chunked: its last chunk)
 		if err != nil {
 			in.Err = err
 		} else {

@@ -76,6 +76,15 @@ const (
 	CutSource = "source"     // by its crawler: a WARC-Truncated field, an HTTP body shorter than its length
 )
 
+// MarkCut notes that the page was cut (Truncated) where says (Cut), unless
+// an earlier cut is noted already.
+func (p *Page) MarkCut(where string) {
+	p.Truncated = true
+	if p.Cut == "" {
+		p.Cut = where
+	}
+}
+
 // Default resource limits.
 const (
 	DefaultMaxBytes = 8 << 20
@@ -124,7 +133,7 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 	p := &Page{Name: name}
 	if max := opt.maxBytes(); int64(len(data)) > max {
 		data = data[:max]
-		p.Truncated, p.Cut = true, CutBytes
+		p.MarkCut(CutBytes)
 	}
 	w, body := unwrap(data)
 	if w != nil {
@@ -160,10 +169,7 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 	}
 	if cut, ok := cutTags(text, opt.maxTags()); ok {
 		text = cut
-		p.Truncated = true
-		if p.Cut == "" {
-			p.Cut = CutTags
-		}
+		p.MarkCut(CutTags)
 	}
 	doc, err := parse(text, p)
 	if err != nil {

@@ -140,10 +140,7 @@ func (c *Cleaner) CleanInput(ctx context.Context, in Input) (*Result, error) {
 		return nil, err
 	}
 	if in.Truncated {
-		res.Page.Truncated = true
-		if res.Page.Cut == "" {
-			res.Page.Cut = load.CutSource
-		}
+		res.Page.MarkCut(load.CutSource)
 	}
 	if res.Page.URL == "" && in.URL != "" {
 		res.Page.URL = in.URL // e.g. a WARC record's target URI, for every output format

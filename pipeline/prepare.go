@@ -196,10 +196,7 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	}
 	if len(d.Blocks) > maxBlocks {
 		cutFrom(d.Blocks[maxBlocks].Node)
-		d.Page.Truncated = true
-		if d.Page.Cut == "" {
-			d.Page.Cut = load.CutBlocks
-		}
+		d.Page.MarkCut(load.CutBlocks)
 		d.Blocks = blocks.Find(p.Doc)
 		if len(d.Blocks) > maxBlocks { // an ancestor that the cut left with more own text than the rest of its subtree
 			d.Blocks = d.Blocks[:maxBlocks:maxBlocks]

@@ -54,12 +54,10 @@ func parseOptions(r *http.Request) (options, *Error) {
 	if err != nil {
 		return options{}, badRequest("the query %q does not parse: %v (separate parameters with &, escape %% as %%25)", r.URL.RawQuery, err)
 	}
-	for k := range q {
+	for k, v := range q {
 		if !knownParams[k] {
 			return options{}, badRequest("unknown parameter %q (known: format, render, threshold, policy, rescue, floor, url, name)", k)
 		}
-	}
-	for k, v := range q {
 		if len(v) > 1 {
 			return options{}, badRequest("parameter %q given %d times", k, len(v))
 		}

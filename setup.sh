@@ -9,6 +9,9 @@ command -v chromium >/dev/null 2>&1 || need+=(chromium)
 command -v svm-train >/dev/null 2>&1 || need+=(libsvm-tools)
 [ -e /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 [ -e /usr/share/fonts/truetype/liberation/LiberationSerif-Regular.ttf ] || need+=(fonts-liberation)
+# Chinese, Japanese and Korean glyphs (else Chromium draws empty boxes);
+# it leaves the fonts Latin text gets as they were (fc-match).
+[ -e /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || need+=(fonts-wqy-zenhei)
 if [ ${#need[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -ne 0 ] && SUDO=sudo

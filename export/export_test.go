@@ -444,3 +444,26 @@ func TestHTMLBase(t *testing.T) {
 		}
 	}
 }
+
+// TestTypesInherited: a block inside a heading element that is no block
+// itself is a heading; a paragraph inside a list item stays a paragraph
+// (the gold of CleanEval dev types it so; see Types).
+func TestTypesInherited(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(`<body><h1><div>Title in a div</div></h1><h2><a href="/"><span>Linked heading</span></a></h2><ul><li><p>An item whose text is a paragraph of its own.</p></li><li>A plain item</li></ul><div><p>A paragraph.</p></div></body>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs := blocks.Find(doc)
+	got := map[string]byte{}
+	for i, ty := range Types(bs) {
+		got[bs[i].Text] = ty
+	}
+	for text, want := range map[string]byte{
+		"Title in a div": 'h', "Linked heading": 'h',
+		"An item whose text is a paragraph of its own.": 'p', "A plain item": 'l', "A paragraph.": 'p',
+	} {
+		if got[text] != want {
+			t.Errorf("%q: type %q, want %q (all: %q)", text, got[text], want, got)
+		}
+	}
+}

@@ -22,6 +22,13 @@ const MaxHeadingChars = 80
 //     MaxHeadingChars characters, not ending in . , ; or :, and all of its own
 //     text inside <b>, <strong> or <th> elements.
 //   - 'l': the element is li, dd or dt.
+//   - a block inside an h1-h6 that is no block itself, with no other
+//     block between them, is a heading: <h1><div>title</div></h1>. The
+//     same rule for li, dd and dt (<li><p>text</p></li> a list item) was
+//     measured and not kept: the gold on fiasco's own blocks (fiasco
+//     oracle) scores segment-tag F 71.65 with it on CleanEval dev's 58
+//     pages, 74.05 without; CleanEval's annotators typed such paragraphs
+//     <p>.
 func Types(bs []*blocks.Block) []byte {
 	isBlock := make(map[*html.Node]bool, len(bs))
 	for _, b := range bs {
@@ -35,16 +42,33 @@ func Types(bs []*blocks.Block) []byte {
 }
 
 func blockType(b *blocks.Block, isBlock map[*html.Node]bool) byte {
-	switch b.Node.DataAtom {
-	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-		return 'h'
-	case atom.Li, atom.Dd, atom.Dt:
-		return 'l'
+	if t := elementType(b.Node); t != 0 {
+		return t
+	}
+	for a := b.Node.Parent; a != nil && !isBlock[a]; a = a.Parent {
+		if elementType(a) == 'h' {
+			return 'h'
+		}
 	}
 	if headingLike(b, isBlock) {
 		return 'h'
 	}
 	return 'p'
+}
+
+// elementType is the segment type of an element that has one of its own:
+// 'h' for h1-h6, 'l' for li, dd and dt, else 0.
+func elementType(n *html.Node) byte {
+	if n.Type != html.ElementNode || n.Namespace != "" {
+		return 0
+	}
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return 'h'
+	case atom.Li, atom.Dd, atom.Dt:
+		return 'l'
+	}
+	return 0
 }
 
 func headingLike(b *blocks.Block, isBlock map[*html.Node]bool) bool {

@@ -29,7 +29,8 @@
 //
 // [Read] returns a [Gold]: the clean Segments and their Words, and for the
 // annotated formats also Page, every visible word of the annotated page
-// with its label. Bytes that are not UTF-8 are read as windows-1252.
+// with its label. Bytes that are not UTF-8 are decoded as a page's are
+// (load.Text).
 //
 // # Policies
 //

@@ -10,8 +10,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fiasco-project/fiasco/load"
 	"golang.org/x/net/html"
-	"golang.org/x/text/encoding/charmap"
 	unicode16 "golang.org/x/text/encoding/unicode"
 )
 
@@ -90,7 +90,10 @@ func ReadOptions(path string, f Format, opt Options) (*Gold, error) {
 
 // Parse parses the content of a gold file in format f; Unknown detects it.
 // A UTF-16 byte-order mark selects UTF-16 (five Dragnet gold files);
-// otherwise bytes that are not valid UTF-8 are read as windows-1252.
+// bytes that are not valid UTF-8 are decoded as a page's are (load.Text):
+// UTF-8 with a few stray bytes keeps its UTF-8, each stray byte read as
+// windows-1252; otherwise a declared <meta> charset, the statistical
+// guess, or windows-1252.
 func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
@@ -107,10 +110,15 @@ func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 		return nil, errors.New("an HTML page without L3S-GN1 (x-nc-sel) or KrdWrd (krdwrd-tag-) labels: a gold file is the clean text (CleanEval's <p>/<h>/<l> segments, or plain lines) or a page annotated in one of those two ways")
 	}
 	if !utf8.Valid(data) {
-		dec, err := charmap.Windows1252.NewDecoder().Bytes(data)
-		if err == nil {
-			data = dec
+		// The charset chain of a page (package load): mostly UTF-8 with
+		// stray bytes stays UTF-8, each stray byte read as windows-1252;
+		// a <meta> charset of an annotated page, or the statistical
+		// guess (KOI8-R, windows-1251, Shift_JIS, ...), decides the rest.
+		dec, _, err := load.Text(data)
+		if err != nil {
+			return nil, err
 		}
+		data = []byte(dec)
 	}
 	text := strings.ReplaceAll(string(data), "\r\n", "\n")
 	text = strings.ReplaceAll(text, "\r", "\n")

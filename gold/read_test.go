@@ -105,6 +105,31 @@ func TestParseWindows1252(t *testing.T) {
 	}
 }
 
+// TestParseCharsets: gold in UTF-8 with one stray byte keeps its UTF-8
+// (the stray byte read as windows-1252), gold in another legacy charset
+// is decoded by its declaration or the guess, not as windows-1252.
+func TestParseCharsets(t *testing.T) {
+	koi8 := []byte{0xf0, 0xd2, 0xc1, 0xda, 0xc4, 0xce, 0xc9, 0xcb, ' ', 0xc7, 0xcf, 0xd2, 0xcf, 0xc4, 0xc1, ' ', 0xd7, ' ', 0xeb, 0xc1, 0xda, 0xc1, 0xce, 0xc9, ' ', 0xd3, 0xcf, 0xc2, 0xd2, 0xc1, 0xcc, ' ', 0xcd, 0xce, 0xcf, 0xc7, 0xcf, ' ', 0xcc, 0xc0, 0xc4, 0xc5, 0xca, '.', '\n'}
+	for _, c := range []struct {
+		name string
+		data []byte
+		f    Format
+		want string
+	}{
+		{"utf-8 with a stray byte", []byte("<p> S\u00f8ren S\u00f8ndergaard vis-\xc3 -vis it\x92s\n"), CleanEval, "Søren Søndergaard vis-Ã -vis it’s"},
+		{"koi8-r plain", koi8, Plain, "Праздник города в Казани собрал много людей."},
+		{"koi8-r annotated, declared", append([]byte(`<html><head><meta charset="koi8-r"></head><body><span class="x-nc-sel2">`), append(koi8[:len(koi8)-1], []byte("</span></body></html>")...)...), L3S, "Праздник города в Казани собрал много людей."},
+	} {
+		g, err := Parse(c.data, c.f, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if got := strings.Join(g.Words, " "); got != c.want {
+			t.Errorf("%s: words %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
 func cleanWords(g *Gold) (clean, dirty []string) {
 	for _, w := range g.Page {
 		if w.Clean {

@@ -176,8 +176,13 @@ func utf8Stats(data []byte) u8stats {
 	return s
 }
 
-// sniffUTF16 recognises BOM-less UTF-16 text by its NUL bytes: mostly ASCII
-// markup puts a zero in every other byte.
+// sniffUTF16 recognises BOM-less UTF-16 text by its NUL bytes: the ASCII
+// markup of a page puts a zero in every other byte, at one parity only
+// (text in other scripts has few zero bytes: U+4E00 and U+3000 are among
+// the rare units with a zero low byte). The bytes must then read as
+// text: '<' among the units, and hardly any control characters or
+// unpaired surrogates, which a binary file with zeros at one parity
+// would give.
 func sniffUTF16(data []byte) (choice, bool) {
 	n := len(data)
 	if n > 4096 {
@@ -197,13 +202,47 @@ func sniffUTF16(data []byte) (choice, bool) {
 		}
 	}
 	half := n / 2
+	var big bool
 	switch {
-	case odd*10 >= half*7 && even*10 <= half:
-		return choice{enc: unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), name: "utf-16le", source: SourceGuess}, true
-	case even*10 >= half*7 && odd*10 <= half:
+	case odd*5 >= half && even*20 <= half:
+	case even*5 >= half && odd*20 <= half:
+		big = true
+	default:
+		return choice{}, false
+	}
+	if !plausibleUTF16(data[:n], big) {
+		return choice{}, false
+	}
+	if big {
 		return choice{enc: unicode.UTF16(unicode.BigEndian, unicode.IgnoreBOM), name: "utf-16be", source: SourceGuess}, true
 	}
-	return choice{}, false
+	return choice{enc: unicode.UTF16(unicode.LittleEndian, unicode.IgnoreBOM), name: "utf-16le", source: SourceGuess}, true
+}
+
+// plausibleUTF16 reports whether the units of b (an even length) read as
+// markup: at least one '<', and under 1% control characters (tab, line
+// ends and form feed aside), non-characters and unpaired surrogates.
+func plausibleUTF16(b []byte, big bool) bool {
+	lt, bad := 0, 0
+	units := len(b) / 2
+	prevHigh := false
+	for i := 0; i < len(b); i += 2 {
+		u := uint16(b[i]) | uint16(b[i+1])<<8
+		if big {
+			u = uint16(b[i])<<8 | uint16(b[i+1])
+		}
+		high := u >= 0xD800 && u <= 0xDBFF
+		low := u >= 0xDC00 && u <= 0xDFFF
+		switch {
+		case u == '<':
+			lt++
+		case u < 0x20 && u != '\t' && u != '\n' && u != '\r' && u != '\f', u == 0xFFFE, u == 0xFFFF,
+			low && !prevHigh, prevHigh && !low:
+			bad++
+		}
+		prevHigh = high
+	}
+	return lt > 0 && bad*100 < units
 }
 
 // maxMetaScan bounds the bytes searched for a charset declaration when the

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/text/encoding/japanese"
 	"golang.org/x/text/encoding/korean"
 	"golang.org/x/text/encoding/simplifiedchinese"
+	"golang.org/x/text/encoding/traditionalchinese"
 )
 
 // The statistical detector decodes the lines holding non-ASCII bytes with
@@ -54,6 +55,7 @@ const (
 	greek    = "αοιετνσρκπλμυηωδγχθφβζξψάέήίόύώς"
 	hanzi    = "的一是不了在人有我他这个们中来上大为和国地到以说时要就出会可也你对生能而子那得于着下自之年过发后作里用道行所然家种事成方多经么去法学如都同现当没动面起看定天分还进好小部其些主样理心她本前开但因只从想实日网新闻"
 	japan    = "のにはをたがでてとしれさいなっるかもすりあんうこらまおくきけつ日本人年大中出見行事時分自上生思者方会新的前手入後間気今何物子言発場同来目社"
+	hanzi5   = "的一是不了在人有我他這個們中來上大為和國地到以說時要就出會可也你對生能而子那得於著下自之年過發後作裡用道行所然家種事成方多經麼去法學如都同現當沒動面起看定天分還進好小部其些主樣理心她本前開但因只從想實日網新聞"
 	hangul   = "이다는의에고하을가지기리사한로서도자일대정를어수으아시인구해나라스보적전부게있우주국제만면성것장들상했습니요그와과내비발위무여된화동경및원방문신소미세업"
 )
 
@@ -67,6 +69,7 @@ var models = []*model{
 	newModel("shift_jis", japanese.ShiftJIS, japan, isJapanese),
 	newModel("euc-jp", japanese.EUCJP, japan, isJapanese),
 	newModel("gbk", simplifiedchinese.GBK, hanzi, isHan),
+	newModel("big5", traditionalchinese.Big5, hanzi5, isHan),
 	newModel("euc-kr", korean.EUCKR, hangul, isHangul),
 }
 
@@ -108,7 +111,9 @@ func (m *model) score(r rune) float64 {
 // windows-1252 (models[0]), the most common legacy charset on the web.
 const preferDefault = 0.25
 
-// minLead is the lead in total score, and minDistinct the number of
+// minLead is the lead in total score (mean score times the sample's
+// non-ASCII bytes, so that two-byte charsets are not behind for decoding
+// fewer runes), and minDistinct the number of
 // distinct common characters, another candidate needs over windows-1252.
 const (
 	minLead     = 3
@@ -146,6 +151,17 @@ func sample(data []byte) []byte {
 	return out
 }
 
+// countHigh counts the non-ASCII bytes of b.
+func countHigh(b []byte) int {
+	n := 0
+	for _, c := range b {
+		if c >= 0x80 {
+			n++
+		}
+	}
+	return n
+}
+
 func hasHigh(b []byte) bool {
 	for _, c := range b {
 		if c >= 0x80 {
@@ -165,6 +181,12 @@ func guess(data []byte, st u8stats) (encoding.Encoding, string, bool) {
 	if len(s) == 0 {
 		return nil, "", false
 	}
+	// Totals are compared per byte of the sample: a charset whose
+	// characters take two bytes decodes half as many runes as
+	// windows-1252, which reads every byte as a letter, and its total
+	// would lag for that alone (a Chinese page in GBK was taken for
+	// windows-1252).
+	high := float64(countHigh(s))
 	base := models[0].evaluate(s)
 	best, bestRes := -1, result{}
 	if base.mean > 0 {
@@ -175,7 +197,7 @@ func guess(data []byte, st u8stats) (encoding.Encoding, string, bool) {
 		// Another charset must beat windows-1252, the most common legacy
 		// charset, clearly: by a margin in mean and in total score, with
 		// several distinct common characters of its languages.
-		if r.mean <= 0 || r.distinct < minDistinct || r.mean < base.mean+preferDefault || r.sum < base.sum+minLead {
+		if r.mean <= 0 || r.distinct < minDistinct || r.mean < base.mean+preferDefault || r.mean*high < base.mean*high+minLead {
 			continue
 		}
 		if best < 0 || r.mean > bestRes.mean {
@@ -238,6 +260,12 @@ func (m *model) scoreRunes(n int, at func(i int) rune) result {
 		case !unicode.IsLetter(prev) && !unicode.IsLetter(next):
 			// An accented letter standing alone is unlikely; a symbol
 			// there is common (© 2006).
+			sc = -1
+		case isLatin(r) && prev >= 0x80 && next >= 0x80:
+			// An accented letter between two more non-ASCII characters:
+			// Latin-script languages write mostly ASCII letters, and such
+			// runs are more often the bytes of a CJK charset read one
+			// by one.
 			sc = -1
 		case (isCyrillic(r) || isGreek(r)) && (isASCIILetter(prev) || isASCIILetter(next)):
 			// Cyrillic or Greek inside a Latin word.

@@ -31,16 +31,18 @@
 //     (at least as many valid multi-byte sequences as stray bytes) are
 //     UTF-8. Otherwise the lines holding non-ASCII bytes (up to 64 KiB) are
 //     decoded with windows-1252, windows-1250, iso-8859-2, windows-1251,
-//     koi8-r, windows-1253, shift_jis, euc-jp, gbk and euc-kr, and each
+//     koi8-r, windows-1253, shift_jis, euc-jp, gbk, big5 and euc-kr, and each
 //     decoded character is scored against a small model of the charset's
 //     languages: common characters in frequency order, their script,
 //     undecodable bytes and C1 controls, and context (an accented letter
-//     standing alone, Cyrillic or Greek inside a Latin word, an upper-case
-//     letter inside a word). windows-1252 wins unless another charset leads
-//     it clearly (mean score +0.25, total +3, three distinct common
-//     characters). How well this guesses is measured on
-//     the shared data sets (RESULTS.md). Big5, Arabic, Hebrew, Thai and other
-//     charsets are not guessed.
+//     standing alone or between two more non-ASCII characters, Cyrillic or
+//     Greek inside a Latin word, an upper-case letter inside a word).
+//     windows-1252 wins unless another charset leads it clearly (mean score
+//     +0.25, total +3 counted per byte, so that a two-byte charset is not
+//     behind for decoding fewer characters, three distinct common
+//     characters). How well this guesses is measured on the shared data
+//     sets (RESULTS.md). Arabic, Hebrew, Thai and other charsets are not
+//     guessed.
 //  8. "default": windows-1252.
 //
 // Labels are resolved with the WHATWG Encoding Standard's table, so

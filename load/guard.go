@@ -5,7 +5,9 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/fiasco-project/fiasco/internal/dom"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // Errors returned by File and Bytes, wrapped with the page name; test with
@@ -90,8 +92,11 @@ var closesSame = map[string]string{
 // flatten rewrites the page so that no element opens more than maxDepth
 // levels deep, by a cheap approximation of the parser's stack of open
 // elements: start tags beyond maxDepth are dropped together with their end
-// tags; their content stays. It returns the rewritten page and the number of
-// start tags dropped.
+// tags; their content stays. A dropped tag of an element that is not
+// inline leaves a <br> in its place, so that the words on either side stay
+// apart and the blocks it made become lines (two in a row, paragraphs: see
+// package preclean). It returns the rewritten page and the number of start
+// tags dropped.
 func flatten(data string, maxDepth int) (string, int) {
 	type open struct {
 		name    string
@@ -125,6 +130,9 @@ func flatten(data string, maxDepth int) (string, int) {
 			if kept >= maxDepth {
 				stack = append(stack, open{name, true})
 				dropped++
+				if !dom.IsInlineAtom(atom.Lookup(nb)) {
+					out.WriteString("<br>")
+				}
 				continue
 			}
 			stack = append(stack, open{name, false})
@@ -145,6 +153,9 @@ func flatten(data string, maxDepth int) (string, int) {
 				stack = stack[:i]
 				if wasDropped {
 					raw = nil
+					if !dom.IsInlineAtom(atom.Lookup(nb)) {
+						raw = []byte("<br>")
+					}
 				}
 				break
 			}

@@ -73,6 +73,36 @@ func TestDeepNesting(t *testing.T) {
 	}
 }
 
+// TestDeepNestingKeepsWords: a page that flattening reaches (600 unclosed
+// <div>s before it) keeps its words apart and its paragraphs on lines of
+// their own, though their tags are dropped; inline tags leave no break.
+func TestDeepNestingKeepsWords(t *testing.T) {
+	page := "<html><body>" + strings.Repeat("<div>", 600) +
+		"<ul><li>Home</li><li>News</li></ul><h1>Title</h1><p>First <b>bold</b>word.</p><p>Second.</p></body></html>"
+	p, err := Bytes("deep.html", []byte(page), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for n := range p.Doc.Descendants() {
+		switch {
+		case n.Type == html.TextNode:
+			b.WriteString(n.Data)
+		case n.Type == html.ElementNode && n.Data == "br":
+			b.WriteString("\n")
+		}
+	}
+	txt := b.String()
+	for _, glued := range []string{"HomeNews", "NewsTitle", "TitleFirst", "word.Second"} {
+		if strings.Contains(txt, glued) {
+			t.Errorf("words glued where block tags were dropped (%q): %.200q", glued, txt)
+		}
+	}
+	if !strings.Contains(txt, "First boldword.") {
+		t.Errorf("an inline tag dropped changed the words: %.200q", txt)
+	}
+}
+
 func depth(n *html.Node) int {
 	max := 0
 	for c := n.FirstChild; c != nil; c = c.NextSibling {

@@ -187,6 +187,21 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 	return p, nil
 }
 
+// Text decodes data that is text but no page to parse (a gold file) by
+// the charset chain of a page without a header or wrapper: a byte-order
+// mark, UTF-16 by its NUL bytes, valid UTF-8, a <meta> or XML declaration
+// (an annotated page), mostly UTF-8 (stray bytes read as windows-1252),
+// the statistical guess, windows-1252. It returns the text and the
+// charset's name.
+func Text(data []byte) (text, charset string, err error) {
+	c := chooseCharset(data, "", "")
+	text, err = decode(data[c.skip:], c)
+	if err != nil {
+		return "", c.name, fmt.Errorf("decoding as %s: %v", c.name, err)
+	}
+	return text, c.name, nil
+}
+
 // decode turns data into valid UTF-8 text. In UTF-8 input, bytes that are
 // not part of a valid sequence are read as windows-1252: pages patched
 // together from UTF-8 and legacy parts keep both readable.

@@ -245,3 +245,40 @@ func TestFallbackText(t *testing.T) {
 		t.Errorf("an app shell: %v, %d blocks, Fallbacks %v; want no text", err, len(r.Blocks), r.Fallbacks)
 	}
 }
+
+// TestHiddenPage: a page whose text is all hidden by attribute or inline
+// style (kept hidden until a script shows it) is that text; a page with
+// text of its own still loses what it hides.
+func TestHiddenPage(t *testing.T) {
+	article := "<p>The river festival drew record crowds on Saturday, the largest since the event began.</p><p>Organisers thanked the volunteers who built the stages and cleaned the paths.</p>"
+	menu := `<ul style="display:none"><li>Secret menu entry one</li><li>Secret menu entry two</li></ul>`
+	for _, c := range []struct {
+		name, page string
+		want       bool // Hidden, and the article in the output
+	}{
+		{"body display none", `<html><head><title>T</title></head><body style="display:none">` + article + `</body></html>`, true},
+		{"html visibility hidden", `<html style="visibility:hidden"><head><title>T</title></head><body>` + article + `</body></html>`, true},
+		{"body hidden attribute", `<html><body hidden>` + article + `</body></html>`, true},
+		{"wrapper", `<html><body><div id="page" style="display: none !important">` + article + `</div></body></html>`, true},
+		{"wrapper with a line of its own", `<html><body><p>Loading…</p><div style="display:none">` + article + `</div></body></html>`, true},
+		{"text of its own", `<html><body>` + article + menu + `</body></html>`, false},
+	} {
+		r, err := (&Cleaner{Model: defaultText(t)}).Clean(context.Background(), c.name, []byte(c.page))
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if r.Hidden != c.want {
+			t.Errorf("%s: Hidden %v, want %v", c.name, r.Hidden, c.want)
+		}
+		all := ""
+		for _, b := range r.Blocks {
+			all += " " + b.Text
+		}
+		if !strings.Contains(all, "river festival drew record crowds") {
+			t.Errorf("%s: the article is not among the blocks: %q", c.name, all)
+		}
+		if strings.Contains(all, "Secret menu") {
+			t.Errorf("%s: the hidden menu of a page with text of its own is kept: %q", c.name, all)
+		}
+	}
+}

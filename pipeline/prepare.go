@@ -32,8 +32,12 @@ type Doc struct {
 	// <noframes> holds, kept (preclean.Options.KeepFallbacks) since the
 	// page has no other.
 	Fallbacks bool
-	English   bool // the page's text looks English
-	Timings   Timings
+	// Hidden reports a page whose text is next to all hidden by
+	// attribute or inline style, kept (preclean.Options.KeepHidden):
+	// hidden until a script, which does not run here, shows it.
+	Hidden  bool
+	English bool // the page's text looks English
+	Timings Timings
 
 	// URL and Resources are PrepareOptions.URL and Resources, for the
 	// Visualizer.
@@ -156,7 +160,8 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 			links = styleLinks(p.Doc)
 		}
 	}
-	if _, err := preclean.CleanWith(p.Doc, pc); err != nil {
+	pst, err := preclean.CleanWith(p.Doc, pc)
+	if err != nil {
 		return nil, fmt.Errorf("%s: preclean: %w", name, err)
 	}
 	restoreLinks(p.Doc, links)
@@ -170,20 +175,29 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 		// script fills, a frameset): that is what a browser with scripts
 		// off (as the renderer's) shows, so the page is that text, if it
 		// is text to read and not a one-line "enable JavaScript".
-		if fp, err := load.Bytes(name, data, opt.Load); err == nil {
-			fpc := pc
-			fpc.KeepFallbacks = true
-			var flinks []*html.Node
-			if opt.Visual != nil && opt.Resources != nil {
-				flinks = styleLinks(fp.Doc)
-			}
-			if _, err := preclean.CleanWith(fp.Doc, fpc); err == nil {
-				restoreLinks(fp.Doc, flinks)
-				if bs := blocks.Find(fp.Doc); words(bs) >= MinFallbackWords {
-					p, d.Page, d.Blocks = fp, fp, bs
-					d.Fallbacks = true
-				}
-			}
+		fpc := pc
+		fpc.KeepFallbacks = true
+		if fp, bs, ok := again(name, data, opt, fpc); ok {
+			p, d.Page, d.Blocks = fp, fp, bs
+			d.Fallbacks = true
+		}
+		if err := ctx.Err(); err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+	}
+	if pst.Hidden > 0 && !pc.KeepHidden && words(d.Blocks) < MinFallbackWords {
+		// Next to no text but what is hidden by attribute or inline
+		// style: a page kept hidden until a script shows it (an
+		// anti-flicker <body style="display:none">). A reader sees it,
+		// so the page is that text; as with a body hidden by a style
+		// sheet, its rendering shows too little, and the text model
+		// decides its blocks.
+		hpc := pc
+		hpc.KeepHidden = true
+		hpc.KeepFallbacks = d.Fallbacks
+		if hp, bs, ok := again(name, data, opt, hpc); ok && words(bs) > words(d.Blocks) {
+			p, d.Page, d.Blocks = hp, hp, bs
+			d.Hidden = true
 		}
 		if err := ctx.Err(); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
@@ -232,6 +246,28 @@ func words(bs []*blocks.Block) int {
 		n += len(strings.Fields(b.Text))
 	}
 	return n
+}
+
+// again loads and precleans the page anew with other preclean options, and
+// reports its blocks when they hold at least MinFallbackWords words.
+func again(name string, data []byte, opt PrepareOptions, pc preclean.Options) (*load.Page, []*blocks.Block, bool) {
+	p, err := load.Bytes(name, data, opt.Load)
+	if err != nil {
+		return nil, nil, false
+	}
+	var links []*html.Node
+	if opt.Visual != nil && opt.Resources != nil {
+		links = styleLinks(p.Doc)
+	}
+	if _, err := preclean.CleanWith(p.Doc, pc); err != nil {
+		return nil, nil, false
+	}
+	restoreLinks(p.Doc, links)
+	bs := blocks.Find(p.Doc)
+	if words(bs) < MinFallbackWords {
+		return nil, nil, false
+	}
+	return p, bs, true
 }
 
 // hasFallback reports whether a page's bytes hold a <noscript> or a

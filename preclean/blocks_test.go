@@ -22,6 +22,9 @@ func TestBreaksMakeBlocks(t *testing.T) {
 		},
 		"testdata/golden/br-inline.html": {"Cell one", "cell two italic", "more", "Item start", "item end", "Body-level font text", "next part"},
 		"testdata/golden/br-p.html":      {"Alpha bold", "still bold beta", "gamma", "Heading part", "second heading part", "Leading run"},
+		// Ruby and MathML inside a sentence leave it one block: the
+		// readings go, the base text and the formula stay in place.
+		"testdata/golden/ruby-math.html": {"今年も東京で春祭りが開かれた。", "The formula E=mc2 was shown."},
 	}
 	for file, want := range cases {
 		in, err := os.ReadFile(file)

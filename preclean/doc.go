@@ -26,6 +26,10 @@
 //     buttons hold 398 words in all, every one boilerplate: "Search", "Go",
 //     "SIGN UP"). label, legend and fieldset text stays;
 //   - link, meta and base elements in the body;
+//   - the readings of ruby annotations, rt, and their fallback
+//     parentheses, rp: the furigana above 東京 are a gloss, not text of
+//     the sentence (ruby and rb are inline, so 今年も東京で stays one
+//     run);
 //   - elements hidden by attribute or inline style: the hidden attribute,
 //     style declaring display:none or visibility:hidden|collapse (any case,
 //     spacing, !important), and <dialog> without open. aria-hidden="true"
@@ -36,6 +40,13 @@
 //     (counts in RESULTS.md).
 //
 // CSS in style sheets is not evaluated: an element hidden by a class stays.
+//
+// From the text that stays, characters that show nothing are removed:
+// control characters (but tab, line feed, form feed and carriage return),
+// the soft hyphen, the zero-width space, the word joiner and U+FEFF, so
+// that "ban&shy;ner" is the word "banner" and a paragraph of &#8203; no
+// paragraph. Zero-width joiners and non-joiners stay (they shape Arabic,
+// Persian and Indic scripts and emoji).
 //
 // # Runs of <br>
 //

@@ -25,7 +25,8 @@ type Stats struct {
 
 // dropped are the elements removed with their content: nothing a reader
 // sees as text (scripts, styles, embedded objects, media fallbacks, form
-// controls whose text is a label or a choice list, not prose).
+// controls whose text is a label or a choice list, not prose, the readings
+// that ruby annotations set above a word and their parentheses).
 var dropped = map[atom.Atom]bool{
 	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
 	atom.Iframe: true, atom.Frame: true, atom.Frameset: true, atom.Noframes: true,
@@ -35,6 +36,7 @@ var dropped = map[atom.Atom]bool{
 	atom.Select: true, atom.Option: true, atom.Optgroup: true, atom.Datalist: true,
 	atom.Input: true, atom.Textarea: true, atom.Button: true, atom.Keygen: true,
 	atom.Link: true, atom.Meta: true, atom.Base: true,
+	atom.Rt: true, atom.Rp: true,
 }
 
 // Options change what Clean removes.
@@ -128,6 +130,9 @@ func (st *Stats) drop(n *html.Node) bool {
 		st.Comments++
 		return true
 	case html.ElementNode:
+	case html.TextNode:
+		n.Data = stripInvisible(n.Data)
+		return false
 	default:
 		return false
 	}

@@ -52,6 +52,10 @@ var (
 	ErrManyClass  = errors.New("svm: only two-class problems are supported")
 	ErrNonFinite  = errors.New("svm: NaN or Inf in data")
 	ErrDimensions = errors.New("svm: mismatched dimensions")
+	// ErrStaleMeta is LoadModel's error for a model file whose sidecar
+	// (MetaSuffix) was written for another model file: the model was
+	// replaced (by svm-train, say) and the sidecar left behind.
+	ErrStaleMeta = errors.New("svm: metadata belongs to a different model file (checksum mismatch)")
 )
 
 // Validate checks that the problem is usable for training: non-empty,

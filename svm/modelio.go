@@ -359,7 +359,9 @@ func (m *Model) Save(path string) error {
 }
 
 // LoadModel reads a model saved by Save. A plain LIBSVM model (from
-// svm-train) without a sidecar loads too, without names or scaling.
+// svm-train) without a sidecar loads too, without names or scaling; one
+// whose sidecar is another model's is ErrStaleMeta (LoadLIBSVMModel reads
+// it without).
 func LoadModel(path string) (*Model, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -382,6 +384,20 @@ func LoadModel(path string) (*Model, error) {
 	return m, nil
 }
 
+// LoadLIBSVMModel reads the LIBSVM model file at path as svm-predict
+// does, ignoring any sidecar: no feature names, scaling or threshold.
+func LoadLIBSVMModel(path string) (*Model, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	m, err := ReadLIBSVMModel(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
 func (m *Model) applyMeta(js, modelText []byte) error {
 	var md meta
 	if err := json.Unmarshal(js, &md); err != nil {
@@ -392,7 +408,7 @@ func (m *Model) applyMeta(js, modelText []byte) error {
 	}
 	sum := sha256.Sum256(modelText)
 	if md.ModelSHA256 != hex.EncodeToString(sum[:]) {
-		return fmt.Errorf("svm: metadata belongs to a different model file (checksum mismatch)")
+		return ErrStaleMeta
 	}
 	if md.NumFeatures < m.NumFeatures {
 		return fmt.Errorf("%w: metadata says %d features, support vectors use %d", ErrDimensions, md.NumFeatures, m.NumFeatures)

@@ -272,3 +272,31 @@ func FuzzReadLIBSVMModel(f *testing.F) {
 		}
 	})
 }
+
+// TestStaleMeta: a model file replaced after Save (svm-train writing over
+// it) with its sidecar left behind is ErrStaleMeta, not our model with
+// another's scaling; LoadLIBSVMModel reads it as svm-predict does.
+func TestStaleMeta(t *testing.T) {
+	_, m := heartModel(t, DefaultParams())
+	m.Scaler = identityScaler(m.NumFeatures, false)
+	path, _ := saveLoad(t, m)
+	var buf bytes.Buffer
+	other := *m
+	other.Rho += 0.5
+	if err := other.WriteLIBSVM(&buf); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadModel(path); !errors.Is(err, ErrStaleMeta) {
+		t.Fatalf("LoadModel of a replaced model: %v, want ErrStaleMeta", err)
+	}
+	got, err := LoadLIBSVMModel(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Rho != other.Rho || got.Scaler != nil || got.FeatureNames != nil {
+		t.Errorf("LoadLIBSVMModel: rho %g (want %g), scaler %v, names %v", got.Rho, other.Rho, got.Scaler, got.FeatureNames)
+	}
+}

@@ -83,6 +83,9 @@ type DataOptions struct {
 	// if set, is told of each with the pattern it matched.
 	Skip   []string
 	OnSkip func(set, id, pattern string)
+	// OnWarning, if set, is told of what is odd but not wrong: a split
+	// file listing IDs that have no page.
+	OnWarning func(msg string)
 	// KeepFailed keeps pages that failed to load (but whose gold could be
 	// read) as Examples with Err set and no Doc, so that an evaluation
 	// counts them as empty output instead of skipping them.
@@ -116,7 +119,7 @@ func LoadData(ctx context.Context, dirs []string, opt DataOptions) ([]*Example, 
 		}
 		whole := len(pairs)
 		if opt.Split != "" {
-			pairs, err = filterSplit(dir, pairs, opt.Split)
+			pairs, err = filterSplit(dir, pairs, opt.Split, opt.OnWarning)
 			if err != nil {
 				return nil, err
 			}
@@ -216,7 +219,10 @@ func loadExample(ctx context.Context, set string, p gold.Pair, opt DataOptions) 
 // filterSplit keeps the pairs listed in dir/split/<name>.txt (Dragnet's
 // published train/test split: one ID per line). A set without a split/
 // directory is kept whole.
-func filterSplit(dir string, pairs []gold.Pair, name string) ([]gold.Pair, error) {
+//
+// A page listed in another split file of dir/split too is an error; IDs
+// listed without a page are told to warn.
+func filterSplit(dir string, pairs []gold.Pair, name string, warn func(string)) ([]gold.Pair, error) {
 	data, err := os.ReadFile(filepath.Join(dir, "split", name+".txt"))
 	if errors.Is(err, fs.ErrNotExist) {
 		if _, derr := os.Stat(filepath.Join(dir, "split")); errors.Is(derr, fs.ErrNotExist) {
@@ -227,14 +233,50 @@ func filterSplit(dir string, pairs []gold.Pair, name string) ([]gold.Pair, error
 		return nil, fmt.Errorf("data set %s: split %q: %w", dir, name, err)
 	}
 	keep := map[string]bool{}
+	var listed []string
 	for _, id := range strings.Fields(string(data)) {
-		keep[strings.TrimSuffix(id, ".html")] = true
+		id = strings.TrimSuffix(id, ".html")
+		if !keep[id] {
+			keep[id] = true
+			listed = append(listed, id)
+		}
 	}
+	// A page in two splits would be trained on and tested: refused.
+	others, _ := filepath.Glob(filepath.Join(dir, "split", "*.txt"))
+	for _, o := range others {
+		if filepath.Base(o) == name+".txt" {
+			continue
+		}
+		od, err := os.ReadFile(o)
+		if err != nil {
+			return nil, fmt.Errorf("data set %s: %w", dir, err)
+		}
+		for _, id := range strings.Fields(string(od)) {
+			if id = strings.TrimSuffix(id, ".html"); keep[id] {
+				return nil, fmt.Errorf("data set %s: page %s is in split %q and in %s: splits must not share pages", dir, id, name, filepath.Base(o))
+			}
+		}
+	}
+	have := map[string]bool{}
 	var out []gold.Pair
 	for _, p := range pairs {
 		if keep[p.ID] {
 			out = append(out, p)
+			have[p.ID] = true
 		}
+	}
+	var missing []string
+	for _, id := range listed {
+		if !have[id] {
+			missing = append(missing, id)
+		}
+	}
+	if len(missing) > 0 && warn != nil {
+		some := strings.Join(missing[:min(3, len(missing))], ", ")
+		if len(missing) > 3 {
+			some += ", ..."
+		}
+		warn(fmt.Sprintf("data set %s: split %q lists %d pages with no html/<id>.html and gold/<id>.* pair (%s)", dir, name, len(missing), some))
 	}
 	return out, nil
 }

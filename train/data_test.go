@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -73,5 +74,38 @@ func TestLoadSample(t *testing.T) {
 	}
 	if !differ {
 		t.Error("seeds 2 to 5 all sampled the pages of seed 1")
+	}
+}
+
+// TestSplitChecks: a split that lists IDs without a page warns, naming
+// them; a page in two splits is refused.
+func TestSplitChecks(t *testing.T) {
+	dir := t.TempDir()
+	set := writeSet(t, dir, "s", 4)
+	if err := os.MkdirAll(filepath.Join(set, "split"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(set, "split", name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("training.txt", "p00\np01\nnope1.html\nnope2\n")
+	write("test.txt", "p02\np03")
+	var warned []string
+	ex, err := LoadData(context.Background(), []string{set}, DataOptions{Split: "training", OnWarning: func(m string) { warned = append(warned, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := ids(ex); !slices.Equal(got, []string{"s/p00", "s/p01"}) {
+		t.Errorf("training split: %v", got)
+	}
+	if len(warned) != 1 || !strings.Contains(warned[0], `split "training" lists 2 pages with no html/<id>.html and gold/<id>.* pair (nope1, nope2)`) {
+		t.Errorf("warnings %q", warned)
+	}
+	write("test.txt", "p02\np03\np01\n")
+	_, err = LoadData(context.Background(), []string{set}, DataOptions{Split: "test"})
+	if err == nil || !strings.Contains(err.Error(), `page p01 is in split "test" and in training.txt`) {
+		t.Errorf("a page in both splits: %v", err)
 	}
 }

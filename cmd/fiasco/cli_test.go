@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -206,5 +207,23 @@ func TestRepeatedErrors(t *testing.T) {
 	}
 	if recs := readErrRecords(t, filepath.Join(out, "errors.jsonl")); len(recs) != 8 {
 		t.Errorf("%d error records, want 8", len(recs))
+	}
+}
+
+// TestNameWithLineBreak: a batch's message about a page whose file name
+// holds a line break shows the name quoted and says what went wrong.
+func TestNameWithLineBreak(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	if err := os.Mkdir(in, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(in, "bad\nname.html"), nil, 0o644); err != nil {
+		t.Skipf("this file system takes no line break in a name: %v", err)
+	}
+	code, _, errs := fiasco(t, "clean", "--no-render", "-o", filepath.Join(dir, "out"), in)
+	want := strconv.Quote(filepath.Join(in, "bad\nname.html")) + ": empty page"
+	if code != 1 || !strings.Contains(errs, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant a line with %s", code, errs, want)
 	}
 }

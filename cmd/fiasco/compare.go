@@ -24,7 +24,9 @@ func init() {
 const compareHelp = `usage: fiasco compare [options] REFERENCE CANDIDATE [REFERENCE CANDIDATE ...]
 
 Reads two files written by "fiasco eval --pages" over the same pages (each
-page once in each, matched by set and ID, in any order) and prints the
+page once in each, matched by set and ID, in any order, scored against
+the same gold: a page whose gold_words differ, as under another --policy,
+is an error) and prints the
 candidate's figures minus the reference's, as eval counts them: word F
 (micro) over all pages and, when there are several data sets, over each
 set's pages, each with a 95% interval from a paired bootstrap over pages
@@ -98,17 +100,25 @@ type pagesFile struct {
 	path   string
 	scores []train.PageScore
 	line   map[[2]string]int // the line of each page, by set and ID
+	index  map[[2]string]int // its index in scores
 	failed int               // pages that failed to load (scored as empty output)
 }
 
-// samePages reports, naming the files, a page that is not in both.
+// samePages reports, naming the files, a page that is not in both, or
+// one scored against other gold in each (another --policy, a gold file
+// changed between the runs): a difference there is the gold's, not the
+// model's.
 func samePages(ref, cand *pagesFile) error {
 	for _, c := range [][2]*pagesFile{{ref, cand}, {cand, ref}} {
 		f, other := c[0], c[1]
 		for _, p := range f.scores {
 			k := [2]string{p.Set, p.ID}
-			if _, ok := other.line[k]; !ok {
+			j, ok := other.line[k]
+			if !ok {
 				return fmt.Errorf("%s:%d: page %s/%s is not in %s: compare wants the same pages in both", f.path, f.line[k], p.Set, p.ID, other.path)
+			}
+			if g := other.scores[other.index[k]].Words.Gold; g != p.Words.Gold {
+				return fmt.Errorf("%s:%d: page %s/%s has %d gold words, %d in %s:%d: the two runs scored it against other gold (another --policy, or its gold changed); compare wants the same gold in both", f.path, f.line[k], p.Set, p.ID, p.Words.Gold, g, other.path, j)
 			}
 		}
 	}
@@ -167,7 +177,7 @@ func readPages(path string) (*pagesFile, error) {
 		return nil, err
 	}
 	defer f.Close()
-	out := &pagesFile{path: path, line: map[[2]string]int{}}
+	out := &pagesFile{path: path, line: map[[2]string]int{}, index: map[[2]string]int{}}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
 	for n := 1; sc.Scan(); n++ {
@@ -199,6 +209,7 @@ func readPages(path string) (*pagesFile, error) {
 		if l.Error != "" {
 			out.failed++
 		}
+		out.index[k] = len(out.scores)
 		tp := l.TP
 		fp, fn := l.Kept-tp, l.Clean-tp
 		out.scores = append(out.scores, train.PageScore{Set: l.Set, ID: l.ID,

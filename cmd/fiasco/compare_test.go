@@ -99,6 +99,7 @@ func TestCompareErrors(t *testing.T) {
 	ref := writeLines(t, dir, "ref.jsonl", []train.PageScore{pageScore("a", "1", 10, 10, 9, nodes), pageScore("a", "2", 10, 10, 9, nodes)})
 	short := writeLines(t, dir, "short.jsonl", []train.PageScore{pageScore("a", "1", 10, 10, 9, nodes)})
 	other := writeLines(t, dir, "other.jsonl", []train.PageScore{pageScore("a", "1", 10, 10, 9, nodes), pageScore("a", "3", 10, 10, 9, nodes)})
+	otherGold := writeLines(t, dir, "gold.jsonl", []train.PageScore{pageScore("a", "1", 10, 10, 9, nodes), pageScore("a", "2", 12, 10, 9, nodes)})
 	bad := filepath.Join(dir, "bad.jsonl")
 	os.WriteFile(bad, []byte(`{"set":"a","id":"1","gold_words":10,"out_words":10,"matched_words":9}`+"\n"+"not json\n"), 0o644)
 	wrong := filepath.Join(dir, "wrong.jsonl")
@@ -129,6 +130,7 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{short, ref}, 1, "ref.jsonl:2: page a/2 is not in " + short},
 		{[]string{ref, other}, 1, "ref.jsonl:2: page a/2 is not in " + other},
 		{[]string{other, ref}, 1, "other.jsonl:2: page a/3 is not in " + ref},
+		{[]string{ref, otherGold}, 1, "ref.jsonl:2: page a/2 has 10 gold words, 12 in " + otherGold + ":2: the two runs scored it against other gold"},
 		{[]string{ref, dup}, 1, "dup.jsonl:2: page a/1 again (first on line 1)"},
 		{[]string{ref, noID}, 1, "noid.jsonl:1: not a line of eval --pages: want set, id and gold_words"},
 		{[]string{ref, noGold}, 1, "nogold.jsonl:1: not a line of eval --pages"},

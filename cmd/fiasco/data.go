@@ -202,8 +202,13 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 	opt.OnUnpaired = func(o gold.Orphan) { orphans = append(orphans, o) }
 	skipped := map[string]int{}
 	opt.OnSkip = func(_, _, pat string) { skipped[pat]++ }
+	var warnings []string
+	opt.OnWarning = func(msg string) { warnings = append(warnings, msg) }
 	ex, err := train.LoadData(ctx, d.dirs, opt)
 	bar.Done()
+	for _, w := range warnings {
+		fmt.Fprintf(stderr, "fiasco %s: warning: %s\n", d.cmd, w)
+	}
 	for _, pat := range d.skip {
 		// Told where the pattern names one of these sets (the --data and
 		// the --extra sets are loaded apart).
@@ -234,8 +239,8 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 			}
 		}
 	}
-	blocks, truncated := 0, 0
-	var noGold []string
+	blocks := 0
+	var noGold, truncated []string
 	pages := len(ex) + len(failed) // with keepFailed the failed pages are among ex too, to be scored as empty
 	for _, e := range ex {
 		if e.Gold != nil && len(e.Gold.Words) == 0 {
@@ -244,7 +249,7 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 		if e.Doc != nil {
 			blocks += len(e.Doc.Blocks)
 			if e.Doc.Page.Truncated {
-				truncated++
+				truncated = append(truncated, e.Set+"/"+e.ID)
 			}
 		}
 		if e.Err != nil {
@@ -259,9 +264,9 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 		fmt.Fprintf(stderr, "fiasco %s: warning: %s without a clean word in the gold (%s): every block counts as dirty there\n",
 			d.cmd, plural(len(noGold), "page"), listSome(noGold, 3))
 	}
-	if truncated > 0 {
-		fmt.Fprintf(stderr, "fiasco %s: %s cut at a size limit (%d bytes, %d tags or %d text blocks): only what came before the cut is used, against the whole gold\n",
-			d.cmd, plural(truncated, "page"), load.DefaultMaxBytes, load.DefaultMaxTags, pipeline.DefaultMaxBlocks)
+	if len(truncated) > 0 {
+		fmt.Fprintf(stderr, "fiasco %s: %s cut at a size limit (%s; %d bytes, %d tags or %d text blocks): only what came before the cut is used, against the whole gold\n",
+			d.cmd, plural(len(truncated), "page"), listSome(truncated, 3), load.DefaultMaxBytes, load.DefaultMaxTags, pipeline.DefaultMaxBlocks)
 	}
 	if d.policy == gold.Article {
 		sets := map[string]bool{}

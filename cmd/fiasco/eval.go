@@ -51,7 +51,8 @@ on the others (SVM options as for fiasco train).
 
 A page that fails to load or to be classified is named on stderr and
 scored as empty output, except where its gold cannot be read: such a page
-cannot be scored and is left out (as are failed pages of --extra sets).
+cannot be scored and is left out, of --pages and --blocks too (as are
+failed pages of --extra sets).
 The report is still printed, and the exit status is then 1.
 
 ` + shrinkingHelp

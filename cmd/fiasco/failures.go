@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/fiasco-project/fiasco/corpus"
 	"github.com/fiasco-project/fiasco/pipeline"
@@ -55,18 +57,21 @@ func (l *failureLog) fail(in pipeline.Input, err error) error {
 	if l.log != nil {
 		werr = l.log.Add(record(in, msg, false))
 	}
-	line := firstLine(msg)
+	// A name with a line break in it (a file may be called so) would
+	// cut the message at firstLine: it is shown quoted.
+	name := shownName(in.Name)
+	line := firstLine(strings.ReplaceAll(msg, in.Name, name))
 	key := line
-	if in.Name != "" {
-		key = strings.ReplaceAll(line, in.Name, "PAGE")
+	if name != "" {
+		key = strings.ReplaceAll(line, name, "PAGE")
 	}
 	if l.count[key] == 0 {
 		l.order = append(l.order, key)
 	}
 	l.count[key]++
 	if l.count[key] <= maxRepeats {
-		if !strings.Contains(line, in.Name) {
-			line = in.Name + ": " + line
+		if !strings.Contains(line, name) {
+			line = name + ": " + line
 		}
 		if in.URL != "" && !strings.Contains(line, in.URL) {
 			line += " (" + in.URL + ")" // a WARC record is named by its offset
@@ -74,6 +79,15 @@ func (l *failureLog) fail(in pipeline.Input, err error) error {
 		l.status.message(fmt.Sprintf("%s: %s", l.prefix, line))
 	}
 	return werr
+}
+
+// shownName is name as messages on stderr show it: quoted (Go syntax)
+// when it holds control characters, as it is otherwise.
+func shownName(name string) string {
+	if strings.ContainsFunc(name, unicode.IsControl) {
+		return strconv.Quote(name)
+	}
+	return name
 }
 
 // summary reports the errors that were not all named.

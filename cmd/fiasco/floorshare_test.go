@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -12,6 +15,7 @@ import (
 
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/gold"
+	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/train"
 )
 
@@ -128,5 +132,47 @@ func TestInspectFloor(t *testing.T) {
 	}
 	if floored != 4 || !strings.Contains(errs, "the prose floor kept all of it") {
 		t.Errorf("%d blocks marked floor, want the 4 paragraphs; stderr:\n%s", floored, errs)
+	}
+}
+
+// TestInspectInputs: inspect reads a page as clean does (a gzip-compressed
+// file), refuses a folder of pages, and says where it cut a page.
+func TestInspectInputs(t *testing.T) {
+	needChromium(t) // inspect draws the picture
+	dir := t.TempDir()
+	page, err := os.ReadFile("../../testdata/article.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(page)
+	zw.Close()
+	gzPath := filepath.Join(dir, "article.html.gz")
+	if err := os.WriteFile(gzPath, gz.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, plain, _ := fiasco(t, "inspect", "--no-render", "--json", "-o", filepath.Join(dir, "a.png"), "../../testdata/article.html")
+	code, out, errs := fiasco(t, "inspect", "--no-render", "--json", "-o", filepath.Join(dir, "b.png"), gzPath)
+	if code != 0 || out != plain {
+		t.Errorf("a gzip-compressed page: exit %d, table equal to the plain page's: %v; stderr:\n%s", code, out == plain, errs)
+	}
+	code, _, errs = fiasco(t, "inspect", "--no-render", "-o", filepath.Join(dir, "c.png"), "../../testdata")
+	if code != 2 || !strings.Contains(errs, "holds more than one page") {
+		t.Errorf("a folder: exit %d, stderr:\n%s", code, errs)
+	}
+	var b strings.Builder
+	b.WriteString("<html><body>")
+	for i := 0; i < pipeline.DefaultMaxBlocks+10; i++ {
+		fmt.Fprintf(&b, "<p>Paragraph %d.</p>", i)
+	}
+	b.WriteString("</body></html>")
+	long := filepath.Join(dir, "long.html")
+	if err := os.WriteFile(long, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = fiasco(t, "inspect", "--no-render", "-o", filepath.Join(dir, "d.png"), long)
+	if code != 0 || !strings.Contains(errs, "long.html: truncated: the page has more than") {
+		t.Errorf("a page cut at the block limit: exit %d, stderr:\n%s", code, errs)
 	}
 }

@@ -57,6 +57,10 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	out := fs.String("out", "", "result table file (default DATA.out, \"null\" for none)")
 	pngPath := fs.String("png", "", "heatmap PNG file (default DATA.png, \"null\" for none)")
 	quiet := fs.Bool("q", false, "no progress bar")
+	args, weights, err := labelWeights("grid", args)
+	if err != nil {
+		return err
+	}
 	pos, err := fs.parseN(args, stdout, 1, "DATA")
 	if err != nil {
 		return err
@@ -89,6 +93,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	applyLabelWeights(&base, weights, prob.Y, func(msg string) { fmt.Fprintln(stderr, msg) })
 	if col, lo, hi := unscaled(prob); col >= 0 {
 		fmt.Fprintf(stderr, "fiasco grid: warning: %s is not scaled to [-1, 1] (feature %d spans %g to %g); fiasco train scales every column first, so C and gamma found here do not carry over to it: scale the file (fiasco svm scale) and search that\n", data, col+1, lo, hi)
 	}

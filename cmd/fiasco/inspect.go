@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"image/png"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/fiasco-project/fiasco/corpus"
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/features"
+	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/render"
 	"github.com/fiasco-project/fiasco/vision"
@@ -38,7 +39,9 @@ corpus policy the model with visual features (and their values in the
 table), with --no-render (and under --policy article) the text model; the
 page is rendered for the picture either way. The labels and values are
 fiasco clean's with the same flags: the blocks are measured at --scale as
-clean measures them, and the picture is drawn at full scale.`
+clean measures them, and the picture is drawn at full scale. PAGE is read
+as fiasco clean reads a page: a file, gzip- or zstd-compressed or not,
+"-" for standard input, or a WARC archive holding one page.`
 
 func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("inspect", inspectHelp)
@@ -90,14 +93,15 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		defer v.Close()
 	}
-	data, err := os.ReadFile(page)
+	in, err := inspectInput(ctx, page, c.Model.Visual)
 	if err != nil {
 		return err
 	}
-	res, err := c.Clean(ctx, page, data)
+	res, err := c.CleanInput(ctx, in)
 	if err != nil {
 		return err
 	}
+	page = in.Name
 	// Render the page as it looks, with the blocks' boxes.
 	doc, err := pipeline.Markup(res.Doc)
 	if err != nil {
@@ -127,11 +131,33 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	kept := len(res.Kept())
+	if res.Page.Truncated {
+		fmt.Fprintf(stderr, "fiasco inspect: %s: %s\n", page, truncatedMsg(res.Page, load.DefaultMaxBytes))
+	}
 	if res.Floored() {
 		fmt.Fprintf(stderr, "fiasco inspect: %s: %s\n", page, flooredMsg)
 	}
 	fmt.Fprintf(stderr, "fiasco inspect: %d blocks, %d clean; wrote %s\n", len(res.Blocks), kept, *out)
 	return nil
+}
+
+// inspectInput reads the one page that arg stands for as fiasco clean
+// reads it: a file (gzip- and zstd-compressed ones decompressed), "-" for
+// standard input, or a WARC archive that holds one page.
+func inspectInput(ctx context.Context, arg string, resources bool) (pipeline.Input, error) {
+	src := corpus.NewSource(corpus.Options{Resources: resources})
+	var in pipeline.Input
+	n := 0
+	for i := range src.Inputs(ctx, []string{arg}, nil) {
+		if n++; n > 1 {
+			return in, usagef("inspect", "%s holds more than one page (a directory or a WARC archive): give one page", arg)
+		}
+		in = i
+	}
+	if n == 0 {
+		return in, fmt.Errorf("%s: no page in it", arg)
+	}
+	return in, in.Err
 }
 
 // writeBlockTable lists every block with its label, decision value, type,

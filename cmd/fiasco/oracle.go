@@ -104,8 +104,13 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		var orphans []gold.Orphan
 		opt.OnUnpaired = func(o gold.Orphan) { orphans = append(orphans, o) }
 		opt.OnSkip = func(_, _, pat string) { skipped[pat]++ }
+		var warnings []string
+		opt.OnWarning = func(msg string) { warnings = append(warnings, msg) }
 		ex, err := train.LoadData(ctx, []string{dir}, opt)
 		bar.Done()
+		for _, w := range warnings {
+			fmt.Fprintf(stderr, "fiasco oracle: warning: %s\n", w)
+		}
 		for _, o := range orphans {
 			fmt.Fprintf(stderr, "fiasco oracle: skipped %s: %s\n", o.Path, o.Why)
 		}

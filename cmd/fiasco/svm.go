@@ -86,6 +86,10 @@ func svmTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	sf := addSVMFlags(fs.FlagSet, libsvmLetters)
 	folds := fs.Int("v", 0, "n-fold stratified cross-validation instead of training (n >= 2); folds drawn from -seed")
 	quiet := fs.Bool("q", false, "quiet mode")
+	args, weights, err := labelWeights("svm train", args)
+	if err != nil {
+		return err
+	}
 	pos, err := fs.parse(args, stdout)
 	if err != nil {
 		return err
@@ -101,6 +105,7 @@ func svmTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	applyLabelWeights(&p, weights, prob.Y, func(msg string) { fmt.Fprintln(stderr, msg) })
 	if *folds != 0 {
 		if n := len(prob.Y); *folds > n && *folds >= 2 {
 			// As svm-train: leave-one-out rather than an error.
@@ -142,6 +147,12 @@ func svmPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return err
 	}
 	m, err := svm.LoadModel(pos[1])
+	if errors.Is(err, svm.ErrStaleMeta) {
+		// svm-train wrote the model over one of ours and left our
+		// sidecar: the model is svm-train's, read as svm-predict reads it.
+		fmt.Fprintf(stderr, "fiasco svm predict: warning: %s%s was written for another model file; ignored (the model is read as svm-predict reads it)\n", pos[1], svm.MetaSuffix)
+		m, err = svm.LoadLIBSVMModel(pos[1])
+	}
 	if err != nil {
 		return err
 	}

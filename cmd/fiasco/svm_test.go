@@ -254,3 +254,53 @@ func TestSVMTrainAsSVMTrain(t *testing.T) {
 		t.Errorf("three labels: exit %d, stderr %s; want an error naming %s", code, errs, three)
 	}
 }
+
+// TestSVMLabelWeights: -wi weighs the class labelled i, as svm-train's
+// does, whatever the labels: on heart_scale relabelled 1 (+1) and 2 (-1),
+// -w1 2 and -w2 2 give svm-train's figures for the same options
+// (Debian's svm-train 3.x on the same file: obj -139.494205, rho
+// -0.180191, 134 SV; obj -124.969041, rho 0.538065, 126 SV), and a label
+// no row has is warned of.
+func TestSVMLabelWeights(t *testing.T) {
+	data, err := os.ReadFile(heartScale(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "-1 "); ok {
+			line = "2 " + rest
+		} else if rest, ok := strings.CutPrefix(line, "+1 "); ok {
+			line = "1 " + rest
+		}
+		b.WriteString(line)
+	}
+	h12 := filepath.Join(t.TempDir(), "h12")
+	if err := os.WriteFile(h12, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(t.TempDir(), "m")
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"-w1", "2"}, []string{"obj = -139.494205, rho = -0.180191", "Total nSV = 134"}},
+		{[]string{"-w2=2"}, []string{"obj = -124.969041, rho = 0.538065", "Total nSV = 126"}},
+		{[]string{"-w-1", "2"}, []string{"obj = -100.877288, rho = 0.424462", "WARNING: class label -1 specified in weight is not found"}},
+	} {
+		code, out, errs := runCmd(t, svmCmd, append(append([]string{"train"}, c.args...), h12, model)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", c.args, code, errs)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(out+errs, w) {
+				t.Errorf("%v: output lacks %q:\n%s%s", c.args, w, out, errs)
+			}
+		}
+	}
+	for _, args := range [][]string{{"-w1"}, {"-w1", "x"}, {"-w2", "0"}} {
+		if code, _, errs := runCmd(t, svmCmd, append(append([]string{"train"}, args...), h12, model)...); code != 2 {
+			t.Errorf("%v: exit %d, want 2: %s", args, code, errs)
+		}
+	}
+}

@@ -4,6 +4,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
+	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/svm"
@@ -83,8 +86,16 @@ func addSVMFlags(fs *flag.FlagSet, letters bool) *svmFlags {
 	fs.Float64Var(&f.gamma, "g", 0, "gamma of the kernel (0 means 1/num_features)")
 	fs.Float64Var(&f.coef0, "r", d.Coef0, "coef0 of the polynomial/sigmoid kernel")
 	fs.Float64Var(&f.c, "c", d.C, "cost parameter C of C-SVC")
-	fs.Float64Var(&f.w1, "w1", 1, "weight: C of class +1 is w1*C")
-	fs.Float64Var(&f.wm1, "w-1", 1, "weight: C of class -1 is w-1*C")
+	if letters {
+		// svm-train's -wi for any label i (labelWeights takes them out
+		// of the arguments before the flag set sees them); listed here
+		// for the help.
+		fs.Float64Var(&f.w1, "w1", 1, "weight: C of the class labelled 1 is w1*C; -wi for label i (-w-1, -w2, ...), as svm-train")
+		fs.Float64Var(&f.wm1, "w-1", 1, "weight: C of the class labelled -1 is w-1*C")
+	} else {
+		fs.Float64Var(&f.w1, "w1", 1, "weight: C of class +1 (clean) is w1*C")
+		fs.Float64Var(&f.wm1, "w-1", 1, "weight: C of class -1 (dirty) is w-1*C")
+	}
 	fs.Float64Var(&f.eps, "e", d.Eps, "tolerance of the termination criterion")
 	fs.Float64Var(&f.cacheMB, "m", d.CacheMB, "kernel cache size in MB")
 	if letters {
@@ -142,4 +153,84 @@ func (f *svmFlags) params() (svm.Params, error) {
 		return svm.Params{}, err
 	}
 	return p, nil
+}
+
+// labelWeights takes svm-train's class weight options out of args: -wi
+// weight (or -wi=weight, with one dash or two) sets the C of the class
+// labelled i to weight*C, whatever the labels are (-w1 and -w-1 for ±1
+// data, -w2 for label 2). The other arguments are returned in order.
+func labelWeights(cmd string, args []string) (rest []string, w map[float64]float64, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return append(rest, args[i:]...), w, nil
+		}
+		name := strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-")
+		if name == a || !strings.HasPrefix(name, "w") || len(name) == 1 {
+			rest = append(rest, a)
+			continue
+		}
+		label, val, hasVal := strings.Cut(name[1:], "=")
+		l, perr := strconv.ParseFloat(label, 64)
+		if perr != nil {
+			rest = append(rest, a) // not a weight: the flag set reports it
+			continue
+		}
+		if !hasVal {
+			if i+1 == len(args) {
+				return nil, nil, usagef(cmd, "%s needs a weight", a)
+			}
+			i++
+			val = args[i]
+		}
+		v, perr := strconv.ParseFloat(val, 64)
+		if perr != nil || !(v > 0) || math.IsInf(v, 0) {
+			return nil, nil, usagef(cmd, "%s %s: want a positive weight", a, val)
+		}
+		if w == nil {
+			w = map[float64]float64{}
+		}
+		w[l] = v
+	}
+	return rest, w, nil
+}
+
+// applyLabelWeights sets p's class weights from the weights by label of
+// labelWeights, for data labelled y, and warns, as svm-train does, of a
+// label given a weight that no row has.
+func applyLabelWeights(p *svm.Params, w map[float64]float64, y []float64, warn func(string)) {
+	if len(w) == 0 {
+		return
+	}
+	present := map[float64]bool{}
+	for _, v := range y {
+		present[v] = true
+	}
+	labels := make([]float64, 0, len(w))
+	for l := range w {
+		labels = append(labels, l)
+	}
+	slices.Sort(labels)
+	for _, l := range labels {
+		if !present[l] {
+			warn(fmt.Sprintf("WARNING: class label %g specified in weight is not found", l))
+		}
+	}
+	var pos float64
+	first := true
+	for v := range present {
+		if first || v > pos {
+			pos, first = v, false
+		}
+	}
+	p.WeightPos, p.WeightNeg = 1, 1
+	for l, v := range w {
+		switch {
+		case !present[l]:
+		case l == pos:
+			p.WeightPos = v
+		default:
+			p.WeightNeg = v
+		}
+	}
 }

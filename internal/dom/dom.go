@@ -19,13 +19,21 @@ var inline = map[atom.Atom]bool{
 	atom.U: true, atom.Var: true, atom.Wbr: true, atom.Ins: true, atom.Del: true,
 	atom.Acronym: true, atom.Blink: true, atom.Input: true, atom.Select: true,
 	atom.Option: true, atom.Button: true, atom.Textarea: true,
+	atom.Ruby: true, atom.Rb: true, atom.Rtc: true, atom.Rt: true, atom.Rp: true,
 }
 
 // IsInline reports whether n is an element whose text counts as its parent's
-// own text: a known inline element, or an element HTML does not define
-// (browsers display unknown elements inline, e.g. KrdWrd's <kw>).
+// own text: a known inline element, an element HTML does not define
+// (browsers display unknown elements inline, e.g. KrdWrd's <kw>), or a
+// MathML element (a formula inside a sentence: E = mc²).
 func IsInline(n *html.Node) bool {
-	return n.Type == html.ElementNode && (inline[n.DataAtom] || n.DataAtom == 0)
+	return n.Type == html.ElementNode && (inline[n.DataAtom] || n.DataAtom == 0 || n.Namespace == "math")
+}
+
+// IsInlineAtom reports whether an HTML element named a (0 for a name HTML
+// does not define) is inline, as IsInline does for an element node.
+func IsInlineAtom(a atom.Atom) bool {
+	return inline[a] || a == 0
 }
 
 // Next returns the node after n in document order below root, or nil: a

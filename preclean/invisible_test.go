@@ -1,0 +1,45 @@
+package preclean
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fiasco-project/fiasco/blocks"
+	"golang.org/x/net/html"
+)
+
+func TestStripInvisible(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"plain text", "plain text"},
+		{"ban\u00adner", "banner"},
+		{"zero\u200bwidth\u2060joined\ufeff", "zerowidthjoined"},
+		{"ctrl\x01\x0b\x1b\x7f end\t\n\f\r", "ctrl end\t\n\f\r"},
+		{"c1 \u0080\u0085\u009f ok \u00a0\u00e9", "c1  ok \u00a0\u00e9"},
+		{"\u200d\u200c joiners stay", "\u200d\u200c joiners stay"},
+		{"bad \xc2 byte \xe2\x80", "bad \xc2 byte \xe2\x80"},
+		{"\u200b", ""},
+	} {
+		if got := stripInvisible(c.in); got != c.want {
+			t.Errorf("stripInvisible(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestInvisibleParagraphs: a paragraph that holds only invisible
+// characters is no block, and the words of the others lose them.
+func TestInvisibleParagraphs(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(`<body><p>&#8203;</p><p>&shy;</p><p>&#xFEFF;&#x2060;</p><p>The ban&shy;ner said zero&#8203;width.</p></body>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Clean(doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range blocks.Find(doc) {
+		got = append(got, b.Text)
+	}
+	if len(got) != 1 || got[0] != "The banner said zerowidth." {
+		t.Errorf("blocks %q, want one: %q", got, "The banner said zerowidth.")
+	}
+}

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -29,8 +30,14 @@ const (
 func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k kind, seekable bool, yield func(pipeline.Input) bool) bool {
 	s.stats.Archives++
 	var res *Archive
-	if s.opt.Resources && seekable && k == kindWARC {
-		res = indexArchive(ctx, name)
+	if s.opt.Resources {
+		shared := true // read once, from a stream or through a decompressor
+		if seekable && k == kindWARC {
+			res, shared = indexArchive(ctx, name)
+		}
+		if shared {
+			s.stats.Unindexed++
+		}
 	}
 	if k == kindZstdWARC {
 		dec, err := decompress(k, r)
@@ -126,6 +133,13 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			// no WARC header): read on from the next record start, so
 			// that one bad record does not cost the rest of the file.
 			if _, rerr := wr.Resync(); rerr != nil {
+				if rerr == io.EOF && errors.Is(err, gzip.ErrChecksum) {
+					// Found at the member's end: the records read from
+					// it were decompressed before the checksum could
+					// say they were damaged (in a file compressed as
+					// one member, every record).
+					return endDamage("no record follows it; a gzip checksum is checked at its member's end, so the pages read from that member may hold damaged text (in a file compressed as one gzip member: all of them)")
+				}
 				if rerr == io.EOF {
 					return endDamage("no record follows it: the rest of the file is lost")
 				}

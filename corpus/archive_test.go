@@ -206,9 +206,18 @@ func TestArchiveResources(t *testing.T) {
 	if r, ok := res("http://ex.org/img.png"); !ok || !strings.HasPrefix(string(r.Body), "\x89PNG") {
 		t.Errorf("image not served: %v", ok)
 	}
+	src := NewSource(Options{Resources: true})
+	inputsOf(t, src, path)
+	if n := src.Stats().Unindexed; n != 0 {
+		t.Errorf("a gzip-per-record WARC counted %d times as rendered without its records", n)
+	}
 	whole := writeFile(t, "whole.warc.gz", []byte(gzipped(string(sampleWARCPlain()))))
-	if ins := inputsOf(t, NewSource(Options{Resources: true}), whole); ins[0].Resources != nil {
+	src = NewSource(Options{Resources: true})
+	if ins := inputsOf(t, src, whole); ins[0].Resources != nil {
 		t.Error("Resources for a WARC that cannot be read by offset")
+	}
+	if n := src.Stats().Unindexed; n != 1 {
+		t.Errorf("a WARC compressed as a whole: Stats.Unindexed %d, want 1 (its pages render without its records)", n)
 	}
 }
 

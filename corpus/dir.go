@@ -61,7 +61,7 @@ func openDir(dir string, format export.Format, keepDirs, resume bool) (*dirSink,
 	var log *doneLog
 	if resume {
 		log = &doneLog{name: mpath, next: lineIDs(mpath, m.size, jsonlID)}
-		if log.failures, err = countFailures(mpath, m.size, false); err != nil {
+		if log.failures, err = readFailures(mpath, m.size, false); err != nil {
 			m.close()
 			return nil, nil, err
 		}

@@ -48,7 +48,12 @@ type ErrorLog struct {
 //
 // lock is the run's lock of the log (lockLog), nil for a device or a
 // pipe; the log owns it from then on, also where openErrorLog fails.
-func openErrorLog(path string, resume bool, keep int, lock *os.File) (*ErrorLog, *doneLog, error) {
+//
+// failed are the output's records of failed inputs (len(failed) == keep):
+// where the log holds fewer, a run was killed between writing a failure
+// to the output and to the log, and the log gets the ones it lacks, as an
+// uninterrupted run would have written them.
+func openErrorLog(path string, resume bool, keep int, failed []ErrorRecord, lock *os.File) (*ErrorLog, *doneLog, error) {
 	l := &ErrorLog{path: path, lock: lock}
 	ok := false
 	defer func() {
@@ -78,11 +83,22 @@ func openErrorLog(path string, resume bool, keep int, lock *os.File) (*ErrorLog,
 		return nil, nil, err
 	}
 	if keep >= 0 {
+		for _, r := range failed[min(l.earlier, len(failed)):] {
+			if err := l.write(r); err != nil {
+				return nil, nil, err
+			}
+		}
 		l.earlier = keep // the output's count: its entry is written before the log's
 	}
 	ok = true
-	if size == 0 {
-		return l, nil, nil // no failure recorded (or no log): none to skip
+	if size == 0 && l.f == nil {
+		// No failure recorded: a log an interrupted run left with only
+		// interrupted inputs in it goes, as a run without errors leaves
+		// none.
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, nil, err
+		}
+		return l, nil, nil // none to skip
 	}
 	return l, &doneLog{name: path, next: lineIDs(path, size, jsonlID), ahead: true}, nil
 }
@@ -254,6 +270,15 @@ func (l *ErrorLog) Earlier() int {
 
 // Add appends a record. An error means the log cannot be written.
 func (l *ErrorLog) Add(r ErrorRecord) error {
+	if err := l.write(r); err != nil {
+		return err
+	}
+	l.n++
+	return nil
+}
+
+// write appends r to the log, creating it with its first record.
+func (l *ErrorLog) write(r ErrorRecord) error {
 	if l.f == nil {
 		f, err := openAppend(l.path, true, false, goodLines) // locked beside it (lockLog)
 		if err != nil {
@@ -265,11 +290,7 @@ func (l *ErrorLog) Add(r ErrorRecord) error {
 	if err != nil {
 		return err
 	}
-	if err := l.f.write(append(data, '\n')); err != nil {
-		return err
-	}
-	l.n++
-	return nil
+	return l.f.write(append(data, '\n'))
 }
 
 // Close closes the log and gives its lock up.

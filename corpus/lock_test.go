@@ -4,10 +4,13 @@ package corpus
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/fiasco-project/fiasco/pipeline"
 )
 
 // TestOutputLocked: while a run has its outputs open, a second run on the
@@ -276,11 +279,9 @@ func TestResumeKeepsLogMode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	all := outcomes(t, 3, out.Sink)
-	put(t, out.Sink, all[:1])
-	failed := all[1]
-	failed.Err = errors.New("page failed")
-	logFailure(t, out, failed)
+	all := outcomes(t, 4, out.Sink) // p2 fails
+	put(t, out.Sink, all[:3])
+	logFailure(t, out, all[2])
 	out.Close()
 	logPath := filepath.Join(dir, "m.errors.jsonl")
 	if err := os.Chmod(logPath, 0o640); err != nil {
@@ -290,5 +291,68 @@ func TestResumeKeepsLogMode(t *testing.T) {
 	out.Close()
 	if fi, err := os.Stat(logPath); err != nil || fi.Mode().Perm() != 0o640 {
 		t.Errorf("error log after resume: %v, %v; want mode 0640", fi.Mode(), err)
+	}
+}
+
+// TestResumeLogLag: a run killed between writing a failure to a JSONL
+// output and to its error log leaves the log one record short; resuming
+// writes the record it lacks, so the log ends as an uninterrupted run's.
+// A log that held only interrupted inputs goes when the resumed run has
+// no failure, as a run without errors leaves none.
+func TestResumeLogLag(t *testing.T) {
+	dir := t.TempDir()
+	logRec := func(out *Output, o pipeline.Outcome) {
+		t.Helper()
+		if o.Err != nil {
+			if err := out.Errors.Add(ErrorRecord{Input: o.Input.Name, URL: o.Input.URL, WARCRecordID: o.Input.RecordID, Error: o.Err.Error()}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	full := OutputOptions{Format: JSONL, Path: filepath.Join(dir, "full.jsonl")}
+	out, err := Open(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := outcomes(t, 6, out.Sink) // p2 and p5 fail
+	for _, o := range all {
+		put(t, out.Sink, []pipeline.Outcome{o})
+		logRec(out, o)
+	}
+	out.Close()
+	want, err := os.ReadFile(filepath.Join(dir, "full.errors.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	part := OutputOptions{Format: JSONL, Path: filepath.Join(dir, "part.jsonl")}
+	out, _ = Open(part)
+	put(t, out.Sink, all[:3]) // killed before p2's log record
+	out.Close()
+	out, todo := resumed(t, part, all)
+	if fmt.Sprint(todo) != "[p3.html p4.html p5.html]" {
+		t.Fatalf("resume cleans %v", todo)
+	}
+	for _, o := range all[3:] {
+		put(t, out.Sink, []pipeline.Outcome{o})
+		logRec(out, o)
+	}
+	out.Close()
+	if got, err := os.ReadFile(filepath.Join(dir, "part.errors.jsonl")); err != nil || string(got) != string(want) {
+		t.Errorf("resumed error log (%v):\n%s\nwant\n%s", err, got, want)
+	}
+
+	quiet := OutputOptions{Format: JSONL, Path: filepath.Join(dir, "quiet.jsonl")}
+	out, _ = Open(quiet)
+	put(t, out.Sink, all[:1])
+	if err := out.Errors.Add(ErrorRecord{Input: "p1.html", Error: "interrupted", Interrupted: true}); err != nil {
+		t.Fatal(err)
+	}
+	out.Close()
+	out, _ = resumed(t, quiet, all[:2])
+	put(t, out.Sink, all[1:2])
+	out.Close()
+	if _, err := os.Stat(filepath.Join(dir, "quiet.errors.jsonl")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("an error log of interrupted inputs only, after a resumed run without errors: %v; want none", err)
 	}
 }

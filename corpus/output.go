@@ -192,11 +192,13 @@ func Open(opt OutputOptions) (out *Output, err error) {
 	}
 	if errPath != "" {
 		var log *doneLog
-		keep := -1                               // a WET file holds no record of failures: the log is the record
+		keep := -1 // a WET file holds no record of failures: the log is the record
+		var failed []ErrorRecord
 		if opt.Format != WET && len(logs) == 1 { // the output's own log: jsonl, manifest
-			keep = logs[0].failures
+			failed = logs[0].failures
+			keep = len(failed)
 		}
-		out.Errors, log, err = openErrorLog(errPath, opt.Resume, keep, lock)
+		out.Errors, log, err = openErrorLog(errPath, opt.Resume, keep, failed, lock)
 		lock = nil // the log's now, also where openErrorLog failed
 		if err != nil {
 			out.Sink.Close()

@@ -28,16 +28,17 @@ type Archive struct {
 }
 
 // indexArchive reads the WARC file at path once and indexes its
-// requisites. It returns nil when the file cannot be read by offset (one
-// gzip member for the whole file) or holds no requisite; a read error ends
-// the index where it occurred (the main pass reports it).
-func indexArchive(ctx context.Context, path string) *Archive {
+// requisites. It returns nil when the file holds no requisite, and nil and
+// shared when it cannot be read by offset (its records share a gzip
+// member: one member for the whole file); a read error ends the index
+// where it occurred (the main pass reports it).
+func indexArchive(ctx context.Context, path string) (a *Archive, shared bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil
+		return nil, false
 	}
 	defer f.Close()
-	a := &Archive{path: path, index: map[string]int64{}}
+	a = &Archive{path: path, index: map[string]int64{}}
 	r := warc.NewReader(f, warc.Options{Name: path})
 	last := int64(-1)
 	for ctx.Err() == nil {
@@ -46,7 +47,7 @@ func indexArchive(ctx context.Context, path string) *Archive {
 			break
 		}
 		if rec.Offset == last {
-			return nil // records share a gzip member: no offset to seek to
+			return nil, true // records share a gzip member: no offset to seek to
 		}
 		last = rec.Offset
 		key := resourceKey(rec.TargetURI)
@@ -72,9 +73,9 @@ func indexArchive(ctx context.Context, path string) *Archive {
 		a.index[key] = rec.Offset
 	}
 	if len(a.index) == 0 {
-		return nil
+		return nil, false
 	}
-	return a
+	return a, false
 }
 
 // resourceKey is the form of a URL the index is keyed by, close to the

@@ -11,9 +11,9 @@ import (
 // finished, in input order, as one of its outputs records them.
 type doneLog struct {
 	name string // the output, for messages
-	// failures counts the entries that record a failed input (for an
+	// failures are the entries that record a failed input (for an
 	// output that holds them: jsonl's error lines, a manifest's).
-	failures int
+	failures []ErrorRecord
 	next     func() (string, bool, error)
 	head     string
 	has      bool

@@ -91,26 +91,27 @@ func jsonlID(line []byte) (string, bool, error) {
 
 // countFailures counts the lines with an error (a failed input's, in
 // jsonl or a manifest) in the first size bytes of the file at path.
-func countFailures(path string, size int64, gz bool) (int, error) {
+func readFailures(path string, size int64, gz bool) ([]ErrorRecord, error) {
+	var out []ErrorRecord
 	next := readLineIDs(path, size, gz, func(line []byte) (string, bool, error) {
-		var l struct {
-			Error string `json:"error"`
-		}
-		if err := json.Unmarshal(line, &l); err != nil {
+		var r ErrorRecord
+		if err := json.Unmarshal(line, &r); err != nil {
 			return "", false, err
 		}
-		return "", l.Error != "", nil
+		if r.Error == "" {
+			return "", false, nil
+		}
+		out = append(out, ErrorRecord{Input: r.Input, URL: r.URL, WARCRecordID: r.WARCRecordID, Error: r.Error})
+		return "", true, nil
 	})
-	n := 0
 	for {
 		_, ok, err := next()
 		if err != nil {
-			return 0, err
+			return nil, err
 		}
 		if !ok {
-			return n, nil
+			return out, nil
 		}
-		n++
 	}
 }
 
@@ -131,7 +132,7 @@ func openJSONL(path string, resume, blocks bool) (*jsonlSink, *doneLog, error) {
 	var log *doneLog
 	if resume {
 		log = &doneLog{name: path, next: readLineIDs(path, a.size, gz, jsonlID)}
-		if log.failures, err = countFailures(path, a.size, gz); err != nil {
+		if log.failures, err = readFailures(path, a.size, gz); err != nil {
 			a.close()
 			return nil, nil, err
 		}

@@ -420,3 +420,25 @@ func TestLang(t *testing.T) {
 		}
 	}
 }
+
+// TestTargetURI: a conversion record's WARC-Target-URI is the page's URL;
+// for a WARC record without one, its record ID, not a path of this
+// machine; for a file, a file: URL.
+func TestTargetURI(t *testing.T) {
+	abs, _ := filepath.Abs("p.html")
+	for _, c := range []struct {
+		in      pipeline.Input
+		pageURL string
+		want    string
+	}{
+		{pipeline.Input{Name: "a.warc.gz#10", URL: "http://ex.org/a", RecordID: "<urn:uuid:1>"}, "", "http://ex.org/a"},
+		{pipeline.Input{Name: "a.warc.gz#10", RecordID: "<urn:uuid:1>"}, "", "urn:uuid:1"},
+		{pipeline.Input{Name: "p.html"}, "http://ex.org/wrapped", "http://ex.org/wrapped"},
+		{pipeline.Input{Name: "p.html"}, "", "file://" + filepath.ToSlash(abs)},
+		{pipeline.Input{Name: "-"}, "", "file:///dev/stdin"},
+	} {
+		if got := targetURI(c.in, c.pageURL); got != c.want {
+			t.Errorf("targetURI(%+v, %q) = %q, want %q", c.in, c.pageURL, got, c.want)
+		}
+	}
+}

@@ -72,6 +72,11 @@ type Stats struct {
 	// data, a header that is no WARC header) read past to the next
 	// record found.
 	Resyncs int
+	// Unindexed counts the WARC files whose pages, rendered, could not
+	// take their style sheets and images from the file's records (read
+	// from standard input, or compressed as a whole, where records cannot
+	// be looked up again): they render with what they hold inline.
+	Unindexed int
 	// Skipped counts WARC records that are not pages, by reason
 	// ("request", "revisit", "metadata", "warcinfo", "non-HTML", "HTTP
 	// status not 2xx", ...).

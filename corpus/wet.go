@@ -138,7 +138,9 @@ func (s *wetSink) Encode(o *pipeline.Outcome) {
 	o.Result, o.Value = nil, &enc
 }
 
-// targetURI is a page's WARC-Target-URI: its URL, or a file: URL of its
+// targetURI is a page's WARC-Target-URI: its URL; for a WARC record
+// without one, its WARC-Record-ID (a urn:uuid: URI, which names the
+// record and not the file it was read from); else a file: URL of its
 // path.
 func targetURI(in pipeline.Input, pageURL string) string {
 	if in.URL != "" {
@@ -146,6 +148,9 @@ func targetURI(in pipeline.Input, pageURL string) string {
 	}
 	if pageURL != "" {
 		return oneLine(pageURL)
+	}
+	if id := strings.TrimSuffix(strings.TrimPrefix(in.RecordID, "<"), ">"); id != "" {
+		return oneLine(id)
 	}
 	if in.Name == "-" {
 		return "file:///dev/stdin"

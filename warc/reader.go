@@ -100,10 +100,12 @@ type Reader struct {
 	dr   *bufio.Reader // the records (br itself for a plain file)
 
 	started  bool
-	inMember int     // records begun in the current gzip member
-	err      error   // sticky: returned by every later Next
-	rec      *Record // current record
-	gen      uint64  // bumped by Next; older records go stale
+	seeker   io.Seeker // the input, when it can seek: Resync looks back
+	base     int64     // the input's offset when reading began
+	inMember int       // records begun in the current gzip member
+	err      error     // sticky: returned by every later Next
+	rec      *Record   // current record
+	gen      uint64    // bumped by Next; older records go stale
 	scratch  []byte
 
 	// reused by Record.HTTP
@@ -207,6 +209,11 @@ func gzipErr(err error) error {
 
 func (r *Reader) init() {
 	r.started = true
+	if s, ok := r.cr.r.(io.Seeker); ok {
+		if pos, err := s.Seek(0, io.SeekCurrent); err == nil {
+			r.seeker, r.base = s, pos
+		}
+	}
 	r.br = bufio.NewReaderSize(&r.cr, bufSize)
 	magic, _ := r.br.Peek(2)
 	if r.opts.Gzip || len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
@@ -290,7 +297,10 @@ func (r *Reader) memberErr() error {
 // clears the error, so that Next reads on from there. After a header that
 // is no WARC header that is the next line starting "WARC/1." in the
 // records' bytes (in a gzip file, member by member); after corrupt gzip
-// data, the next gzip member header in the file. It returns the file
+// data, the next gzip member header in the file, looked for, where the
+// input can seek (an *os.File), from just after the start of the damaged
+// member: the deflate stream of a member cut short runs on into the
+// members after it, and the next one would be lost. It returns the file
 // offset of the record found (as Record.Offset gives it), or io.EOF when
 // the input holds no such place. What lay between is lost; if it was no
 // record start after all, Next fails again and Resync can be called
@@ -310,10 +320,13 @@ func (r *Reader) Resync() (int64, error) {
 		r.gen++
 	}
 	var err error
-	if malformed {
+	switch {
+	case malformed:
 		err = r.seekRecord()
+	case r.gz != nil:
+		err = r.rewindMember()
 	}
-	if r.gz != nil && (!malformed || errors.Is(err, ErrGzip)) {
+	if r.gz != nil && (!malformed && err == nil || malformed && errors.Is(err, ErrGzip)) {
 		err = r.seekMember()
 	}
 	switch {
@@ -361,6 +374,28 @@ func (r *Reader) seekRecord() error {
 		}
 		lineStart = true
 	}
+}
+
+// rewindMember, on an input that can seek, moves back to just after the
+// start of the member whose data was corrupt: its deflate stream may have
+// run on into the members after it (a member cut short in the middle of
+// the file), and the next member header is to be looked for from there,
+// so that no whole member after the damage is lost. On other inputs the
+// search goes on from where reading stopped.
+func (r *Reader) rewindMember() error {
+	if r.seeker == nil {
+		return nil
+	}
+	at := r.mr.start + 1
+	if at >= r.cr.n-int64(r.br.Buffered()) {
+		return nil
+	}
+	if _, err := r.seeker.Seek(r.base+at, io.SeekStart); err != nil {
+		return err
+	}
+	r.cr.n = at
+	r.br.Reset(&r.cr)
+	return nil
 }
 
 // seekMember skips the file to the next gzip member header and starts

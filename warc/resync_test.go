@@ -120,6 +120,50 @@ func TestResync(t *testing.T) {
 	}
 }
 
+// TestCutMember: a gzip member cut short in the middle of the file (here
+// record 2's, at several places) has its deflate stream run on into the
+// members after it. On an input that can seek, Resync looks for the next
+// member from just after the damaged member's start, so the record right
+// after it (3) is read; on one that cannot, it is lost (from where the
+// reading stopped, the next member found may be 4's). (Record 2 itself
+// may come first, where its header lies before the cut.)
+func TestCutMember(t *testing.T) {
+	var parts []string
+	for n := 1; n <= 5; n++ {
+		parts = append(parts, rec(n, TypeResource, "", strings.Repeat(fmt.Sprintf("block of record %d, some words to compress. ", n), 60)))
+	}
+	for _, frac := range []float64{0.1, 0.5, 0.9, 0.99} {
+		var data []byte
+		for i, p := range parts {
+			m := gz([]byte(p))
+			if i == 1 {
+				m = m[:int(frac*float64(len(m)))]
+			}
+			data = append(data, m...)
+		}
+		onErr := func(err error) string {
+			if !errors.Is(err, ErrGzip) && !errors.Is(err, ErrMalformed) {
+				t.Errorf("cut at %.2f: error %v, want ErrGzip or ErrMalformed", frac, err)
+			}
+			return "error"
+		}
+		got := readIDs(NewReader(bytes.NewReader(data), Options{}), onErr)
+		// Record 2's header may lie before the cut: Next returns it,
+		// and reading on fails in its block.
+		got = slices.DeleteFunc(got, func(s string) bool { return s == id(2) })
+		want := []string{id(1), "error", id(3), id(4), id(5)}
+		if !slices.Equal(got, want) {
+			t.Errorf("cut at %.2f, seekable: read %v, want %v", frac, got, want)
+		}
+		// Not seekable: no record but 2 and maybe 3 is lost, and every
+		// loss is in an error.
+		got = readIDs(NewReader(struct{ io.Reader }{bytes.NewReader(data)}, Options{}), onErr)
+		if !slices.Contains(got, id(1)) || !slices.Contains(got, id(4)) || !slices.Contains(got, id(5)) || !slices.Contains(got, "error") {
+			t.Errorf("cut at %.2f, not seekable: read %v", frac, got)
+		}
+	}
+}
+
 // joinWith joins parts with junk before part at, and returns the parts'
 // offsets in the result.
 func joinWith(parts []string, at int, junk string) ([]byte, []int64) {

@@ -107,6 +107,11 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	// A signal ends the inputs early: what resume then sees of them says
 	// nothing of the outputs.
 	if err := out.Resume.Err(); err != nil && runCtx.Err() == nil {
+		if cf.format == corpus.WET && cf.errors == "" {
+			// A WET file holds no record of failed inputs: its error
+			// log does, and a run given --errors kept it elsewhere.
+			return fmt.Errorf("%w (a WET output's error log is part of its record of the inputs done: if the earlier run was given --errors, give the same --errors again)", err)
+		}
 		return err
 	}
 	b.fails.summary()
@@ -313,6 +318,11 @@ func warcSummary(stats corpus.Stats) string {
 		}
 		line += "; read past " + stretches + " to the next record (see the error records)"
 	}
+	if n := stats.Unindexed; n == 1 {
+		line += "; 1 file read from standard input or compressed as a whole: its pages rendered without the style sheets and images of its records (a plain or per-record gzip file on disk has them)"
+	} else if n > 1 {
+		line += fmt.Sprintf("; %d files read from standard input or compressed as a whole: their pages rendered without the style sheets and images of their records (a plain or per-record gzip file on disk has them)", n)
+	}
 	return line
 }
 
@@ -335,7 +345,11 @@ func singularReason(r string) string {
 // result is the batch's outcome as the command's error.
 func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 	if b.fatal != nil {
-		return fmt.Errorf("%w; the run stopped: %d pages were not written (fix the cause and run the same command with --resume to continue)", b.fatal, b.unwritten+b.interrupted)
+		again := "run the same command with --resume to continue"
+		if out.Where == "standard output" {
+			again = "rerun it: standard output cannot be resumed; with -o FILE a run can"
+		}
+		return fmt.Errorf("%w; the run stopped: %d pages were not written (fix the cause and %s)", b.fatal, b.unwritten+b.interrupted, again)
 	}
 	if err := b.ctx.Err(); err != nil {
 		return err

@@ -118,6 +118,19 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 					hit = &in
 				}
 			}
+			if !resyncable && errors.Is(err, warc.ErrTruncated) {
+				// A gzip member cut short in the middle of a file on
+				// disk reads as truncated when its data ran on to the
+				// file's end: Resync finds a member after it, or
+				// returns the truncation (the input ends there).
+				if _, rerr := wr.Resync(); rerr == nil {
+					if hit != nil {
+						damage, damageErr = hit, hit.Err
+					}
+					s.stats.Resyncs++
+					continue
+				}
+			}
 			if !resyncable {
 				// The end of the input (a truncated last record) or an I/O
 				// error: nothing to read on from.
@@ -138,7 +151,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 					// it were decompressed before the checksum could
 					// say they were damaged (in a file compressed as
 					// one member, every record).
-					return endDamage("no record follows it; a gzip checksum is checked at its member's end, so the pages read from that member may hold damaged text (in a file compressed as one gzip member: all of them)")
+					return endDamage("no record follows it; a gzip member's checksum is checked at the member's end, so in a file compressed as one member the pages read from it before may hold damaged text")
 				}
 				if rerr == io.EOF {
 					return endDamage("no record follows it: the rest of the file is lost")

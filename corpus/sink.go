@@ -89,8 +89,10 @@ func jsonlID(line []byte) (string, bool, error) {
 	return l.Input, true, nil
 }
 
-// countFailures counts the lines with an error (a failed input's, in
-// jsonl or a manifest) in the first size bytes of the file at path.
+// readFailures returns the lines with an error (a failed input's, in jsonl
+// or a manifest) in the first size bytes of the file at path, as error
+// log records: on resume the log gets those it lacks (openErrorLog). They
+// are held in memory, a few hundred bytes each.
 func readFailures(path string, size int64, gz bool) ([]ErrorRecord, error) {
 	var out []ErrorRecord
 	next := readLineIDs(path, size, gz, func(line []byte) (string, bool, error) {

@@ -76,7 +76,7 @@ func headingLike(b *blocks.Block, isBlock map[*html.Node]bool) bool {
 		return false
 	}
 	last, _ := utf8.DecodeLastRuneInString(b.Text)
-	if strings.ContainsRune(".,;:", last) {
+	if strings.ContainsRune(".,;:"+cjkPunct, last) {
 		return false
 	}
 	bold, plain := 0, 0
@@ -107,6 +107,11 @@ func headingLike(b *blocks.Block, isBlock map[*html.Node]bool) bool {
 	walk(b.Node, b.Node.DataAtom == atom.Th)
 	return bold > 0 && plain == 0
 }
+
+// cjkPunct are the full stops, commas and marks of Chinese and Japanese
+// text, which end a sentence or clause as . , ; : ! do (a paragraph of
+// such text is one "word" to strings.Fields).
+const cjkPunct = "。．，、；：！？"
 
 // MaxShortHeadingWords is the most words a short heading may have (see
 // Segments).
@@ -141,7 +146,7 @@ func Segments(bs []*blocks.Block, kept func(i int) bool) []Segment {
 			continue
 		}
 		last, _ := utf8.DecodeLastRuneInString(out[i].Text)
-		if strings.ContainsRune(".,;:!", last) {
+		if strings.ContainsRune(".,;:!"+cjkPunct, last) {
 			continue
 		}
 		if i+1 < len(out) && countFields(out[i+1].Text, n+1) > n {

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/fiasco-project/fiasco/blocks"
+	"github.com/fiasco-project/fiasco/internal/dom"
 )
 
 // A labeler tells whether an element carries a gold label: ok reports that
@@ -73,7 +74,8 @@ func hasClass(n *html.Node, c string) bool {
 // invisible reports elements whose text a reader does not see.
 func invisible(n *html.Node) bool {
 	switch n.DataAtom {
-	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head, atom.Title:
+	case atom.Script, atom.Style, atom.Noscript, atom.Template, atom.Head, atom.Title,
+		atom.Rt, atom.Rp: // ruby readings, as package preclean drops them
 		return true
 	}
 	return hasClass(n, "x-nc-invisible")
@@ -114,6 +116,9 @@ func (a *annotator) walk(n *html.Node, clean bool, kind byte) {
 			a.kind = kind
 		}
 		for _, r := range n.Data {
+			if dom.Invisible(r) { // as package preclean strips them
+				continue
+			}
 			a.run = append(a.run, r)
 			a.clean = append(a.clean, clean)
 		}

@@ -30,7 +30,8 @@
 // [Read] returns a [Gold]: the clean Segments and their Words, and for the
 // annotated formats also Page, every visible word of the annotated page
 // with its label. Bytes that are not UTF-8 are decoded as a page's are
-// (load.Text).
+// (load.Text), but for a guess of another Latin charset than
+// windows-1252, which is taken as windows-1252.
 //
 // # Policies
 //

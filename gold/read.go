@@ -12,6 +12,7 @@ import (
 
 	"github.com/fiasco-project/fiasco/load"
 	"golang.org/x/net/html"
+	"golang.org/x/text/encoding/charmap"
 	unicode16 "golang.org/x/text/encoding/unicode"
 )
 
@@ -93,7 +94,7 @@ func ReadOptions(path string, f Format, opt Options) (*Gold, error) {
 // bytes that are not valid UTF-8 are decoded as a page's are (load.Text):
 // UTF-8 with a few stray bytes keeps its UTF-8, each stray byte read as
 // windows-1252; otherwise a declared <meta> charset, the statistical
-// guess, or windows-1252.
+// guess where it names a charset of another script, or windows-1252.
 func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 	if err := opt.Validate(); err != nil {
 		return nil, err
@@ -112,11 +113,20 @@ func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 	if !utf8.Valid(data) {
 		// The charset chain of a page (package load): mostly UTF-8 with
 		// stray bytes stays UTF-8, each stray byte read as windows-1252;
-		// a <meta> charset of an annotated page, or the statistical
-		// guess (KOI8-R, windows-1251, Shift_JIS, ...), decides the rest.
-		dec, _, err := load.Text(data)
+		// a <meta> charset of an annotated page, or a guess of another
+		// script (KOI8-R, windows-1251, Shift_JIS, ...), decides the
+		// rest. A guess of another Latin charset is not taken: Danish
+		// "Ærø" reads as windows-1250's "Ćrř" to the detector, and the
+		// gold of the data sets is windows-1252 where it is not UTF-8.
+		dec, cs, src, err := load.Text(data)
 		if err != nil {
 			return nil, err
+		}
+		if src == load.SourceGuess && latinGuess[cs] {
+			dec, err = charmap.Windows1252.NewDecoder().String(string(data))
+			if err != nil {
+				return nil, err
+			}
 		}
 		data = []byte(dec)
 	}
@@ -146,6 +156,10 @@ func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 	}
 	return g, nil
 }
+
+// latinGuess are the charsets of Latin script the detector may guess,
+// which gold reads as windows-1252 instead.
+var latinGuess = map[string]bool{"windows-1250": true, "iso-8859-2": true}
 
 // decodeUTF16 converts data that starts with a UTF-16 byte-order mark to
 // UTF-8 and returns other data unchanged.

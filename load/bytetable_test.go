@@ -110,7 +110,7 @@ func (m *model) evaluateRef(s []byte) result {
 		case neutral(r) || sc <= 0 || isHan(r) || isKana(r) || isHangul(r) || !unicode.IsLetter(r):
 		case !unicode.IsLetter(prev) && !unicode.IsLetter(next):
 			sc = -1
-		case isLatin(r) && prev >= 0x80 && next >= 0x80:
+		case isLatin(r) && prev >= 0x80 && next >= 0x80 && unicode.IsLetter(prev) && unicode.IsLetter(next):
 			sc = -1
 		case (isCyrillic(r) || isGreek(r)) && (isASCIILetter(prev) || isASCIILetter(next)):
 			sc = -2

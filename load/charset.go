@@ -204,8 +204,8 @@ func sniffUTF16(data []byte) (choice, bool) {
 	half := n / 2
 	var big bool
 	switch {
-	case odd*5 >= half && even*20 <= half:
-	case even*5 >= half && odd*20 <= half:
+	case odd*5 >= half && even*10 <= half:
+	case even*5 >= half && odd*10 <= half:
 		big = true
 	default:
 		return choice{}, false

@@ -111,10 +111,11 @@ func (m *model) score(r rune) float64 {
 // windows-1252 (models[0]), the most common legacy charset on the web.
 const preferDefault = 0.25
 
-// minLead is the lead in total score (mean score times the sample's
-// non-ASCII bytes, so that two-byte charsets are not behind for decoding
-// fewer runes), and minDistinct the number of
-// distinct common characters, another candidate needs over windows-1252.
+// minLead is the lead in total score another candidate needs over
+// windows-1252, totals counted as the mean score times the sample's
+// non-ASCII bytes (so that a two-byte charset is not behind for decoding
+// half as many runes): with the lead in mean, a gate on the sample's
+// size. minDistinct is the number of distinct common characters it needs.
 const (
 	minLead     = 3
 	minDistinct = 3
@@ -181,11 +182,11 @@ func guess(data []byte, st u8stats) (encoding.Encoding, string, bool) {
 	if len(s) == 0 {
 		return nil, "", false
 	}
-	// Totals are compared per byte of the sample: a charset whose
-	// characters take two bytes decodes half as many runes as
-	// windows-1252, which reads every byte as a letter, and its total
-	// would lag for that alone (a Chinese page in GBK was taken for
-	// windows-1252).
+	// Totals are the mean times the sample's non-ASCII bytes: a charset
+	// whose characters take two bytes decodes half as many runes as
+	// windows-1252, which reads every byte as a letter, and a sum of
+	// rune scores would lag for that alone (a Chinese page in GBK was
+	// taken for windows-1252).
 	high := float64(countHigh(s))
 	base := models[0].evaluate(s)
 	best, bestRes := -1, result{}
@@ -261,11 +262,10 @@ func (m *model) scoreRunes(n int, at func(i int) rune) result {
 			// An accented letter standing alone is unlikely; a symbol
 			// there is common (© 2006).
 			sc = -1
-		case isLatin(r) && prev >= 0x80 && next >= 0x80:
-			// An accented letter between two more non-ASCII characters:
-			// Latin-script languages write mostly ASCII letters, and such
-			// runs are more often the bytes of a CJK charset read one
-			// by one.
+		case isLatin(r) && prev >= 0x80 && next >= 0x80 && unicode.IsLetter(prev) && unicode.IsLetter(next):
+			// An accented letter between two more: Latin-script
+			// languages write mostly ASCII letters, and such runs are
+			// more often the bytes of a CJK charset read one by one.
 			sc = -1
 		case (isCyrillic(r) || isGreek(r)) && (isASCIILetter(prev) || isASCIILetter(next)):
 			// Cyrillic or Greek inside a Latin word.

@@ -35,12 +35,14 @@
 //     decoded character is scored against a small model of the charset's
 //     languages: common characters in frequency order, their script,
 //     undecodable bytes and C1 controls, and context (an accented letter
-//     standing alone or between two more non-ASCII characters, Cyrillic or
+//     standing alone or between two more accented letters, Cyrillic or
 //     Greek inside a Latin word, an upper-case letter inside a word).
-//     windows-1252 wins unless another charset leads it clearly (mean score
-//     +0.25, total +3 counted per byte, so that a two-byte charset is not
-//     behind for decoding fewer characters, three distinct common
-//     characters). How well this guesses is measured on the shared data
+//     windows-1252 wins unless another charset leads it clearly: mean
+//     score +0.25; total +3, totals being the mean times the sample's
+//     non-ASCII bytes (so that a two-byte charset is not behind for
+//     decoding half as many characters); three distinct common
+//     characters. Danish and Norwegian without a declaration may be
+//     taken for windows-1250. How well this guesses is measured on the shared data
 //     sets (RESULTS.md). Arabic, Hebrew, Thai and other charsets are not
 //     guessed.
 //  8. "default": windows-1252.

@@ -191,15 +191,16 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 // the charset chain of a page without a header or wrapper: a byte-order
 // mark, UTF-16 by its NUL bytes, valid UTF-8, a <meta> or XML declaration
 // (an annotated page), mostly UTF-8 (stray bytes read as windows-1252),
-// the statistical guess, windows-1252. It returns the text and the
-// charset's name.
-func Text(data []byte) (text, charset string, err error) {
+// the statistical guess, windows-1252. It returns the text, the
+// charset's name and the link of the chain that chose it (a Source*
+// constant).
+func Text(data []byte) (text, charset, source string, err error) {
 	c := chooseCharset(data, "", "")
 	text, err = decode(data[c.skip:], c)
 	if err != nil {
-		return "", c.name, fmt.Errorf("decoding as %s: %v", c.name, err)
+		return "", c.name, c.source, fmt.Errorf("decoding as %s: %v", c.name, err)
 	}
-	return text, c.name, nil
+	return text, c.name, c.source, nil
 }
 
 // decode turns data into valid UTF-8 text. In UTF-8 input, bytes that are

@@ -262,6 +262,15 @@ func TestHiddenPage(t *testing.T) {
 		{"wrapper", `<html><body><div id="page" style="display: none !important">` + article + `</div></body></html>`, true},
 		{"wrapper with a line of its own", `<html><body><p>Loading…</p><div style="display:none">` + article + `</div></body></html>`, true},
 		{"text of its own", `<html><body>` + article + menu + `</body></html>`, false},
+		// A short page (a photo and its caption) with a hidden menu: the
+		// menu is no prose, and stays dropped.
+		{"short page, hidden menu", `<html><body><nav><a href="/">Shop</a><ul style="display:none">` +
+			strings.Repeat(`<li><a href="/k">Kitchen appliances on sale today now</a></li>`, 7) +
+			`</ul></nav><h1>Sunset over the bay</h1><p>Photo by Ann Lee, 2019.</p></body></html>`, false},
+		// A short page with a hidden cookie notice in sentences: less
+		// than nine tenths of the page, it stays dropped.
+		{"short page, hidden notice", `<html><body><h1>Page moved</h1><p>This page has moved to a new address.</p><div style="display:none">` +
+			strings.Repeat(`<p>We use cookies to improve your experience and to show you offers you may like.</p>`, 3) + `</div></body></html>`, false},
 	} {
 		r, err := (&Cleaner{Model: defaultText(t)}).Clean(context.Background(), c.name, []byte(c.page))
 		if err != nil {
@@ -274,8 +283,11 @@ func TestHiddenPage(t *testing.T) {
 		for _, b := range r.Blocks {
 			all += " " + b.Text
 		}
-		if !strings.Contains(all, "river festival drew record crowds") {
+		if !strings.HasPrefix(c.name, "short page") && !strings.Contains(all, "river festival drew record crowds") {
 			t.Errorf("%s: the article is not among the blocks: %q", c.name, all)
+		}
+		if strings.Contains(all, "Kitchen appliances") || strings.Contains(all, "We use cookies") {
+			t.Errorf("%s: the hidden menu is among the blocks: %q", c.name, all)
 		}
 		if strings.Contains(all, "Secret menu") {
 			t.Errorf("%s: the hidden menu of a page with text of its own is kept: %q", c.name, all)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -187,15 +188,17 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	}
 	if pst.Hidden > 0 && !pc.KeepHidden && words(d.Blocks) < MinFallbackWords {
 		// Next to no text but what is hidden by attribute or inline
-		// style: a page kept hidden until a script shows it (an
-		// anti-flicker <body style="display:none">). A reader sees it,
-		// so the page is that text; as with a body hidden by a style
-		// sheet, its rendering shows too little, and the text model
-		// decides its blocks.
+		// style, and that is prose and nine tenths of the page: a page
+		// kept hidden until a script shows it (an anti-flicker <body
+		// style="display:none">). A reader sees it, so the page is that
+		// text; as with a body hidden by a style sheet, its rendering
+		// shows too little, and the text model decides its blocks. A
+		// short page's hidden menu (no prose) or cookie notice (less
+		// than nine tenths) stays dropped.
 		hpc := pc
 		hpc.KeepHidden = true
 		hpc.KeepFallbacks = d.Fallbacks
-		if hp, bs, ok := again(name, data, opt, hpc); ok && words(bs) > words(d.Blocks) {
+		if hp, bs, ok := again(name, data, opt, hpc); ok && proseWords(bs)-proseWords(d.Blocks) >= MinFallbackWords && 10*words(d.Blocks) <= words(bs) {
 			p, d.Page, d.Blocks = hp, hp, bs
 			d.Hidden = true
 		}
@@ -239,6 +242,24 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 // page a script fills often holds only "You need to enable JavaScript to
 // run this app.", which is no text for a corpus.
 const MinFallbackWords = 25
+
+// proseWords counts the words of the blocks that are prose as the window
+// columns and the floor count it (features.Table.Prose): ten words or
+// more, ending like a sentence.
+func proseWords(bs []*blocks.Block) int {
+	n := 0
+	for _, b := range bs {
+		f := strings.Fields(b.Text)
+		if len(f) < 10 {
+			continue
+		}
+		last, _ := utf8.DecodeLastRuneInString(f[len(f)-1])
+		if strings.ContainsRune(".!?:\"”", last) {
+			n += len(f)
+		}
+	}
+	return n
+}
 
 func words(bs []*blocks.Block) int {
 	n := 0

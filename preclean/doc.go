@@ -42,11 +42,13 @@
 // CSS in style sheets is not evaluated: an element hidden by a class stays.
 //
 // From the text that stays, characters that show nothing are removed:
-// control characters (but tab, line feed, form feed and carriage return),
-// the soft hyphen, the zero-width space, the word joiner and U+FEFF, so
-// that "ban&shy;ner" is the word "banner" and a paragraph of &#8203; no
-// paragraph. Zero-width joiners and non-joiners stay (they shape Arabic,
-// Persian and Indic scripts and emoji).
+// control characters (but those that are white space: tab, line feed,
+// vertical tab, form feed, carriage return, next line),
+// the soft hyphen, the zero-width space (but between letters of Thai,
+// Lao, Khmer and Myanmar, where it marks a word break), the word joiner
+// and U+FEFF, so that "ban&shy;ner" is the word "banner" and a paragraph
+// of &#8203; no paragraph. Zero-width joiners and non-joiners stay (they
+// shape Arabic, Persian and Indic scripts and emoji).
 //
 // # Runs of <br>
 //

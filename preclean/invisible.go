@@ -1,14 +1,20 @@
 package preclean
 
-import "unicode/utf8"
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/fiasco-project/fiasco/internal/dom"
+)
 
 // stripInvisible returns s without the characters that show nothing and
-// separate nothing: control characters (C0 but tab, line feed, form feed
-// and carriage return; DEL; C1), the soft hyphen, the zero-width space,
-// the word joiner and the zero-width no-break space (U+FEFF). A reader
-// sees "banner" where the page says "ban&shy;ner", and a paragraph that
-// holds only &#8203; is no paragraph. Zero-width joiners and non-joiners
-// stay: they shape Arabic, Persian, Indic scripts and emoji.
+// separate nothing (dom.Invisible): control characters but the white
+// space among them, the soft hyphen, the zero-width space (but between
+// letters of Thai, Lao, Khmer and Myanmar, where it marks a word break),
+// the word joiner and U+FEFF. A reader sees "banner" where the page says
+// "ban&shy;ner", and a paragraph that holds only &#8203; is no
+// paragraph. Zero-width joiners and non-joiners stay: they shape Arabic,
+// Persian, Indic scripts and emoji.
 func stripInvisible(s string) string {
 	i := firstInvisible(s)
 	if i < 0 {
@@ -16,29 +22,30 @@ func stripInvisible(s string) string {
 	}
 	b := make([]byte, 0, len(s))
 	b = append(b, s[:i]...)
+	prev, _ := utf8.DecodeLastRuneInString(s[:i])
 	for i < len(s) {
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if !invisible(r) || r == utf8.RuneError && size == 1 {
+		keep := !dom.Invisible(r) || r == utf8.RuneError && size == 1
+		if r == 0x200B {
+			// Between words of a script written without spaces (Thai,
+			// Lao, Khmer, Myanmar) a zero-width space marks the word
+			// break a tokeniser needs: kept there.
+			next, _ := utf8.DecodeRuneInString(s[i+size:])
+			keep = unspaced(prev) && unspaced(next)
+		}
+		if keep {
 			b = append(b, s[i:i+size]...)
+			prev = r
 		}
 		i += size
 	}
 	return string(b)
 }
 
-// invisible reports the runes stripInvisible removes.
-func invisible(r rune) bool {
-	switch {
-	case r < 0x20:
-		return r != '\t' && r != '\n' && r != '\f' && r != '\r'
-	case r >= 0x7F && r <= 0x9F:
-		return true
-	}
-	switch r {
-	case 0xAD, 0x200B, 0x2060, 0xFEFF:
-		return true
-	}
-	return false
+// unspaced reports a letter of a script written without spaces between
+// words, whose zero-width spaces stripInvisible keeps.
+func unspaced(r rune) bool {
+	return unicode.In(r, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
 }
 
 // firstInvisible returns the byte offset of the first invisible rune of s,
@@ -49,14 +56,14 @@ func firstInvisible(s string) int {
 		c := s[i]
 		switch {
 		case c < 0x20:
-			if c != '\t' && c != '\n' && c != '\f' && c != '\r' {
+			if c != '\t' && c != '\n' && c != '\v' && c != '\f' && c != '\r' {
 				return i
 			}
 		case c == 0x7F:
 			return i
 		case c == 0xC2, c == 0xE2, c == 0xEF:
 			r, _ := utf8.DecodeRuneInString(s[i:])
-			if invisible(r) {
+			if dom.Invisible(r) {
 				return i
 			}
 		}

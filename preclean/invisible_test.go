@@ -13,11 +13,13 @@ func TestStripInvisible(t *testing.T) {
 		{"plain text", "plain text"},
 		{"ban\u00adner", "banner"},
 		{"zero\u200bwidth\u2060joined\ufeff", "zerowidthjoined"},
-		{"ctrl\x01\x0b\x1b\x7f end\t\n\f\r", "ctrl end\t\n\f\r"},
-		{"c1 \u0080\u0085\u009f ok \u00a0\u00e9", "c1  ok \u00a0\u00e9"},
+		{"ctrl\x01\x1b\x7f end\t\n\v\f\r", "ctrl end\t\n\v\f\r"},
+		{"c1 \u0080\u009f ok \u00a0\u00e9", "c1  ok \u00a0\u00e9"},
+		{"one\u0085two", "one\u0085two"}, // white space: stays a word break
 		{"\u200d\u200c joiners stay", "\u200d\u200c joiners stay"},
 		{"bad \xc2 byte \xe2\x80", "bad \xc2 byte \xe2\x80"},
 		{"\u200b", ""},
+		{"ภาษา\u200bไทย and\u200bmore", "ภาษา\u200bไทย andmore"}, // a Thai word break stays
 	} {
 		if got := stripInvisible(c.in); got != c.want {
 			t.Errorf("stripInvisible(%q) = %q, want %q", c.in, got, c.want)

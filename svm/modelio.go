@@ -363,13 +363,9 @@ func (m *Model) Save(path string) error {
 // whose sidecar is another model's is ErrStaleMeta (LoadLIBSVMModel reads
 // it without).
 func LoadModel(path string) (*Model, error) {
-	data, err := os.ReadFile(path)
+	data, m, err := readModelFile(path)
 	if err != nil {
 		return nil, err
-	}
-	m, err := ReadLIBSVMModel(bytes.NewReader(data))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	js, err := os.ReadFile(path + MetaSuffix)
 	if errors.Is(err, os.ErrNotExist) {
@@ -387,15 +383,22 @@ func LoadModel(path string) (*Model, error) {
 // LoadLIBSVMModel reads the LIBSVM model file at path as svm-predict
 // does, ignoring any sidecar: no feature names, scaling or threshold.
 func LoadLIBSVMModel(path string) (*Model, error) {
+	_, m, err := readModelFile(path)
+	return m, err
+}
+
+// readModelFile reads the LIBSVM model file at path: its bytes and the
+// model they hold.
+func readModelFile(path string) ([]byte, *Model, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	m, err := ReadLIBSVMModel(bytes.NewReader(data))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return m, nil
+	return data, m, nil
 }
 
 func (m *Model) applyMeta(js, modelText []byte) error {

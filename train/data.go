@@ -241,13 +241,18 @@ func filterSplit(dir string, pairs []gold.Pair, name string, warn func(string)) 
 			listed = append(listed, id)
 		}
 	}
-	// A page in two splits would be trained on and tested: refused.
-	others, _ := filepath.Glob(filepath.Join(dir, "split", "*.txt"))
-	for _, o := range others {
-		if filepath.Base(o) == name+".txt" {
+	// A page in both training and test would be trained on and tested:
+	// refused. (Other files in split/, a list of all pages, say, are no
+	// splits.)
+	for _, other := range []string{"training", "test"} {
+		if other == name {
 			continue
 		}
+		o := filepath.Join(dir, "split", other+".txt")
 		od, err := os.ReadFile(o)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("data set %s: %w", dir, err)
 		}

@@ -298,9 +298,13 @@ func (r *Reader) memberErr() error {
 // is no WARC header that is the next line starting "WARC/1." in the
 // records' bytes (in a gzip file, member by member); after corrupt gzip
 // data, the next gzip member header in the file, looked for, where the
-// input can seek (an *os.File), from just after the start of the damaged
-// member: the deflate stream of a member cut short runs on into the
-// members after it, and the next one would be lost. It returns the file
+// input can seek (an *os.File) and at most maxRewind bytes of the member
+// were read, from just
+// after the start of the damaged member: the deflate stream of a member
+// cut short runs on into the members after it, and the next one would be
+// lost; for the same reason, on such an input, a member that ran on to
+// the end of the file (ErrTruncated) is looked past too, and where no
+// member follows it Resync returns that error. It returns the file
 // offset of the record found (as Record.Offset gives it), or io.EOF when
 // the input holds no such place. What lay between is lost; if it was no
 // record start after all, Next fails again and Resync can be called
@@ -312,7 +316,11 @@ func (r *Reader) Resync() (int64, error) {
 		return 0, errors.New("warc: Resync without an error to move past")
 	}
 	malformed := errors.Is(r.err, ErrMalformed)
-	if !malformed && !errors.Is(r.err, ErrGzip) {
+	// A member cut short in the middle of a file whose deflate data
+	// (a stored block) ran on to the file's end reads as truncated: on
+	// an input that can seek, a member after it may still be found.
+	truncated := errors.Is(r.err, ErrTruncated) && r.canRewind()
+	if !malformed && !errors.Is(r.err, ErrGzip) && !truncated {
 		return 0, r.err
 	}
 	if r.rec != nil {
@@ -323,13 +331,17 @@ func (r *Reader) Resync() (int64, error) {
 	switch {
 	case malformed:
 		err = r.seekRecord()
-	case r.gz != nil:
+	case r.canRewind():
+		// Even a checksum failure may come from deflate data that ran
+		// on into the next member and ended there.
 		err = r.rewindMember()
 	}
 	if r.gz != nil && (!malformed && err == nil || malformed && errors.Is(err, ErrGzip)) {
 		err = r.seekMember()
 	}
 	switch {
+	case err == io.EOF && truncated:
+		return 0, r.err // nothing after it: the input ends inside that member
 	case err == io.EOF:
 		r.err = io.EOF
 		return 0, io.EOF
@@ -339,6 +351,18 @@ func (r *Reader) Resync() (int64, error) {
 	}
 	r.err = nil
 	return r.offset(), nil
+}
+
+// maxRewind bounds what Resync reads again of a damaged member: a WARC
+// compressed per record has members of a record each; one compressed as
+// a whole (gigabytes, maybe) is not read again from its start.
+const maxRewind = 64 << 20
+
+// canRewind reports whether Resync may look back into the current gzip
+// member: the input can seek, and the member's bytes read so far are at
+// most maxRewind.
+func (r *Reader) canRewind() bool {
+	return r.gz != nil && r.seeker != nil && r.cr.n-int64(r.br.Buffered())-r.mr.start <= maxRewind
 }
 
 // seekRecord skips the records' bytes to the next "WARC/1." that starts a
@@ -376,16 +400,12 @@ func (r *Reader) seekRecord() error {
 	}
 }
 
-// rewindMember, on an input that can seek, moves back to just after the
-// start of the member whose data was corrupt: its deflate stream may have
-// run on into the members after it (a member cut short in the middle of
-// the file), and the next member header is to be looked for from there,
-// so that no whole member after the damage is lost. On other inputs the
-// search goes on from where reading stopped.
+// rewindMember moves back to just after the start of the member whose
+// data was corrupt (see canRewind): its deflate stream may have run on
+// into the members after it (a member cut short in the middle of the
+// file), and the next member header is to be looked for from there, so
+// that no whole member after the damage is lost.
 func (r *Reader) rewindMember() error {
-	if r.seeker == nil {
-		return nil
-	}
 	at := r.mr.start + 1
 	if at >= r.cr.n-int64(r.br.Buffered()) {
 		return nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -160,6 +161,53 @@ func TestCutMember(t *testing.T) {
 		got = readIDs(NewReader(struct{ io.Reader }{bytes.NewReader(data)}, Options{}), onErr)
 		if !slices.Contains(got, id(1)) || !slices.Contains(got, id(4)) || !slices.Contains(got, id(5)) || !slices.Contains(got, "error") {
 			t.Errorf("cut at %.2f, not seekable: read %v", frac, got)
+		}
+	}
+}
+
+// TestCutStoredMember: a member cut short inside a stored deflate block
+// (incompressible data, as an image) has its decoder take the members
+// after it as the block's bytes and run to the end of the file: Next
+// fails with ErrTruncated. On an input that can seek, Resync still finds
+// the members after the damaged one; where none follows, it returns the
+// truncation.
+func TestCutStoredMember(t *testing.T) {
+	rnd := make([]byte, 100<<10)
+	src := rand.NewChaCha8([32]byte{1})
+	src.Read(rnd)
+	var data []byte
+	for n := 1; n <= 4; n++ {
+		block := "small block"
+		if n == 2 {
+			block = string(rnd)
+		}
+		m := gz([]byte(rec(n, TypeResource, "", block)))
+		if n == 2 {
+			m = m[:len(m)/2]
+		}
+		data = append(data, m...)
+	}
+	var errs []error
+	got := readIDs(NewReader(bytes.NewReader(data), Options{}), func(err error) string {
+		errs = append(errs, err)
+		return "error"
+	})
+	got = slices.DeleteFunc(got, func(s string) bool { return s == id(2) })
+	if want := []string{id(1), "error", id(3), id(4)}; !slices.Equal(got, want) {
+		t.Errorf("read %v, want %v (errors %v)", got, want, errs)
+	}
+	if len(errs) != 1 || !errors.Is(errs[0], ErrTruncated) {
+		t.Errorf("errors %v, want one ErrTruncated (the stored block ran to the end)", errs)
+	}
+	// The damaged member last: the truncation stands.
+	last := data[:len(gz([]byte(rec(1, TypeResource, "", "small block"))))+len(gz([]byte(rec(2, TypeResource, "", string(rnd)))))/2]
+	r := NewReader(bytes.NewReader(last), Options{})
+	for range 10 {
+		if _, err := r.Next(); err != nil {
+			if _, rerr := r.Resync(); !errors.Is(rerr, ErrTruncated) {
+				t.Errorf("Resync after a last member cut short: %v, want ErrTruncated", rerr)
+			}
+			break
 		}
 	}
 }

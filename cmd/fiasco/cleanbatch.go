@@ -319,9 +319,9 @@ func warcSummary(stats corpus.Stats) string {
 		line += "; read past " + stretches + " to the next record (see the error records)"
 	}
 	if n := stats.Unindexed; n == 1 {
-		line += "; 1 file read from standard input or compressed as a whole: its pages rendered without the style sheets and images of its records (a plain or per-record gzip file on disk has them)"
+		line += "; 1 file whose records cannot be looked up again (standard input, compressed as a whole, or a damaged start): its pages rendered without the style sheets and images of its records"
 	} else if n > 1 {
-		line += fmt.Sprintf("; %d files read from standard input or compressed as a whole: their pages rendered without the style sheets and images of their records (a plain or per-record gzip file on disk has them)", n)
+		line += fmt.Sprintf("; %d files whose records cannot be looked up again (standard input, compressed as a whole, or a damaged start): their pages rendered without the style sheets and images of their records", n)
 	}
 	return line
 }

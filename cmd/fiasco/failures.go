@@ -58,9 +58,15 @@ func (l *failureLog) fail(in pipeline.Input, err error) error {
 		werr = l.log.Add(record(in, msg, false))
 	}
 	// A name with a line break in it (a file may be called so) would
-	// cut the message at firstLine: it is shown quoted.
+	// cut the message at firstLine: it is shown quoted, and so is the
+	// path of a WARC record's archive (NAME#OFFSET), which its errors
+	// name alone.
 	name := shownName(in.Name)
-	line := firstLine(strings.ReplaceAll(msg, in.Name, name))
+	shown := strings.ReplaceAll(msg, in.Name, name)
+	if path, _, ok := strings.Cut(in.Name, "#"); ok && path != shownName(path) {
+		shown = strings.ReplaceAll(shown, path, shownName(path))
+	}
+	line := firstLine(shown)
 	key := line
 	if name != "" {
 		key = strings.ReplaceAll(line, name, "PAGE")

@@ -93,7 +93,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		defer v.Close()
 	}
-	in, err := inspectInput(ctx, page, c.Model.Visual)
+	in, err := inspectInput(ctx, page)
 	if err != nil {
 		return err
 	}
@@ -143,21 +143,31 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 
 // inspectInput reads the one page that arg stands for as fiasco clean
 // reads it: a file (gzip- and zstd-compressed ones decompressed), "-" for
-// standard input, or a WARC archive that holds one page.
-func inspectInput(ctx context.Context, arg string, resources bool) (pipeline.Input, error) {
-	src := corpus.NewSource(corpus.Options{Resources: resources})
-	var in pipeline.Input
-	n := 0
-	for i := range src.Inputs(ctx, []string{arg}, nil) {
-		if n++; n > 1 {
-			return in, usagef("inspect", "%s holds more than one page (a directory or a WARC archive): give one page", arg)
+// standard input, or a WARC archive that holds one page (its damaged
+// stretches aside; the page takes its style sheets and images from the
+// archive, as the picture is rendered whatever the model).
+func inspectInput(ctx context.Context, arg string) (pipeline.Input, error) {
+	src := corpus.NewSource(corpus.Options{Resources: true})
+	var page, failed *pipeline.Input
+	for in := range src.Inputs(ctx, []string{arg}, nil) {
+		switch {
+		case in.Err != nil:
+			if failed == nil {
+				failed = &in
+			}
+		case page != nil:
+			return pipeline.Input{}, usagef("inspect", "%s holds more than one page (a directory or a WARC archive): give one page", arg)
+		default:
+			page = &in
 		}
-		in = i
 	}
-	if n == 0 {
-		return in, fmt.Errorf("%s: no page in it", arg)
+	switch {
+	case page != nil:
+		return *page, nil
+	case failed != nil:
+		return *failed, failed.Err
 	}
-	return in, in.Err
+	return pipeline.Input{}, fmt.Errorf("%s: no page in it", arg)
 }
 
 // writeBlockTable lists every block with its label, decision value, type,

@@ -64,3 +64,22 @@ func Head(doc *html.Node) *html.Node {
 	}
 	return nil
 }
+
+// Invisible reports the characters that show nothing and separate
+// nothing, which package preclean strips from a page's text (and package
+// gold from an annotated page's): control characters but the white space
+// among them, the soft hyphen, the zero-width space, the word joiner and
+// U+FEFF.
+func Invisible(r rune) bool {
+	switch {
+	case r < 0x20:
+		return r != '\t' && r != '\n' && r != '\v' && r != '\f' && r != '\r'
+	case r >= 0x7F && r <= 0x9F:
+		return r != 0x85
+	}
+	switch r {
+	case 0xAD, 0x200B, 0x2060, 0xFEFF:
+		return true
+	}
+	return false
+}

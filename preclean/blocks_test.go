@@ -31,19 +31,26 @@ func TestBreaksMakeBlocks(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc, err := html.Parse(strings.NewReader(string(in)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := Clean(doc); err != nil {
-			t.Fatal(err)
-		}
-		var got []string
-		for _, b := range blocks.Find(doc) {
-			got = append(got, b.Text)
-		}
+		got := cleanBlocks(t, string(in))
 		if strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("%s: blocks\n%q\nwant\n%q", file, got, want)
 		}
 	}
+}
+
+// cleanBlocks parses page, cleans it and returns its blocks' texts.
+func cleanBlocks(t *testing.T, page string) []string {
+	t.Helper()
+	doc, err := html.Parse(strings.NewReader(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Clean(doc); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range blocks.Find(doc) {
+		got = append(got, b.Text)
+	}
+	return got
 }

@@ -1,12 +1,6 @@
 package preclean
 
-import (
-	"strings"
-	"testing"
-
-	"github.com/fiasco-project/fiasco/blocks"
-	"golang.org/x/net/html"
-)
+import "testing"
 
 func TestStripInvisible(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
@@ -30,17 +24,7 @@ func TestStripInvisible(t *testing.T) {
 // TestInvisibleParagraphs: a paragraph that holds only invisible
 // characters is no block, and the words of the others lose them.
 func TestInvisibleParagraphs(t *testing.T) {
-	doc, err := html.Parse(strings.NewReader(`<body><p>&#8203;</p><p>&shy;</p><p>&#xFEFF;&#x2060;</p><p>The ban&shy;ner said zero&#8203;width.</p></body>`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Clean(doc); err != nil {
-		t.Fatal(err)
-	}
-	var got []string
-	for _, b := range blocks.Find(doc) {
-		got = append(got, b.Text)
-	}
+	got := cleanBlocks(t, `<body><p>&#8203;</p><p>&shy;</p><p>&#xFEFF;&#x2060;</p><p>The ban&shy;ner said zero&#8203;width.</p></body>`)
 	if len(got) != 1 || got[0] != "The banner said zerowidth." {
 		t.Errorf("blocks %q, want one: %q", got, "The banner said zerowidth.")
 	}

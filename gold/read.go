@@ -162,7 +162,9 @@ func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 var latinGuess = map[string]bool{"windows-1250": true, "iso-8859-2": true}
 
 // decodeUTF16 converts data that starts with a UTF-16 byte-order mark to
-// UTF-8 and returns other data unchanged.
+// UTF-8, and UTF-16 without a mark where load.Text recognises it (by its
+// zero bytes, in gold with markup: CleanEval's segment tags, an annotated
+// page); it returns other data unchanged.
 func decodeUTF16(data []byte) []byte {
 	var e unicode16.Endianness
 	switch {
@@ -170,6 +172,13 @@ func decodeUTF16(data []byte) []byte {
 		e = unicode16.LittleEndian
 	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):
 		e = unicode16.BigEndian
+	case bytes.IndexByte(data, 0) >= 0:
+		// Without a mark: UTF-16 by its zero bytes, as a page's
+		// (load.Text); anything else is left to the binary check.
+		if text, cs, _, err := load.Text(data); err == nil && strings.HasPrefix(cs, "utf-16") {
+			return []byte(text)
+		}
+		return data
 	default:
 		return data
 	}

@@ -1,6 +1,7 @@
 package gold
 
 import (
+	binenc "encoding/binary"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -209,6 +210,18 @@ func TestParseUTF16(t *testing.T) {
 		if strings.Join(g.Words, " ") != "Hi ’x" {
 			t.Errorf("words %q", g.Words)
 		}
+	}
+	// CleanEval gold in UTF-16 without a mark, told by its zero bytes.
+	var nomark []byte
+	for _, r := range "URL: http://ex.org/\n<p> Привет, мир — hello world\n" {
+		nomark = binenc.LittleEndian.AppendUint16(nomark, uint16(r))
+	}
+	g, err := Parse(nomark, Unknown, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Format != CleanEval || strings.Join(g.Words, " ") != "Привет, мир — hello world" {
+		t.Errorf("UTF-16 without a mark: format %v, words %q", g.Format, g.Words)
 	}
 }
 

@@ -114,7 +114,7 @@ func (m *model) evaluateRef(s []byte) result {
 			sc = -1
 		case (isCyrillic(r) || isGreek(r)) && (isASCIILetter(prev) || isASCIILetter(next)):
 			sc = -2
-		case unicode.IsUpper(r) && unicode.IsLower(prev):
+		case unicode.IsUpper(r) && lowerEarlier(rs, i):
 			sc = -1.5
 		}
 		res.sum += sc
@@ -124,6 +124,17 @@ func (m *model) evaluateRef(s []byte) result {
 		res.mean = res.sum / float64(n)
 	}
 	return res
+}
+
+// lowerEarlier reports whether the letters right before rs[i] (back to
+// the first rune that is no letter) hold a lower-case one.
+func lowerEarlier(rs []rune, i int) bool {
+	for j := i - 1; j >= 0 && unicode.IsLetter(rs[j]); j-- {
+		if unicode.IsLower(rs[j]) {
+			return true
+		}
+	}
+	return false
 }
 
 func TestEvaluateMatches(t *testing.T) {

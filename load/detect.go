@@ -68,7 +68,9 @@ var models = []*model{
 	newModel("windows-1253", charmap.Windows1253, greek, isGreek),
 	newModel("shift_jis", japanese.ShiftJIS, japan, isJapanese),
 	newModel("euc-jp", japanese.EUCJP, japan, isJapanese),
-	newModel("gbk", simplifiedchinese.GBK, hanzi, isHan),
+	// GB18030 decodes GBK and its four-byte sequences too (the WHATWG
+	// standard's gbk decoder is gb18030's).
+	newModel("gbk", simplifiedchinese.GB18030, hanzi, isHan),
 	newModel("big5", traditionalchinese.Big5, hanzi5, isHan),
 	newModel("euc-kr", korean.EUCKR, hangul, isHangul),
 }
@@ -239,11 +241,15 @@ func (m *model) scoreRunes(n int, at func(i int) rune) result {
 	var res result
 	scored := 0
 	seen := map[rune]bool{}
+	lowerInWord := false // the word so far holds a lower-case letter
 	for i := range n {
 		r := at(i)
 		if r < 0x80 {
+			lowerInWord = 'a' <= r && r <= 'z' || lowerInWord && 'A' <= r && r <= 'Z'
 			continue
 		}
+		lowerBefore := lowerInWord
+		lowerInWord = unicode.IsLower(r) || lowerInWord && unicode.IsLetter(r)
 		sc := m.score(r)
 		if _, ok := m.common[unicode.ToLower(r)]; ok && !seen[unicode.ToLower(r)] {
 			seen[unicode.ToLower(r)] = true
@@ -270,8 +276,10 @@ func (m *model) scoreRunes(n int, at func(i int) rune) result {
 		case (isCyrillic(r) || isGreek(r)) && (isASCIILetter(prev) || isASCIILetter(next)):
 			// Cyrillic or Greek inside a Latin word.
 			sc = -2
-		case unicode.IsUpper(r) && unicode.IsLower(prev):
-			// An upper-case letter inside a word.
+		case unicode.IsUpper(r) && lowerBefore:
+			// An upper-case letter after a lower-case one in a word
+			// (a word is lower-case, Capitalised or ALL CAPS; the mixed
+			// case of "ЅсМмЙПОз" is GBK read as windows-1251).
 			sc = -1.5
 		}
 		res.sum += sc

@@ -36,7 +36,8 @@
 //     languages: common characters in frequency order, their script,
 //     undecodable bytes and C1 controls, and context (an accented letter
 //     standing alone or between two more accented letters, Cyrillic or
-//     Greek inside a Latin word, an upper-case letter inside a word).
+//     Greek inside a Latin word, an upper-case letter after a lower-case
+//     one in a word).
 //     windows-1252 wins unless another charset leads it clearly: mean
 //     score +0.25; total +3, totals being the mean times the sample's
 //     non-ASCII bytes (so that a two-byte charset is not behind for

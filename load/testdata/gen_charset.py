@@ -16,6 +16,8 @@ ko = "<p>이것은 한국어 웹 페이지입니다. 문자 인코딩 감지를 
 el = "<p>Αυτή είναι μια ελληνική σελίδα για τον έλεγχο της κωδικοποίησης χαρακτήρων. Η Αθήνα είναι η πρωτεύουσα.</p>"
 zhnews = "<h1>本地新闻</h1><p>今天上午，市政府召开新闻发布会，介绍了今年上半年全市经济运行情况。数据显示，全市地区生产总值同比增长百分之六点五，工业生产保持稳定，消费市场逐步回暖。</p>"
 zhshort = "<h1>北京春节庙会</h1><p>会场内有许多本地商户摆摊，出售糖葫芦和饺子。孩子们随着锣鼓声跳舞，热闹的气氛一直持续到深夜。</p>"
+zhone = "<h1>新闻</h1><p>今天上午，市政府召开了新闻发布会。</p>"
+zh4 = "<p>今年北京的春季活动吸引了许多市民和游客，主办单位表示，参加人数比去年增加了两成。藏文：བོད་ཡིག 和 €欧元。</p>"
 zhtw = "<p>這是一個中文網頁，我們用它來測試字元編碼的偵測。台北是一個美麗的城市，人們在這裡生活和工作。</p>"
 fr = "<p>Le café de la gare est très agréable. Où est la bibliothèque ? Ça coûte deux euros, c’est déjà ça.</p>"
 
@@ -47,6 +49,8 @@ w("guess-eucjp.html", page(ja).encode("euc_jp"))
 w("guess-gbk.html", page(zh).encode("gbk"))
 w("guess-gbk-news.html", page(zhnews).encode("gbk"))
 w("guess-gbk-short.html", page(zhshort).encode("gbk"))
+w("guess-gbk-oneline.html", page(zhone).encode("gbk"))
+w("guess-gb18030.html", page(zh4).encode("gb18030"))
 w("guess-big5.html", page(zhtw).encode("big5"))
 w("utf16le-nobom-ru.html", page(ru).encode("utf-16-le"))
 w("utf16be-nobom-ja.html", page(ja).encode("utf-16-be"))

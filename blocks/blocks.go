@@ -51,6 +51,9 @@ func IsInline(n *html.Node) bool { return dom.IsInline(n) }
 // without text has no blocks. It may wrap runs of inline content in new
 // <div AnonAttr> elements (see the package doc), changing doc.
 func Find(doc *html.Node) []*Block {
+	if doc == nil {
+		return nil
+	}
 	f := finderPool.Get().(*finder)
 	defer f.release()
 	f.nodes = f.nodes[:0]

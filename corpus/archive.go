@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/warc"
@@ -47,7 +48,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		defer dec.Close()
 		r = dec
 	}
-	wr := warc.NewReader(r, warc.Options{Name: name, MaxPayload: s.opt.MaxBytes + 1, Gzip: k == kindGzipWARC})
+	wr := warc.NewReader(r, warc.Options{Name: name, MaxPayload: min(s.opt.MaxBytes, math.MaxInt64-1) + 1, Gzip: k == kindGzipWARC})
 	seq := 0
 	// A page is yielded once the next record has been reached: an archive
 	// that ends inside the page's record makes the page an error, not a

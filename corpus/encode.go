@@ -3,6 +3,7 @@ package corpus
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"math"
 	"strings"
 
@@ -148,6 +149,9 @@ type LineBlock struct {
 // JSONLine encodes o as one line of "fiasco clean --format jsonl" output,
 // newline included; withBlocks adds every block (--blocks).
 func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
+	if o.Err == nil && o.Result == nil {
+		return nil, errors.New("corpus: an outcome with neither a result nor an error")
+	}
 	in := o.Input
 	l := Line{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID}
 	if o.Err != nil {

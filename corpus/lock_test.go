@@ -356,3 +356,12 @@ func TestResumeLogLag(t *testing.T) {
 		t.Errorf("an error log of interrupted inputs only, after a resumed run without errors: %v; want none", err)
 	}
 }
+
+// TestOpenNoWriter: a stream format with neither a Path nor a Stdout is
+// an error at Open, not a nil writer at the first Put.
+func TestOpenNoWriter(t *testing.T) {
+	if out, err := Open(OutputOptions{Format: JSONL}); err == nil {
+		out.Close()
+		t.Error("Open without Path or Stdout: no error")
+	}
+}

@@ -139,6 +139,9 @@ func Open(opt OutputOptions) (out *Output, err error) {
 		if opt.Resume {
 			return nil, fmt.Errorf("--resume needs an output file: the standard output cannot be read back")
 		}
+		if opt.Stdout == nil {
+			return nil, errors.New("corpus: OutputOptions has neither a Path nor a Stdout to write to")
+		}
 		w := streamWriter{opt.Stdout}
 		if opt.Format == JSONL {
 			out.Sink = &jsonlSink{out: w, blocks: opt.Blocks}

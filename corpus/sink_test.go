@@ -442,3 +442,11 @@ func TestTargetURI(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONLineEmptyOutcome: an outcome with neither a result nor an error
+// is an error, not a panic.
+func TestJSONLineEmptyOutcome(t *testing.T) {
+	if _, err := JSONLine(&pipeline.Outcome{}, false); err == nil {
+		t.Error("no error")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -206,7 +207,7 @@ func DecompressPage(data []byte, max int64) (page []byte, compressed bool, err e
 		return nil, true, err
 	}
 	defer dec.Close()
-	page, err = io.ReadAll(io.LimitReader(dec, max+1))
+	page, err = io.ReadAll(io.LimitReader(dec, min(max, math.MaxInt64-1)+1))
 	switch {
 	case err != nil:
 		return nil, true, fmt.Errorf("%s: %w", name, err)

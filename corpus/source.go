@@ -23,7 +23,9 @@ type Options struct {
 	Stdin io.Reader
 	// MaxBytes is the most bytes read of one page; a WARC payload is read
 	// up to MaxBytes+1, so that loading sees it was cut (0:
-	// load.DefaultMaxBytes).
+	// load.DefaultMaxBytes). Give the cleaner's load.Options.MaxBytes
+	// the same value (fiasco clean does): a page cut here at a smaller
+	// limit than loading's is not reported truncated.
 	MaxBytes int64
 	// Exclude lists files and directories that are not read as input
 	// (compared as files, so that symbolic links and other spellings

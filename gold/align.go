@@ -79,6 +79,9 @@ func (opt AlignOptions) Normalize(w string) string {
 // of the annotated page and a page word is clean when it is matched to a
 // clean word.
 func LabelOptions(bs []*blocks.Block, g *Gold, opt AlignOptions) []float64 {
+	if g == nil { // no gold: nothing is clean
+		return make([]float64, len(bs))
+	}
 	var page []string
 	var owner []int // block of each page token
 	total := make([]int, len(bs))

@@ -343,3 +343,10 @@ func TestPairsChoice(t *testing.T) {
 		t.Errorf("a directory that is no set: %v", err)
 	}
 }
+
+// TestLabelNoGold: blocks without gold are all dirty, not a panic.
+func TestLabelNoGold(t *testing.T) {
+	if s := Label(nil, nil); len(s) != 0 {
+		t.Errorf("Label(nil, nil) = %v", s)
+	}
+}

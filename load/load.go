@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"unicode/utf8"
@@ -119,7 +120,7 @@ func File(path string, opt Options) (*Page, error) {
 // used in errors and Page.Name.
 func Reader(name string, r io.Reader, opt Options) (*Page, error) {
 	max := opt.maxBytes()
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	data, err := io.ReadAll(io.LimitReader(r, min(max, math.MaxInt64-1)+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

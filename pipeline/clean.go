@@ -157,6 +157,16 @@ func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt Prepa
 	} else if opt.Visual == nil {
 		return nil, errors.New("pipeline: the model uses visual features but no renderer was given (use a model without them, such as classify.Default(false))")
 	}
+	if c.Smooth != nil {
+		if err := classify.CheckSmooth(*c.Smooth); err != nil {
+			return nil, fmt.Errorf("pipeline: Cleaner.Smooth: %w", err)
+		}
+	}
+	if c.FloorShare != nil {
+		if err := classify.CheckFloorShare(*c.FloorShare); err != nil {
+			return nil, fmt.Errorf("pipeline: Cleaner.FloorShare: %w", err)
+		}
+	}
 	m, th := c.Model, c.Model.Threshold
 	if c.Threshold != nil {
 		th = *c.Threshold
@@ -261,8 +271,10 @@ func (r *Result) UnseenBlocks() []bool {
 // its own decisions (export.Notes): that the page was cut, the
 // rendering's error (RenderErrText), the unseen blocks (UnseenBlocks),
 // the blocks smoothing relabelled (Smoothed) and the blocks the prose
-// floor kept (Floor). The HTML format prunes
-// r.Page.Doc in place.
+// floor kept (Floor). The HTML format prunes r.Page.Doc in place: the
+// dropped blocks leave the document, so every other output of r (Text,
+// Write in another format) is to be made before it, and HTML written
+// last.
 func (r *Result) Write(w io.Writer, f export.Format) error {
 	n := export.Notes{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Unseen: r.UnseenBlocks(), Smoothed: r.Smoothed, Floor: r.Floor}
 	return export.WriteNotes(w, f, r.Page, r.Meta, r.Blocks, r.Keep, r.Score, n)

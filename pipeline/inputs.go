@@ -3,6 +3,7 @@ package pipeline
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"time"
 
@@ -86,8 +87,11 @@ func (in Input) ReadMax(max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if rc == nil {
+		return nil, fmt.Errorf("%s: Input.Open gave no reader", in.Name)
+	}
 	defer rc.Close()
-	data, err := io.ReadAll(io.LimitReader(rc, max+1))
+	data, err := io.ReadAll(io.LimitReader(rc, min(max, math.MaxInt64-1)+1))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}

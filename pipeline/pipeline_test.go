@@ -3,7 +3,10 @@ package pipeline
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,6 +15,7 @@ import (
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/load"
+	"github.com/fiasco-project/fiasco/vision"
 )
 
 func defaultText(t *testing.T) *classify.Model {
@@ -292,5 +296,54 @@ func TestHiddenPage(t *testing.T) {
 		if strings.Contains(all, "Secret menu") {
 			t.Errorf("%s: the hidden menu of a page with text of its own is kept: %q", c.name, all)
 		}
+	}
+}
+
+// wrongCount is a Visualizer that gives n measurements whatever the page.
+type wrongCount int
+
+func (w wrongCount) Visual(ctx context.Context, d *Doc) ([]vision.Features, error) {
+	return make([]vision.Features, int(w)), nil
+}
+
+// TestCleanerContracts: a Visualizer that gives another number of
+// measurements than blocks is an error, a cancelled context's error names
+// the page, and Smooth and FloorShare out of range are refused as the
+// model's own would be.
+func TestCleanerContracts(t *testing.T) {
+	page := []byte(`<html><body><ul><li><a href="/">Home</a></li></ul><p>The river festival drew record crowds on Saturday, the largest since the event began.</p></body></html>`)
+	vm, err := classify.Default(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{0, 1, 100} {
+		c := &Cleaner{Model: vm, Prepare: PrepareOptions{Visual: wrongCount(n)}}
+		if _, err := c.Clean(context.Background(), "p.html", page); err == nil || !strings.Contains(err.Error(), "measurements for") {
+			t.Errorf("%d measurements: %v", n, err)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := (&Cleaner{Model: defaultText(t)}).Clean(ctx, "p.html", page); !errors.Is(err, context.Canceled) || !strings.Contains(err.Error(), "p.html") {
+		t.Errorf("cancelled: %v, want context.Canceled naming p.html", err)
+	}
+	bad := []float64{-1, 5, math.NaN(), math.Inf(1)}
+	for _, v := range bad {
+		v := v
+		if _, err := (&Cleaner{Model: defaultText(t), Smooth: &v}).Clean(context.Background(), "p.html", page); err == nil {
+			t.Errorf("Smooth %g accepted", v)
+		}
+		if _, err := (&Cleaner{Model: defaultText(t), FloorShare: &v}).Clean(context.Background(), "p.html", page); err == nil {
+			t.Errorf("FloorShare %g accepted", v)
+		}
+	}
+}
+
+// TestOpenNoReader: an Input whose Open gives neither a reader nor an
+// error is that page's error.
+func TestOpenNoReader(t *testing.T) {
+	in := Input{Name: "x.html", Open: func() (io.ReadCloser, error) { return nil, nil }}
+	if _, err := in.ReadMax(100); err == nil || !strings.Contains(err.Error(), "x.html") {
+		t.Errorf("ReadMax: %v", err)
 	}
 }

@@ -139,7 +139,7 @@ func PrepareFile(ctx context.Context, path string, opt PrepareOptions) (*Doc, er
 // name is used in errors.
 func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) (*Doc, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	d := &Doc{URL: opt.URL, Resources: opt.Resources}
 	t0 := time.Now()
@@ -224,6 +224,9 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 		vis, err := opt.Visual.Visual(ctx, d)
 		if err != nil {
 			return nil, &RenderError{Page: name, Err: err}
+		}
+		if len(vis) != len(d.Blocks) {
+			return nil, &RenderError{Page: name, Err: fmt.Errorf("the Visualizer gave %d measurements for %d blocks", len(vis), len(d.Blocks))}
 		}
 		d.Visual = vis
 	}

@@ -19,7 +19,7 @@ type Metrics struct {
 // NewMetrics computes metrics from predicted and gold labels.
 func NewMetrics(pred, gold []float64, positive float64) Metrics {
 	var m Metrics
-	for i := range gold {
+	for i := range min(len(pred), len(gold)) {
 		pp, gp := pred[i] == positive, gold[i] == positive
 		switch {
 		case pp && gp:

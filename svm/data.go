@@ -139,6 +139,9 @@ func ReadLIBSVM(r io.Reader, minFeatures int) (*Problem, error) {
 		idx []int
 		val []float64
 	}
+	if minFeatures < 0 || minFeatures > 1<<24 {
+		return nil, fmt.Errorf("svm: %d features: want 0 to %d", minFeatures, 1<<24)
+	}
 	var rows []entry
 	var ys []float64
 	maxIdx := minFeatures

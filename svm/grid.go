@@ -89,6 +89,17 @@ func GridSearch(ctx context.Context, prob *Problem, base Params, opt GridOptions
 	if len(opt.Log2C) == 0 || len(opt.Log2G) == 0 {
 		return nil, fmt.Errorf("svm: empty grid")
 	}
+	for _, g := range [...]struct {
+		name string
+		v    []float64
+	}{{"log2 C", opt.Log2C}, {"log2 gamma", opt.Log2G}} {
+		for _, e := range g.v {
+			// 2^e must be a positive finite number: Train refuses others.
+			if v := math.Exp2(e); math.IsNaN(e) || math.IsInf(v, 0) || v == 0 {
+				return nil, fmt.Errorf("svm: grid %s %g: 2^%g is no usable value", g.name, e, e)
+			}
+		}
+	}
 	foldOf := opt.FoldOf
 	if foldOf == nil {
 		k := opt.Folds

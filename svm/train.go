@@ -27,10 +27,27 @@ func Train(ctx context.Context, prob *Problem, p Params) (*Model, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := m.checkFinite(); err != nil {
+		return nil, err
+	}
 	if prob.FeatureNames != nil {
 		m.FeatureNames = append([]string(nil), prob.FeatureNames...)
 	}
 	return m, nil
+}
+
+// checkFinite reports a model whose training overflowed (finite values
+// so large that the kernel or the gradient did not stay finite: rows of
+// ±1e200): its rho or a coefficient is NaN or infinite.
+func (m *Model) checkFinite() error {
+	bad := math.IsNaN(m.Rho) || math.IsInf(m.Rho, 0)
+	for _, c := range m.Coef {
+		bad = bad || math.IsNaN(c) || math.IsInf(c, 0)
+	}
+	if bad {
+		return fmt.Errorf("%w: training overflowed (values too large; scale the data first)", ErrNonFinite)
+	}
+	return nil
 }
 
 // groupClasses orders the two labels like LIBSVM's svm_group_classes:

@@ -1,33 +1,35 @@
 package vision
 
-import "testing"
+import (
+	"image"
+	"testing"
+)
 
-func TestEstimateLineHeight(t *testing.T) {
-	// Rows are given as (extent, count) groups; extent {0,0} is blank.
-	type grp struct{ x0, x1, n int32 }
-	for _, c := range []struct {
-		name string
-		rows []grp
-		want float64
-	}{
-		{"one line", []grp{{0, 100, 18}}, 18},
-		{"lines with gaps", []grp{{0, 100, 18}, {0, 0, 4}, {0, 100, 18}, {0, 0, 4}, {0, 60, 18}}, 22},
-		{"ragged touching lines", []grp{{0, 100, 20}, {0, 70, 20}, {0, 90, 20}, {0, 30, 20}}, 20},
-		{"justified touching, short last line", []grp{{0, 100, 60}, {0, 40, 20}}, 20},
-		{"paragraph gap is not a line gap", []grp{{0, 100, 18}, {0, 0, 4}, {0, 80, 18}, {0, 0, 30}, {0, 100, 18}, {0, 0, 4}, {0, 50, 18}}, 22},
-		{"jittered edges (anti-aliasing)", []grp{{0, 100, 9}, {0, 101, 1}, {0, 100, 8}, {0, 0, 4}, {1, 100, 18}}, 22},
-		{"tiny", []grp{{0, 5, 2}}, 4},
-		{"empty", nil, 4},
-	} {
-		var x0, x1 []int32
-		for _, g := range c.rows {
-			for range g.n {
-				x0 = append(x0, g.x0)
-				x1 = append(x1, g.x1)
-			}
+// TestLineHeightBounded: a line height a page's CSS blows up (millions of
+// pixels) is measured at MaxLineHeight, as a real one would be; before,
+// the blur grew with it (seconds and hundreds of MB per block at 1e7, a
+// crash at 1e18).
+func TestLineHeightBounded(t *testing.T) {
+	pal, err := Palette(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img := image.NewRGBA(image.Rect(0, 0, 200, 40))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	for y := 10; y < 24; y++ {
+		for x := 20; x < 160; x++ {
+			img.SetRGBA(x, y, pal[0])
 		}
-		if got := estimateLineHeight(x0, x1); got != c.want {
-			t.Errorf("%s: %v, want %v", c.name, got, c.want)
+	}
+	for _, lh := range []float64{1e7, 1e18} {
+		fs, err := Measure(img, 1, Options{LineHeight: []float64{lh}, Workers: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fs[0].LineHeight != MaxLineHeight || fs[0].Lines != 1 {
+			t.Errorf("line height %g: measured with %g, %d lines; want %d, 1", lh, fs[0].LineHeight, fs[0].Lines, MaxLineHeight)
 		}
 	}
 }

@@ -11,11 +11,16 @@ import (
 )
 
 // Options tune Measure. The zero value is ready to use.
+// MaxLineHeight bounds a given line height, in device pixels: a page's
+// CSS can set line-height to millions of pixels, and the blur that
+// coalesces lines into blobs grows with it (no real line is this tall).
+const MaxLineHeight = 4096
+
 type Options struct {
 	// LineHeight, if not nil, has one entry per block: its line height in
 	// CSS pixels (e.g. the computed CSS line-height). Entries <= 0, and all
 	// blocks when LineHeight is nil, are estimated from the block's mask.
-	LineHeight []float64
+	LineHeight []float64 // each at most MaxLineHeight device pixels once scaled
 	// FontSize, if not nil, has one entry per block: its font size, in any
 	// unit (e.g. render.Result's). It is not scaled. Found blocks carry it
 	// in Features.FontSize, and FontSizeRel relates it to the page's median.
@@ -168,7 +173,9 @@ func MeasureBlobs(img image.Image, n int, opt Options) ([]Features, [][]Blob, er
 			for i := range jobs {
 				lh := 0.0
 				if opt.LineHeight != nil && opt.LineHeight[i] > 0 && !math.IsInf(opt.LineHeight[i], 0) {
-					lh = opt.LineHeight[i] * scale
+					// At most MaxLineHeight: the blur's radii follow the
+					// line height, and a page's CSS can ask for any.
+					lh = min(opt.LineHeight[i]*scale, MaxLineHeight)
 				}
 				feats[i], blobs[i] = measureBlock(byBlock[start[i]:start[i+1]], lh, &s)
 			}

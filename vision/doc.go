@@ -41,7 +41,8 @@
 //     white. Coordinates are those of the image (its Bounds().Min).
 //  2. Per block, its runs give its bounding box, and a binary mask is made
 //     for that box only (no page-sized masks).
-//  3. Line height L: Options.LineHeight[i] * Scale if given, else estimated
+//  3. Line height L: Options.LineHeight[i] * Scale if given (at most
+//     MaxLineHeight: a page's CSS can ask for millions), else estimated
 //     from the mask: rows are grouped into segments of consecutive rows with
 //     the same horizontal extent (within 2 px); the bar height H is the
 //     lower median of the segment heights (segments of 3 px or more); the

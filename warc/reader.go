@@ -299,12 +299,12 @@ func (r *Reader) memberErr() error {
 // records' bytes (in a gzip file, member by member); after corrupt gzip
 // data, the next gzip member header in the file, looked for, where the
 // input can seek (an *os.File) and at most maxRewind bytes of the member
-// were read, from just
-// after the start of the damaged member: the deflate stream of a member
-// cut short runs on into the members after it, and the next one would be
-// lost; for the same reason, on such an input, a member that ran on to
-// the end of the file (ErrTruncated) is looked past too, and where no
-// member follows it Resync returns that error. It returns the file
+// were read, from just after the start of the damaged member: the
+// deflate stream of a member cut short runs on into the members after
+// it, and the next one would be lost. For the same reason, on such an
+// input, a member that ran on to the end of the file (ErrTruncated) is
+// looked past too; where no member follows it, Resync returns that
+// error. It returns the file
 // offset of the record found (as Record.Offset gives it), or io.EOF when
 // the input holds no such place. What lay between is lost; if it was no
 // record start after all, Next fails again and Resync can be called

@@ -179,7 +179,7 @@ func (m *memberReader) Read(p []byte) (int, error) {
 // Bytes that do not start with the gzip magic are ErrGzip and left unread,
 // for Resync to look through.
 func (r *Reader) nextMember() error {
-	start := r.cr.n - int64(r.br.Buffered())
+	start := r.filePos()
 	r.mr.start = start
 	r.inMember = 0
 	if m, _ := r.br.Peek(3); len(m) == 3 && (m[0] != 0x1f || m[1] != 0x8b || m[2] != 8) {
@@ -362,7 +362,7 @@ const maxRewind = 64 << 20
 // member: the input can seek, and the member's bytes read so far are at
 // most maxRewind.
 func (r *Reader) canRewind() bool {
-	return r.gz != nil && r.seeker != nil && r.cr.n-int64(r.br.Buffered())-r.mr.start <= maxRewind
+	return r.gz != nil && r.seeker != nil && r.filePos()-r.mr.start <= maxRewind
 }
 
 // seekRecord skips the records' bytes to the next "WARC/1." that starts a
@@ -400,6 +400,10 @@ func (r *Reader) seekRecord() error {
 	}
 }
 
+// filePos is the offset in the input, from where reading began, of the
+// next byte the reader has not taken from its buffer.
+func (r *Reader) filePos() int64 { return r.cr.n - int64(r.br.Buffered()) }
+
 // rewindMember moves back to just after the start of the member whose
 // data was corrupt (see canRewind): its deflate stream may have run on
 // into the members after it (a member cut short in the middle of the
@@ -407,7 +411,7 @@ func (r *Reader) seekRecord() error {
 // that no whole member after the damage is lost.
 func (r *Reader) rewindMember() error {
 	at := r.mr.start + 1
-	if at >= r.cr.n-int64(r.br.Buffered()) {
+	if at >= r.filePos() {
 		return nil
 	}
 	if _, err := r.seeker.Seek(r.base+at, io.SeekStart); err != nil {
@@ -482,7 +486,7 @@ func (r *Reader) offset() int64 {
 	if r.gz != nil {
 		return r.mr.start + r.opts.StartOffset
 	}
-	return r.cr.n - int64(r.br.Buffered()) + r.opts.StartOffset
+	return r.filePos() + r.opts.StartOffset
 }
 
 // skipToRecord skips line ends between records, and moves to the next gzip

@@ -318,10 +318,12 @@ func warcSummary(stats corpus.Stats) string {
 		}
 		line += "; read past " + stretches + " to the next record (see the error records)"
 	}
-	if n := stats.Unindexed; n == 1 {
-		line += "; 1 file whose records cannot be looked up again (standard input, compressed as a whole, or a damaged start): its pages rendered without the style sheets and images of its records"
-	} else if n > 1 {
-		line += fmt.Sprintf("; %d files whose records cannot be looked up again (standard input, compressed as a whole, or a damaged start): their pages rendered without the style sheets and images of their records", n)
+	if n := stats.Unindexed; n > 0 {
+		its := "its"
+		if n > 1 {
+			its = "their"
+		}
+		line += fmt.Sprintf("; %s whose records cannot be looked up again (standard input, compressed as a whole, or a damaged start): %s pages rendered without the style sheets and images of %s records", plural(n, "file"), its, its)
 	}
 	return line
 }

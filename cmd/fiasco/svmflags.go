@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -216,13 +217,7 @@ func applyLabelWeights(p *svm.Params, w map[float64]float64, y []float64, warn f
 			warn(fmt.Sprintf("WARNING: class label %g specified in weight is not found", l))
 		}
 	}
-	var pos float64
-	first := true
-	for v := range present {
-		if first || v > pos {
-			pos, first = v, false
-		}
-	}
+	pos := slices.Max(slices.Collect(maps.Keys(present))) // svm.PositiveLabel: the larger
 	p.WeightPos, p.WeightNeg = 1, 1
 	for l, v := range w {
 		switch {

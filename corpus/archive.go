@@ -120,8 +120,8 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 				}
 			}
 			if !resyncable && errors.Is(err, warc.ErrTruncated) {
-				// A gzip member cut short in the middle of a file on
-				// disk reads as truncated when its data ran on to the
+				// A gzip member cut short in the middle of a file
+				// reads as truncated when its data ran on to the
 				// file's end: Resync finds a member after it, or
 				// returns the truncation (the input ends there).
 				if _, rerr := wr.Resync(); rerr == nil {

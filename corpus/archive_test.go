@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -331,5 +332,47 @@ func TestArchiveDetection(t *testing.T) {
 	ins := inputsOf(t, NewSource(Options{Stdin: strings.NewReader(arc)}), "-")
 	if len(ins) != 1 || !errors.Is(ins[0].Err, errARC) {
 		t.Errorf("ARC on standard input: %+v", ins)
+	}
+}
+
+// TestCutMemberStdin: a gzip member cut short in the middle of a WARC
+// costs its own record only, read from a file or from standard input
+// (which cannot seek: the reader keeps the member's bytes to look
+// through them again): every other page is read, and the damage is an
+// error.
+func TestCutMemberStdin(t *testing.T) {
+	w := newTestWARC(true)
+	var offs []int
+	for i := range 6 {
+		offs = append(offs, w.buf.Len())
+		w.response(fmt.Sprintf("http://ex.org/%d", i), "200 OK", "Content-Type: text/html\r\n",
+			strings.Repeat(fmt.Sprintf("<p>Page %d says a few words in its paragraph.</p>", i), 30+i))
+	}
+	data := w.buf.Bytes()
+	cut := append([]byte{}, data[:offs[2]+(offs[3]-offs[2])/2]...)
+	cut = append(cut, data[offs[3]:]...)
+	summary := func(ins []pipeline.Input) (pages []string, errs int) {
+		for _, in := range ins {
+			if in.Err != nil {
+				errs++
+				continue
+			}
+			pages = append(pages, in.URL)
+		}
+		return pages, errs
+	}
+	want := []string{"http://ex.org/0", "http://ex.org/1", "http://ex.org/3", "http://ex.org/4", "http://ex.org/5"}
+	for name, src := range map[string]*Source{
+		"file":  NewSource(Options{}),
+		"stdin": NewSource(Options{Stdin: bytes.NewReader(cut)}),
+	} {
+		arg := "-"
+		if name == "file" {
+			arg = writeFile(t, "cut.warc.gz", cut)
+		}
+		pages, errs := summary(inputsOf(t, src, arg))
+		if !slices.Equal(pages, want) || errs == 0 {
+			t.Errorf("%s: pages %v and %d errors, want %v and the damage's error", name, pages, errs, want)
+		}
 	}
 }

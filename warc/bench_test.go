@@ -83,12 +83,25 @@ func BenchmarkReadHTTP(b *testing.B) {
 	})
 }
 
+// BenchmarkReadStream is BenchmarkRead from an input that cannot seek
+// (standard input): the Reader keeps each member's bytes for Resync.
+func BenchmarkReadStream(b *testing.B) {
+	benchReadFrom(b, func(data []byte) io.Reader { return struct{ io.Reader }{bytes.NewReader(data)} }, func(rec *Record) error {
+		_, err := io.Copy(io.Discard, rec.Block())
+		return err
+	})
+}
+
 func benchRead(b *testing.B, use func(*Record) error) {
+	benchReadFrom(b, func(data []byte) io.Reader { return bytes.NewReader(data) }, use)
+}
+
+func benchReadFrom(b *testing.B, input func([]byte) io.Reader, use func(*Record) error) {
 	data, raw := benchFile()
 	b.SetBytes(raw)
 	records := 0
 	for b.Loop() {
-		r := NewReader(bytes.NewReader(data), Options{})
+		r := NewReader(input(data), Options{})
 		for {
 			rec, err := r.Next()
 			if err == io.EOF {

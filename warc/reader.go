@@ -101,6 +101,7 @@ type Reader struct {
 
 	started  bool
 	seeker   io.Seeker // the input, when it can seek: Resync looks back
+	replay   *replay   // the gzip input, when it cannot seek: Resync reads it again
 	base     int64     // the input's offset when reading began
 	inMember int       // records begun in the current gzip member
 	err      error     // sticky: returned by every later Next
@@ -182,6 +183,9 @@ func (r *Reader) nextMember() error {
 	start := r.filePos()
 	r.mr.start = start
 	r.inMember = 0
+	if r.replay != nil {
+		r.replay.keepFrom(start)
+	}
 	if m, _ := r.br.Peek(3); len(m) == 3 && (m[0] != 0x1f || m[1] != 0x8b || m[2] != 8) {
 		return fmt.Errorf("%w: %w", ErrGzip, gzip.ErrHeader)
 	}
@@ -214,6 +218,10 @@ func (r *Reader) init() {
 			r.seeker, r.base = s, pos
 		}
 	}
+	if r.seeker == nil {
+		r.replay = &replay{src: r.cr.r, whole: true, limit: replayLimit}
+		r.cr.r = r.replay
+	}
 	r.br = bufio.NewReaderSize(&r.cr, bufSize)
 	magic, _ := r.br.Peek(2)
 	if r.opts.Gzip || len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
@@ -222,6 +230,11 @@ func (r *Reader) init() {
 		r.dr = bufio.NewReaderSize(&r.mr, bufSize)
 	} else {
 		r.dr = r.br
+		if r.replay != nil {
+			// A plain WARC is looked through forward only: keep
+			// nothing. The replay has given every byte it read.
+			r.cr.r, r.replay = r.replay.src, nil
+		}
 	}
 }
 
@@ -297,14 +310,15 @@ func (r *Reader) memberErr() error {
 // clears the error, so that Next reads on from there. After a header that
 // is no WARC header that is the next line starting "WARC/1." in the
 // records' bytes (in a gzip file, member by member); after corrupt gzip
-// data, the next gzip member header in the file, looked for, where the
-// input can seek (an *os.File) and at most maxRewind bytes of the member
-// were read, from just after the start of the damaged member: the
-// deflate stream of a member cut short runs on into the members after
-// it, and the next one would be lost. For the same reason, on such an
-// input, a member that ran on to the end of the file (ErrTruncated) is
-// looked past too; where no member follows it, Resync returns that
-// error. It returns the file
+// data, the next gzip member header in the file, looked for, where at
+// most maxRewind bytes of the member were read, from just after the start
+// of the damaged member: the deflate stream of a member cut short runs on
+// into the members after it, and the next one would be lost. An input
+// that can seek (an *os.File) is read there again; of one that cannot
+// (standard input, a pipe), the Reader keeps the current member's bytes
+// (up to maxRewind) to read them again. For the same reason a member that
+// ran on to the end of the file (ErrTruncated) is looked past too; where
+// no member follows it, Resync returns that error. It returns the file
 // offset of the record found (as Record.Offset gives it), or io.EOF when
 // the input holds no such place. What lay between is lost; if it was no
 // record start after all, Next fails again and Resync can be called
@@ -317,8 +331,8 @@ func (r *Reader) Resync() (int64, error) {
 	}
 	malformed := errors.Is(r.err, ErrMalformed)
 	// A member cut short in the middle of a file whose deflate data
-	// (a stored block) ran on to the file's end reads as truncated: on
-	// an input that can seek, a member after it may still be found.
+	// (a stored block) ran on to the file's end reads as truncated: where
+	// the member can be read again, a member after it may still be found.
 	truncated := errors.Is(r.err, ErrTruncated) && r.canRewind()
 	if !malformed && !errors.Is(r.err, ErrGzip) && !truncated {
 		return 0, r.err
@@ -359,10 +373,13 @@ func (r *Reader) Resync() (int64, error) {
 const maxRewind = 64 << 20
 
 // canRewind reports whether Resync may look back into the current gzip
-// member: the input can seek, and the member's bytes read so far are at
-// most maxRewind.
+// member: the member's bytes read so far are at most maxRewind, and the
+// input can seek or its replay kept them.
 func (r *Reader) canRewind() bool {
-	return r.gz != nil && r.seeker != nil && r.filePos()-r.mr.start <= maxRewind
+	if r.gz == nil || r.filePos()-r.mr.start > maxRewind {
+		return false
+	}
+	return r.seeker != nil || r.replay != nil && r.replay.has(r.mr.start+1)
 }
 
 // seekRecord skips the records' bytes to the next "WARC/1." that starts a
@@ -414,7 +431,9 @@ func (r *Reader) rewindMember() error {
 	if at >= r.filePos() {
 		return nil
 	}
-	if _, err := r.seeker.Seek(r.base+at, io.SeekStart); err != nil {
+	if r.seeker == nil {
+		r.replay.rewind(at)
+	} else if _, err := r.seeker.Seek(r.base+at, io.SeekStart); err != nil {
 		return err
 	}
 	r.cr.n = at

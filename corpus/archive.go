@@ -21,7 +21,7 @@ const (
 )
 
 // archive yields one page per HTML response record of the WARC file read
-// from r (plain, gzip, or zstd-compressed as a whole when k says so).
+// from r (plain, gzip, or zstd-compressed when k says so).
 // seekable says r is the file name itself, opened at its start, so that
 // requisites can be read back by offset. An error of the archive is
 // yielded as an Input with Err set: a truncated last record ends it; after

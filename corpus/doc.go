@@ -9,8 +9,9 @@
 // [Source.Inputs] turns command-line arguments into a stream, read as the
 // batch asks for pages, so memory stays bounded whatever the size of the
 // input. A file is one page, judged by its name and first bytes: a WARC
-// file (WARC/1.0 or 1.1, plain, gzip per record or as a whole, or zstd as
-// a whole; named .warc, .warc.gz or .warc.zst, or starting with "WARC/"
+// file (WARC/1.0 or 1.1, plain, gzip per record or as a whole, or zstd
+// per record or as a whole, with the dictionary frame a .warc.zst file may
+// start with; named .warc, .warc.gz or .warc.zst, or starting with "WARC/"
 // after line ends, decompressed) is read record by record; an ARC file is
 // an error; gzip- and zstd-compressed pages are decompressed; anything
 // else is a page. A directory stands for every

@@ -23,7 +23,7 @@ const (
 	kindZstdPage
 	kindWARC     // plain WARC, or gzip (per record or whole file)
 	kindGzipWARC // named .warc.gz but not starting with a gzip member
-	kindZstdWARC // a WARC compressed with zstd as a whole
+	kindZstdWARC // a WARC compressed with zstd (a dictionary frame first, maybe)
 )
 
 var (
@@ -67,6 +67,14 @@ func sniff(br *bufio.Reader, name string) (k kind, arc bool) {
 		k = kindGzipPage
 		if named || startsWARC(start) {
 			k = kindWARC
+		}
+	case bytes.HasPrefix(magic, zstdDictMagic):
+		// Only a .warc.zst starts with a dictionary frame; the dictionary
+		// and the first block may not fit in br.
+		k = kindZstdWARC
+		if zr, err := newZstd(bytes.NewReader(peekAll(br))); err == nil {
+			start = readStart(zr)
+			zr.Close()
 		}
 	case bytes.HasPrefix(magic, zstdMagic) || strings.HasSuffix(lower, ".warc.zst"):
 		if zr, err := newZstd(bytes.NewReader(peekAll(br))); err == nil {
@@ -127,10 +135,6 @@ func startsWARC(b []byte) bool {
 func peekAll(br *bufio.Reader) []byte {
 	p, _ := br.Peek(br.Size())
 	return p
-}
-
-func newZstd(r io.Reader) (*zstd.Decoder, error) {
-	return zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxZstdWindow))
 }
 
 // decompress wraps r in the decoder its kind needs.

@@ -256,7 +256,7 @@ func (s *Source) file(ctx context.Context, path, rel string, fi os.FileInfo, yie
 // leaves f anywhere.
 func sniffFile(f *os.File, path string, size int64) (kind, error) {
 	br := bufio.NewReader(f)
-	if head, _ := br.Peek(len(zstdMagic)); bytes.HasPrefix(head, zstdMagic) {
+	if head, _ := br.Peek(len(zstdMagic)); bytes.HasPrefix(head, zstdMagic) || bytes.HasPrefix(head, zstdDictMagic) {
 		// A zstd frame's first block must be whole to decode.
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return kindPage, fmt.Errorf("%s: %w", path, err)

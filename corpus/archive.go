@@ -8,6 +8,8 @@ import (
 	"io"
 	"math"
 
+	"github.com/klauspost/compress/zstd"
+
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/warc"
 )
@@ -40,15 +42,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			s.stats.Unindexed++
 		}
 	}
-	if k == kindZstdWARC {
-		dec, err := decompress(k, r)
-		if err != nil {
-			return yield(pipeline.Input{Name: name, Err: fmt.Errorf("%s: %w", name, err)})
-		}
-		defer dec.Close()
-		r = dec
-	}
-	wr := warc.NewReader(r, warc.Options{Name: name, MaxPayload: min(s.opt.MaxBytes, math.MaxInt64-1) + 1, Gzip: k == kindGzipWARC})
+	wr := warc.NewReader(r, warc.Options{Name: name, MaxPayload: min(s.opt.MaxBytes, math.MaxInt64-1) + 1, Gzip: k == kindGzipWARC, Zstd: k == kindZstdWARC})
 	seq := 0
 	// A page is yielded once the next record has been reached: an archive
 	// that ends inside the page's record makes the page an error, not a
@@ -89,7 +83,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		if err != nil {
 			var we *warc.Error
 			errors.As(err, &we)
-			resyncable := errors.Is(err, warc.ErrGzip) || errors.Is(err, warc.ErrMalformed)
+			resyncable := errors.Is(err, warc.ErrGzip) || errors.Is(err, warc.ErrZstd) || errors.Is(err, warc.ErrMalformed)
 			// The error's record: the pending page's when warc names it
 			// (also for a gzip member whose checksum fails once the page
 			// was read), so that it yields an error, not a page and an
@@ -143,7 +137,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			if hit != nil {
 				damage, damageErr = hit, hit.Err // it says where reading went on
 			}
-			// Damage within the file (corrupt gzip data, a header that is
+			// Damage within the file (corrupt gzip or zstd data, a header that is
 			// no WARC header): read on from the next record start, so
 			// that one bad record does not cost the rest of the file.
 			if _, rerr := wr.Resync(); rerr != nil {
@@ -153,6 +147,9 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 					// say they were damaged (in a file compressed as
 					// one member, every record).
 					return endDamage("no record follows it; a gzip member's checksum is checked at the member's end, so in a file compressed as one member the pages read from it before may hold damaged text")
+				}
+				if rerr == io.EOF && errors.Is(err, zstd.ErrCRCMismatch) {
+					return endDamage("no record follows it; a zstd frame's checksum is checked at the frame's end, so in a file compressed as one frame the pages read from it before may hold damaged text")
 				}
 				if rerr == io.EOF {
 					return endDamage("no record follows it: the rest of the file is lost")

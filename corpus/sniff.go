@@ -69,13 +69,7 @@ func sniff(br *bufio.Reader, name string) (k kind, arc bool) {
 			k = kindWARC
 		}
 	case bytes.HasPrefix(magic, zstdDictMagic):
-		// Only a .warc.zst starts with a dictionary frame; the dictionary
-		// and the first block may not fit in br.
-		k = kindZstdWARC
-		if zr, err := newZstd(bytes.NewReader(peekAll(br))); err == nil {
-			start = readStart(zr)
-			zr.Close()
-		}
+		k = kindZstdWARC // only a .warc.zst starts with a dictionary frame
 	case bytes.HasPrefix(magic, zstdMagic) || strings.HasSuffix(lower, ".warc.zst"):
 		if zr, err := newZstd(bytes.NewReader(peekAll(br))); err == nil {
 			start = readStart(zr)
@@ -131,10 +125,19 @@ func startsWARC(b []byte) bool {
 	return bytes.HasPrefix(bytes.TrimLeft(b, "\r\n"), warcMagic)
 }
 
+// A .warc.zst file may start with its dictionary, in a skippable frame of
+// this magic number (IIPC's "Zstandard Compression for WARC Files 1.0",
+// as Archive Team's crawls are written); warc.Reader reads it.
+var zstdDictMagic = []byte{0x5d, 0x2a, 0x4d, 0x18}
+
 // peekAll returns what br has buffered, filling its buffer first.
 func peekAll(br *bufio.Reader) []byte {
 	p, _ := br.Peek(br.Size())
 	return p
+}
+
+func newZstd(r io.Reader) (*zstd.Decoder, error) {
+	return zstd.NewReader(r, zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxZstdWindow))
 }
 
 // decompress wraps r in the decoder its kind needs.

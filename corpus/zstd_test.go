@@ -74,7 +74,7 @@ func TestZstdDictionary(t *testing.T) {
 	}
 	cut := files["formatted"][:len(zstdDictMagic)+4+100]
 	ins := inputsOf(t, NewSource(Options{}), writeFile(t, "cut.warc.zst", cut))
-	if len(ins) != 1 || ins[0].Err == nil || !strings.Contains(ins[0].Err.Error(), "dictionary frame cut short") {
+	if len(ins) != 1 || ins[0].Err == nil || !strings.Contains(ins[0].Err.Error(), "dictionary frame ends early") {
 		t.Errorf("a cut dictionary frame: %+v", ins)
 	}
 }

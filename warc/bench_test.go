@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // benchFile is a gzip-per-record WARC of 300 response records with HTML
@@ -151,4 +153,37 @@ func TestHugeRecordMemory(t *testing.T) {
 	if alloc := m1.TotalAlloc - m0.TotalAlloc; alloc > 4<<20 {
 		t.Errorf("allocated %d bytes for a %d-byte record", alloc, size)
 	}
+}
+
+// benchZstd is benchFile's records, each compressed as a zstd frame.
+var benchZstd = sync.OnceValue(func() []byte {
+	data, _ := benchFile()
+	r := NewReader(bytes.NewReader(data), Options{})
+	enc, _ := zstd.NewWriter(nil)
+	var out []byte
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			break
+		}
+		var b bytes.Buffer
+		b.WriteString(rec.Version + "\r\n")
+		for _, f := range rec.Header {
+			b.WriteString(f.Name + ": " + f.Value + "\r\n")
+		}
+		b.WriteString("\r\n")
+		io.Copy(&b, rec.Block())
+		b.WriteString("\r\n\r\n")
+		out = enc.EncodeAll(b.Bytes(), out)
+	}
+	return out
+})
+
+// BenchmarkReadZstd is BenchmarkRead of the same records in a .warc.zst,
+// a frame each.
+func BenchmarkReadZstd(b *testing.B) {
+	benchReadFrom(b, func([]byte) io.Reader { return bytes.NewReader(benchZstd()) }, func(rec *Record) error {
+		_, err := io.Copy(io.Discard, rec.Block())
+		return err
+	})
 }

@@ -1,12 +1,16 @@
 // Package warc reads WARC 1.0 and 1.1 files and writes WARC/1.1 records,
-// such as the conversion records of WET files. It uses the standard library
-// only.
+// such as the conversion records of WET files. Beside the standard library
+// it uses klauspost/compress (zstd) and andybalholm/brotli.
 //
 // # Reading
 //
-// NewReader reads a plain WARC file, or a gzip one: one gzip member per
-// record (the usual .warc.gz layout), or a whole file compressed as one
-// member. Reader.Next returns the records in order, of every type
+// NewReader reads a plain WARC file, a gzip one (one gzip member per
+// record, the usual .warc.gz layout, or a whole file compressed as one
+// member), or a zstd one (.warc.zst, after IIPC's "Zstandard Compression
+// for WARC Files 1.0": a frame per record or one for the file, with the
+// dictionary of a dictionary frame at its start, as Archive Team writes
+// its crawls; the dictionary may be in zstd's format, compressed, or raw
+// content). Reader.Next returns the records in order, of every type
 // (warcinfo, request, response, revisit, metadata, resource, conversion,
 // continuation, or any other), so a caller can count those it skips.
 //
@@ -28,7 +32,7 @@
 // the body when the Content-Type says too little.
 //
 // Every record reports Record.Offset, the file offset it starts at (for a
-// gzip file, the offset of its gzip member), so reading can resume there
+// compressed file, the offset of its gzip member or zstd frame), so reading can resume there
 // (see Options.StartOffset).
 //
 // # Errors
@@ -36,11 +40,12 @@
 // Next returns io.EOF at the end of the input. Any other error is an *Error
 // naming the input, the record's offset and, if it was read, its
 // WARC-Record-ID; it wraps ErrTruncated (input ending inside a record, its
-// header, or its gzip member), ErrMalformed (a header that is not WARC
-// syntax), ErrGzip (corrupt gzip data) or an I/O error of the underlying
-// reader. Such errors end the reading: Next returns the same error again,
-// unless Reader.Resync moves past damage within the file (ErrGzip,
-// ErrMalformed) to the next place a record may start.
+// header, or its gzip member or zstd frame), ErrMalformed (a header that
+// is not WARC syntax), ErrGzip or ErrZstd (corrupt compressed data) or an
+// I/O error of the underlying reader. Such errors end the reading: Next
+// returns the same error again, unless Reader.Resync moves past damage
+// within the file (ErrGzip, ErrZstd, ErrMalformed) to the next place a
+// record may start.
 // Errors of Record.HTTP and of reading an HTTP body (ErrNotHTTP,
 // ErrBadHTTP, ErrUnsupportedEncoding) concern one record only. No input
 // makes the package panic or loop.

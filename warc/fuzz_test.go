@@ -5,6 +5,8 @@ import (
 	"errors"
 	"io"
 	"testing"
+
+	"github.com/klauspost/compress/zstd"
 )
 
 // FuzzReader checks that no input makes the reader panic, loop, or end
@@ -23,11 +25,20 @@ func FuzzReader(f *testing.F) {
 	f.Add(cat(response(1, "http://f.example/", httpResp("200 OK", "Content-Encoding: deflate\r\n", zl(htmlPage)))), uint16(0))
 	f.Add(cat(rec(1, TypeResource, "bad line\r\n", "x")), uint16(0))
 	f.Add([]byte("WARC/1.1\r\nContent-Length: 99999999999\r\n\r\n"), uint16(0))
+	enc, _ := zstd.NewWriter(nil)
+	perFrame, _ := zstdEach(f, enc, nil, m...)
+	f.Add(perFrame, uint16(100))
+	f.Add(perFrame[:len(perFrame)/2], uint16(0))
+	rawDict := []byte(m[0])
+	dictEnc, _ := zstd.NewWriter(nil, zstd.WithEncoderDictRaw(0, rawDict))
+	withDict, _ := zstdEach(f, dictEnc, skippable(zstdDict, rawDict), m...)
+	f.Add(withDict, uint16(0))
 	f.Fuzz(func(t *testing.T, data []byte, maxPayload uint16) {
 		r := NewReader(bytes.NewReader(data), Options{MaxPayload: int64(maxPayload), MaxHeaderBytes: 4096})
-		// A record takes at least ~24 decompressed bytes, and deflate
-		// expands at most ~1032 times.
-		limit := 50*len(data) + 10
+		// A record takes at least ~24 decompressed bytes; deflate
+		// expands at most ~1032 times, zstd (a block of 128 KiB
+		// repeating one byte, in 4 bytes) some 33,000 times.
+		limit := 1400*len(data) + 10
 		resyncs := 0
 		for i := 0; ; i++ {
 			if i > limit {

@@ -3,8 +3,8 @@ package warc
 import (
 	"bufio"
 	"bytes"
-	"compress/flate"
 	"compress/gzip"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -19,7 +19,7 @@ import (
 // Errors a Reader returns, wrapped in an *Error; test them with errors.Is.
 var (
 	// ErrTruncated: the input ends inside a record (its header, its block,
-	// or the gzip member holding it).
+	// or the gzip member or zstd frame holding it).
 	ErrTruncated = errors.New("truncated record")
 	// ErrMalformed: a record header that is not WARC syntax (no WARC/
 	// version line, a field line without a colon, a missing or bad
@@ -28,6 +28,9 @@ var (
 	// ErrGzip: corrupt gzip data (bad member header, bad deflate data,
 	// checksum mismatch).
 	ErrGzip = errors.New("corrupt gzip data")
+	// ErrZstd: corrupt zstd data (bad frame header, bad block, checksum
+	// mismatch, a dictionary that does not load).
+	ErrZstd = errors.New("corrupt zstd data")
 	// ErrStale: a read from a record, or from its HTTP body, after Next
 	// moved to a later record.
 	ErrStale = errors.New("record read after Next")
@@ -60,6 +63,9 @@ type Options struct {
 	// says): the first Next then fails with ErrGzip at offset 0, and
 	// Resync moves on to the first member header.
 	Gzip bool
+	// Zstd reads the input as zstd frames where it does not start with
+	// one, as Gzip does gzip members (a file named .warc.zst).
+	Zstd bool
 }
 
 // Error is the error type of Reader: what went wrong, where.
@@ -95,7 +101,7 @@ type Reader struct {
 	opts Options
 	cr   countingReader
 	br   *bufio.Reader // over cr: the file
-	gz   *gzip.Reader  // nil for a plain file
+	dec  member        // nil for a plain file
 	mr   memberReader
 	dr   *bufio.Reader // the records (br itself for a plain file)
 
@@ -161,7 +167,7 @@ func (m *memberReader) Read(p []byte) (int, error) {
 				return 0, err
 			}
 		}
-		n, err := m.r.gz.Read(p)
+		n, err := m.r.dec.Read(p)
 		if err == io.EOF {
 			m.done = true
 			if n > 0 {
@@ -169,16 +175,13 @@ func (m *memberReader) Read(p []byte) (int, error) {
 			}
 			continue
 		}
-		if err != nil {
-			err = gzipErr(err)
-		}
 		return n, err
 	}
 }
 
-// nextMember starts the next gzip member; io.EOF at the end of the file.
-// Bytes that do not start with the gzip magic are ErrGzip and left unread,
-// for Resync to look through.
+// nextMember starts the next member (gzip member or zstd frame); io.EOF
+// at the end of the file. Bytes that do not start a member are ErrGzip or
+// ErrZstd and left unread, for Resync to look through.
 func (r *Reader) nextMember() error {
 	start := r.filePos()
 	r.mr.start = start
@@ -186,29 +189,13 @@ func (r *Reader) nextMember() error {
 	if r.replay != nil {
 		r.replay.keepFrom(start)
 	}
-	if m, _ := r.br.Peek(3); len(m) == 3 && (m[0] != 0x1f || m[1] != 0x8b || m[2] != 8) {
-		return fmt.Errorf("%w: %w", ErrGzip, gzip.ErrHeader)
+	skipped, err := r.dec.begin(r.br)
+	r.mr.start += skipped // a zstd dictionary or skippable frame is no record's
+	if err != nil {
+		return err
 	}
-	if err := r.gz.Reset(r.br); err != nil {
-		if err == io.EOF {
-			return io.EOF
-		}
-		return gzipErr(err)
-	}
-	r.gz.Multistream(false)
 	r.mr.done = false
 	return nil
-}
-
-func gzipErr(err error) error {
-	var ce flate.CorruptInputError
-	switch {
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return fmt.Errorf("%w: gzip member ends early", ErrTruncated)
-	case errors.Is(err, gzip.ErrHeader), errors.Is(err, gzip.ErrChecksum), errors.As(err, &ce):
-		return fmt.Errorf("%w: %w", ErrGzip, err)
-	}
-	return err
 }
 
 func (r *Reader) init() {
@@ -223,9 +210,15 @@ func (r *Reader) init() {
 		r.cr.r = r.replay
 	}
 	r.br = bufio.NewReaderSize(&r.cr, bufSize)
-	magic, _ := r.br.Peek(2)
-	if r.opts.Gzip || len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		r.gz = new(gzip.Reader)
+	magic, _ := r.br.Peek(4)
+	zstdStart := len(magic) == 4 && (bytes.Equal(magic, zstdMagic) || binary.LittleEndian.Uint32(magic)&^0xf == zstdSkippable)
+	switch {
+	case r.opts.Gzip || !r.opts.Zstd && bytes.HasPrefix(magic, gzipMagic[:2]):
+		r.dec = new(gzipMember)
+	case r.opts.Zstd || zstdStart:
+		r.dec = new(zstdMember)
+	}
+	if r.dec != nil {
 		r.mr = memberReader{r: r, done: true}
 		r.dr = bufio.NewReaderSize(&r.mr, bufSize)
 	} else {
@@ -273,14 +266,14 @@ func (r *Reader) Next() (*Record, error) {
 		// little further on: the record's bytes were corrupt, and its
 		// Content-Length counted garbage.
 		var we *Error
-		if prev != nil && r.gz != nil && r.inMember == 1 && errors.As(err, &we) &&
+		if prev != nil && r.dec != nil && r.inMember == 1 && errors.As(err, &we) &&
 			we.RecordID == "" && we.Offset == prev.Offset {
 			if errors.Is(err, ErrMalformed) {
 				if cerr := r.memberErr(); cerr != nil {
 					we.Err = cerr
 				}
 			}
-			if errors.Is(err, ErrGzip) {
+			if corrupt(err) {
 				we.RecordID = prev.ID
 			}
 		}
@@ -299,26 +292,27 @@ func (r *Reader) Next() (*Record, error) {
 func (r *Reader) memberErr() error {
 	r.mr.cross = false
 	b, err := r.dr.Peek(bufSize)
-	if err != nil && errors.Is(err, ErrGzip) && !bytes.Contains(b, []byte("\nWARC/1.")) {
+	if err != nil && corrupt(err) && !bytes.Contains(b, []byte("\nWARC/1.")) {
 		return err
 	}
 	return nil
 }
 
-// Resync moves past damage after Next failed with ErrGzip or ErrMalformed:
-// it skips the input to the next place where a record may start and
-// clears the error, so that Next reads on from there. After a header that
-// is no WARC header that is the next line starting "WARC/1." in the
-// records' bytes (in a gzip file, member by member); after corrupt gzip
-// data, the next gzip member header in the file, looked for, where at
-// most maxRewind bytes of the member were read, from just after the start
-// of the damaged member: the deflate stream of a member cut short runs on
-// into the members after it, and the next one would be lost. An input
-// that can seek (an *os.File) is read there again; of one that cannot
-// (standard input, a pipe), the Reader keeps the current member's bytes
-// (up to maxRewind) to read them again. For the same reason a member that
-// ran on to the end of the file (ErrTruncated) is looked past too; where
-// no member follows it, Resync returns that error. It returns the file
+// Resync moves past damage after Next failed with ErrGzip, ErrZstd or
+// ErrMalformed: it skips the input to the next place where a record may
+// start and clears the error, so that Next reads on from there. After a
+// header that is no WARC header that is the next line starting "WARC/1."
+// in the records' bytes (in a compressed file, member by member); after
+// corrupt compressed data, the next gzip member header or zstd frame
+// header in the file, looked for, where at most maxRewind bytes of the
+// member were read, from just after the start of the damaged member: the
+// data of a member cut short runs on into the members after it, and the
+// next one would be lost. An input that can seek (an *os.File) is read
+// there again; of one that cannot (standard input, a pipe), the Reader
+// keeps the current member's bytes (up to maxRewind) to read them again.
+// For the same reason a member that ran on to the end of the file
+// (ErrTruncated) is looked past too; where no member follows it, Resync
+// returns that error. It returns the file
 // offset of the record found (as Record.Offset gives it), or io.EOF when
 // the input holds no such place. What lay between is lost; if it was no
 // record start after all, Next fails again and Resync can be called
@@ -334,7 +328,7 @@ func (r *Reader) Resync() (int64, error) {
 	// (a stored block) ran on to the file's end reads as truncated: where
 	// the member can be read again, a member after it may still be found.
 	truncated := errors.Is(r.err, ErrTruncated) && r.canRewind()
-	if !malformed && !errors.Is(r.err, ErrGzip) && !truncated {
+	if !malformed && !corrupt(r.err) && !truncated {
 		return 0, r.err
 	}
 	if r.rec != nil {
@@ -350,7 +344,7 @@ func (r *Reader) Resync() (int64, error) {
 		// on into the next member and ended there.
 		err = r.rewindMember()
 	}
-	if r.gz != nil && (!malformed && err == nil || malformed && errors.Is(err, ErrGzip)) {
+	if r.dec != nil && (!malformed && err == nil || malformed && corrupt(err)) {
 		err = r.seekMember()
 	}
 	switch {
@@ -376,7 +370,7 @@ const maxRewind = 64 << 20
 // member: the member's bytes read so far are at most maxRewind, and the
 // input can seek or its replay kept them.
 func (r *Reader) canRewind() bool {
-	if r.gz == nil || r.filePos()-r.mr.start > maxRewind {
+	if r.dec == nil || r.filePos()-r.mr.start > maxRewind {
 		return false
 	}
 	return r.seeker != nil || r.replay != nil && r.replay.has(r.mr.start+1)
@@ -407,7 +401,7 @@ func (r *Reader) seekRecord() error {
 			return err
 		}
 		r.dr.Discard(len(buf))
-		if r.gz == nil || !r.mr.done {
+		if r.dec == nil || !r.mr.done {
 			return io.EOF
 		}
 		if err := r.nextMember(); err != nil {
@@ -445,12 +439,10 @@ func (r *Reader) rewindMember() error {
 // that member.
 func (r *Reader) seekMember() error {
 	for {
-		if err := r.seek([]byte{0x1f, 0x8b, 8}); err != nil {
+		if err := r.seek(r.dec.magic()); err != nil {
 			return err
 		}
-		// A member header: the magic, the method, flags without the
-		// reserved bits (as gzip.Reader checks), then mtime, xfl, os.
-		if h, _ := r.br.Peek(10); len(h) < 10 || h[3]&0xe0 != 0 {
+		if h, _ := r.br.Peek(18); !r.dec.plausible(h) {
 			r.br.Discard(1)
 			continue
 		}
@@ -460,7 +452,7 @@ func (r *Reader) seekMember() error {
 			r.mr.cross = false
 			return nil
 		}
-		if err == io.EOF || !errors.Is(err, ErrGzip) && !errors.Is(err, ErrTruncated) {
+		if err == io.EOF || !corrupt(err) && !errors.Is(err, ErrTruncated) {
 			return err
 		}
 		// A false start that passed the checks above: nextMember read
@@ -502,7 +494,7 @@ func (r *Reader) discard(n int64) (int64, error) {
 }
 
 func (r *Reader) offset() int64 {
-	if r.gz != nil {
+	if r.dec != nil {
 		return r.mr.start + r.opts.StartOffset
 	}
 	return r.filePos() + r.opts.StartOffset
@@ -522,7 +514,7 @@ func (r *Reader) skipToRecord() error {
 			r.dr.Discard(1)
 			continue
 		}
-		if err == io.EOF && r.gz != nil && r.mr.done {
+		if err == io.EOF && r.dec != nil && r.mr.done {
 			err = r.nextMember()
 			if err == nil {
 				continue

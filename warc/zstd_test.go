@@ -1,0 +1,176 @@
+package warc
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/klauspost/compress/zstd"
+)
+
+// zstdEach compresses each part as its own zstd frame with enc, after
+// the frames given as head.
+func zstdEach(t testing.TB, enc *zstd.Encoder, head []byte, parts ...string) (data []byte, offsets []int64) {
+	t.Helper()
+	data = append([]byte{}, head...)
+	for _, p := range parts {
+		offsets = append(offsets, int64(len(data)))
+		data = enc.EncodeAll([]byte(p), data)
+	}
+	return data, offsets
+}
+
+// skippable returns a skippable frame of the given magic number.
+func skippable(magic uint32, content []byte) []byte {
+	b := binary.LittleEndian.AppendUint32(nil, magic)
+	b = binary.LittleEndian.AppendUint32(b, uint32(len(content)))
+	return append(b, content...)
+}
+
+// TestZstdFrames: a .warc.zst is read frame by frame: with no dictionary,
+// with a dictionary frame first (zstd's format, compressed, or raw
+// content) and a skippable frame between records, and as one frame for
+// the whole file. Each record's offset is its frame's, from a file or a
+// stream.
+func TestZstdFrames(t *testing.T) {
+	var parts []string
+	for n := 1; n <= 6; n++ {
+		parts = append(parts, rec(n, TypeResource, "", strings.Repeat(fmt.Sprintf("block of record %d, some words to compress. ", n), 40)))
+	}
+	raw := []byte(parts[0] + parts[1])
+	formatted, err := zstd.BuildDict(zstd.BuildDictOptions{ID: 9, Contents: [][]byte{[]byte(parts[0]), []byte(parts[1]), []byte(parts[2])}, History: raw, Offsets: [3]int{1, 4, 8}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plainEnc, _ := zstd.NewWriter(nil)
+	dictEnc, _ := zstd.NewWriter(nil, zstd.WithEncoderDict(formatted))
+	rawEnc, _ := zstd.NewWriter(nil, zstd.WithEncoderDictRaw(0, raw))
+	type file struct {
+		data    []byte
+		offsets []int64
+	}
+	files := map[string]file{}
+	add := func(name string, data []byte, offsets []int64) { files[name] = file{data, offsets} }
+	add(func() (string, []byte, []int64) {
+		d, o := zstdEach(t, plainEnc, nil, parts...)
+		return "plain", d, o
+	}())
+	d, o := zstdEach(t, dictEnc, skippable(zstdDict, formatted), parts...)
+	add("dictionary", d, o)
+	d, o = zstdEach(t, dictEnc, skippable(zstdDict, plainEnc.EncodeAll(formatted, nil)), parts...)
+	add("compressed dictionary", d, o)
+	d, o = zstdEach(t, rawEnc, skippable(zstdDict, raw), parts...)
+	add("raw dictionary", d, o)
+	// A skippable frame between records 3 and 4 belongs to no record.
+	d, o = zstdEach(t, plainEnc, nil, parts[:3]...)
+	d = append(d, skippable(zstdSkippable+2, []byte("an index, say"))...)
+	d2, o2 := zstdEach(t, plainEnc, d, parts[3:]...)
+	add("skippable frame", d2, append(o, o2...))
+	whole := plainEnc.EncodeAll([]byte(strings.Join(parts, "")), nil)
+	add("one frame", whole, []int64{0, 0, 0, 0, 0, 0})
+	for name, f := range files {
+		for _, in := range []struct {
+			how string
+			r   io.Reader
+		}{
+			{"file", bytes.NewReader(f.data)},
+			{"stream", iotest.HalfReader(bytes.NewReader(f.data))},
+		} {
+			r := NewReader(in.r, Options{})
+			var ids []string
+			var offs []int64
+			for {
+				rec, err := r.Next()
+				if err == io.EOF {
+					break
+				}
+				if err != nil {
+					t.Fatalf("%s, %s: %v", name, in.how, err)
+				}
+				ids, offs = append(ids, rec.ID), append(offs, rec.Offset)
+			}
+			if want := []string{id(1), id(2), id(3), id(4), id(5), id(6)}; !slices.Equal(ids, want) || !slices.Equal(offs, f.offsets) {
+				t.Errorf("%s, %s: records %v at %v, want %v at %v", name, in.how, ids, offs, want, f.offsets)
+			}
+		}
+	}
+}
+
+// TestZstdDamage: a frame that is corrupt or cut short costs its own
+// record only (ErrZstd, or ErrTruncated where its blocks ran on to the
+// end), from a file or a stream; a stored block cut short too.
+func TestZstdDamage(t *testing.T) {
+	var parts []string
+	for n := 1; n <= 5; n++ {
+		parts = append(parts, rec(n, TypeResource, "", strings.Repeat(fmt.Sprintf("block of record %d, some words to compress. ", n), 60)))
+	}
+	rnd := make([]byte, 300<<10)
+	rand.NewChaCha8([32]byte{3}).Read(rnd)
+	enc, _ := zstd.NewWriter(nil)
+	data, offs := zstdEach(t, enc, nil, parts...)
+	offs = append(offs, int64(len(data)))
+	cases := map[string][]byte{}
+	flipped := bytes.Clone(data)
+	flipped[(offs[1]+offs[2])/2] ^= 0xff
+	cases["flipped byte"] = flipped
+	for _, frac := range []float64{0.1, 0.5, 0.9} {
+		cut := int64(float64(offs[1]) + frac*float64(offs[2]-offs[1]))
+		cases[fmt.Sprintf("cut at %.1f", frac)] = append(bytes.Clone(data[:cut]), data[offs[2]:]...)
+	}
+	// Record 2 incompressible: stored as raw blocks, cut in one.
+	stored := slices.Clone(parts)
+	stored[1] = rec(2, TypeResource, "", string(rnd))
+	sdata, soffs := zstdEach(t, enc, nil, stored...)
+	cases["raw block cut"] = append(bytes.Clone(sdata[:soffs[1]+(soffs[2]-soffs[1])/2]), sdata[soffs[2]:]...)
+	for name, data := range cases {
+		for _, in := range []struct {
+			how string
+			r   io.Reader
+		}{
+			{"file", bytes.NewReader(data)},
+			{"stream", struct{ io.Reader }{bytes.NewReader(data)}},
+		} {
+			var errs []error
+			got := readIDs(NewReader(in.r, Options{}), func(err error) string {
+				errs = append(errs, err)
+				return "error"
+			})
+			// Record 2's header may lie before the damage.
+			got = slices.DeleteFunc(got, func(s string) bool { return s == id(2) })
+			if want := []string{id(1), "error", id(3), id(4), id(5)}; !slices.Equal(got, want) {
+				t.Errorf("%s, %s: read %v, want %v (errors %v)", name, in.how, got, want, errs)
+			}
+			for _, err := range errs {
+				if !errors.Is(err, ErrZstd) && !errors.Is(err, ErrTruncated) && !errors.Is(err, ErrMalformed) {
+					t.Errorf("%s, %s: error %v", name, in.how, err)
+				}
+			}
+		}
+	}
+}
+
+// TestZstdBadDictionary: a dictionary frame cut short or too big is an
+// error at offset 0; a dictionary that does not load is the error of the
+// frame after it.
+func TestZstdBadDictionary(t *testing.T) {
+	enc, _ := zstd.NewWriter(nil)
+	body, _ := zstdEach(t, enc, nil, rec(1, TypeResource, "", "block"))
+	for name, data := range map[string][]byte{
+		"cut":     skippable(zstdDict, make([]byte, 100))[:50],
+		"too big": binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, zstdDict), MaxZstdDict+1),
+		"bad":     append(skippable(zstdDict, append(slices.Clone(zstdFormattedDict), 1, 2, 3)), body...),
+	} {
+		_, err := NewReader(bytes.NewReader(data), Options{}).Next()
+		var we *Error
+		if !errors.As(err, &we) || name != "bad" && we.Offset != 0 || !errors.Is(err, ErrZstd) && !errors.Is(err, ErrTruncated) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+}

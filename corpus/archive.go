@@ -35,8 +35,8 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 	var res *Archive
 	if s.opt.Resources {
 		shared := true // read once, from a stream or through a decompressor
-		if seekable && k == kindWARC {
-			res, shared = indexArchive(ctx, name)
+		if seekable && (k == kindWARC || k == kindZstdWARC) {
+			res, shared = indexArchive(ctx, name, k == kindZstdWARC)
 		}
 		if shared {
 			s.stats.Unindexed++

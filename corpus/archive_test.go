@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -220,6 +221,47 @@ func TestArchiveResources(t *testing.T) {
 	if n := src.Stats().Unindexed; n != 1 {
 		t.Errorf("a WARC compressed as a whole: Stats.Unindexed %d, want 1 (its pages render without its records)", n)
 	}
+	// A .warc.zst, a frame per record with a dictionary: served too.
+	zst := writeFile(t, "crawl.warc.zst", zstdPerRecord(t, sampleWARCPlain()))
+	src = NewSource(Options{Resources: true})
+	ins = inputsOf(t, src, zst)
+	if len(ins) == 0 || ins[0].Resources == nil {
+		t.Fatal("no Resources for a page of a .warc.zst with a frame per record")
+	}
+	if r, ok := ins[0].Resources("http://ex.org/style.css"); !ok || string(r.Body) != css {
+		t.Errorf(".warc.zst: style sheet %v %+v", ok, r)
+	}
+	if n := src.Stats().Unindexed; n != 0 {
+		t.Errorf(".warc.zst: Stats.Unindexed %d", n)
+	}
+}
+
+// zstdPerRecord compresses each record of the plain WARC data as its own
+// zstd frame with a raw dictionary (the first record), after the
+// dictionary frame.
+func zstdPerRecord(t *testing.T, data []byte) []byte {
+	t.Helper()
+	var offs []int64
+	r := warc.NewReader(bytes.NewReader(data), warc.Options{})
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			break
+		}
+		offs = append(offs, rec.Offset)
+	}
+	offs = append(offs, int64(len(data)))
+	dict := data[offs[0]:offs[1]]
+	enc, err := zstd.NewWriter(nil, zstd.WithEncoderDictRaw(0, dict))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := binary.LittleEndian.AppendUint32(append([]byte{}, zstdDictMagic...), uint32(len(dict)))
+	out = append(out, dict...)
+	for i := range len(offs) - 1 {
+		out = enc.EncodeAll(data[offs[i]:offs[i+1]], out)
+	}
+	return out
 }
 
 func sampleWARCPlain() []byte {

@@ -25,21 +25,28 @@ const MaxResourceBytes = 16 << 20
 type Archive struct {
 	path  string
 	index map[string]int64
+	zstd  bool   // a .warc.zst
+	dict  []byte // its dictionary
 }
 
 // indexArchive reads the WARC file at path once and indexes its
 // requisites. It returns nil when the file holds no requisite, and nil and
 // shared when it cannot be read by offset (its records share a gzip
-// member: one member for the whole file); a read error ends the index
+// member or zstd frame: one for the whole file); a read error ends the index
 // where it occurred (the main pass reports it).
-func indexArchive(ctx context.Context, path string) (a *Archive, shared bool) {
+func indexArchive(ctx context.Context, path string, zstd bool) (a *Archive, shared bool) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, false
 	}
 	defer f.Close()
-	a = &Archive{path: path, index: map[string]int64{}}
-	r := warc.NewReader(f, warc.Options{Name: path})
+	a = &Archive{path: path, index: map[string]int64{}, zstd: zstd}
+	r := warc.NewReader(f, warc.Options{Name: path, Zstd: zstd})
+	defer func() {
+		if a != nil {
+			a.dict = r.ZstdDict()
+		}
+	}()
 	last := int64(-1)
 	for ctx.Err() == nil {
 		rec, err := r.Next()
@@ -47,7 +54,7 @@ func indexArchive(ctx context.Context, path string) (a *Archive, shared bool) {
 			break
 		}
 		if rec.Offset == last {
-			return nil, true // records share a gzip member: no offset to seek to
+			return nil, true // records share a member or frame: no offset to seek to
 		}
 		last = rec.Offset
 		key := resourceKey(rec.TargetURI)
@@ -129,7 +136,7 @@ func (a *Archive) Resource(url string) (contentType string, body []byte, ok bool
 		return "", nil, false
 	}
 	defer f.Close()
-	r := warc.NewReader(io.NewSectionReader(f, off, 1<<62), warc.Options{Name: a.path, StartOffset: off, MaxPayload: MaxResourceBytes})
+	r := warc.NewReader(io.NewSectionReader(f, off, 1<<62), warc.Options{Name: a.path, StartOffset: off, MaxPayload: MaxResourceBytes, Zstd: a.zstd, ZstdDict: a.dict})
 	rec, err := r.Next()
 	if err != nil || rec.Offset != off || resourceKey(rec.TargetURI) != key {
 		return "", nil, false

@@ -76,8 +76,8 @@ type Stats struct {
 	Resyncs int
 	// Unindexed counts the WARC files whose pages, rendered, could not
 	// take their style sheets and images from the file's records (read
-	// from standard input, compressed with zstd or as a whole, or with a
-	// damaged first member, where records cannot be looked up again): they
+	// from standard input, compressed as a whole, or with a damaged
+	// first member or frame, where records cannot be looked up again): they
 	// render with what they hold inline.
 	Unindexed int
 	// Skipped counts WARC records that are not pages, by reason

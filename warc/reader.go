@@ -66,6 +66,10 @@ type Options struct {
 	// Zstd reads the input as zstd frames where it does not start with
 	// one, as Gzip does gzip members (a file named .warc.zst).
 	Zstd bool
+	// ZstdDict is the dictionary of a .warc.zst read from an offset past
+	// its dictionary frame (as Reader.ZstdDict gave it when the file was
+	// read from its start); a dictionary frame read replaces it.
+	ZstdDict []byte
 }
 
 // Error is the error type of Reader: what went wrong, where.
@@ -216,7 +220,7 @@ func (r *Reader) init() {
 	case r.opts.Gzip || !r.opts.Zstd && bytes.HasPrefix(magic, gzipMagic[:2]):
 		r.dec = new(gzipMember)
 	case r.opts.Zstd || zstdStart:
-		r.dec = new(zstdMember)
+		r.dec = &zstdMember{dict: r.opts.ZstdDict}
 	}
 	if r.dec != nil {
 		r.mr = memberReader{r: r, done: true}
@@ -229,6 +233,16 @@ func (r *Reader) init() {
 			r.cr.r, r.replay = r.replay.src, nil
 		}
 	}
+}
+
+// ZstdDict returns the dictionary of the .warc.zst being read, from its
+// dictionary frame or Options.ZstdDict; nil for other files, and before
+// Next read the frame.
+func (r *Reader) ZstdDict() []byte {
+	if z, ok := r.dec.(*zstdMember); ok {
+		return z.dict
+	}
+	return nil
 }
 
 // Next returns the next record, after skipping what the caller left unread

@@ -174,3 +174,32 @@ func TestZstdBadDictionary(t *testing.T) {
 		}
 	}
 }
+
+// TestZstdDictFromOffset: a .warc.zst with a dictionary, read from a
+// record's offset (past the dictionary frame), needs the dictionary the
+// reader of its start found (Reader.ZstdDict, Options.ZstdDict).
+func TestZstdDictFromOffset(t *testing.T) {
+	var parts []string
+	for n := 1; n <= 3; n++ {
+		parts = append(parts, rec(n, TypeResource, "", strings.Repeat("a block of words ", 30)))
+	}
+	raw := []byte(parts[0])
+	enc, _ := zstd.NewWriter(nil, zstd.WithEncoderDictRaw(0, raw))
+	data, offs := zstdEach(t, enc, skippable(zstdDict, raw), parts...)
+	r := NewReader(bytes.NewReader(data), Options{})
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	dict := r.ZstdDict()
+	if !bytes.Equal(dict, raw) {
+		t.Fatalf("ZstdDict: %d bytes, want the %d of the dictionary frame", len(dict), len(raw))
+	}
+	at := offs[2]
+	rec, err := NewReader(bytes.NewReader(data[at:]), Options{StartOffset: at, Zstd: true, ZstdDict: dict}).Next()
+	if err != nil || rec.ID != id(3) || rec.Offset != at {
+		t.Errorf("from offset %d with the dictionary: %v", at, err)
+	}
+	if _, err := NewReader(bytes.NewReader(data[at:]), Options{StartOffset: at}).Next(); !errors.Is(err, ErrZstd) {
+		t.Errorf("from offset %d without the dictionary: %v, want ErrZstd", at, err)
+	}
+}

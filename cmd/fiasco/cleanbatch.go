@@ -323,7 +323,7 @@ func warcSummary(stats corpus.Stats) string {
 		if n > 1 {
 			its = "their"
 		}
-		line += fmt.Sprintf("; %s whose records cannot be looked up again (standard input, zstd, compressed as a whole, or a damaged start): %s pages rendered without the style sheets and images of %s records", plural(n, "file"), its, its)
+		line += fmt.Sprintf("; %s whose records cannot be looked up again (standard input, compressed as a whole, or a damaged start): %s pages rendered without the style sheets and images of %s records", plural(n, "file"), its, its)
 	}
 	return line
 }

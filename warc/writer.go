@@ -136,6 +136,9 @@ func (w *Writer) WriteRecord(typ string, date time.Time, contentType string, fie
 	if date.IsZero() {
 		return "", errors.New("warc: record without a date")
 	}
+	if y := date.UTC().Year(); y < 0 || y > 9999 {
+		return "", fmt.Errorf("warc: date %s outside the years 0000 to 9999 a WARC-Date can hold", date.UTC().Format(time.RFC3339))
+	}
 	if err := checkField(FieldContentType, contentType); err != nil {
 		return "", err
 	}

@@ -193,6 +193,14 @@ func TestWriterErrors(t *testing.T) {
 	}{
 		{"no target URI", func() error { _, err := w.WriteConversion(Conversion{Date: d, Text: []byte("x")}); return err }()},
 		{"zero date", func() error { _, err := w.WriteRecord(TypeMetadata, time.Time{}, "", nil, nil); return err }()},
+		{"year 10000", func() error {
+			_, err := w.WriteRecord(TypeMetadata, time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC), "", nil, nil)
+			return err
+		}()},
+		{"year -1", func() error {
+			_, err := w.WriteRecord(TypeMetadata, time.Date(-1, 1, 1, 0, 0, 0, 0, time.UTC), "", nil, nil)
+			return err
+		}()},
 		{"CRLF in value", func() error {
 			_, err := w.WriteConversion(Conversion{TargetURI: "http://x/\r\nWARC-Type: response", Date: d})
 			return err

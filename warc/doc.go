@@ -10,7 +10,10 @@
 // for WARC Files 1.0": a frame per record or one for the file, with the
 // dictionary of a dictionary frame at its start, as Archive Team writes
 // its crawls; the dictionary may be in zstd's format, compressed, or raw
-// content). Reader.Next returns the records in order, of every type
+// content). A zstd frame that asks for a window of more than 64 MiB
+// (zstd --long=27 and up) is refused as corrupt data (ErrZstd), as is one
+// made with a zstd-format dictionary but without its ID (--no-dictID),
+// which the warc-zstd specification rules out. Reader.Next returns the records in order, of every type
 // (warcinfo, request, response, revisit, metadata, resource, conversion,
 // continuation, or any other), so a caller can count those it skips.
 //

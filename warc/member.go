@@ -127,8 +127,11 @@ func (z *zstdMember) begin(br *bufio.Reader) (int64, error) {
 				if err := z.readDict(br, size); err != nil {
 					return skipped, err
 				}
-			} else if n, _ := br.Discard(8); n < 8 || discardN(br, size) < size {
-				return skipped, fmt.Errorf("%w: zstd frame ends early", ErrTruncated)
+			} else {
+				br.Discard(8)
+				if n, err := discardN(br, size); n < size {
+					return skipped, readErr(err, "zstd frame ends early")
+				}
 			}
 			skipped += 8 + size
 		case m == zstdFrame:
@@ -138,15 +141,8 @@ func (z *zstdMember) begin(br *bufio.Reader) (int64, error) {
 			}
 			z.fr = frameReader{br: br, left: n, sum: sum}
 			if z.dec == nil {
-				opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxZstdWindow)}
-				switch {
-				case z.dict == nil:
-				case bytes.HasPrefix(z.dict, zstdFormattedDict):
-					opts = append(opts, zstd.WithDecoderDicts(z.dict))
-				default:
-					opts = append(opts, zstd.WithDecoderDictRaw(0, z.dict))
-				}
-				if z.dec, err = zstd.NewReader(nil, opts...); err != nil {
+				if z.dec, err = newZstdDecoder(z.dict); err != nil {
+					br.Discard(1) // Options.ZstdDict that does not load: move on
 					return skipped, fmt.Errorf("%w: dictionary: %w", ErrZstd, err)
 				}
 			}
@@ -170,7 +166,7 @@ func (z *zstdMember) readDict(br *bufio.Reader, size int64) error {
 	br.Discard(8)
 	dict := make([]byte, size)
 	if _, err := io.ReadFull(br, dict); err != nil {
-		return fmt.Errorf("%w: the dictionary frame ends early", ErrTruncated)
+		return readErr(err, "the dictionary frame ends early")
 	}
 	if bytes.HasPrefix(dict, zstdMagic) {
 		dec, err := zstd.NewReader(bytes.NewReader(dict), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow))
@@ -187,12 +183,39 @@ func (z *zstdMember) readDict(br *bufio.Reader, size int64) error {
 		}
 		dict = plain
 	}
-	z.dict = dict
 	if z.dec != nil {
 		z.dec.Close()
 		z.dec = nil // made again with the dictionary
 	}
+	z.dict = nil
+	// Load it now: a dictionary that does not load is this frame's error
+	// (the frame is read), not one of every frame after it.
+	dec, err := newZstdDecoder(dict)
+	if err != nil {
+		return fmt.Errorf("%w: dictionary: %w", ErrZstd, err)
+	}
+	z.dict, z.dec = dict, dec
 	return nil
+}
+
+func newZstdDecoder(dict []byte) (*zstd.Decoder, error) {
+	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxZstdWindow)}
+	switch {
+	case dict == nil:
+	case bytes.HasPrefix(dict, zstdFormattedDict):
+		opts = append(opts, zstd.WithDecoderDicts(dict))
+	default:
+		opts = append(opts, zstd.WithDecoderDictRaw(0, dict))
+	}
+	return zstd.NewReader(nil, opts...)
+}
+
+// readErr is the error of input that ends early (ErrTruncated) or fails.
+func readErr(err error, what string) error {
+	if err == io.EOF || err == io.ErrUnexpectedEOF || err == nil {
+		return fmt.Errorf("%w: %s", ErrTruncated, what)
+	}
+	return err
 }
 
 func (z *zstdMember) Read(p []byte) (int, error) {
@@ -307,15 +330,16 @@ func (f *frameReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// discardN skips n bytes of br and returns how many it skipped.
-func discardN(br *bufio.Reader, n int64) int64 {
+// discardN skips n bytes of br and returns how many it skipped, and why
+// not all.
+func discardN(br *bufio.Reader, n int64) (int64, error) {
 	var done int64
 	for done < n {
 		d, err := br.Discard(int(min(n-done, 1<<30)))
 		done += int64(d)
 		if err != nil {
-			break
+			return done, err
 		}
 	}
-	return done
+	return done, nil
 }

@@ -111,9 +111,9 @@ type Reader struct {
 
 	started  bool
 	seeker   io.Seeker // the input, when it can seek: Resync looks back
-	replay   *replay   // the gzip input, when it cannot seek: Resync reads it again
+	replay   *replay   // the compressed input, when it cannot seek: Resync reads it again
 	base     int64     // the input's offset when reading began
-	inMember int       // records begun in the current gzip member
+	inMember int       // records begun in the current member
 	err      error     // sticky: returned by every later Next
 	rec      *Record   // current record
 	gen      uint64    // bumped by Next; older records go stale
@@ -127,9 +127,10 @@ type Reader struct {
 	ceBrotli   *brotli.Reader
 }
 
-// NewReader returns a Reader of the WARC file r, plain or gzip-compressed
-// (one member per record, or any other member layout). It reads r through
-// its own buffer: r need not be buffered.
+// NewReader returns a Reader of the WARC file r, plain, gzip- or
+// zstd-compressed (one member or frame per record, or any other layout;
+// see the package doc). It reads r through its own buffer: r need not be
+// buffered.
 func NewReader(r io.Reader, opts Options) *Reader {
 	if opts.MaxHeaderBytes <= 0 {
 		opts.MaxHeaderBytes = DefaultMaxHeaderBytes
@@ -150,7 +151,8 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// memberReader yields the decompressed bytes of the current gzip member.
+// memberReader yields the decompressed bytes of the current member (gzip
+// member or zstd frame).
 // At its end it moves on to the next member only while cross is set (in
 // the middle of a record); otherwise it reports io.EOF, so that Next can
 // note where each member starts.
@@ -191,7 +193,8 @@ func (r *Reader) nextMember() error {
 	r.mr.start = start
 	r.inMember = 0
 	if r.replay != nil {
-		r.replay.keepFrom(start)
+		b, _ := r.br.Peek(r.br.Buffered())
+		r.replay.keepFrom(start, b)
 	}
 	skipped, err := r.dec.begin(r.br)
 	r.mr.start += skipped // a zstd dictionary or skippable frame is no record's
@@ -298,11 +301,11 @@ func (r *Reader) Next() (*Record, error) {
 	return rec, nil
 }
 
-// memberErr returns the corrupt gzip data (ErrGzip) that ends the current
-// member within the next bufSize bytes, with no record start before it;
-// nil when the member ends well there, or goes on, or holds another
-// record (a file compressed as one member). What it reads is left for
-// Resync, which moves on to the next member after ErrGzip.
+// memberErr returns the corrupt data (ErrGzip, ErrZstd) that ends the
+// current member within the next bufSize bytes, with no record start
+// before it; nil when the member ends well there, or goes on, or holds
+// another record (a file compressed as one member). What it reads is left
+// for Resync, which moves on to the next member after it.
 func (r *Reader) memberErr() error {
 	r.mr.cross = false
 	b, err := r.dr.Peek(bufSize)
@@ -350,15 +353,24 @@ func (r *Reader) Resync() (int64, error) {
 		r.gen++
 	}
 	var err error
+	rewound := false // and moved on to the next member
 	switch {
 	case malformed:
 		err = r.seekRecord()
+		// The member whose bytes read as no header failed further on:
+		// its data may have run on into the members after it.
+		if r.dec != nil && (corrupt(err) || errors.Is(err, ErrTruncated)) && r.canRewind() {
+			if err = r.rewindMember(); err == nil {
+				err = r.seekMember()
+			}
+			malformed, rewound = false, true
+		}
 	case r.canRewind():
 		// Even a checksum failure may come from deflate data that ran
 		// on into the next member and ended there.
 		err = r.rewindMember()
 	}
-	if r.dec != nil && (!malformed && err == nil || malformed && corrupt(err)) {
+	if r.dec != nil && (!malformed && err == nil && !rewound || malformed && corrupt(err)) {
 		err = r.seekMember()
 	}
 	switch {
@@ -380,7 +392,7 @@ func (r *Reader) Resync() (int64, error) {
 // a whole (gigabytes, maybe) is not read again from its start.
 const maxRewind = 64 << 20
 
-// canRewind reports whether Resync may look back into the current gzip
+// canRewind reports whether Resync may look back into the current
 // member: the member's bytes read so far are at most maxRewind, and the
 // input can seek or its replay kept them.
 func (r *Reader) canRewind() bool {
@@ -392,7 +404,7 @@ func (r *Reader) canRewind() bool {
 
 // seekRecord skips the records' bytes to the next "WARC/1." that starts a
 // line (or the next member), or stands at the current position, member by
-// member in a gzip file.
+// member in a compressed file.
 func (r *Reader) seekRecord() error {
 	pat := []byte("\nWARC/1.")
 	r.mr.cross = false
@@ -449,8 +461,8 @@ func (r *Reader) rewindMember() error {
 	return nil
 }
 
-// seekMember skips the file to the next gzip member header and starts
-// that member.
+// seekMember skips the file to the next member header (gzip member or
+// zstd frame) and starts that member.
 func (r *Reader) seekMember() error {
 	for {
 		if err := r.seek(r.dec.magic()); err != nil {
@@ -514,7 +526,7 @@ func (r *Reader) offset() int64 {
 	return r.filePos() + r.opts.StartOffset
 }
 
-// skipToRecord skips line ends between records, and moves to the next gzip
+// skipToRecord skips line ends between records, and moves to the next
 // member when the current one is exhausted. It returns io.EOF at the end of
 // the input.
 func (r *Reader) skipToRecord() error {
@@ -611,11 +623,14 @@ func (r *Reader) readHeader() (*Record, error) {
 // can be read only until the next call of Reader.Next.
 type Record struct {
 	// Offset is where the record starts in the file (plus
-	// Options.StartOffset): for a plain file, its first byte; for a gzip
-	// file, the first byte of the gzip member the record starts in, which
-	// is the record's own member in a gzip-per-record file (the usual
-	// layout) and 0 for every record of a whole-file gzip. A reader
-	// started at that offset reads this record first.
+	// Options.StartOffset): for a plain file, its first byte; for a
+	// compressed file, the first byte of the gzip member or zstd frame the
+	// record starts in, which is the record's own in a file compressed
+	// per record (the usual layout), and the same for every record of a
+	// file compressed as a whole (0 for gzip; for zstd, where the frame
+	// starts after a dictionary frame). A reader started at that offset
+	// reads this record first (a .warc.zst's given the dictionary,
+	// Options.ZstdDict).
 	Offset int64
 	// Version is the version line, "WARC/1.0" or "WARC/1.1".
 	Version string

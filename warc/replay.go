@@ -4,11 +4,12 @@ import "io"
 
 // replay stands between a Reader and an input that cannot seek (standard
 // input, a pipe): it keeps the input's bytes from the start of the
-// current gzip member on, so that Resync can read a damaged member again
-// from just after its start, as it seeks back in a file. It keeps at most
-// maxRewind and a buffer's worth: past that it stops keeping bytes until
-// the next member starts, and that member cannot be read again (as
-// canRewind says for a file).
+// current member (gzip member or zstd frame) on, so that Resync can read
+// a damaged member again from just after its start, as it seeks back in a
+// file. It keeps at most maxRewind and two buffers' worth: past that it
+// stops keeping bytes, and that member cannot be read again (as canRewind
+// says for a file), until the next member starts, from which it keeps
+// them again (the Reader's buffer holds the bytes read ahead of it).
 type replay struct {
 	src   io.Reader
 	buf   []byte // the input's bytes from off to end, while whole
@@ -42,16 +43,22 @@ func (r *replay) Read(p []byte) (int, error) {
 	return n, err
 }
 
-// keepFrom drops the bytes before input offset at, where a gzip member
-// starts. Where bytes were not kept, keeping starts again with the next
-// byte read from src.
-func (r *replay) keepFrom(at int64) {
+// keepFrom drops the bytes before input offset at, where a member
+// starts. Where bytes were not kept, it keeps them again from at on:
+// buffered is what the Reader's buffer holds, the bytes from at to end.
+func (r *replay) keepFrom(at int64, buffered []byte) {
 	switch {
 	case !r.whole:
-		r.whole, r.off, r.buf = true, r.end, nil
+		r.whole, r.off, r.buf = true, at, append([]byte(nil), buffered...)
 	case at > r.off && at <= r.end:
-		n := copy(r.buf, r.buf[at-r.off:])
-		r.buf, r.off = r.buf[:n], at
+		rest := r.buf[at-r.off:]
+		if cap(r.buf) > 4*bufSize && len(rest) < cap(r.buf)/4 {
+			// After a long member: let its bytes go.
+			r.buf = append(make([]byte, 0, 2*len(rest)+bufSize), rest...)
+		} else {
+			r.buf = r.buf[:copy(r.buf, rest)]
+		}
+		r.off = at
 	}
 }
 

@@ -31,7 +31,7 @@ func TestReplay(t *testing.T) {
 	if got := read(250); !bytes.Equal(got, in[:250]) {
 		t.Fatal("first read differs")
 	}
-	r.keepFrom(100)
+	r.keepFrom(100, nil)
 	if !r.has(101) || r.has(99) || r.off != 100 || len(r.buf) != 150 {
 		t.Fatalf("after keepFrom(100): off %d, %d bytes kept", r.off, len(r.buf))
 	}
@@ -43,8 +43,8 @@ func TestReplay(t *testing.T) {
 	if r.has(101) || r.buf != nil {
 		t.Fatalf("past the limit: %d bytes kept", len(r.buf))
 	}
-	r.keepFrom(380) // a member starting before the furthest byte read
-	if r.has(380) || !r.has(401) {
+	r.keepFrom(380, in[380:401]) // a member starting before the furthest byte read, 21 bytes buffered
+	if !r.has(380) || !r.has(401) {
 		t.Fatalf("keeping again: off %d, whole %v", r.off, r.whole)
 	}
 	rest, err := io.ReadAll(r)

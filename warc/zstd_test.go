@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/klauspost/compress/zstd"
 )
@@ -201,5 +202,122 @@ func TestZstdDictFromOffset(t *testing.T) {
 	}
 	if _, err := NewReader(bytes.NewReader(data[at:]), Options{StartOffset: at}).Next(); !errors.Is(err, ErrZstd) {
 		t.Errorf("from offset %d without the dictionary: %v, want ErrZstd", at, err)
+	}
+}
+
+// readIDsWithin is readIDs, failing the test where reading does not end
+// within a few seconds (a Resync that does not move on).
+func readIDsWithin(t *testing.T, r *Reader, onErr func(error) string) []string {
+	t.Helper()
+	done := make(chan []string)
+	go func() { done <- readIDs(r, onErr) }()
+	select {
+	case got := <-done:
+		return got
+	case <-time.After(10 * time.Second):
+		t.Fatal("reading did not end: Resync does not move on")
+		return nil
+	}
+}
+
+// TestZstdBadDictionaryEnds: a dictionary that does not load is the error
+// of its frame, and reading goes on (each frame after it an error, as it
+// needs the dictionary), ending.
+func TestZstdBadDictionaryEnds(t *testing.T) {
+	enc, _ := zstd.NewWriter(nil)
+	body, _ := zstdEach(t, enc, nil, rec(1, TypeResource, "", "block"), rec(2, TypeResource, "", "block"))
+	data := append(skippable(zstdDict, append(slices.Clone(zstdFormattedDict), 1, 2, 3)), body...)
+	for _, in := range []io.Reader{bytes.NewReader(data), struct{ io.Reader }{bytes.NewReader(data)}} {
+		got := readIDsWithin(t, NewReader(in, Options{}), func(err error) string {
+			if !errors.Is(err, ErrZstd) {
+				t.Errorf("error %v, want ErrZstd", err)
+			}
+			return "error"
+		})
+		if len(got) == 0 || got[0] != "error" {
+			t.Errorf("%T: read %v, want the dictionary's error first", in, got)
+		}
+	}
+	// A bad Options.ZstdDict: every frame is an error, and reading ends.
+	got := readIDsWithin(t, NewReader(bytes.NewReader(body), Options{ZstdDict: append(slices.Clone(zstdFormattedDict), 9)}), func(error) string { return "error" })
+	if slices.Contains(got, id(1)) || len(got) == 0 {
+		t.Errorf("a bad Options.ZstdDict: read %v", got)
+	}
+}
+
+// TestCutEveryByte: a member (gzip) or frame (zstd, its 200 KiB record
+// stored in raw blocks) cut at every byte of its first few hundred costs
+// its own record only, on a file, a stream and a stream giving one byte a
+// read: the damage may first show as a header that is no WARC header,
+// whose member's data ran on into the members after it.
+func TestCutEveryByte(t *testing.T) {
+	rnd := make([]byte, 200<<10)
+	rand.NewChaCha8([32]byte{5}).Read(rnd)
+	parts := []string{rec(1, TypeResource, "", "one"), rec(2, TypeResource, "", string(rnd)),
+		rec(3, TypeResource, "", "three"), rec(4, TypeResource, "", "four")}
+	enc, _ := zstd.NewWriter(nil)
+	zdata, zoffs := zstdEach(t, enc, nil, parts...)
+	var gdata []byte
+	var goffs []int64
+	for _, p := range parts {
+		goffs = append(goffs, int64(len(gdata)))
+		gdata = append(gdata, gz([]byte(p))...)
+	}
+	for _, f := range []struct {
+		name string
+		data []byte
+		offs []int64
+	}{{"gzip", gdata, goffs}, {"zstd", zdata, zoffs}} {
+		for k := int64(1); k < 400; k++ {
+			d := append(bytes.Clone(f.data[:f.offs[1]+k]), f.data[f.offs[2]:]...)
+			for _, in := range []struct {
+				how string
+				r   io.Reader
+			}{
+				{"file", bytes.NewReader(d)},
+				{"stream", struct{ io.Reader }{bytes.NewReader(d)}},
+				{"byte stream", iotest.OneByteReader(bytes.NewReader(d))},
+			} {
+				errs := 0
+				got := readIDsWithin(t, NewReader(in.r, Options{}), func(error) string { errs++; return "error" })
+				if !slices.Contains(got, id(1)) || !slices.Contains(got, id(3)) || !slices.Contains(got, id(4)) || errs == 0 {
+					t.Errorf("%s cut %d bytes into record 2, %s: read %v", f.name, k, in.how, got)
+				}
+			}
+		}
+	}
+}
+
+// failAfter gives n bytes of r, then fails.
+type failAfter struct {
+	r io.Reader
+	n int
+}
+
+var errDisk = errors.New("disk error")
+
+func (f *failAfter) Read(p []byte) (int, error) {
+	if f.n <= 0 {
+		return 0, errDisk
+	}
+	n, err := f.r.Read(p[:min(len(p), f.n)])
+	f.n -= n
+	return n, err
+}
+
+// TestZstdIOErrorInFrames: an I/O error inside a dictionary frame or a
+// skippable frame is that error, not a truncation Resync would move past.
+func TestZstdIOErrorInFrames(t *testing.T) {
+	raw := []byte(strings.Repeat("dictionary words ", 40))
+	enc, _ := zstd.NewWriter(nil)
+	body, _ := zstdEach(t, enc, nil, rec(1, TypeResource, "", "block"))
+	for name, data := range map[string][]byte{
+		"dictionary frame": append(skippable(zstdDict, raw), body...),
+		"skippable frame":  append(skippable(zstdSkippable+1, raw), body...),
+	} {
+		_, err := NewReader(&failAfter{bytes.NewReader(data), 100}, Options{}).Next()
+		if !errors.Is(err, errDisk) || errors.Is(err, ErrTruncated) {
+			t.Errorf("%s: %v, want the disk error", name, err)
+		}
 	}
 }

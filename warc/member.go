@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/klauspost/compress/zstd"
 )
 
@@ -96,11 +97,15 @@ const maxZstdWindow = 64 << 20
 
 // zstdMember reads a .warc.zst file frame by frame. A dictionary frame
 // gives the dictionary of the frames after it; other skippable frames are
-// passed over.
+// passed over. It checks a frame's checksum itself, once the frame's data
+// was read, as gzip does: the decoder would withhold the last block of a
+// frame whose checksum fails (up to 128 KiB of records, in a file
+// compressed as one frame).
 type zstdMember struct {
 	dec  *zstd.Decoder
 	dict []byte
 	fr   frameReader
+	sum  xxhash.Digest // of the frame's data
 }
 
 func (z *zstdMember) begin(br *bufio.Reader) (int64, error) {
@@ -140,6 +145,7 @@ func (z *zstdMember) begin(br *bufio.Reader) (int64, error) {
 				return skipped, err
 			}
 			z.fr = frameReader{br: br, left: n, sum: sum}
+			z.sum.Reset()
 			if z.dec == nil {
 				if z.dec, err = newZstdDecoder(z.dict); err != nil {
 					br.Discard(1) // Options.ZstdDict that does not load: move on
@@ -199,7 +205,7 @@ func (z *zstdMember) readDict(br *bufio.Reader, size int64) error {
 }
 
 func newZstdDecoder(dict []byte) (*zstd.Decoder, error) {
-	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxZstdWindow)}
+	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxZstdWindow), zstd.IgnoreChecksum(true)}
 	switch {
 	case dict == nil:
 	case bytes.HasPrefix(dict, zstdFormattedDict):
@@ -220,6 +226,10 @@ func readErr(err error, what string) error {
 
 func (z *zstdMember) Read(p []byte) (int, error) {
 	n, err := z.dec.Read(p)
+	z.sum.Write(p[:n])
+	if err == io.EOF && z.fr.sum && uint32(z.sum.Sum64()) != binary.LittleEndian.Uint32(z.fr.check[:]) {
+		return n, fmt.Errorf("%w: %w", ErrZstd, zstd.ErrCRCMismatch)
+	}
 	return n, z.err(err)
 }
 
@@ -233,6 +243,8 @@ func (z *zstdMember) err(err error) error {
 		return err
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		return fmt.Errorf("%w: zstd frame ends early", ErrTruncated)
+	case errors.Is(err, zstd.ErrUnknownDictionary):
+		return fmt.Errorf("%w: %w (the frame needs the dictionary of a dictionary frame this file lacks at its start, or has damaged)", ErrZstd, err)
 	}
 	return fmt.Errorf("%w: %w", ErrZstd, err)
 }
@@ -266,10 +278,11 @@ func zstdHeaderLen(h []byte) (n int, sum bool, err error) {
 // the decoder stops there, and the Reader knows where the next starts.
 type frameReader struct {
 	br    *bufio.Reader
-	left  int   // bytes left of the current part (header, block, checksum)
-	next  int   // the part after it
-	sum   bool  // the frame ends in a checksum
-	ioErr error // the input's own error
+	left  int     // bytes left of the current part (header, block, checksum)
+	next  int     // the part after it
+	sum   bool    // the frame ends in a checksum
+	check [4]byte // the checksum, as read
+	ioErr error   // the input's own error
 }
 
 // The parts of a frame after its header.
@@ -318,6 +331,9 @@ func (f *frameReader) Read(p []byte) (int, error) {
 		}
 	}
 	n, err := f.br.Read(p[:min(len(p), f.left)])
+	if f.next == partEnd && f.sum && f.left <= 4 {
+		copy(f.check[4-f.left:], p[:n]) // the checksum part
+	}
 	f.left -= n
 	switch {
 	case err == io.EOF && n == 0:

@@ -321,3 +321,30 @@ func TestZstdIOErrorInFrames(t *testing.T) {
 		}
 	}
 }
+
+// TestZstdChecksum: a frame whose checksum fails gives all its data, then
+// the error (as gzip does): in a file compressed as one frame every
+// record is read before it; in one compressed per record the error is
+// that record's, and the rest are read.
+func TestZstdChecksum(t *testing.T) {
+	var parts []string
+	for n := 1; n <= 4; n++ {
+		parts = append(parts, rec(n, TypeResource, "", strings.Repeat(fmt.Sprintf("words of record %d ", n), 3000)))
+	}
+	enc, _ := zstd.NewWriter(nil)
+	whole := enc.EncodeAll([]byte(strings.Join(parts, "")), nil)
+	whole[len(whole)-2] ^= 0xff // in the checksum
+	var errs []error
+	got := readIDs(NewReader(bytes.NewReader(whole), Options{}), func(err error) string { errs = append(errs, err); return "error" })
+	if want := []string{id(1), id(2), id(3), id(4), "error"}; !slices.Equal(got, want) || !errors.Is(errs[0], ErrZstd) || !errors.Is(errs[0], zstd.ErrCRCMismatch) {
+		t.Errorf("one frame: read %v (errors %v), want %v and a checksum error", got, errs, want)
+	}
+	data, offs := zstdEach(t, enc, nil, parts...)
+	data[offs[2]-1] ^= 0xff // the last byte of record 2's frame
+	errs = nil
+	got = readIDs(NewReader(bytes.NewReader(data), Options{}), func(err error) string { errs = append(errs, err); return "error" })
+	var we *Error
+	if want := []string{id(1), id(2), "error", id(3), id(4)}; !slices.Equal(got, want) || !errors.As(errs[0], &we) || we.RecordID != id(2) {
+		t.Errorf("a frame each: read %v (errors %v), want %v, the error naming record 2", got, errs, want)
+	}
+}

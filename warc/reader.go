@@ -109,15 +109,16 @@ type Reader struct {
 	mr   memberReader
 	dr   *bufio.Reader // the records (br itself for a plain file)
 
-	started  bool
-	seeker   io.Seeker // the input, when it can seek: Resync looks back
-	replay   *replay   // the compressed input, when it cannot seek: Resync reads it again
-	base     int64     // the input's offset when reading began
-	inMember int       // records begun in the current member
-	err      error     // sticky: returned by every later Next
-	rec      *Record   // current record
-	gen      uint64    // bumped by Next; older records go stale
-	scratch  []byte
+	started   bool
+	seeker    io.Seeker // the input, when it can seek: Resync looks back
+	replay    *replay   // the compressed input, when it cannot seek: Resync reads it again
+	base      int64     // the input's offset when reading began
+	inMember  int       // records begun in the current member
+	perRecord bool      // a member ended after one record: compressed per record
+	err       error     // sticky: returned by every later Next
+	rec       *Record   // current record
+	gen       uint64    // bumped by Next; older records go stale
+	scratch   []byte
 
 	// reused by Record.HTTP
 	hb, cb, sb *bufio.Reader
@@ -279,18 +280,25 @@ func (r *Reader) Next() (*Record, error) {
 		// Corrupt gzip data at the end of a member that held the previous
 		// record alone (a checksum that fails once the record was read):
 		// the error is that record's. So is a header that is no WARC
-		// header inside that member when the member's checksum fails a
-		// little further on: the record's bytes were corrupt, and its
-		// Content-Length counted garbage.
+		// header inside that member when the member's data fails further
+		// on: the record's bytes were corrupt, and its Content-Length
+		// counted garbage. In a file compressed per record, where a
+		// member holds one record, the member is read on to its end to
+		// see (a member cut short decodes on into the members after it,
+		// giving garbage a long way before its data fails).
 		var we *Error
 		if prev != nil && r.dec != nil && r.inMember == 1 && errors.As(err, &we) &&
 			we.RecordID == "" && we.Offset == prev.Offset {
 			if errors.Is(err, ErrMalformed) {
-				if cerr := r.memberErr(); cerr != nil {
+				cerr, recordAhead := r.memberErr()
+				if cerr == nil && !recordAhead && r.perRecord {
+					cerr = r.drainMember()
+				}
+				if cerr != nil {
 					we.Err = cerr
 				}
 			}
-			if corrupt(err) {
+			if corrupt(err) || errors.Is(err, ErrTruncated) {
 				we.RecordID = prev.ID
 			}
 		}
@@ -304,16 +312,41 @@ func (r *Reader) Next() (*Record, error) {
 // memberErr returns the corrupt data (ErrGzip, ErrZstd) that ends the
 // current member within the next bufSize bytes, with no record start
 // before it; nil when the member ends well there, or goes on, or holds
-// another record (a file compressed as one member). What it reads is left
-// for Resync, which moves on to the next member after it.
-func (r *Reader) memberErr() error {
+// another record (a file compressed as one member: recordAhead). What it
+// reads is left for Resync, which moves on to the next member after it.
+func (r *Reader) memberErr() (err error, recordAhead bool) {
 	r.mr.cross = false
 	b, err := r.dr.Peek(bufSize)
-	if err != nil && corrupt(err) && !bytes.Contains(b, []byte("\nWARC/1.")) {
-		return err
+	if bytes.Contains(b, []byte("\nWARC/1.")) {
+		return nil, true
+	}
+	if err != nil && corrupt(err) {
+		return err, false
+	}
+	return nil, false
+}
+
+// drainMember reads the current member on to its end while Resync can
+// still look back to its start (see canRewind), and returns the corrupt
+// data or truncation that ends it; nil where it ends well, or is too long
+// to tell.
+func (r *Reader) drainMember() error {
+	r.mr.cross = false
+	for r.filePos()-r.mr.start <= maxRewind-drainSlack {
+		if _, err := r.dr.Discard(bufSize); err != nil {
+			if err == io.EOF {
+				return nil
+			}
+			return err
+		}
 	}
 	return nil
 }
+
+// drainSlack is what drainMember leaves of maxRewind: the input one
+// Discard of decompressed bytes may take (deflate takes at most about 4
+// bytes a byte it gives).
+const drainSlack = 8 * bufSize
 
 // Resync moves past damage after Next failed with ErrGzip, ErrZstd or
 // ErrMalformed: it skips the input to the next place where a record may
@@ -541,6 +574,9 @@ func (r *Reader) skipToRecord() error {
 			continue
 		}
 		if err == io.EOF && r.dec != nil && r.mr.done {
+			if r.inMember == 1 {
+				r.perRecord = true
+			}
 			err = r.nextMember()
 			if err == nil {
 				continue

@@ -121,8 +121,8 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 				if _, rerr := wr.Resync(); rerr == nil {
 					if hit != nil {
 						damage, damageErr = hit, hit.Err
+						s.stats.Resyncs++ // a stretch, one error record
 					}
-					s.stats.Resyncs++
 					continue
 				}
 			}
@@ -156,7 +156,9 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 				}
 				return endDamage("the rest of the file could not be read: " + rerr.Error())
 			}
-			s.stats.Resyncs++
+			if hit != nil {
+				s.stats.Resyncs++ // a stretch, one error record, however many Resyncs it takes
+			}
 			continue
 		}
 		if !flush() {

@@ -71,8 +71,9 @@ type Stats struct {
 	Archives int // WARC files read
 	Records  int // WARC records read
 	// Resyncs counts the damaged stretches of WARC files (corrupt gzip
-	// data, a header that is no WARC header) read past to the next
-	// record found.
+	// or zstd data, a header that is no WARC header) read past to the
+	// next record found: each has one error record, however many false
+	// starts reading past it took.
 	Resyncs int
 	// Unindexed counts the WARC files whose pages, rendered, could not
 	// take their style sheets and images from the file's records (read

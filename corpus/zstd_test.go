@@ -78,3 +78,37 @@ func TestZstdDictionary(t *testing.T) {
 		t.Errorf("a cut dictionary frame: %+v", ins)
 	}
 }
+
+// TestStretchCount: junk between two frames that holds ten false frame
+// starts is one damaged stretch, with one error record, however many
+// times reading moved past a false start.
+func TestStretchCount(t *testing.T) {
+	w := newTestWARC(false)
+	var recs [][]byte
+	for i := range 4 {
+		at := w.buf.Len()
+		w.response(fmt.Sprintf("http://ex.org/%d", i), "200 OK", "Content-Type: text/html\r\n", "<p>A page of its own.</p>")
+		recs = append(recs, append([]byte{}, w.buf.Bytes()[at:]...))
+	}
+	enc, _ := zstd.NewWriter(nil)
+	var data []byte
+	for i, r := range recs {
+		if i == 2 {
+			data = append(data, bytes.Repeat([]byte{0x28, 0xb5, 0x2f, 0xfd, 0, 0}, 10)...)
+		}
+		data = enc.EncodeAll(r, data)
+	}
+	src := NewSource(Options{})
+	ins := inputsOf(t, src, writeFile(t, "junk.warc.zst", data))
+	pages, errs := 0, 0
+	for _, in := range ins {
+		if in.Err != nil {
+			errs++
+		} else {
+			pages++
+		}
+	}
+	if pages != 4 || errs != 1 || src.Stats().Resyncs != 1 {
+		t.Errorf("%d pages, %d error records, %d stretches counted; want 4, 1, 1", pages, errs, src.Stats().Resyncs)
+	}
+}

@@ -121,7 +121,6 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 				if _, rerr := wr.Resync(); rerr == nil {
 					if hit != nil {
 						damage, damageErr = hit, hit.Err
-						s.stats.Resyncs++ // a stretch, one error record
 					}
 					continue
 				}
@@ -156,13 +155,13 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 				}
 				return endDamage("the rest of the file could not be read: " + rerr.Error())
 			}
-			if hit != nil {
-				s.stats.Resyncs++ // a stretch, one error record, however many Resyncs it takes
-			}
 			continue
 		}
 		if !flush() {
 			return false
+		}
+		if damage != nil {
+			s.stats.Resyncs++ // a stretch read past, one error record, however many false starts it took
 		}
 		if !endDamage(fmt.Sprintf("reading went on at the next record found, at offset %d", rec.Offset)) {
 			return false

@@ -61,12 +61,16 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 	// the input ends, with what became of the stretch.
 	var damage *pipeline.Input
 	var damageErr error
+	var lastErr error // the stretch's latest error
 	endDamage := func(next string) bool {
 		if damage == nil {
 			return true
 		}
 		in := *damage
 		damage = nil
+		if errors.Is(lastErr, zstd.ErrUnknownDictionary) && !errors.Is(damageErr, zstd.ErrUnknownDictionary) {
+			next += "; the frames after it need a dictionary the file does not hold (a part of a .warc.zst split after its dictionary frame?)"
+		}
 		in.Err = fmt.Errorf("%w; %s", damageErr, next)
 		return yield(in)
 	}
@@ -81,6 +85,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			return flush() && endDamage("no record follows it: the rest of the file is lost")
 		}
 		if err != nil {
+			lastErr = err
 			var we *warc.Error
 			errors.As(err, &we)
 			resyncable := errors.Is(err, warc.ErrGzip) || errors.Is(err, warc.ErrZstd) || errors.Is(err, warc.ErrMalformed)

@@ -72,8 +72,15 @@ func TestZstdDictionary(t *testing.T) {
 			}
 		}
 	}
+	// A part split from the file after its dictionary frame: its frames
+	// cannot be read, and the error says why.
+	split := files["formatted"][len(zstdDictMagic)+4+len(formatted)+3:]
+	ins := inputsOf(t, NewSource(Options{}), writeFile(t, "part.warc.zst", split))
+	if len(ins) != 1 || ins[0].Err == nil || !strings.Contains(ins[0].Err.Error(), "need a dictionary the file does not hold") {
+		t.Errorf("a part without the dictionary frame: %+v", ins)
+	}
 	cut := files["formatted"][:len(zstdDictMagic)+4+100]
-	ins := inputsOf(t, NewSource(Options{}), writeFile(t, "cut.warc.zst", cut))
+	ins = inputsOf(t, NewSource(Options{}), writeFile(t, "cut.warc.zst", cut))
 	if len(ins) != 1 || ins[0].Err == nil || !strings.Contains(ins[0].Err.Error(), "dictionary frame ends early") {
 		t.Errorf("a cut dictionary frame: %+v", ins)
 	}

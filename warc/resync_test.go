@@ -381,25 +381,11 @@ func TestCutMemberNamesItsRecord(t *testing.T) {
 	for k := 1; k < 49; k++ {
 		cut := offs[k] + (offs[k+1]-offs[k])*85/100
 		d := append(bytes.Clone(data[:cut]), data[offs[k+1]:]...)
-		r := NewReader(bytes.NewReader(d), Options{})
-		var got []string
-		for range 200 {
-			rec, err := r.Next()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				var we *Error
-				errors.As(err, &we)
-				got = append(got, "error "+we.RecordID)
-				if _, err := r.Resync(); err != nil {
-					break
-				}
-				continue
-			}
-			io.Copy(io.Discard, rec.Block())
-			got = append(got, rec.ID)
-		}
+		got := readIDs(NewReader(bytes.NewReader(d), Options{}), func(err error) string {
+			var we *Error
+			errors.As(err, &we)
+			return "error " + we.RecordID
+		})
 		cutID := id(k + 1)
 		if i := slices.Index(got, cutID); i >= 0 && (i+1 >= len(got) || got[i+1] != "error "+cutID) {
 			t.Errorf("member %d cut: its record read, no error naming it after: %v", k+1, got)

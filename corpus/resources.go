@@ -42,11 +42,6 @@ func indexArchive(ctx context.Context, path string, zstd bool) (a *Archive, shar
 	defer f.Close()
 	a = &Archive{path: path, index: map[string]int64{}, zstd: zstd}
 	r := warc.NewReader(f, warc.Options{Name: path, Zstd: zstd})
-	defer func() {
-		if a != nil {
-			a.dict = r.ZstdDict()
-		}
-	}()
 	last := int64(-1)
 	for ctx.Err() == nil {
 		rec, err := r.Next()
@@ -82,6 +77,7 @@ func indexArchive(ctx context.Context, path string, zstd bool) (a *Archive, shar
 	if len(a.index) == 0 {
 		return nil, false
 	}
+	a.dict = r.ZstdDict()
 	return a, false
 }
 

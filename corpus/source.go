@@ -257,7 +257,7 @@ func (s *Source) file(ctx context.Context, path, rel string, fi os.FileInfo, yie
 // leaves f anywhere.
 func sniffFile(f *os.File, path string, size int64) (kind, error) {
 	br := bufio.NewReader(f)
-	if head, _ := br.Peek(len(zstdMagic)); bytes.HasPrefix(head, zstdMagic) || bytes.HasPrefix(head, zstdDictMagic) {
+	if head, _ := br.Peek(len(zstdMagic)); bytes.HasPrefix(head, zstdMagic) {
 		// A zstd frame's first block must be whole to decode.
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			return kindPage, fmt.Errorf("%s: %w", path, err)

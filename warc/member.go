@@ -175,7 +175,7 @@ func (z *zstdMember) readDict(br *bufio.Reader, size int64) error {
 		return readErr(err, "the dictionary frame ends early")
 	}
 	if bytes.HasPrefix(dict, zstdMagic) {
-		dec, err := zstd.NewReader(bytes.NewReader(dict), zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxWindow(maxZstdWindow))
+		dec, err := zstd.NewReader(bytes.NewReader(dict), zstdOptions()...)
 		if err != nil {
 			return err
 		}
@@ -204,8 +204,16 @@ func (z *zstdMember) readDict(br *bufio.Reader, size int64) error {
 	return nil
 }
 
+// zstdOptions are the options of every zstd decoder the Reader makes:
+// one goroutine, and memory bounded by maxZstdWindow.
+func zstdOptions() []zstd.DOption {
+	return []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxZstdWindow)}
+}
+
+// newZstdDecoder returns a decoder of frames with dict (none if nil); it
+// leaves the checksum to zstdMember.Read.
 func newZstdDecoder(dict []byte) (*zstd.Decoder, error) {
-	opts := []zstd.DOption{zstd.WithDecoderConcurrency(1), zstd.WithDecoderLowmem(true), zstd.WithDecoderMaxWindow(maxZstdWindow), zstd.IgnoreChecksum(true)}
+	opts := append(zstdOptions(), zstd.IgnoreChecksum(true))
 	switch {
 	case dict == nil:
 	case bytes.HasPrefix(dict, zstdFormattedDict):

@@ -386,24 +386,21 @@ func (r *Reader) Resync() (int64, error) {
 		r.gen++
 	}
 	var err error
-	rewound := false // and moved on to the next member
 	switch {
 	case malformed:
 		err = r.seekRecord()
 		// The member whose bytes read as no header failed further on:
-		// its data may have run on into the members after it.
+		// its data may have run on into the members after it, so look
+		// for the next member from its start, as after corrupt data.
 		if r.dec != nil && (corrupt(err) || errors.Is(err, ErrTruncated)) && r.canRewind() {
-			if err = r.rewindMember(); err == nil {
-				err = r.seekMember()
-			}
-			malformed, rewound = false, true
+			err, malformed = r.rewindMember(), false
 		}
 	case r.canRewind():
 		// Even a checksum failure may come from deflate data that ran
 		// on into the next member and ended there.
 		err = r.rewindMember()
 	}
-	if r.dec != nil && (!malformed && err == nil && !rewound || malformed && corrupt(err)) {
+	if r.dec != nil && (!malformed && err == nil || malformed && corrupt(err)) {
 		err = r.seekMember()
 	}
 	switch {

@@ -22,6 +22,33 @@ const (
 	SkipOtherType = "records of other types"
 )
 
+// DamageError is the error of an error record that stands for damage in
+// a WARC file rather than for a page: a damaged stretch (corrupt gzip or
+// zstd data, a header that is no WARC header, a record cut short at the
+// end of the file) whose records could not be read, so that it is not
+// known whether they held pages. Where the damaged record is a page's own
+// (its header was read), the page's error says so instead.
+type DamageError struct {
+	Err  error  // the damage, as warc.Reader reported it
+	Then string // what reading did after it ("reading went on at ..."), or ""
+}
+
+func (e *DamageError) Error() string {
+	if e.Then == "" {
+		return e.Err.Error()
+	}
+	return e.Err.Error() + "; " + e.Then
+}
+
+func (e *DamageError) Unwrap() error { return e.Err }
+
+// Damaged reports whether an outcome is the error record of damage in a
+// WARC file (a DamageError), not a page.
+func Damaged(o pipeline.Outcome) bool {
+	var d *DamageError
+	return errors.As(o.Err, &d)
+}
+
 // archive yields one page per HTML response record of the WARC file read
 // from r (plain, gzip, or zstd-compressed when k says so).
 // seekable says r is the file name itself, opened at its start, so that
@@ -61,7 +88,8 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 	// the input ends, with what became of the stretch.
 	var damage *pipeline.Input
 	var damageErr error
-	var lastErr error // the stretch's latest error
+	var damagePage bool // the stretch's error record is a page's (its own record was damaged)
+	var lastErr error   // the stretch's latest error
 	endDamage := func(next string) bool {
 		if damage == nil {
 			return true
@@ -71,7 +99,11 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		if errors.Is(lastErr, zstd.ErrUnknownDictionary) && !errors.Is(damageErr, zstd.ErrUnknownDictionary) {
 			next += "; the frames after it need a dictionary the file does not hold (a part of a .warc.zst split after its dictionary frame?)"
 		}
-		in.Err = fmt.Errorf("%w; %s", damageErr, next)
+		if damagePage {
+			in.Err = fmt.Errorf("%w; %s", damageErr, next)
+		} else {
+			in.Err = &DamageError{Err: damageErr, Then: next}
+		}
 		return yield(in)
 	}
 	for {
@@ -96,6 +128,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			// is already open (a page is pending only after a record was
 			// read, which closes any stretch).
 			var hit *pipeline.Input
+			hitPage := false
 			if pending != nil && (we != nil && we.RecordID != "" && we.RecordID == pending.RecordID ||
 				pending.Err != nil && errors.Is(pending.Err, err)) {
 				own := *pending
@@ -104,7 +137,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 				if own.Err == nil {
 					own.Err = err
 				}
-				hit = &own
+				hit, hitPage = &own, true
 			} else {
 				if !flush() {
 					return false
@@ -125,7 +158,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 				// returns the truncation (the input ends there).
 				if _, rerr := wr.Resync(); rerr == nil {
 					if hit != nil {
-						damage, damageErr = hit, hit.Err
+						damage, damageErr, damagePage = hit, hit.Err, hitPage
 					}
 					continue
 				}
@@ -134,12 +167,15 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 				// The end of the input (a truncated last record) or an I/O
 				// error: nothing to read on from.
 				if hit != nil {
+					if !hitPage {
+						hit.Err = &DamageError{Err: hit.Err}
+					}
 					return yield(*hit)
 				}
 				return endDamage("the rest of the file could not be read: " + err.Error())
 			}
 			if hit != nil {
-				damage, damageErr = hit, hit.Err // it says where reading went on
+				damage, damageErr, damagePage = hit, hit.Err, hitPage // it says where reading went on
 			}
 			// Damage within the file (corrupt gzip or zstd data, a header that is
 			// no WARC header): read on from the next record start, so

@@ -28,6 +28,7 @@ type batchRun struct {
 	maxB   int64
 
 	pages, cleaned, failed, interrupted, truncated, unwritten, empty, unseen, floored int
+	damaged                                                                           int   // error records of damage in WARC files, not pages (corpus.Damaged)
 	unrendered                                                                        int   // cleaned by the text model: rendering failed
 	stopped                                                                           bool  // a page was interrupted: later pages are too
 	fatal                                                                             error // an output could not be written
@@ -200,6 +201,13 @@ func (b *batchRun) emit(o pipeline.Outcome) {
 		b.check(err)
 		return
 	}
+	if corpus.Damaged(o) {
+		// Damage in a WARC file: an error record, not a page.
+		b.pages--
+		b.damaged++
+		b.check(b.fails.fail(o.Input, o.Err))
+		return
+	}
 	b.status.add(o.Err != nil)
 	if o.Err != nil {
 		b.failed++
@@ -271,6 +279,9 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 	}
 	if b.empty > 0 {
 		msg += fmt.Sprintf(", %d with no text kept", b.empty)
+	}
+	if b.damaged > 0 {
+		msg += fmt.Sprintf("; %s for damage in WARC files (not pages)", plural(b.damaged, "error record"))
 	}
 	msg += "; output in " + out.Where
 	if out.Errors != nil && out.Errors.Len() > 0 {
@@ -356,7 +367,7 @@ func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 	if err := b.ctx.Err(); err != nil {
 		return err
 	}
-	if b.pages == 0 && out.Resume.Skipped() == 0 {
+	if b.pages == 0 && b.damaged == 0 && out.Resume.Skipped() == 0 {
 		if stats.Archives > 0 {
 			return errors.New("no HTML page found (the WARC summary above says what the records held)")
 		}
@@ -366,6 +377,9 @@ func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 	// the earlier run count.
 	if n := b.failed + out.Errors.Earlier(); n > 0 {
 		return &failedError{n: n, what: "pages"}
+	}
+	if b.damaged > 0 {
+		return &failedError{n: b.damaged, what: "damaged stretches of WARC files"}
 	}
 	return nil
 }

@@ -432,6 +432,7 @@ func TestWARCDamage(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "read past 2 damaged stretches") {
 		t.Errorf("exit %d; stderr:\n%s", code, errs)
 	}
+
 	lines, _ := os.ReadFile(out)
 	text, failed := map[string]bool{}, map[string]string{}
 	var damageMsg string
@@ -466,5 +467,10 @@ func TestWARCDamage(t *testing.T) {
 	}
 	if !strings.Contains(damageMsg, "corrupt gzip data") || !strings.Contains(damageMsg, "reading went on at the next record found, at offset") {
 		t.Errorf("the damage's error record: %q", damageMsg)
+	}
+	// The request's damage is no page: the summary counts its error
+	// record apart from the pages, which are the other lines.
+	if want := fmt.Sprintf("%d pages, %d cleaned, %d failed; 1 error record for damage in WARC files", len(text)+len(failed), len(text), len(failed)); !strings.Contains(errs, want) {
+		t.Errorf("the summary does not say %q:\n%s", want, errs)
 	}
 }

@@ -19,6 +19,14 @@ zhshort = "<h1>北京春节庙会</h1><p>会场内有许多本地商户摆摊，
 zhone = "<h1>新闻</h1><p>今天上午，市政府召开了新闻发布会。</p>"
 zh4 = "<p>今年北京的春季活动吸引了许多市民和游客，主办单位表示，参加人数比去年增加了两成。藏文：བོད་ཡིག 和 €欧元。</p>"
 zhtw = "<p>這是一個中文網頁，我們用它來測試字元編碼的偵測。台北是一個美麗的城市，人們在這裡生活和工作。</p>"
+hu = "<p>Az első héten sok új felhasználó érkezett, és a fórumon hosszú beszélgetések kezdődtek. Ő mindig gyorsan válaszol, de a kérdések többsége nehéz. Köszönjük a türelmet, jövő héten folytatjuk.</p>"
+ro = "<p>Această pagină prezintă ştirile zilei: guvernul a anunţat o nouă lege, iar primăria organizează un târg în piaţa centrală. Şcolile încep luna viitoare.</p>"
+tr = "<p>Bu sayfada günün haberleri yer alıyor: belediye yeni bir park açtı ve çocuklar için ücretsiz etkinlikler düzenleniyor. Öğrenciler gelecek hafta okula dönecek.</p>"
+lt = "<p>Šiame puslapyje rasite dienos naujienas: miesto savivaldybė atidarė naują parką, o vaikams rengiami nemokami užsiėmimai. Mokiniai į mokyklą grįš kitą savaitę.</p>"
+sl = "<p>Na tej strani so današnje novice: občina je odprla nov park, za otroke pa pripravlja brezplačne dejavnosti. Učenci se v šolo vrnejo prihodnji teden.</p>"
+da = "<p>På denne side finder du dagens nyheder: kommunen har åbnet en ny park, og der er gratis aktiviteter for børn. Eleverne vender tilbage til skolen i næste uge.</p>"
+es = "<p>¿Qué pasó ayer en la reunión? El señor García explicó que la situación económica mejoró, pero la inflación sigue alta. ¡Qué año tan difícil!</p>"
+enpound = "<p>The ticket costs £5 for adults and £2.50 for children¹, payable at the door; the café opens at 6 o’clock.</p><p>¹ Under sixteen.</p>"
 fr = "<p>Le café de la gare est très agréable. Où est la bibliothèque ? Ça coûte deux euros, c’est déjà ça.</p>"
 
 W = {}
@@ -60,6 +68,15 @@ w("ascii-meta-utf16.html", page("<p>Plain old ASCII text.</p>", '<meta charset="
 w("mixed-utf8-1252.html", page("<p>Caf\u00e9 cr\u00e8me na\u00efve</p>").encode("utf-8").replace(b"</p>", b" it\x92s</p>"))
 w("meta-utf8-but-1252.html", page(fr, '<meta charset="utf-8">').encode("cp1252"))
 w("guess-short-1252.html", page("<p>Copyright \u00a9 2006 M\u00fcller GmbH\u00ae. More\u00bb</p>").encode("cp1252"))
+w("guess-hu-1250.html", page(hu).encode("cp1250"))
+w("guess-hu-8859-2.html", page(hu).encode("iso-8859-2"))
+w("guess-ro-1250.html", page(ro).encode("cp1250"))
+w("guess-sl-1250.html", page(sl).encode("cp1250"))
+w("guess-tr-1254.html", page(tr).encode("cp1254"))
+w("guess-lt-1257.html", page(lt).encode("cp1257"))
+w("guess-da-1252.html", page(da).encode("cp1252"))
+w("guess-es-1252.html", page(es).encode("cp1252"))
+w("guess-en-1252.html", page(enpound).encode("cp1252"))
 w("guess-short-1250.html", page("<p>Zaż\u00f3łć gęślą jaźń</p>").encode("cp1250"))
 w("utf8-truncated.html", ("<p>na\u00efve caf\u00e9 " + "x" * 10 + " \u20ac").encode("utf-8")[:-1])
 w("default.html", page("<p>x \x81 y \x8d z \x9d</p>").encode("latin-1"))

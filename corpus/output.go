@@ -220,6 +220,24 @@ func Open(opt OutputOptions) (out *Output, err error) {
 	return out, nil
 }
 
+// OutputPaths names what a run with these options writes: the output
+// file or directory (path; none for standard output) and its error log
+// (errors, or the default one), for a check against the inputs before
+// anything is opened (Open truncates what it does not resume).
+func OutputPaths(format, path, errors string) []string {
+	var out []string
+	if path != "" && !special(path) {
+		out = append(out, path)
+	}
+	if errors == "" {
+		errors = defaultErrorLog(OutputOptions{Format: format, Path: path})
+	}
+	if errors != "" && !special(errors) {
+		out = append(out, errors)
+	}
+	return out
+}
+
 // defaultErrorLog is the error log of opt without OutputOptions.Errors:
 // none for standard output or a device or a pipe, errorsBeside for a
 // stream's file, errors.jsonl in an output directory.

@@ -262,6 +262,9 @@ func runClean(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if n := countStdin(pos) + countStdin(cf.lists); n > 1 {
 		return usagef("clean", "standard input (-) is named %d times, as an input or a list (-i -): it can be read once", n)
 	}
+	if err := inputIsOutput(cf, pos); err != nil {
+		return err
+	}
 	if cf.format == corpus.WET && cf.out == "" && isTerminal(stdout) {
 		return usagef("clean", "--format wet writes gzip data: give -o FILE (e.g. -o crawl.warc.wet.gz) or redirect the standard output, not to a terminal")
 	}
@@ -269,6 +272,61 @@ func runClean(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return cleanBatch(ctx, cf, pos, stdout, stderr)
 	}
 	return cleanOne(ctx, cf, pos, stdout, stderr)
+}
+
+// inputIsOutput refuses a run whose output or error log is one of its
+// inputs (an INPUT argument or an -i list), or holds one (an output
+// directory): opening the outputs would overwrite the input before it is
+// read. An input directory that holds an output is fine: its walk skips
+// the run's outputs.
+func inputIsOutput(cf *cleanFlags, pos []string) error {
+	outs := corpus.OutputPaths(cf.format, cf.out, cf.errors)
+	for _, in := range append(append([]string(nil), pos...), cf.lists...) {
+		if in == "-" {
+			continue
+		}
+		ifi, err := os.Stat(in)
+		if err != nil {
+			continue // a missing input is its own error
+		}
+		for _, o := range outs {
+			ofi, err := os.Stat(o)
+			if err != nil {
+				continue // not there yet: no input
+			}
+			what := "the output (-o)"
+			if o != cf.out {
+				what = "the error log"
+				if cf.errors != "" {
+					what += " (--errors)"
+				}
+			}
+			switch {
+			case os.SameFile(ifi, ofi):
+				return usagef("clean", "%s is an input and %s of this run: it would be overwritten before it is read; name another output", in, what)
+			case ofi.IsDir() && !ifi.IsDir() && within(in, o):
+				return usagef("clean", "%s is an input inside the output directory %s: the run's outputs could overwrite it; name another output directory", in, o)
+			}
+		}
+	}
+	return nil
+}
+
+// within reports whether path lies below dir (both as given, made
+// absolute and with symbolic links resolved where they exist).
+func within(path, dir string) bool {
+	abs := func(p string) string {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			p = r
+		}
+		a, err := filepath.Abs(p)
+		if err != nil {
+			return p
+		}
+		return a
+	}
+	rel, err := filepath.Rel(abs(dir), abs(path))
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
 
 // countStdin counts the standard input ("-") among names.

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestInputIsOutput: an output or error log that is one of the run's
+// inputs (or an output directory holding one) is a usage error before
+// anything is opened, and the input is left as it was; an output
+// directory inside an input directory is fine (the walk skips it).
+func TestInputIsOutput(t *testing.T) {
+	page, err := os.ReadFile("../../testdata/article.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		files []string // made with the page's bytes
+		args  []string
+		want  string
+	}{
+		{"wet over its WARC", []string{"v.warc.gz"}, []string{"--format", "wet", "-o", "v.warc.gz", "v.warc.gz"}, "v.warc.gz is an input and the output (-o)"},
+		{"jsonl over its page", []string{"p.html"}, []string{"--format", "jsonl", "-o", "p.html", "p.html"}, "p.html is an input and the output (-o)"},
+		{"error log over its page", []string{"p.html"}, []string{"--format", "jsonl", "-o", "x.jsonl", "--errors", "p.html", "p.html"}, "p.html is an input and the error log (--errors)"},
+		{"default error log over a page", []string{"x.errors.jsonl"}, []string{"--format", "jsonl", "-o", "x.jsonl", "x.errors.jsonl"}, "x.errors.jsonl is an input and the error log of this run"},
+		{"output over its list", []string{"lst.txt"}, []string{"--format", "jsonl", "-o", "lst.txt", "-i", "lst.txt"}, "lst.txt is an input and the output (-o)"},
+		{"output directory is the input directory", []string{"d/p.html"}, []string{"-o", "d", "d"}, "d is an input and the output (-o)"},
+		{"a page inside the output directory", []string{"d/p.html"}, []string{"-o", "d", "d/p.html"}, "d/p.html is an input inside the output directory d"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			t.Chdir(dir)
+			for _, f := range c.files {
+				os.MkdirAll(filepath.Dir(f), 0o755)
+				if err := os.WriteFile(f, page, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			code, _, stderr := fiasco(t, append([]string{"clean", "--no-render", "-q"}, c.args...)...)
+			if code != 2 || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, stderr, c.want)
+			}
+			for _, f := range c.files {
+				if got, _ := os.ReadFile(f); !bytes.Equal(got, page) {
+					t.Errorf("%s changed (%d bytes)", f, len(got))
+				}
+			}
+		})
+	}
+	t.Run("output directory inside the input directory", func(t *testing.T) {
+		dir := t.TempDir()
+		t.Chdir(dir)
+		os.MkdirAll("e/out", 0o755)
+		os.WriteFile("e/p.html", page, 0o644)
+		code, _, stderr := fiasco(t, "clean", "--no-render", "-q", "-o", "e/out", "e")
+		if code != 0 || !strings.Contains(stderr, "1 page, 1 cleaned") {
+			t.Errorf("exit %d, stderr:\n%s", code, stderr)
+		}
+	})
+}

@@ -17,7 +17,10 @@
 // else is a page. A directory stands for every
 // non-hidden file below it in the order of their sorted paths; symbolic
 // links are followed, each directory is entered once (so cycles end), and
-// the run's own outputs are skipped (Options.Exclude). A path that does not
+// the run's own outputs are skipped (Options.Exclude), as are files whose
+// names say they are no page (style sheets, scripts, images, fonts,
+// media, documents, archives: Stats.NotPages) and the output directories
+// of earlier runs (Stats.OutputDirs). A path that does not
 // exist, a broken link or an unreadable directory is an Input with Err set,
 // which the batch reports as a failed page: the run goes on.
 //

@@ -85,6 +85,14 @@ type Stats struct {
 	// ("request", "revisit", "metadata", "warcinfo", "non-HTML", "HTTP
 	// status not 2xx", ...).
 	Skipped map[string]int
+	// NotPages counts the files of directory walks skipped for a name
+	// that says they are no page (style sheets, scripts, images, fonts,
+	// media, documents, archives: notPageExt), by extension; a file
+	// named as an argument or in a list is read whatever its name.
+	NotPages map[string]int
+	// OutputDirs counts the directories of walks skipped as the output
+	// directories of earlier runs (they hold .fiasco-settings.json).
+	OutputDirs int
 }
 
 // Stats returns the counts so far.
@@ -103,7 +111,8 @@ func (s *Source) skip(reason string) {
 // ignored; "-" reads the list from standard input). A file argument is one
 // page, or the pages of a WARC archive; gzip- and zstd-compressed pages
 // are decompressed. A directory stands for every non-hidden file below it,
-// in sorted order. A path that does not exist, a broken symbolic link or
+// in sorted order, but for those Stats.NotPages and Stats.OutputDirs
+// count. A path that does not exist, a broken symbolic link or
 // an unreadable directory yields an Input with Err set, naming it.
 //
 // Once ctx is cancelled, files are no longer opened: the stream goes on
@@ -211,6 +220,9 @@ func statErr(p string, err error) error {
 	if errors.Is(err, os.ErrNotExist) {
 		if _, lerr := os.Lstat(p); lerr == nil {
 			return fmt.Errorf("%s: broken symbolic link", p)
+		}
+		if u := strings.ToLower(p); strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
+			return fmt.Errorf("%s: no such file (fiasco reads files, not URLs: fetch the page first, e.g. curl -sL URL | fiasco clean -)", p)
 		}
 		return fmt.Errorf("%s: no such file or directory", p)
 	}

@@ -169,3 +169,40 @@ func TestBoundedRead(t *testing.T) {
 		t.Errorf("standard input twice: %+v", ins)
 	}
 }
+
+// TestWalkSkipsNoPages: a directory walk skips files whose names say they
+// are no page (a site's mirror: style sheets, scripts, images, documents)
+// and the output directories of earlier runs, and counts them; named as
+// arguments, such files are read.
+func TestWalkSkipsNoPages(t *testing.T) {
+	root := t.TempDir()
+	chdir(t, root)
+	writeFiles(t, root, map[string]string{
+		"site/index.html": page, "site/about": page, "site/feed.xml": page, "site/notes.txt": "Some text.",
+		"site/style.css": "body{color:red}", "site/app.js": "var x = 1;", "site/logo.PNG": "\x89PNG",
+		"site/paper.pdf": "%PDF-1.4", "site/font.woff2": "wOF2",
+		"site/out/.fiasco-settings.json": "{}", "site/out/manifest.jsonl": "{}", "site/out/index.txt": "Some text.",
+	})
+	s := NewSource(Options{})
+	got := collect(t, s, "site")
+	want := []string{"about=site/about", "feed.xml=site/feed.xml", "index.html=site/index.html", "notes.txt=site/notes.txt"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("walk gave %q, want %q", got, want)
+	}
+	st := s.Stats()
+	if st.OutputDirs != 1 || st.NotPages[".css"] != 1 || st.NotPages[".js"] != 1 || st.NotPages[".png"] != 1 || st.NotPages[".pdf"] != 1 || st.NotPages[".woff2"] != 1 || len(st.NotPages) != 5 {
+		t.Errorf("stats: %d output directories, not pages %v", st.OutputDirs, st.NotPages)
+	}
+	s = NewSource(Options{})
+	if got := collect(t, s, "site/style.css"); len(got) != 1 || !strings.HasSuffix(got[0], "=site/style.css") {
+		t.Errorf("a style sheet named as an argument: %q", got)
+	}
+}
+
+// TestURLArgument: a URL given as an input says that fiasco reads files.
+func TestURLArgument(t *testing.T) {
+	got := collect(t, NewSource(Options{}), "https://example.org/page")
+	if len(got) != 1 || !strings.Contains(got[0], "fiasco reads files, not URLs") {
+		t.Errorf("got %q", got)
+	}
+}

@@ -80,6 +80,8 @@ func (w *walker) dir(dir, rel string) bool {
 			}
 		case w.s.excluded(e.fi):
 			// the run's own output
+		case e.fi.IsDir() && isOutputDir(p):
+			w.s.stats.OutputDirs++ // an earlier run's output: its files are no pages
 		case e.fi.IsDir():
 			k, ok := keyOf(e.fi)
 			if ok {
@@ -91,6 +93,11 @@ func (w *walker) dir(dir, rel string) bool {
 			if !w.dir(p, r) {
 				return false
 			}
+		case e.fi.Mode().IsRegular() && notPageExt[strings.ToLower(filepath.Ext(e.name))]:
+			if w.s.stats.NotPages == nil {
+				w.s.stats.NotPages = map[string]int{}
+			}
+			w.s.stats.NotPages[strings.ToLower(filepath.Ext(e.name))]++
 		case e.fi.Mode().IsRegular():
 			if !w.s.file(w.ctx, p, r, e.fi, w.yield) {
 				return false
@@ -98,4 +105,28 @@ func (w *walker) dir(dir, rel string) bool {
 		}
 	}
 	return true
+}
+
+// notPageExt are the extensions of files that a directory walk skips:
+// what a site's mirror (wget -r, httrack) holds beside its pages. Names
+// that may hold a page stay: .gz and .zst (a compressed page or WARC),
+// .txt, .xml, .php and names without an extension.
+var notPageExt = map[string]bool{}
+
+func init() {
+	for _, e := range strings.Fields(`.css .js .mjs .map .json .wasm
+		.png .jpg .jpeg .gif .webp .avif .svg .ico .bmp .tif .tiff
+		.woff .woff2 .ttf .otf .eot
+		.mp3 .mp4 .m4a .webm .ogg .ogv .wav .avi .mov .flv .swf
+		.pdf .doc .docx .xls .xlsx .ppt .pptx .odt .ods .odp .rtf .epub
+		.zip .tar .tgz .7z .rar .bz2 .xz .jar .apk .exe .dll .iso .bin`) {
+		notPageExt[e] = true
+	}
+}
+
+// isOutputDir reports whether dir is the output directory of a fiasco
+// clean run (it holds the run's settings file).
+func isOutputDir(dir string) bool {
+	_, err := os.Stat(settingsPath(dir, true))
+	return err == nil
 }

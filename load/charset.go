@@ -11,6 +11,7 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/htmlindex"
 	"golang.org/x/text/encoding/unicode"
+	"golang.org/x/text/encoding/unicode/utf32"
 )
 
 // Encoding sources: the link of the charset chain that decided.
@@ -61,6 +62,12 @@ func lookup(label string) (encoding.Encoding, string, bool) {
 func chooseCharset(data []byte, contentType, wrapperHint string) choice {
 	// 1. Byte-order mark.
 	switch {
+	case bytes.HasPrefix(data, []byte{0xFF, 0xFE, 0, 0}):
+		// UTF-32 (not a WHATWG encoding: browsers read this mark as
+		// UTF-16LE and show NUL characters between the letters).
+		return choice{enc: utf32.UTF32(utf32.LittleEndian, utf32.IgnoreBOM), name: "utf-32le", source: SourceBOM, skip: 4}
+	case bytes.HasPrefix(data, []byte{0, 0, 0xFE, 0xFF}):
+		return choice{enc: utf32.UTF32(utf32.BigEndian, utf32.IgnoreBOM), name: "utf-32be", source: SourceBOM, skip: 4}
 	case bytes.HasPrefix(data, []byte{0xEF, 0xBB, 0xBF}):
 		return choice{name: "utf-8", source: SourceBOM, skip: 3}
 	case bytes.HasPrefix(data, []byte{0xFE, 0xFF}):

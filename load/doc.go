@@ -16,8 +16,10 @@
 //
 // The first link that applies decides; Page.EncodingSource names it:
 //
-//  1. "bom": a UTF-8, UTF-16LE or UTF-16BE byte-order mark. UTF-16 without
-//     a mark is recognised by its NUL bytes ("guess").
+//  1. "bom": a UTF-8, UTF-16LE, UTF-16BE, UTF-32LE or UTF-32BE byte-order
+//     mark (browsers read UTF-32's little-endian mark as UTF-16LE, showing
+//     NUL characters; fiasco reads the text). UTF-16 without a mark is
+//     recognised by its NUL bytes ("guess").
 //  2. "utf-8": the bytes are valid UTF-8 and hold non-ASCII characters. This
 //     beats any declaration: a page declared iso-8859-1 whose bytes are
 //     valid UTF-8 is UTF-8 (legacy text almost never forms valid UTF-8).

@@ -34,7 +34,8 @@ files are decompressed), a WARC file (WARC 1.0 or 1.1, plain, gzip or
 zstd, named .warc, .warc.gz or .warc.zst or starting with WARC/: every
 HTML response record with a 2xx status is a page; other records are
 skipped and counted; an ARC file is an error), a directory (every non-hidden file below it, symbolic
-links followed) or - (standard input). -i LIST adds the paths listed in a
+links followed, but for style sheets, scripts, images, fonts, PDFs and archives by
+their names, and earlier runs' output directories: counted in the summary) or - (standard input). -i LIST adds the paths listed in a
 file, one per line, after the INPUT arguments. A path that does not exist is a failed page, not the
 end of the run. Every page is read up to --max-bytes; a longer page is cut
 there and reported truncated.

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -36,6 +38,7 @@ type batchRun struct {
 
 // cleanBatch cleans every input into the outputs the flags name.
 func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr io.Writer) error {
+	earlier := !cf.resume && earlierOutput(cf.format, cf.out)
 	// The output is this run's from the start: another run's is refused
 	// before Chromium starts. corpus.Open takes the lock over.
 	releaseOut, err := corpus.Claim(cf.format, cf.out)
@@ -86,6 +89,9 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	})
 	if err != nil {
 		return err
+	}
+	if earlier && !cf.quiet {
+		fmt.Fprintf(stderr, "fiasco clean: %s held an earlier run's output: it is replaced (--resume continues a run instead)\n", cf.out)
 	}
 
 	src := corpus.NewSource(corpus.Options{
@@ -298,6 +304,55 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 	if line := warcSummary(stats); line != "" {
 		fmt.Fprintln(b.stderr, "fiasco clean: WARC: "+line)
 	}
+	if line := walkSummary(stats); line != "" {
+		fmt.Fprintln(b.stderr, "fiasco clean: folders: "+line)
+	}
+}
+
+// earlierOutput reports whether the output at path holds an earlier
+// run's pages: a stream file that is not empty, or a directory whose
+// manifest is not.
+func earlierOutput(format, path string) bool {
+	if path == "" {
+		return false
+	}
+	p := path
+	if !corpus.IsStream(format) {
+		p = filepath.Join(path, corpus.ManifestName)
+	}
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular() && fi.Size() > 0
+}
+
+// walkSummary says which files the directory walks skipped; "" where
+// none.
+func walkSummary(stats corpus.Stats) string {
+	var parts []string
+	if len(stats.NotPages) > 0 {
+		exts := make([]string, 0, len(stats.NotPages))
+		n := 0
+		for e, k := range stats.NotPages {
+			exts = append(exts, e)
+			n += k
+		}
+		sort.Strings(exts)
+		for i, e := range exts {
+			exts[i] = fmt.Sprintf("%d %s", stats.NotPages[e], e)
+		}
+		what := fmt.Sprintf("%d files whose names say they are", n)
+		if n == 1 {
+			what = "1 file whose name says it is"
+		}
+		parts = append(parts, fmt.Sprintf("skipped %s no page (%s; name one as an INPUT to clean it)", what, strings.Join(exts, ", ")))
+	}
+	if n := stats.OutputDirs; n > 0 {
+		dirs := "1 output directory"
+		if n > 1 {
+			dirs = fmt.Sprintf("%d output directories", n)
+		}
+		parts = append(parts, "skipped "+dirs+" of earlier runs")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // warcSummary says how many WARC records of how many files were read and
@@ -370,6 +425,9 @@ func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 	if b.pages == 0 && b.damaged == 0 && out.Resume.Skipped() == 0 {
 		if stats.Archives > 0 {
 			return errors.New("no HTML page found (the WARC summary above says what the records held)")
+		}
+		if walkSummary(stats) != "" {
+			return errors.New("no page found in the folders (the line above says what they held)")
 		}
 		return errors.New("no input files found")
 	}

@@ -62,3 +62,32 @@ func TestInputIsOutput(t *testing.T) {
 		}
 	})
 }
+
+// TestFolderSummary: the summary says which files of a folder were
+// skipped by their names; a folder of such files alone is no input; a
+// run again into the same output says that it replaces it.
+func TestFolderSummary(t *testing.T) {
+	page, err := os.ReadFile("../../testdata/article.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	os.MkdirAll("site/css", 0o755)
+	os.WriteFile("site/index.html", page, 0o644)
+	os.WriteFile("site/app.js", []byte("var x = 1;"), 0o644)
+	os.WriteFile("site/css/a.css", []byte("p{}"), 0o644)
+	os.WriteFile("site/css/b.css", []byte("p{}"), 0o644)
+	code, _, stderr := fiasco(t, "clean", "--no-render", "-q", "-o", "out", "site")
+	if want := "folders: skipped 3 files whose names say they are no page (2 .css, 1 .js;"; code != 0 || !strings.Contains(stderr, "1 page, 1 cleaned") || !strings.Contains(stderr, want) {
+		t.Errorf("exit %d, stderr:\n%s\nwant %q", code, stderr, want)
+	}
+	// The same run again, without --resume, says it replaces the output.
+	code, _, stderr = fiasco(t, "clean", "--no-render", "-o", "out", "site")
+	if code != 0 || !strings.Contains(stderr, "out held an earlier run's output: it is replaced") {
+		t.Errorf("a second run: exit %d, stderr:\n%s", code, stderr)
+	}
+	code, _, stderr = fiasco(t, "clean", "--no-render", "-q", "-o", "out2", "site/css")
+	if code != 1 || !strings.Contains(stderr, "no page found in the folders") {
+		t.Errorf("a folder of style sheets: exit %d, stderr:\n%s", code, stderr)
+	}
+}

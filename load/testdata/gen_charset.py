@@ -36,6 +36,8 @@ def w(name, data):
 w("bom-utf8.html", b"\xef\xbb\xbf" + page(fr).encode("utf-8"))
 w("bom-utf16le.html", b"\xff\xfe" + page(fr).encode("utf-16-le"))
 w("bom-utf16be.html", b"\xfe\xff" + page(fr).encode("utf-16-be"))
+w("bom-utf32le.html", b"\xff\xfe\x00\x00" + page(fr).encode("utf-32-le"))
+w("bom-utf32be.html", b"\x00\x00\xfe\xff" + page(fr).encode("utf-32-be"))
 w("utf16le-nobom.html", page(fr).encode("utf-16-le"))
 w("utf8-late.html", page(filler + fr).encode("utf-8"))
 w("utf8-vs-meta.html", page(fr, '<meta charset="iso-8859-1">').encode("utf-8"))

@@ -226,7 +226,7 @@ func ReadLIBSVMModel(r io.Reader) (*Model, error) {
 			}
 			return m, nil
 		default:
-			return nil, bad("unknown keyword %q", key)
+			return nil, bad("unknown keyword %.40q", key)
 		}
 	}
 }
@@ -393,6 +393,9 @@ func readModelFile(path string) ([]byte, *Model, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
+	}
+	if bytes.HasPrefix(data, []byte{0x1f, 0x8b}) {
+		return nil, nil, fmt.Errorf("%s: svm: gzip data, not a LIBSVM model file (a fiasco model? fiasco clean and eval take it with --model)", path)
 	}
 	m, err := ReadLIBSVMModel(bytes.NewReader(data))
 	if err != nil {

@@ -143,9 +143,9 @@ func (r *Report) Print(w io.Writer) {
 	} else {
 		fmt.Fprintf(w, "pages: %d (%d failed to load, those scored as empty output)\n\n", r.Pages, r.Failed)
 	}
-	fmt.Fprintln(w, "word level (CleanEval scorer)      P      R      F")
+	fmt.Fprintf(w, "%-37s%6s %6s %6s\n", "word level (CleanEval scorer)", "P", "R", "F")
 	row := func(name string, x score.Result) {
-		fmt.Fprintf(w, "  %-30s %6.2f %6.2f %6.2f\n", name, 100*x.P, 100*x.R, 100*x.F)
+		fmt.Fprintf(w, "  %-34s %6.2f %6.2f %6.2f\n", name, 100*x.P, 100*x.R, 100*x.F)
 	}
 	for _, s := range []struct {
 		name string
@@ -156,13 +156,13 @@ func (r *Report) Print(w io.Writer) {
 		row(s.name+" micro, tags", s.sc.Micro)
 		row(s.name+" macro, tags", s.sc.Macro)
 	}
-	fmt.Fprintln(w, "\nsegment tags                       P      R      F")
+	fmt.Fprintf(w, "\n%-37s%6s %6s %6s\n", "segment tags", "P", "R", "F")
 	for _, s := range []struct {
 		name string
 		sc   Scores
 	}{{"model", r.Model}, {"oracle", r.Oracle}} {
 		x := s.sc.Micro
-		fmt.Fprintf(w, "  %-30s %6.2f %6.2f %6.2f\n", s.name, 100*x.TagP, 100*x.TagR, 100*x.TagF)
+		fmt.Fprintf(w, "  %-34s %6.2f %6.2f %6.2f\n", s.name, 100*x.TagP, 100*x.TagR, 100*x.TagF)
 	}
 	n := r.Nodes
 	fmt.Fprintf(w, "\nnode level (clean class)   accuracy %.2f  P %.2f  R %.2f  F %.2f  (TP %d FP %d TN %d FN %d)\n",

@@ -55,8 +55,8 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if len(pos) < 2 || len(pos)%2 != 0 {
 		return usagef("compare", "want pairs of --pages files, REFERENCE CANDIDATE, got %d file(s)", len(pos))
 	}
-	if *resamples < 1 {
-		return usagef("compare", "--bootstrap %d: want 1 or more", *resamples)
+	if *resamples < minResamples {
+		return usagef("compare", "--bootstrap %d: want %d or more (fewer give no 95%% interval worth the name)", *resamples, minResamples)
 	}
 	var fDiffs []float64
 	for i := 0; i < len(pos); i += 2 {
@@ -237,3 +237,8 @@ func (l *pageLine) check() error {
 	}
 	return nil
 }
+
+// minResamples is the fewest bootstrap resamples eval and compare take:
+// with fewer, the 2.5th and 97.5th percentiles are a resample or two
+// each (with 1, an "interval" that may leave out the estimate).
+const minResamples = 100

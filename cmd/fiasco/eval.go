@@ -92,6 +92,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *maxBlocks < 0 {
 		return usagef("eval", "--max-blocks %d: want 0 (all) or more", *maxBlocks)
 	}
+	if err := linearGamma("eval", sf.kernel, fs.given("g", "grid-gamma")); err != nil {
+		return err
+	}
 	if err := nf.check(fs, &df, mf, *cv); err != nil {
 		return err
 	}
@@ -204,7 +207,11 @@ func versusModel(name, policy string) (*classify.Model, error) {
 	case "rendered":
 		return classify.DefaultFor(policy, true)
 	}
-	return classify.Load(name)
+	m, err := classify.Load(name)
+	if err != nil {
+		return nil, fmt.Errorf("--versus: %w", err)
+	}
+	return m, nil
 }
 
 // trainedSets returns the base names of the sets m was trained on, each
@@ -380,7 +387,7 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d-fold cross-validation over %s, C = %g, gamma = %s\n", folds, nf.dealt(), params.C, gammaString(params.Gamma))
+	fmt.Fprintf(stdout, "%d-fold cross-validation over %s, C = %g, gamma = %s, threshold %g, seed %d\n", folds, nf.dealt(), params.C, gammaString(params.Gamma), th, sf.seed)
 	sf.reportMaxSV(stdout)
 	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil {
 		return err

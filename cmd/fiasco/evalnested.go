@@ -255,8 +255,8 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) 
 		return usagef("eval", "--inner is for --by-set (with --nested give OUTER,INNER)")
 	case n.setInner < 2:
 		return usagef("eval", "--inner %d: want 2 or more folds", n.setInner)
-	case n.bootstrap < 0:
-		return usagef("eval", "--bootstrap %d: want 0 (no intervals) or more resamples", n.bootstrap)
+	case n.bootstrap < 0 || n.bootstrap > 0 && n.bootstrap < minResamples:
+		return usagef("eval", "--bootstrap %d: want 0 (no intervals) or %d resamples or more (fewer give no 95%% interval worth the name)", n.bootstrap, minResamples)
 	case n.cacheDir != "" && mf.noRender:
 		return usagef("eval", "--cache-dir keeps renderings: it has no use with --no-render")
 	case mf.doRender && (n.active() || cv > 0):

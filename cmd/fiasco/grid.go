@@ -68,6 +68,12 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if f := fs.given("c", "g"); f != "" {
 		return usagef("grid", "-%s: the grid chooses C and gamma (-log2c, -log2g)", f)
 	}
+	if *folds < 2 {
+		return usagef("grid", "-v %d: want 2 or more folds", *folds)
+	}
+	if err := linearGamma("grid", sf.kernel, fs.given("log2g")); err != nil {
+		return err
+	}
 	base, err := sf.params()
 	if err != nil {
 		return &usageError{cmd: "grid", err: err}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -204,8 +205,11 @@ func (m *modelFlags) floorValue() (floor, given bool) {
 func (m *modelFlags) loadModel() (*classify.Model, error) {
 	if m.model != "" {
 		mod, err := classify.Load(m.model)
+		if errors.Is(err, os.ErrNotExist) && (m.model == "text" || m.model == "rendered") {
+			return nil, usagef(m.cmd, "--model %s: no such file (the embedded models need no --model: --no-render takes the text one, --render the rendered one)", m.model)
+		}
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--model: %w", err)
 		}
 		if mod.Visual && m.noRender {
 			return nil, usagef(m.cmd, "--model %s uses visual features: it cannot run with --no-render", m.model)

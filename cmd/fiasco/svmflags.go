@@ -229,3 +229,13 @@ func applyLabelWeights(p *svm.Params, w map[float64]float64, y []float64, warn f
 		}
 	}
 }
+
+// linearGamma refuses a gamma flag (given: the first one set, "" for
+// none) with a linear kernel, which has no gamma: the figures would name
+// a setting that trained nothing different.
+func linearGamma(cmd string, kernel int, given string) error {
+	if kernel == 0 && given != "" {
+		return usagef(cmd, "%s: a linear kernel (-t 0) has no gamma; drop it", flagName(given))
+	}
+	return nil
+}

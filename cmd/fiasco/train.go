@@ -103,6 +103,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *out == "" {
 		return usagef("train", "no output: give -o MODEL")
 	}
+	for _, d := range append(append([]string(nil), df.dirs...), extraDirs...) {
+		if within(*out, d) {
+			return usagef("train", "-o %s lies inside the data set %s: the model would overwrite a page or be read as one; write it elsewhere", *out, d)
+		}
+	}
 	if err := checkWritable(*out); err != nil {
 		return usagef("train", "-o %s: %v", *out, err)
 	}
@@ -111,6 +116,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if f := fs.given("c", "g"); f != "" && *grid {
 		return usagef("train", "%s and --grid: the grid search chooses C and gamma (--log2c and --log2g set its ranges)", flagName(f))
+	}
+	if err := linearGamma("train", sf.kernel, fs.given("g", "log2g")); err != nil {
+		return err
 	}
 	if *folds < 2 {
 		return usagef("train", "--folds %d: want 2 or more", *folds)

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -173,6 +174,20 @@ func svmPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if note := ownKeywordsNote(pos[0]); note != "" && !*quiet {
 		fmt.Fprintf(stderr, "fiasco svm predict: %s (if %s is the training file, predicting it is fine)\n", note, pos[0])
 	}
+	// The data's sidecar names its columns: they must be the model's
+	// (fewer than the model has cannot be, whatever the model knows of
+	// its names; more may be columns that were zero in training).
+	if names := sidecarFeatures(pos[0]); names != nil && (m.FeatureNames != nil || len(names) < m.NumFeatures) {
+		if err := m.CheckFeatures(names); err != nil {
+			return fmt.Errorf("%s (columns named in %s.json) does not fit model %s: %w", pos[0], filepath.Base(pos[0]), pos[1], err)
+		}
+	}
+	if m.Scaler == nil && !*quiet {
+		// A model trained on scaled rows predicts raw ones wrong, silently.
+		if col, lo, hi := unscaled(data); col >= 0 && !unscaledSVs(m) {
+			fmt.Fprintf(stderr, "fiasco svm predict: warning: column %d of %s runs from %g to %g, and the model's support vectors lie in [-1, 1]: scale the data as the training data was (fiasco svm scale -r RANGE)\n", col+1, pos[0], lo, hi)
+		}
+	}
 	if data.NumFeatures() > m.NumFeatures {
 		if err := m.Widen(data.NumFeatures()); err != nil {
 			return err
@@ -305,4 +320,27 @@ func svmScale(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	return nil
+}
+
+// sidecarFeatures returns the column names of a features file from its
+// sidecar (fiasco features' DATA.json), or nil.
+func sidecarFeatures(data string) []string {
+	js, err := os.ReadFile(data + ".json")
+	if err != nil {
+		return nil
+	}
+	var sc struct {
+		Features []string `json:"features"`
+	}
+	if json.Unmarshal(js, &sc) != nil {
+		return nil
+	}
+	return sc.Features
+}
+
+// unscaledSVs reports whether a support vector of m has a value outside
+// [-1, 1] (the model was not trained on scaled rows).
+func unscaledSVs(m *svm.Model) bool {
+	col, _, _ := unscaled(&svm.Problem{X: m.SV})
+	return col >= 0
 }

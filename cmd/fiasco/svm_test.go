@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -302,5 +303,48 @@ func TestSVMLabelWeights(t *testing.T) {
 		if code, _, errs := runCmd(t, svmCmd, append(append([]string{"train"}, args...), h12, model)...); code != 2 {
 			t.Errorf("%v: exit %d, want 2: %s", args, code, errs)
 		}
+	}
+}
+
+// TestSVMPredictChecks: svm predict names a fiasco model given for a
+// LIBSVM one, refuses data whose sidecar names fewer columns than the
+// model has, and warns of raw rows for a model trained on scaled ones.
+func TestSVMPredictChecks(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	// Scaled training rows of three columns, raw test rows of two.
+	var train, raw strings.Builder
+	for i := range 20 {
+		y, v := 1, 0.5
+		if i%2 == 0 {
+			y, v = -1, -0.5
+		}
+		fmt.Fprintf(&train, "%d 1:%g 2:%g 3:%g\n", y, v, -v, float64(i%5)/5)
+		fmt.Fprintf(&raw, "%d 1:%g 2:%g\n", y, 40*v, -40*v)
+	}
+	os.WriteFile(p("train"), []byte(train.String()), 0o644)
+	os.WriteFile(p("raw"), []byte(raw.String()), 0o644)
+	os.WriteFile(p("raw.json"), []byte(`{"features":["a","b"]}`), 0o644)
+	os.WriteFile(p("raw3"), []byte(strings.ReplaceAll(raw.String(), "\n", " 3:0\n")), 0o644)
+	if code, _, errs := runCmd(t, svmCmd, "train", "-q", p("train"), p("m")); code != 0 {
+		t.Fatalf("train: %s", errs)
+	}
+	code, _, errs := runCmd(t, svmCmd, "predict", p("raw"), p("m"), p("out"))
+	if code != 1 || !strings.Contains(errs, "data has 2 features, model expects 3") {
+		t.Errorf("two named columns for a three-column model: exit %d, %s", code, errs)
+	}
+	code, _, errs = runCmd(t, svmCmd, "predict", p("raw3"), p("m"), p("out"))
+	if code != 0 || !strings.Contains(errs, "column 1 of "+p("raw3")+" runs from -20 to 20") {
+		t.Errorf("raw rows: exit %d, %s", code, errs)
+	}
+	code, _, errs = runCmd(t, svmCmd, "predict", "-q", p("raw3"), p("m"), p("out"))
+	if code != 0 || errs != "" {
+		t.Errorf("-q: exit %d, %q", code, errs)
+	}
+	gz := p("model.fiasco")
+	os.WriteFile(gz, []byte("\x1f\x8b\x08\x00binary"), 0o644)
+	code, _, errs = runCmd(t, svmCmd, "predict", p("raw3"), gz, p("out"))
+	if code != 1 || !strings.Contains(errs, "gzip data, not a LIBSVM model file (a fiasco model?") || strings.Contains(errs, "binary") {
+		t.Errorf("a gzip model: exit %d, %q", code, errs)
 	}
 }

@@ -302,3 +302,36 @@ func special(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
 }
+
+// Discard removes what Open made for a run that cleaned no page (it found
+// no input): the output file with its settings file, or the output
+// directory's manifest and settings file and the directory itself, and
+// the error log, each only where it holds no record. Call it after
+// Output.Close, for outputs that did not exist before the run.
+func Discard(format, path, errors string) {
+	if path == "" || special(path) {
+		return
+	}
+	if errors == "" {
+		errors = defaultErrorLog(OutputOptions{Format: format, Path: path})
+	}
+	if errors != "" && !special(errors) {
+		removeEmpty(errors)
+	}
+	if IsStream(format) {
+		// A WET file starts with its warcinfo record: no page all the same.
+		os.Remove(path)
+		os.Remove(settingsPath(path, false))
+		return
+	}
+	removeEmpty(filepath.Join(path, ManifestName))
+	os.Remove(settingsPath(path, true))
+	os.Remove(path) // only if empty now
+}
+
+// removeEmpty removes the file at path if it is empty.
+func removeEmpty(path string) {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
+		os.Remove(path)
+	}
+}

@@ -30,15 +30,18 @@ type batchRun struct {
 	maxB   int64
 
 	pages, cleaned, failed, interrupted, truncated, unwritten, empty, unseen, floored int
-	damaged                                                                           int   // error records of damage in WARC files, not pages (corpus.Damaged)
-	unrendered                                                                        int   // cleaned by the text model: rendering failed
-	stopped                                                                           bool  // a page was interrupted: later pages are too
-	fatal                                                                             error // an output could not be written
+	damaged                                                                           int      // error records of damage in WARC files, not pages (corpus.Damaged)
+	args                                                                              []string // the INPUT arguments and -i lists, for messages
+	unrendered                                                                        int      // cleaned by the text model: rendering failed
+	stopped                                                                           bool     // a page was interrupted: later pages are too
+	fatal                                                                             error    // an output could not be written
 }
 
 // cleanBatch cleans every input into the outputs the flags name.
 func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr io.Writer) error {
 	earlier := !cf.resume && earlierOutput(cf.format, cf.out)
+	_, statErr := os.Stat(cf.out)
+	fresh := cf.out != "" && errors.Is(statErr, os.ErrNotExist) // this run makes the output
 	// The output is this run's from the start: another run's is refused
 	// before Chromium starts. corpus.Open takes the lock over.
 	releaseOut, err := corpus.Claim(cf.format, cf.out)
@@ -104,6 +107,7 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	b := &batchRun{
 		ctx: ctx, runCtx: runCtx, cancel: cancel, sink: out.Sink, status: st, stderr: stderr, maxB: cf.maxBytes,
 		fails: newFailureLog(stderr, "fiasco clean", st, out.Errors),
+		args:  append(append([]string(nil), pos...), cf.lists...),
 	}
 	inputs := out.Resume.Filter(src.Inputs(runCtx, pos, cf.lists), out.Sink.Skip)
 	_ = cleaner.Stream(runCtx, inputs, pipeline.BatchOptions{Workers: cf.workers, Ordered: true, Post: out.Sink.Encode}, b.emit)
@@ -123,8 +127,19 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	}
 	b.fails.summary()
 	stats := src.Stats()
+	if fresh && b.found(out) == 0 {
+		// No input: the run leaves no empty output behind.
+		corpus.Discard(cf.format, cf.out, cf.errors)
+		out.Where = "none (no input)"
+	}
 	b.summary(out, stats)
 	return b.result(out, stats)
+}
+
+// found counts the inputs the run met: pages, damage records, and pages
+// an earlier run did (--resume).
+func (b *batchRun) found(out *corpus.Output) int {
+	return b.pages + b.damaged + out.Resume.Skipped()
 }
 
 // checkResume refuses a --resume of cf's output whose earlier run had
@@ -422,12 +437,15 @@ func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 	if err := b.ctx.Err(); err != nil {
 		return err
 	}
-	if b.pages == 0 && b.damaged == 0 && out.Resume.Skipped() == 0 {
+	if b.found(out) == 0 {
 		if stats.Archives > 0 {
 			return errors.New("no HTML page found (the WARC summary above says what the records held)")
 		}
 		if walkSummary(stats) != "" {
 			return errors.New("no page found in the folders (the line above says what they held)")
+		}
+		if len(b.args) > 0 {
+			return fmt.Errorf("no input files found in %s (hidden files and folders are skipped)", strings.Join(b.args, ", "))
 		}
 		return errors.New("no input files found")
 	}

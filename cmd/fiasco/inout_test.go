@@ -91,3 +91,22 @@ func TestFolderSummary(t *testing.T) {
 		t.Errorf("a folder of style sheets: exit %d, stderr:\n%s", code, stderr)
 	}
 }
+
+// TestNoInputLeavesNothing: a run that finds no input (a folder of hidden
+// files) says where it looked and leaves no output behind.
+func TestNoInputLeavesNothing(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.MkdirAll("empty", 0o755)
+	os.WriteFile("empty/.hidden.html", []byte("<p>x</p>"), 0o644)
+	for _, c := range []struct{ out, format string }{{"outdir", "cleaneval"}, {"out.jsonl", "jsonl"}, {"out.warc.wet.gz", "wet"}} {
+		code, _, stderr := fiasco(t, "clean", "--no-render", "-q", "--format", c.format, "-o", c.out, "empty")
+		if code != 1 || !strings.Contains(stderr, "no input files found in empty (hidden files and folders are skipped)") {
+			t.Errorf("%s: exit %d, stderr:\n%s", c.format, code, stderr)
+		}
+		names, _ := filepath.Glob("*")
+		hidden, _ := filepath.Glob(".*")
+		if len(names) != 1 || len(hidden) != 0 {
+			t.Errorf("%s: left %q %q", c.format, names, hidden)
+		}
+	}
+}

@@ -176,8 +176,10 @@ func (c *cleanFlags) validate() error {
 		return bad("-o %s names a WARC or WET file: give --format wet, or a name for JSON Lines (.jsonl, .jsonl.gz)", c.out)
 	case c.format == corpus.WET && otherStream(c.out, ".jsonl", ".jsonl.gz", ".json", ".json.gz"):
 		return bad("-o %s names a JSON file: give --format jsonl, or a name for WET (e.g. .warc.wet.gz)", c.out)
+	case c.format == corpus.WET && otherStream(c.out, ".txt", ".html", ".htm"):
+		return bad("-o %s names a text file: a WET file is gzip data, a member per record (name it e.g. crawl.warc.wet.gz)", c.out)
 	case stream && otherStream(c.out, ".zst", ".bz2", ".xz", ".zip"):
-		return bad("-o %s names a compression fiasco does not write: a name ending .gz is written gzip-compressed, any other uncompressed", c.out)
+		return bad("-o %s names a compression fiasco does not write: JSON Lines under a name ending .gz are written gzip-compressed, under any other uncompressed; WET is always gzip", c.out)
 	case !stream && c.out != "" && isRegular(c.out):
 		return bad("-o %s is a file; the %s format writes one file per page into a directory (for one page in a file, redirect the standard output)", c.out, c.format)
 	case !stream && looksLikeFile(c.out):

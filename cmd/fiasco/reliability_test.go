@@ -329,6 +329,7 @@ func TestFlagValues(t *testing.T) {
 		{"-o out.txt", "-o out.txt: with --format cleaneval, -o is a directory"},
 		{"--format json -o page.json", "redirect the standard output"},
 		{"-o crawl.jsonl.gz", "give --format jsonl (or wet)"},
+		{"--format wet -o x.txt", "-o x.txt names a text file: a WET file is gzip data"},
 		{"--format jsonl -o x.jsonl -i missing-list.txt", "-i missing-list.txt: no such file or directory"},
 		{"--smooth NaN", `"NaN": want a switch cost`},
 	} {

@@ -159,7 +159,7 @@ func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 
 // latinGuess are the charsets of Latin script the detector may guess,
 // which gold reads as windows-1252 instead.
-var latinGuess = map[string]bool{"windows-1250": true, "iso-8859-2": true}
+var latinGuess = map[string]bool{"windows-1250": true, "iso-8859-2": true, "windows-1254": true, "windows-1257": true}
 
 // decodeUTF16 converts data that starts with a UTF-16 byte-order mark to
 // UTF-8, and UTF-16 without a mark where load.Text recognises it (by its

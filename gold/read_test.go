@@ -121,6 +121,8 @@ func TestParseCharsets(t *testing.T) {
 		{"koi8-r plain", koi8, Plain, "Праздник города в Казани собрал много людей."},
 		{"annotated, ruby and invisible characters", []byte(`<html><body><span class="x-nc-sel2">The ban&shy;ner said <ruby>東京<rp>(</rp><rt>とうきょう</rt><rp>)</rp></ruby>&#8203;.</span></body></html>`), L3S, "The banner said 東京."},
 		{"windows-1252 Danish", []byte("\xc6r\xf8 er en \xf8 i \xd8sters\xf8en. Bl\xe5b\xe6rsyltet\xf8j p\xe5 rugbr\xf8d.\n"), Plain, "Ærø er en ø i Østersøen. Blåbærsyltetøj på rugbrød."},
+		{"windows-1252 French with î", []byte("--kde reconna\xeetre les cha\xeenes au format KDE 4\n"), Plain, "--kde reconnaître les chaînes au format KDE 4"},
+		{"windows-1252 Portuguese with â", []byte("Rep\xfablica Isl\xe2mica da Maurit\xe2nia\n"), Plain, "República Islâmica da Mauritânia"},
 		{"koi8-r annotated, declared", append([]byte(`<html><head><meta charset="koi8-r"></head><body><span class="x-nc-sel2">`), append(koi8[:len(koi8)-1], []byte("</span></body></html>")...)...), L3S, "Праздник города в Казани собрал много людей."},
 	} {
 		g, err := Parse(c.data, c.f, Options{})

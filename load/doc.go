@@ -48,10 +48,11 @@
 //     windows-1250, iso-8859-2), the Latin charsets are weighed again,
 //     windows-1254 (Turkish) and windows-1257 (Baltic) with them, each as
 //     the text of the languages written in it: a naive Bayes model of
-//     their letters (how many are not ASCII, and the share of each), so
-//     that Hungarian's ő (windows-1250) is not taken for Portuguese õ
-//     (windows-1252), nor Danish æ for Polish ć. windows-1252 wins
-//     unless another leads it by a likelihood ratio of e^4 and reads the
+//     their letters (how many are not ASCII, the share of each, and
+//     whether it follows a vowel, a consonant or no letter; a word
+//     counted once), so that Hungarian's ő (windows-1250) is not taken
+//     for Portuguese õ (windows-1252), nor Danish æ for Polish ć. windows-1252 wins
+//     unless another leads it by a likelihood ratio of e^6 and reads the
 //     sample differently. How well this guesses is measured on the
 //     shared data sets and on text of 24 languages (RESULTS.md, "load").
 //     Arabic, Hebrew, Thai and other charsets are not guessed.

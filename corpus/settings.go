@@ -103,3 +103,11 @@ func writeSettings(p string, s Settings) error {
 	}
 	return writeAtomic(p, filepath.Dir(p), append(data, '\n'))
 }
+
+// HasSettings reports whether the output at path (a directory for the
+// per-page formats, a file for the streams) has the settings file that a
+// run writes beside its output.
+func HasSettings(format, path string) bool {
+	_, err := os.Stat(settingsPath(path, !IsStream(format)))
+	return err == nil
+}

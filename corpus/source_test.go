@@ -180,7 +180,7 @@ func TestWalkSkipsNoPages(t *testing.T) {
 	writeFiles(t, root, map[string]string{
 		"site/index.html": page, "site/about": page, "site/feed.xml": page, "site/notes.txt": "Some text.",
 		"site/style.css": "body{color:red}", "site/app.js": "var x = 1;", "site/logo.PNG": "\x89PNG",
-		"site/paper.pdf": "%PDF-1.4", "site/font.woff2": "wOF2",
+		"site/paper.pdf": "%PDF-1.4", "site/font.woff2": "wOF2", "site/old.css.gz": "\x1f\x8b",
 		"site/out/.fiasco-settings.json": "{}", "site/out/manifest.jsonl": "{}", "site/out/index.txt": "Some text.",
 	})
 	s := NewSource(Options{})
@@ -190,7 +190,7 @@ func TestWalkSkipsNoPages(t *testing.T) {
 		t.Errorf("walk gave %q, want %q", got, want)
 	}
 	st := s.Stats()
-	if st.OutputDirs != 1 || st.NotPages[".css"] != 1 || st.NotPages[".js"] != 1 || st.NotPages[".png"] != 1 || st.NotPages[".pdf"] != 1 || st.NotPages[".woff2"] != 1 || len(st.NotPages) != 5 {
+	if st.OutputDirs != 1 || st.NotPages[".css"] != 2 || st.NotPages[".js"] != 1 || st.NotPages[".png"] != 1 || st.NotPages[".pdf"] != 1 || st.NotPages[".woff2"] != 1 || len(st.NotPages) != 5 {
 		t.Errorf("stats: %d output directories, not pages %v", st.OutputDirs, st.NotPages)
 	}
 	s = NewSource(Options{})

@@ -93,11 +93,11 @@ func (w *walker) dir(dir, rel string) bool {
 			if !w.dir(p, r) {
 				return false
 			}
-		case e.fi.Mode().IsRegular() && notPageExt[strings.ToLower(filepath.Ext(e.name))]:
+		case e.fi.Mode().IsRegular() && notPageExt[pageExt(e.name)]:
 			if w.s.stats.NotPages == nil {
 				w.s.stats.NotPages = map[string]int{}
 			}
-			w.s.stats.NotPages[strings.ToLower(filepath.Ext(e.name))]++
+			w.s.stats.NotPages[pageExt(e.name)]++
 		case e.fi.Mode().IsRegular():
 			if !w.s.file(w.ctx, p, r, e.fi, w.yield) {
 				return false
@@ -122,6 +122,19 @@ func init() {
 		.zip .tar .tgz .7z .rar .bz2 .xz .jar .apk .exe .dll .iso .bin`) {
 		notPageExt[e] = true
 	}
+}
+
+// pageExt is the lower-case extension of a file's name, that of the
+// name a .gz or .zst suffix compresses (style.css.gz: .css).
+func pageExt(name string) string {
+	name = strings.ToLower(name)
+	for _, c := range []string{".gz", ".zst"} {
+		if t, ok := strings.CutSuffix(name, c); ok && t != "" {
+			name = t
+			break
+		}
+	}
+	return filepath.Ext(name)
 }
 
 // isOutputDir reports whether dir is the output directory of a fiasco

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -284,7 +285,18 @@ func runClean(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 // the run's outputs.
 func inputIsOutput(cf *cleanFlags, pos []string) error {
 	outs := corpus.OutputPaths(cf.format, cf.out, cf.errors)
-	for _, in := range append(append([]string(nil), pos...), cf.lists...) {
+	if len(outs) == 0 {
+		return nil
+	}
+	ins := append(append([]string(nil), pos...), cf.lists...)
+	for _, l := range cf.lists {
+		listed, err := listedNear(l, outs)
+		if err != nil {
+			return usagef("clean", "-i %s: %v", l, err)
+		}
+		ins = append(ins, listed...)
+	}
+	for _, in := range ins {
 		if in == "-" {
 			continue
 		}
@@ -305,6 +317,8 @@ func inputIsOutput(cf *cleanFlags, pos []string) error {
 				}
 			}
 			switch {
+			case os.SameFile(ifi, ofi) && ifi.IsDir():
+				return usagef("clean", "%s is an input directory and %s of this run: the outputs would be written among the pages; name another output directory", in, what)
 			case os.SameFile(ifi, ofi):
 				return usagef("clean", "%s is an input and %s of this run: it would be overwritten before it is read; name another output", in, what)
 			case ofi.IsDir() && !ifi.IsDir() && within(in, o):
@@ -313,6 +327,55 @@ func inputIsOutput(cf *cleanFlags, pos []string) error {
 		}
 	}
 	return nil
+}
+
+// listedNear returns the paths the list file l names (not "-") that may
+// be one of outs or lie inside one: those with an output's base name, or
+// below an output directory as written. A list of millions of paths is
+// read once more, and only these are looked up.
+func listedNear(l string, outs []string) ([]string, error) {
+	if l == "-" {
+		return nil, nil
+	}
+	f, err := os.Open(l)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	bases := map[string]bool{}
+	var dirs []string // the output directories, absolute
+	for _, o := range outs {
+		bases[filepath.Base(o)] = true
+		if fi, err := os.Stat(o); err == nil && fi.IsDir() {
+			if a, err := filepath.Abs(o); err == nil {
+				dirs = append(dirs, a+string(filepath.Separator))
+			}
+		}
+	}
+	var near []string
+	br := bufio.NewReader(f)
+	for {
+		line, err := br.ReadString('\n') // as corpus reads it
+		if p := strings.TrimSpace(line); p != "" && !strings.HasPrefix(p, "#") {
+			if bases[filepath.Base(p)] {
+				near = append(near, p)
+			} else if len(dirs) > 0 {
+				a, _ := filepath.Abs(p)
+				for _, d := range dirs {
+					if strings.HasPrefix(a, d) {
+						near = append(near, p)
+						break
+					}
+				}
+			}
+		}
+		if err == io.EOF {
+			return near, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
 }
 
 // within reports whether path lies below dir (both as given, made

@@ -94,7 +94,11 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		return err
 	}
 	if earlier && !cf.quiet {
-		fmt.Fprintf(stderr, "fiasco clean: %s held an earlier run's output: it is replaced (--resume continues a run instead)\n", cf.out)
+		if corpus.IsStream(cf.format) {
+			fmt.Fprintf(stderr, "fiasco clean: %s held an earlier run's output: it is overwritten (--resume continues a run instead)\n", cf.out)
+		} else {
+			fmt.Fprintf(stderr, "fiasco clean: %s held an earlier run's output: its manifest starts afresh, and the earlier run's files that this run does not write stay (--resume continues a run instead)\n", cf.out)
+		}
 	}
 
 	src := corpus.NewSource(corpus.Options{
@@ -326,9 +330,9 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 
 // earlierOutput reports whether the output at path holds an earlier
 // run's pages: a stream file that is not empty, or a directory whose
-// manifest is not.
+// manifest is not, with the settings file a run writes beside them.
 func earlierOutput(format, path string) bool {
-	if path == "" {
+	if path == "" || !corpus.HasSettings(format, path) {
 		return false
 	}
 	p := path

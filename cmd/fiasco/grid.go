@@ -137,9 +137,15 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // outside [-1, 1] and that column's range, or -1.
 func unscaled(prob *svm.Problem) (int, float64, float64) {
 	const slack = 1e-6 // svm-scale's output is printed rounded
+	return beyond(prob, 1+slack)
+}
+
+// beyond returns the first column (0-based) of prob with a value outside
+// [-limit, limit] and that column's range, or -1.
+func beyond(prob *svm.Problem, limit float64) (int, float64, float64) {
 	for _, row := range prob.X {
 		for j, v := range row {
-			if v < -1-slack || v > 1+slack {
+			if v < -limit || v > limit {
 				lo, hi := v, v
 				for _, r := range prob.X {
 					if j < len(r) {

@@ -28,8 +28,10 @@ func TestInputIsOutput(t *testing.T) {
 		{"error log over its page", []string{"p.html"}, []string{"--format", "jsonl", "-o", "x.jsonl", "--errors", "p.html", "p.html"}, "p.html is an input and the error log (--errors)"},
 		{"default error log over a page", []string{"x.errors.jsonl"}, []string{"--format", "jsonl", "-o", "x.jsonl", "x.errors.jsonl"}, "x.errors.jsonl is an input and the error log of this run"},
 		{"output over its list", []string{"lst.txt"}, []string{"--format", "jsonl", "-o", "lst.txt", "-i", "lst.txt"}, "lst.txt is an input and the output (-o)"},
-		{"output directory is the input directory", []string{"d/p.html"}, []string{"-o", "d", "d"}, "d is an input and the output (-o)"},
+		{"output directory is the input directory", []string{"d/p.html"}, []string{"-o", "d", "d"}, "d is an input directory and the output (-o) of this run"},
 		{"a page inside the output directory", []string{"d/p.html"}, []string{"-o", "d", "d/p.html"}, "d/p.html is an input inside the output directory d"},
+		{"output over a listed page", []string{"a.html", "b.html"}, []string{"--format", "jsonl", "-o", "b.html", "-i", "list.txt"}, "b.html is an input and the output (-o)"},
+		{"a listed page inside the output directory", []string{"d/p.html"}, []string{"-o", "d", "-i", "list.txt"}, "d/p.html is an input inside the output directory d"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			dir := t.TempDir()
@@ -40,6 +42,7 @@ func TestInputIsOutput(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
+			os.WriteFile("list.txt", []byte("# the pages\n"+strings.Join(c.files, "\n")+"\n"), 0o644)
 			code, _, stderr := fiasco(t, append([]string{"clean", "--no-render", "-q"}, c.args...)...)
 			if code != 2 || !strings.Contains(stderr, c.want) {
 				t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, stderr, c.want)
@@ -83,8 +86,14 @@ func TestFolderSummary(t *testing.T) {
 	}
 	// The same run again, without --resume, says it replaces the output.
 	code, _, stderr = fiasco(t, "clean", "--no-render", "-o", "out", "site")
-	if code != 0 || !strings.Contains(stderr, "out held an earlier run's output: it is replaced") {
+	if code != 0 || !strings.Contains(stderr, "out held an earlier run's output: its manifest starts afresh") {
 		t.Errorf("a second run: exit %d, stderr:\n%s", code, stderr)
+	}
+	// A file of the user's own (no settings file beside it) gets no note.
+	os.WriteFile("notes.jsonl", []byte("{}\n"), 0o644)
+	code, _, stderr = fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", "notes.jsonl", "site/index.html")
+	if code != 0 || strings.Contains(stderr, "earlier run") {
+		t.Errorf("over a user's file: exit %d, stderr:\n%s", code, stderr)
 	}
 	code, _, stderr = fiasco(t, "clean", "--no-render", "-q", "-o", "out2", "site/css")
 	if code != 1 || !strings.Contains(stderr, "no page found in the folders") {

@@ -386,7 +386,7 @@ func TestFlagValues(t *testing.T) {
 		{"grid -v 1 x.libsvm", "-v 1: want 2 or more folds"},
 		{"eval --data d --bootstrap 3", "--bootstrap 3: want 0 (no intervals) or 100 resamples or more"},
 		{"compare --bootstrap 1 a.jsonl b.jsonl", "--bootstrap 1: want 100 or more"},
-		{"train --data d -o d/html/1.html", "-o d/html/1.html lies inside the data set d"},
+		{"train --data d -o d/html/1.html", "-o d/html/1.html lies in d/html: the model would overwrite"},
 		{"eval --data d --model text", "--model text: no such file (the embedded models need no --model"},
 		{"train --data d -o m --keywords 0", "--keywords 0: want 1 or more"},
 		{"eval --data d --cv 3 --keywords -1", "--keywords -1: want 1 or more"},

@@ -183,9 +183,12 @@ func svmPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 	}
 	if m.Scaler == nil && !*quiet {
-		// A model trained on scaled rows predicts raw ones wrong, silently.
-		if col, lo, hi := unscaled(data); col >= 0 && !unscaledSVs(m) {
-			fmt.Fprintf(stderr, "fiasco svm predict: warning: column %d of %s runs from %g to %g, and the model's support vectors lie in [-1, 1]: scale the data as the training data was (fiasco svm scale -r RANGE)\n", col+1, pos[0], lo, hi)
+		// A model trained on scaled rows predicts raw ones wrong,
+		// silently. Rows scaled with the training data's ranges (svm
+		// scale -r) go a little beyond [-1, 1] where a test value lies
+		// beyond the training range; raw ones far beyond.
+		if col, lo, hi := beyond(data, rawLimit); col >= 0 && !unscaledSVs(m) {
+			fmt.Fprintf(stderr, "fiasco svm predict: warning: column %d of %s runs from %g to %g, and the model's support vectors lie in [-1, 1]: unscaled rows? scale them as the training rows were (fiasco svm scale -r RANGE)\n", col+1, pos[0], lo, hi)
 		}
 	}
 	if data.NumFeatures() > m.NumFeatures {
@@ -337,6 +340,10 @@ func sidecarFeatures(data string) []string {
 	}
 	return sc.Features
 }
+
+// rawLimit is how far beyond [-1, 1] a value of rows for a model trained
+// on scaled ones must lie for svm predict to take them for unscaled.
+const rawLimit = 3
 
 // unscaledSVs reports whether a support vector of m has a value outside
 // [-1, 1] (the model was not trained on scaled rows).

@@ -337,6 +337,13 @@ func TestSVMPredictChecks(t *testing.T) {
 	if code != 0 || !strings.Contains(errs, "column 1 of "+p("raw3")+" runs from -20 to 20") {
 		t.Errorf("raw rows: exit %d, %s", code, errs)
 	}
+	// Rows scaled with the training ranges go a little beyond [-1, 1]
+	// where a test value lies beyond the training range: no warning.
+	os.WriteFile(p("scaled"), []byte("1 1:1.35 2:-1.2 3:0.5\n-1 1:-0.5 2:0.5 3:0\n"), 0o644)
+	code, _, errs = runCmd(t, svmCmd, "predict", p("scaled"), p("m"), p("out"))
+	if code != 0 || strings.Contains(errs, "warning") {
+		t.Errorf("scaled rows a little beyond [-1, 1]: exit %d, %s", code, errs)
+	}
 	code, _, errs = runCmd(t, svmCmd, "predict", "-q", p("raw3"), p("m"), p("out"))
 	if code != 0 || errs != "" {
 		t.Errorf("-q: exit %d, %q", code, errs)

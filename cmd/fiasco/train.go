@@ -104,8 +104,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("train", "no output: give -o MODEL")
 	}
 	for _, d := range append(append([]string(nil), df.dirs...), extraDirs...) {
-		if within(*out, d) {
-			return usagef("train", "-o %s lies inside the data set %s: the model would overwrite a page or be read as one; write it elsewhere", *out, d)
+		for _, sub := range []string{"html", "gold"} { // what a data set's pages and gold are read from
+			if within(*out, filepath.Join(d, sub)) {
+				return usagef("train", "-o %s lies in %s: the model would overwrite a page or gold file, or be read as one; write it elsewhere", *out, filepath.Join(d, sub))
+			}
 		}
 	}
 	if err := checkWritable(*out); err != nil {

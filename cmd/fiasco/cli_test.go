@@ -134,7 +134,7 @@ func TestExitCodes(t *testing.T) {
 		{[]string{"clean", "--no-render", "-", "-"}, 2, "standard input (-) is named 2 times"},
 		{[]string{"clean", "--no-render", "-o", filepath.Join(dir, "x.html"), filepath.Join(dir, "x.html")}, 2, "is a file; the cleaneval format writes one file per page"},
 		{[]string{"clean", "--no-render", "--format", "wet", "-o", filepath.Join(dir, "x.jsonl"), filepath.Join(dir, "x.html")}, 2, "names a JSON file: give --format jsonl"},
-		{[]string{"clean", "--no-render", "--format", "jsonl", "-o", filepath.Join(dir, "x.jsonl.zst"), filepath.Join(dir, "x.html")}, 2, "names a compression fiasco does not write: a name ending .gz"},
+		{[]string{"clean", "--no-render", "--format", "jsonl", "-o", filepath.Join(dir, "x.jsonl.zst"), filepath.Join(dir, "x.html")}, 2, "names a compression fiasco does not write: JSON Lines under a name ending .gz"},
 		{[]string{"clean", "--no-render", "--format", "jsonl", "-o", filepath.Join(dir, "x.warc.wet.gz"), filepath.Join(dir, "x.html")}, 2, "names a WARC or WET file: give --format wet"},
 		{[]string{"clean", "--no-render", "-i", "-", "-"}, 2, "standard input (-) is named 2 times"},
 		{[]string{"clean", "--render", "--model", "m.fiasco", filepath.Join(dir, "x.html")}, 2, "--render picks an embedded model"},

@@ -293,7 +293,7 @@ func latinScore(s []byte, t *latinTable, langs []*latinLang) float64 {
 	// name (in its title, headings and text) that is no more evidence of
 	// its language the second time.
 	seen := map[uint64]bool{} // the words by their FNV-1a hash
-	wordEnd := 0 // the end of the current word, once it was looked at
+	wordEnd := 0              // the end of the current word, once it was looked at
 	for i := 0; i < n; i++ {
 		b := s[i]
 		if i >= wordEnd && t.letter[b] && (i == 0 || !t.letter[s[i-1]]) {

@@ -120,7 +120,7 @@ func countedLang(name, alphabet string, c langCount) *latinLang {
 	for _, r := range letters {
 		n := c.letters[r]
 		all := n[0] + n[1] + n[2]
-		share := (float64(all) + 1) / (float64(c.other) + float64(len(letters)))
+		share := max((float64(all)+1)/(float64(c.other)+float64(len(letters))), minShare)
 		var lp [3]float64
 		for k := range lp {
 			lp[k] = math.Log(rho * share * (float64(n[k]) + 1) / (float64(all) + 3))
@@ -136,7 +136,8 @@ func countedLang(name, alphabet string, c langCount) *latinLang {
 func englishLang() *latinLang {
 	const rho = 0.0005
 	l := &latinLang{name: "en", logASCII: math.Log(1 - rho), logOther: math.Log(rho * shareOther / 3), letter: map[rune][3]float64{}}
-	shares := map[rune]float64{'é': 400, 'ü': 80, 'ö': 80, 'è': 60, 'à': 60, 'á': 60, 'ñ': 60, 'ç': 40, 'ê': 40, 'í': 40, 'ó': 40, 'ä': 40, 'ï': 20, 'â': 20, 'ô': 20, 'ø': 20, 'å': 20}
+	shares := map[rune]float64{'é': 400, 'ü': 60, 'ö': 60, 'è': 40, 'à': 40, 'á': 40, 'ñ': 40, 'ç': 30, 'ê': 30, 'í': 30, 'ó': 30, 'ä': 30,
+		'ï': 15, 'â': 15, 'ô': 15, 'ø': 15, 'å': 15, 'ú': 15, 'ý': 15, 'œ': 15, 'š': 15, 'ž': 15, 'ë': 10, 'ì': 10, 'ò': 10, 'ù': 10, 'ã': 10, 'õ': 10, 'ß': 10, 'æ': 10, 'û': 10, 'î': 10}
 	for r, v := range shares {
 		p := math.Log(rho * v / 1000 / 3)
 		l.letter[r] = [3]float64{p, p, p}
@@ -154,6 +155,11 @@ type langCount struct {
 
 // Probabilities (per letter of text) of what is not a language's letter.
 const (
+	// minShare is the least share, among a language's non-ASCII letters,
+	// of a letter of its alphabet: the translations the counts come from
+	// hold few of some letters that prose holds often (Italian ì, in
+	// lunedì and così, is 20 of its 4,148 accented letters there).
+	minShare = 0.02
 	// shareOther is the share, among a language's non-ASCII letters, of a
 	// Latin letter outside its list.
 	shareOther = 0.0005

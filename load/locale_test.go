@@ -19,6 +19,7 @@ import (
 
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
+	"golang.org/x/text/encoding/htmlindex"
 )
 
 // localeDir holds the message catalogues (gettext .mo files) of the
@@ -61,7 +62,7 @@ var localeCases = []struct {
 	{"el", []*charmap.Charmap{charmap.Windows1253}},
 }
 
-var updateCounts = flag.Bool("update", false, "TestGuessLocales: write latin_counts.go from the training half of the translations")
+var updateCounts = flag.Bool("update", false, "write latin_counts.go from the training half of the translations (TestGuessLocales) and testdata/latin/pages.tsv (TestLatinPages)")
 
 // TestGuessLocales measures the statistical detector on real text of 28
 // languages: the translations in the message catalogues under
@@ -360,4 +361,60 @@ func writeLatinCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log("wrote latin_counts.go")
+}
+
+// TestLatinPages reads the pages of testdata/latin: web pages (news,
+// blog, shop and forum pages, many a title and a line) in 24 languages
+// and their legacy charsets, without a declaration, written for the
+// second weighing of the Latin charsets (latin.go). pages.tsv says of
+// each whether its text is read right (as decoding it with its charset
+// gives it); the test fails where that changes, and -update writes the
+// file anew. With -v it prints the count.
+func TestLatinPages(t *testing.T) {
+	const list = "testdata/latin/pages.tsv"
+	data, err := os.ReadFile(list)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out strings.Builder
+	right, n := 0, 0
+	for _, line := range strings.Split(string(data), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			out.WriteString(line + "\n")
+			continue
+		}
+		col := strings.Split(line, "\t")
+		if len(col) != 3 {
+			t.Fatalf("%s: bad line %q", list, line)
+		}
+		page, err := os.ReadFile(filepath.Join("testdata/latin", col[0]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		enc, err := htmlindex.Get(col[1])
+		if err != nil {
+			t.Fatalf("%s: %v", col[0], err)
+		}
+		want, err := enc.NewDecoder().Bytes(page)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, cs, _, err := Text(page)
+		verdict := "wrong"
+		if err == nil && got == string(want) {
+			verdict = "right"
+			right++
+		}
+		n++
+		if verdict != col[2] && !*updateCounts {
+			t.Errorf("%s (%s): read %s as %s, pages.tsv says %s", col[0], col[1], verdict, cs, col[2])
+		}
+		out.WriteString(col[0] + "\t" + col[1] + "\t" + verdict + "\n")
+	}
+	t.Logf("%d of %d pages read right", right, n)
+	if *updateCounts {
+		if err := os.WriteFile(list, []byte(strings.TrimSuffix(out.String(), "\n")+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 }

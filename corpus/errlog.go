@@ -158,10 +158,7 @@ func lockLog(path string) (*os.File, error) {
 // sharing another's log is refused before it starts Chromium. release
 // gives it up; Open takes it again.
 func ClaimErrorLog(format, path, errors string) (release func(), err error) {
-	p := errors
-	if p == "" {
-		p = defaultErrorLog(OutputOptions{Format: format, Path: path})
-	}
+	p := errorLogPath(OutputOptions{Format: format, Path: path, Errors: errors})
 	none := func() {}
 	if p == "" || special(p) {
 		return none, nil

@@ -83,10 +83,7 @@ func Open(opt OutputOptions) (out *Output, err error) {
 	if !IsStream(opt.Format) && isFile(opt.Path) {
 		return nil, fmt.Errorf("-o %s is a file; the %s format writes one file per page into a directory", opt.Path, opt.Format)
 	}
-	errPath := opt.Errors
-	if errPath == "" {
-		errPath = defaultErrorLog(opt)
-	}
+	errPath := errorLogPath(opt)
 	// The error log is this run's before anything is touched (lockLog).
 	// Until openErrorLog takes the lock over, a failure gives it up here,
 	// and removes the log's directory where lockLog made it (if empty).
@@ -229,13 +226,19 @@ func OutputPaths(format, path, errors string) []string {
 	if path != "" && !special(path) {
 		out = append(out, path)
 	}
-	if errors == "" {
-		errors = defaultErrorLog(OutputOptions{Format: format, Path: path})
-	}
-	if errors != "" && !special(errors) {
+	if errors := errorLogPath(OutputOptions{Format: format, Path: path, Errors: errors}); errors != "" && !special(errors) {
 		out = append(out, errors)
 	}
 	return out
+}
+
+// errorLogPath is the error log of opt: OutputOptions.Errors, or the
+// default one ("" for none).
+func errorLogPath(opt OutputOptions) string {
+	if opt.Errors != "" {
+		return opt.Errors
+	}
+	return defaultErrorLog(opt)
 }
 
 // defaultErrorLog is the error log of opt without OutputOptions.Errors:
@@ -312,10 +315,7 @@ func Discard(format, path, errors string) {
 	if path == "" || special(path) {
 		return
 	}
-	if errors == "" {
-		errors = defaultErrorLog(OutputOptions{Format: format, Path: path})
-	}
-	if errors != "" && !special(errors) {
+	if errors := errorLogPath(OutputOptions{Format: format, Path: path, Errors: errors}); errors != "" && !special(errors) {
 		removeEmpty(errors)
 	}
 	if IsStream(format) {

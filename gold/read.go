@@ -122,7 +122,7 @@ func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 		if err != nil {
 			return nil, err
 		}
-		if src == load.SourceGuess && latinGuess[cs] {
+		if src == load.SourceGuess && cs != "windows-1252" && load.LatinCharset(cs) {
 			dec, err = charmap.Windows1252.NewDecoder().String(string(data))
 			if err != nil {
 				return nil, err
@@ -156,10 +156,6 @@ func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 	}
 	return g, nil
 }
-
-// latinGuess are the charsets of Latin script the detector may guess,
-// which gold reads as windows-1252 instead.
-var latinGuess = map[string]bool{"windows-1250": true, "iso-8859-2": true, "windows-1254": true, "windows-1257": true}
 
 // decodeUTF16 converts data that starts with a UTF-16 byte-order mark to
 // UTF-8, and UTF-16 without a mark where load.Text recognises it (by its

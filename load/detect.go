@@ -210,16 +210,12 @@ func guess(data []byte, st u8stats) (encoding.Encoding, string, bool) {
 	if best < 0 {
 		return nil, "", false
 	}
-	if latin[models[best].name] {
+	if LatinCharset(models[best].name) {
 		enc, name := latinGuess(s)
 		return enc, name, true
 	}
 	return models[best].enc, models[best].name, true
 }
-
-// latin names the models of Latin charsets, among which latinGuess
-// chooses again.
-var latin = map[string]bool{"windows-1252": true, "windows-1250": true, "iso-8859-2": true}
 
 // result is a candidate's score on a sample.
 type result struct {

@@ -92,24 +92,39 @@ var latinCharsets = []struct {
 	{"windows-1257", charmap.Windows1257, []string{"lt", "lv", "et"}},
 }
 
+// LatinCharset reports whether name (a WHATWG name) is one of the Latin
+// charsets the statistical detector weighs against each other
+// (windows-1252, windows-1250, iso-8859-2, windows-1254, windows-1257).
+func LatinCharset(name string) bool {
+	for _, cs := range latinCharsets {
+		if cs.name == name {
+			return true
+		}
+	}
+	return false
+}
+
 var (
 	latinLangsOnce sync.Once
-	latinLangs     map[string]*latinLang
+	latinLangs     [][]*latinLang // by charset, as latinCharsets
 )
 
 // latinLangsOf returns the languages of the Latin charset i.
 func latinLangsOf(i int) []*latinLang {
 	latinLangsOnce.Do(func() {
-		latinLangs = map[string]*latinLang{"en": englishLang()}
+		byName := map[string]*latinLang{"en": englishLang()}
 		for name, alphabet := range latinAlphabets {
-			latinLangs[name] = countedLang(name, alphabet, latinCounts[name])
+			byName[name] = countedLang(name, alphabet, latinCounts[name])
+		}
+		for _, cs := range latinCharsets {
+			langs := make([]*latinLang, len(cs.langs))
+			for k, name := range cs.langs {
+				langs[k] = byName[name]
+			}
+			latinLangs = append(latinLangs, langs)
 		}
 	})
-	out := make([]*latinLang, len(latinCharsets[i].langs))
-	for k, name := range latinCharsets[i].langs {
-		out[k] = latinLangs[name]
-	}
-	return out
+	return latinLangs[i]
 }
 
 // countedLang makes a latinLang of the letters of alphabet as c counts

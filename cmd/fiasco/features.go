@@ -44,16 +44,8 @@ type featureSidecar struct {
 // learned from its own labels, and "" otherwise. Scored as a test set,
 // such a file's figures are too good: its keyword columns know its labels.
 func ownKeywordsNote(data string) string {
-	js, err := os.ReadFile(data + ".json")
-	if err != nil {
-		return ""
-	}
-	// The two fields only: a sidecar's rows run to megabytes.
-	var sc struct {
-		Features     []string `json:"features"`
-		KeywordsFrom *string  `json:"keywords_from"`
-	}
-	if json.Unmarshal(js, &sc) != nil || sc.KeywordsFrom == nil || *sc.KeywordsFrom != "" {
+	sc, ok := readSidecarHead(data)
+	if !ok || sc.KeywordsFrom == nil || *sc.KeywordsFrom != "" {
 		return ""
 	}
 	for _, f := range sc.Features {
@@ -64,6 +56,23 @@ func ownKeywordsNote(data string) string {
 		}
 	}
 	return ""
+}
+
+// sidecarHead is what the svm commands read of a features file's sidecar
+// (DATA.json): the two fields only, its rows running to megabytes.
+type sidecarHead struct {
+	Features     []string `json:"features"`
+	KeywordsFrom *string  `json:"keywords_from"`
+}
+
+// readSidecarHead reads the sidecar of the features file data; ok is
+// false where it has none, or one that is no sidecar.
+func readSidecarHead(data string) (sc sidecarHead, ok bool) {
+	js, err := os.ReadFile(data + ".json")
+	if err != nil {
+		return sc, false
+	}
+	return sc, json.Unmarshal(js, &sc) == nil
 }
 
 type featureRow struct {

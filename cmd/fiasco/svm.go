@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -177,8 +176,8 @@ func svmPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	// The data's sidecar names its columns: they must be the model's
 	// (fewer than the model has cannot be, whatever the model knows of
 	// its names; more may be columns that were zero in training).
-	if names := sidecarFeatures(pos[0]); names != nil && (m.FeatureNames != nil || len(names) < m.NumFeatures) {
-		if err := m.CheckFeatures(names); err != nil {
+	if sc, _ := readSidecarHead(pos[0]); sc.Features != nil && (m.FeatureNames != nil || len(sc.Features) < m.NumFeatures) {
+		if err := m.CheckFeatures(sc.Features); err != nil {
 			return fmt.Errorf("%s (columns named in %s.json) does not fit model %s: %w", pos[0], filepath.Base(pos[0]), pos[1], err)
 		}
 	}
@@ -323,22 +322,6 @@ func svmScale(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	return nil
-}
-
-// sidecarFeatures returns the column names of a features file from its
-// sidecar (fiasco features' DATA.json), or nil.
-func sidecarFeatures(data string) []string {
-	js, err := os.ReadFile(data + ".json")
-	if err != nil {
-		return nil
-	}
-	var sc struct {
-		Features []string `json:"features"`
-	}
-	if json.Unmarshal(js, &sc) != nil {
-		return nil
-	}
-	return sc.Features
 }
 
 // rawLimit is how far beyond [-1, 1] a value of rows for a model trained

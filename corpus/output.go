@@ -64,24 +64,41 @@ type Output struct {
 	Where string
 }
 
+// CheckOutputPath refuses an output path (-o) that does not suit format:
+// a directory (an existing one, or a path ending in a slash) for a format
+// that writes one file (IsStream), an existing file for one that writes a
+// file per page. Open checks it too; a command line checks it first to
+// call it a usage error before anything starts. An empty path (the
+// standard output) passes.
+func CheckOutputPath(format, path string) error {
+	if path == "" {
+		return nil
+	}
+	if IsStream(format) {
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() || namesDir(path) {
+			return fmt.Errorf("-o %s names a directory; the %s format writes one file (e.g. -o crawl.%s)", path, format, streamExt(format))
+		}
+		return nil
+	}
+	if isFile(path) {
+		return fmt.Errorf("-o %s is a file; the %s format writes one file per page into a directory", path, format)
+	}
+	return nil
+}
+
 // Open opens the outputs of a run (creating an output directory) and,
 // with opt.Resume, prepares to skip what an earlier run finished.
 func Open(opt OutputOptions) (out *Output, err error) {
 	out = &Output{}
 	var logs []*doneLog
-	if IsStream(opt.Format) && opt.Path != "" {
-		if fi, err := os.Stat(opt.Path); err == nil && fi.IsDir() || namesDir(opt.Path) {
-			return nil, fmt.Errorf("-o %s names a directory; the %s format writes one file (e.g. -o crawl.%s)", opt.Path, opt.Format, streamExt(opt.Format))
-		}
+	if err := CheckOutputPath(opt.Format, opt.Path); err != nil {
+		return nil, err
 	}
 	var pageFormat export.Format // of the per-page formats, parsed before the log is locked
 	if !IsStream(opt.Format) {
 		if pageFormat, err = export.ParseFormat(opt.Format); err != nil {
 			return nil, err
 		}
-	}
-	if !IsStream(opt.Format) && isFile(opt.Path) {
-		return nil, fmt.Errorf("-o %s is a file; the %s format writes one file per page into a directory", opt.Path, opt.Format)
 	}
 	errPath := errorLogPath(opt)
 	// The error log is this run's before anything is touched (lockLog).

@@ -269,6 +269,9 @@ func runClean(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := inputIsOutput(cf, pos); err != nil {
 		return err
 	}
+	if err := corpus.CheckOutputPath(cf.format, cf.out); err != nil {
+		return &usageError{cmd: "clean", err: err}
+	}
 	if cf.format == corpus.WET && cf.out == "" && isTerminal(stdout) {
 		return usagef("clean", "--format wet writes gzip data: give -o FILE (e.g. -o crawl.warc.wet.gz) or redirect the standard output, not to a terminal")
 	}

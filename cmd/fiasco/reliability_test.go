@@ -447,7 +447,7 @@ func TestStreamOutputNamesDirectory(t *testing.T) {
 		{"jsonl", filepath.Join(dir, "new3") + "/."},
 	} {
 		code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", c.format, "-o", c.out, articlePath)
-		if code == 0 || !strings.Contains(errs, "names a directory; the "+c.format+" format writes one file") {
+		if code != 2 || !strings.Contains(errs, "names a directory; the "+c.format+" format writes one file") {
 			t.Errorf("--format %s -o %s: exit %d, stderr %q", c.format, c.out, code, errs)
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"math"
+	"net/url"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -125,8 +126,12 @@ type Line struct {
 	SmoothedBlocks int `json:"smoothed_blocks,omitempty"`
 	// Floored: the prose floor kept blocks of prose the threshold dropped
 	// (pipeline.Result.Floored).
-	Floored bool   `json:"floored,omitempty"`
-	Error   string `json:"error,omitempty"`
+	Floored bool `json:"floored,omitempty"`
+	// Frames: a page without text whose frames or inline frames load
+	// other pages, which hold its text (pipeline.Doc.Frames), resolved
+	// against URL where it is absolute.
+	Frames []string `json:"frames,omitempty"`
+	Error  string   `json:"error,omitempty"`
 }
 
 // LineBlock is a block of a page in the JSONL output (with --blocks).
@@ -178,6 +183,7 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 			}
 		}
 		l.Floored = r.Floored()
+		l.Frames = resolveAll(l.URL, r.Frames)
 		if withBlocks {
 			l.Blocks = lineBlocks(r)
 		}
@@ -189,6 +195,23 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
+}
+
+// resolveAll resolves refs against base where base is an absolute URL,
+// and returns refs as they are otherwise, and any it cannot resolve.
+func resolveAll(base string, refs []string) []string {
+	b, err := url.Parse(base)
+	if err != nil || !b.IsAbs() || len(refs) == 0 {
+		return refs
+	}
+	out := make([]string, len(refs))
+	for i, ref := range refs {
+		out[i] = ref
+		if u, err := b.Parse(ref); err == nil {
+			out[i] = u.String()
+		}
+	}
+	return out
 }
 
 func lineBlocks(r *pipeline.Result) []LineBlock {

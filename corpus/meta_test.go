@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -94,5 +95,34 @@ func TestDirJSONMeta(t *testing.T) {
 	want := "\n \"title\": \"Harbour bridge reopens\",\n \"author\": \"Ada Lovelace\",\n \"date\": \"2024-03-05T08:30:00+01:00\",\n \"site\": \"The Coastal Times\",\n \"blocks\": ["
 	if !bytes.Contains(data, []byte(want)) {
 		t.Errorf("meta.json:\n%.400s\nwant it to hold%s", data, want)
+	}
+}
+
+// TestJSONLineFrames: a frameset without text names the pages its frames
+// load, resolved against the page's URL; a page with text names none.
+func TestJSONLineFrames(t *testing.T) {
+	const frameset = `<html><head><title>Frames</title></head><frameset cols="20%,80%">` +
+		`<frame src="nav.html"><frame src="/docs/main.html"><frame src="about:blank"></frameset></html>`
+	outs := cleanInputs(t,
+		pipeline.Input{Name: "f.html", URL: "https://old.example/site/index.html", Data: []byte(frameset)},
+		pipeline.Input{Name: "g.html", Data: []byte(frameset)},
+		pipeline.Input{Name: "plain.html", Data: []byte(plainPage)})
+	want := [][]string{
+		{"https://old.example/site/nav.html", "https://old.example/docs/main.html"},
+		{"nav.html", "/docs/main.html"},
+		nil,
+	}
+	for i, o := range outs {
+		line, err := JSONLine(&o, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var l Line
+		if err := json.Unmarshal(line, &l); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(l.Frames, want[i]) {
+			t.Errorf("%s: frames %q, want %q", o.Input.Name, l.Frames, want[i])
+		}
 	}
 }

@@ -36,7 +36,12 @@ type Doc struct {
 	// Hidden reports a page whose text is next to all hidden by
 	// attribute or inline style, kept (preclean.Options.KeepHidden):
 	// hidden until a script, which does not run here, shows it.
-	Hidden  bool
+	Hidden bool
+	// Frames lists the addresses (src) of the page's frames and inline
+	// frames, in document order, when it holds no text block: the text
+	// of a frameset is in the pages its frames load, which are cleaned
+	// only when given as inputs themselves. nil otherwise.
+	Frames  []string
 	English bool // the page's text looks English
 	Timings Timings
 
@@ -206,6 +211,9 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
 	}
+	if len(d.Blocks) == 0 {
+		d.Frames = frameSources(name, data, opt)
+	}
 	t3 := time.Now()
 	maxBlocks := opt.MaxBlocks
 	if maxBlocks <= 0 {
@@ -238,6 +246,33 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	d.English, _ = d.Table.Lang()
 	d.Timings.Features = time.Since(t4)
 	return d, nil
+}
+
+// frameSources loads the page again, as preclean drops frames, and
+// returns the src of each <frame> and <iframe> it holds that names a page
+// (not about:, javascript: or data:); nil for none.
+func frameSources(name string, data []byte, opt PrepareOptions) []string {
+	p, err := load.Bytes(name, data, opt.Load)
+	if err != nil {
+		return nil
+	}
+	var srcs []string
+	for n := range p.Doc.Descendants() {
+		if n.Type != html.ElementNode || n.DataAtom != atom.Frame && n.DataAtom != atom.Iframe {
+			continue
+		}
+		for _, a := range n.Attr {
+			if a.Namespace != "" || a.Key != "src" {
+				continue
+			}
+			v := strings.TrimSpace(a.Val)
+			if low := strings.ToLower(v); v != "" && !strings.HasPrefix(low, "about:") && !strings.HasPrefix(low, "javascript:") && !strings.HasPrefix(low, "data:") {
+				srcs = append(srcs, v)
+			}
+			break
+		}
+	}
+	return srcs
 }
 
 // MinFallbackWords is the least number of words the <noscript> and

@@ -475,6 +475,14 @@ func TestEmptyOutputsReported(t *testing.T) {
 	if code != 0 || out != "" || !strings.Contains(errs, "blank.html: no text found") {
 		t.Errorf("one blank page: exit %d, output %q; stderr:\n%s", code, out, errs)
 	}
+	frames := filepath.Join(dir, "frames.html")
+	if err := os.WriteFile(frames, []byte(`<html><frameset rows="10%,90%"><frame src="top.html"><frame src="body.html"></frameset></html>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = fiasco(t, "clean", "--no-render", frames)
+	if code != 0 || out != "" || !strings.Contains(errs, "frames.html: no text found: its text is in the pages its frames load (top.html, body.html); clean those") {
+		t.Errorf("a frameset: exit %d, output %q; stderr:\n%s", code, out, errs)
+	}
 	// A page whose blocks are all boilerplate, cut at a threshold no block
 	// reaches: a threshold set by hand turns the text model's prose floor
 	// off, so that a higher threshold never keeps more.

@@ -44,9 +44,12 @@ func (e *DamageError) Unwrap() error { return e.Err }
 
 // Damaged reports whether an outcome is the error record of damage in a
 // WARC file (a DamageError), not a page.
-func Damaged(o pipeline.Outcome) bool {
+func Damaged(o pipeline.Outcome) bool { return IsDamage(o.Err) }
+
+// IsDamage reports whether err is a DamageError, or wraps one.
+func IsDamage(err error) bool {
 	var d *DamageError
-	return errors.As(o.Err, &d)
+	return errors.As(err, &d)
 }
 
 // archive yields one page per HTML response record of the WARC file read

@@ -31,6 +31,7 @@ type ManifestLine struct {
 	UnseenBlocks int    `json:"unseen_blocks,omitempty"` // blocks the rendering could not show, decided by the text model
 	Floored      bool   `json:"floored,omitempty"`       // the prose floor kept blocks
 	Error        string `json:"error,omitempty"`
+	Damage       bool   `json:"damage,omitempty"` // Error is of damage in a WARC file, not of a page (Damaged)
 }
 
 // dirSink writes one file per page into a directory, each through a
@@ -93,7 +94,7 @@ func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
 	line := ManifestLine{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID}
 	where := ""
 	if o.Err != nil {
-		line.Error = o.Err.Error()
+		line.Error, line.Damage = o.Err.Error(), IsDamage(o.Err)
 	} else {
 		e, ok := o.Value.(*Encoded)
 		if !ok {

@@ -132,6 +132,8 @@ type Line struct {
 	// against URL where it is absolute.
 	Frames []string `json:"frames,omitempty"`
 	Error  string   `json:"error,omitempty"`
+	// Damage: Error is of damage in a WARC file, not of a page (Damaged).
+	Damage bool `json:"damage,omitempty"`
 }
 
 // LineBlock is a block of a page in the JSONL output (with --blocks).
@@ -160,7 +162,7 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 	in := o.Input
 	l := Line{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID}
 	if o.Err != nil {
-		l.Error = o.Err.Error()
+		l.Error, l.Damage = o.Err.Error(), IsDamage(o.Err)
 	} else {
 		r := o.Result
 		p := r.Page

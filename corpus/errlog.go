@@ -21,6 +21,9 @@ type ErrorRecord struct {
 	WARCRecordID string `json:"warc_record_id,omitempty"`
 	Error        string `json:"error"`
 	Interrupted  bool   `json:"interrupted,omitempty"`
+	// Damage marks the record of damage in a WARC file, not of a page
+	// (DamageError, Damaged).
+	Damage bool `json:"damage,omitempty"`
 }
 
 // ErrorLog is a JSON Lines file of error records, each appended with one
@@ -32,6 +35,7 @@ type ErrorLog struct {
 	f       *appendFile
 	n       int
 	earlier int      // failures an earlier run recorded, kept on resume
+	damaged int      // of them, records of damage in WARC files (ErrorRecord.Damage)
 	lock    *os.File // the run's lock of the log (lockLog); nil: none
 }
 
@@ -89,6 +93,12 @@ func openErrorLog(path string, resume bool, keep int, failed []ErrorRecord, lock
 			}
 		}
 		l.earlier = keep // the output's count: its entry is written before the log's
+		l.damaged = 0
+		for _, r := range failed[:min(keep, len(failed))] {
+			if r.Damage {
+				l.damaged++
+			}
+		}
 	}
 	ok = true
 	if size == 0 && l.f == nil {
@@ -221,6 +231,9 @@ func (l *ErrorLog) keepFailures(keep int) (int64, error) {
 			bw.Write(line)
 			size += int64(len(line))
 			l.earlier++
+			if r.Damage {
+				l.damaged++
+			}
 		}
 	}
 	err = bw.Flush()
@@ -263,6 +276,16 @@ func (l *ErrorLog) Earlier() int {
 		return 0
 	}
 	return l.earlier
+}
+
+// EarlierDamage returns how many of the records Earlier counts are of
+// damage in WARC files, not of pages (ErrorRecord.Damage); 0 for a nil
+// log.
+func (l *ErrorLog) EarlierDamage() int {
+	if l == nil {
+		return 0
+	}
+	return l.damaged
 }
 
 // Add appends a record. An error means the log cannot be written.

@@ -103,7 +103,7 @@ func readFailures(path string, size int64, gz bool) ([]ErrorRecord, error) {
 		if r.Error == "" {
 			return "", false, nil
 		}
-		out = append(out, ErrorRecord{Input: r.Input, URL: r.URL, WARCRecordID: r.WARCRecordID, Error: r.Error})
+		out = append(out, ErrorRecord{Input: r.Input, URL: r.URL, WARCRecordID: r.WARCRecordID, Error: r.Error, Damage: r.Damage})
 		return "", true, nil
 	})
 	for {

@@ -314,9 +314,13 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 	}
 	fmt.Fprintln(b.stderr, msg)
 	if n := out.Resume.Skipped(); n > 0 {
-		line := fmt.Sprintf("fiasco clean: --resume: %s done by an earlier run, skipped", plural(n, "page"))
-		if f := out.Errors.Earlier(); f > 0 {
+		d := out.Errors.EarlierDamage()
+		line := fmt.Sprintf("fiasco clean: --resume: %s done by an earlier run, skipped", plural(n-d, "page"))
+		if f := out.Errors.Earlier() - d; f > 0 {
 			line += fmt.Sprintf("; %d of them failed (in %s)", f, out.Errors.Path())
+		}
+		if d > 0 {
+			line += fmt.Sprintf("; and its %s for damage in WARC files (not pages)", plural(d, "error record"))
 		}
 		fmt.Fprintln(b.stderr, line)
 	}
@@ -455,11 +459,12 @@ func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 	}
 	// A resumed run ends as the run it finishes would have: failures of
 	// the earlier run count.
-	if n := b.failed + out.Errors.Earlier(); n > 0 {
+	damaged := out.Errors.EarlierDamage()
+	if n := b.failed + out.Errors.Earlier() - damaged; n > 0 {
 		return &failedError{n: n, what: "pages"}
 	}
-	if b.damaged > 0 {
-		return &failedError{n: b.damaged, what: "damaged stretches of WARC files"}
+	if n := b.damaged + damaged; n > 0 {
+		return &failedError{n: n, what: "damaged stretches of WARC files"}
 	}
 	return nil
 }

@@ -35,8 +35,8 @@ func newFailureLog(w io.Writer, prefix string, st *status, log *corpus.ErrorLog)
 	return &failureLog{w: w, prefix: prefix, status: st, log: log, count: map[string]int{}}
 }
 
-func record(in pipeline.Input, msg string, interrupted bool) errRecord {
-	return errRecord{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID, Error: msg, Interrupted: interrupted}
+func record(in pipeline.Input, err error, msg string, interrupted bool) errRecord {
+	return errRecord{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID, Error: msg, Interrupted: interrupted, Damage: corpus.IsDamage(err)}
 }
 
 // interrupted records, without a message on stderr, that a signal kept in
@@ -45,7 +45,7 @@ func (l *failureLog) interrupted(in pipeline.Input, msg string) error {
 	if l.log == nil {
 		return nil
 	}
-	return l.log.Add(record(in, msg, true))
+	return l.log.Add(record(in, nil, msg, true))
 }
 
 // fail records that in failed with err and reports it on stderr unless
@@ -55,7 +55,7 @@ func (l *failureLog) fail(in pipeline.Input, err error) error {
 	msg := err.Error()
 	var werr error
 	if l.log != nil {
-		werr = l.log.Add(record(in, msg, false))
+		werr = l.log.Add(record(in, err, msg, false))
 	}
 	// A name with a line break in it (a file may be called so) would
 	// cut the message at firstLine: it is shown quoted, and so is the

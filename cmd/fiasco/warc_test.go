@@ -473,4 +473,27 @@ func TestWARCDamage(t *testing.T) {
 	if want := fmt.Sprintf("%d pages, %d cleaned, %d failed; 1 error record for damage in WARC files", len(text)+len(failed), len(text), len(failed)); !strings.Contains(errs, want) {
 		t.Errorf("the summary does not say %q:\n%s", want, errs)
 	}
+	if !strings.Contains(string(lines), `"damage":true`) || strings.Count(string(lines), `"damage":true`) != 1 {
+		t.Errorf("want one line marked damage:\n%s", lines)
+	}
+	// A resumed run counts the earlier run's damage record apart as well,
+	// in its summary and exit status: the output (a JSONL file, a
+	// directory's manifest) and the error log (WET's record of failures)
+	// mark it.
+	for _, format := range []string{"jsonl", "wet", "text"} {
+		out := filepath.Join(dir, "resumed."+format)
+		switch format {
+		case "wet":
+			out += ".gz"
+		case "text":
+			out = filepath.Join(dir, "resumed") // a directory and its manifest
+		}
+		fiasco(t, "clean", "--no-render", "-q", "--format", format, "-o", out, c.path)
+		code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--resume", "--format", format, "-o", out, c.path)
+		want := fmt.Sprintf("--resume: %d pages done by an earlier run, skipped; %d of them failed (in ", len(text)+len(failed), len(failed))
+		if code != 1 || !strings.Contains(errs, want) || !strings.Contains(errs, "errors.jsonl); and its 1 error record for damage in WARC files (not pages)") ||
+			!strings.Contains(errs, "0 pages, 0 cleaned, 0 failed") {
+			t.Errorf("%s resumed: exit %d, stderr does not say %q:\n%s", format, code, want, errs)
+		}
+	}
 }

@@ -40,7 +40,10 @@
 // of white space is one space, or one line break where it holds a <br>, a
 // line break inside <pre> (and <listing>, <plaintext>, <xmp>, <textarea>),
 // or a non-inline element (an <hr>, an empty <div>); a paragraph that the
-// page's source wraps over several lines is one line.
+// page's source wraps over several lines is one line. The text of a <pre>
+// is a run of its own that keeps its lines' indentation and the spaces
+// inside them (a poem's, a program's), less the indentation all its lines
+// share; its empty lines and trailing spaces go.
 //
 // # Marking
 //

@@ -244,6 +244,31 @@ func collapseRef(s string) string {
 	return b.String()
 }
 
+// collapsePreRef is collapsePreInto, line by line: the lines that hold
+// more than white space, less the indentation they share, each without
+// trailing white space.
+func collapsePreRef(s string) string {
+	var lines []string
+	for _, l := range strings.Split(strings.ReplaceAll(s, "\u00a0", " "), "\n") {
+		if l = strings.TrimRight(l, " \t\r\f\v"); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	shared := lines[0][:len(lines[0])-len(strings.TrimLeft(lines[0], " \t"))]
+	for _, l := range lines[1:] {
+		for !strings.HasPrefix(l, shared) {
+			shared = shared[:len(shared)-1]
+		}
+	}
+	for i := range lines {
+		lines[i] = lines[i][len(shared):]
+	}
+	return strings.Join(lines, "\n")
+}
+
 // inPreRef reports whether n has a preformatted element among its
 // ancestors, looked up through Parent.
 func inPreRef(n *html.Node) bool {
@@ -279,10 +304,14 @@ func runsRef(bs []*Block) []Run {
 	}
 	var out []Run
 	var buf strings.Builder
-	cur := -1
+	cur, bufPre := -1, false
 	flush := func() {
 		if cur >= 0 {
-			if t := collapseRef(buf.String()); t != "" {
+			collapse := collapseRef
+			if bufPre {
+				collapse = collapsePreRef
+			}
+			if t := collapse(buf.String()); t != "" {
 				out = append(out, Run{Block: cur, Text: t})
 			}
 		}
@@ -295,10 +324,11 @@ func runsRef(bs []*Block) []Run {
 			if blk < 0 {
 				return
 			}
-			if blk != cur {
+			if blk != cur || inPreRef(n) != bufPre {
 				flush()
 				cur = blk
 			}
+			bufPre = inPreRef(n)
 			buf.WriteString(sourceTextRef(n))
 			return
 		case html.ElementNode:

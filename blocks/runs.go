@@ -49,9 +49,14 @@ func runs(bs []*Block, root *html.Node, owner map[*html.Node]int) (out []Run, ok
 	next := 0 // without owner: the block the walk meets next
 	var raw, text []byte
 	cur := -1
+	rawPre := false // raw holds preformatted text
 	flush := func() {
 		if cur >= 0 {
-			text = collapseInto(text[:0], raw)
+			if rawPre {
+				text = collapsePreInto(text[:0], raw)
+			} else {
+				text = collapseInto(text[:0], raw)
+			}
 			if len(text) > 0 {
 				out = append(out, Run{Block: cur, Text: string(text)})
 			}
@@ -65,10 +70,13 @@ func runs(bs []*Block, root *html.Node, owner map[*html.Node]int) (out []Run, ok
 			if blk < 0 {
 				return
 			}
-			if blk != cur {
+			if blk != cur || pre != rawPre {
+				// A preformatted stretch is a run of its own, which
+				// keeps its lines' indentation.
 				flush()
 				cur = blk
 			}
+			rawPre = pre
 			raw = appendText(raw, n.Data, pre)
 			return
 		case html.ElementNode:
@@ -117,6 +125,48 @@ func appendText(dst []byte, s string, pre bool) []byte {
 	for i := bytes.IndexByte(dst[start:], '\n'); i >= 0; i = bytes.IndexByte(dst[start:], '\n') {
 		dst[start+i] = ' '
 		start += i + 1
+	}
+	return dst
+}
+
+// collapsePreInto appends to dst the preformatted text s as a browser
+// shows it (white-space: pre), for output: its lines, without the
+// indentation all of them share (the page source's, mostly), without
+// trailing white space and without empty lines; a line's own
+// indentation and the white space inside it are kept (a poem's, a
+// program's). No-break spaces count as spaces; other white space is
+// kept as it is.
+func collapsePreInto(dst, s []byte) []byte {
+	lines := bytes.Split(s, []byte("\n"))
+	shared := -1 // the shared indentation's length, in bytes of spaces and tabs
+	var first []byte
+	for i, l := range lines {
+		l = bytes.TrimRight(bytes.ReplaceAll(l, []byte("\u00a0"), []byte(" ")), " \t\r\f\v")
+		lines[i] = l
+		if len(l) == 0 {
+			continue
+		}
+		ind := l[:len(l)-len(bytes.TrimLeft(l, " \t"))]
+		switch {
+		case shared < 0:
+			shared, first = len(ind), ind
+		default:
+			n := 0
+			for n < shared && n < len(ind) && ind[n] == first[n] {
+				n++
+			}
+			shared = n
+		}
+	}
+	start := len(dst)
+	for _, l := range lines {
+		if len(l) == 0 {
+			continue
+		}
+		if len(dst) > start {
+			dst = append(dst, '\n')
+		}
+		dst = append(dst, l[shared:]...)
 	}
 	return dst
 }

@@ -19,8 +19,9 @@
 // links are followed, each directory is entered once (so cycles end), and
 // the run's own outputs are skipped (Options.Exclude), as are files whose
 // names say they are no page (style sheets, scripts, images, fonts,
-// media, documents, archives: Stats.NotPages) and the output directories
-// of earlier runs (Stats.OutputDirs). A path that does not
+// media, documents, archives, JSON Lines: Stats.NotPages) and the outputs
+// of earlier runs (directories, Stats.OutputDirs; JSONL and WET files,
+// Stats.OutputFiles). A path that does not
 // exist, a broken link or an unreadable directory is an Input with Err set,
 // which the batch reports as a failed page: the run goes on.
 //

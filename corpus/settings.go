@@ -24,8 +24,11 @@ func settingsPath(path string, dir bool) string {
 		return filepath.Join(path, ".fiasco-settings.json")
 	}
 	d, base := filepath.Split(path)
-	return filepath.Join(d, "."+base+".settings.json")
+	return filepath.Join(d, "."+base+settingsSuffix)
 }
+
+// settingsSuffix ends the name of an output file's settings file.
+const settingsSuffix = ".settings.json"
 
 // CheckResume compares s with the settings of the run that wrote the
 // output at path in format, as [Open] with Resume does, so that a command

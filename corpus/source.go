@@ -93,6 +93,11 @@ type Stats struct {
 	// OutputDirs counts the directories of walks skipped as the output
 	// directories of earlier runs (they hold .fiasco-settings.json).
 	OutputDirs int
+	// OutputFiles counts the files of walks skipped as the JSONL or WET
+	// outputs of earlier runs (they have .NAME.settings.json beside
+	// them); their error logs are JSON Lines, which walks skip by name
+	// (NotPages).
+	OutputFiles int
 }
 
 // Stats returns the counts so far.

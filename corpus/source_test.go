@@ -172,7 +172,8 @@ func TestBoundedRead(t *testing.T) {
 
 // TestWalkSkipsNoPages: a directory walk skips files whose names say they
 // are no page (a site's mirror: style sheets, scripts, images, documents)
-// and the output directories of earlier runs, and counts them; named as
+// and the outputs of earlier runs (directories, JSONL and WET files with
+// their settings beside them, and error logs), and counts them; named as
 // arguments, such files are read.
 func TestWalkSkipsNoPages(t *testing.T) {
 	root := t.TempDir()
@@ -182,16 +183,22 @@ func TestWalkSkipsNoPages(t *testing.T) {
 		"site/style.css": "body{color:red}", "site/app.js": "var x = 1;", "site/logo.PNG": "\x89PNG",
 		"site/paper.pdf": "%PDF-1.4", "site/font.woff2": "wOF2", "site/old.css.gz": "\x1f\x8b",
 		"site/out/.fiasco-settings.json": "{}", "site/out/manifest.jsonl": "{}", "site/out/index.txt": "Some text.",
+		// An earlier run's JSONL and WET outputs, with their settings
+		// and error logs; a page that only looks like one stays.
+		"site/run1.jsonl": `{"input":"a.html","text":"Some text."}`, "site/.run1.jsonl.settings.json": "{}",
+		"site/run1.errors.jsonl": `{"input":"b.html","error":"x"}`,
+		"site/crawl.warc.wet.gz": "\x1f\x8b", "site/.crawl.warc.wet.gz.settings.json": "{}",
+		"site/page.html.settings": page,
 	})
 	s := NewSource(Options{})
 	got := collect(t, s, "site")
-	want := []string{"about=site/about", "feed.xml=site/feed.xml", "index.html=site/index.html", "notes.txt=site/notes.txt"}
+	want := []string{"about=site/about", "feed.xml=site/feed.xml", "index.html=site/index.html", "notes.txt=site/notes.txt", "page.html.settings=site/page.html.settings"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("walk gave %q, want %q", got, want)
 	}
 	st := s.Stats()
-	if st.OutputDirs != 1 || st.NotPages[".css"] != 2 || st.NotPages[".js"] != 1 || st.NotPages[".png"] != 1 || st.NotPages[".pdf"] != 1 || st.NotPages[".woff2"] != 1 || len(st.NotPages) != 5 {
-		t.Errorf("stats: %d output directories, not pages %v", st.OutputDirs, st.NotPages)
+	if st.OutputDirs != 1 || st.OutputFiles != 2 || st.NotPages[".css"] != 2 || st.NotPages[".js"] != 1 || st.NotPages[".png"] != 1 || st.NotPages[".pdf"] != 1 || st.NotPages[".woff2"] != 1 || st.NotPages[".jsonl"] != 1 || len(st.NotPages) != 6 {
+		t.Errorf("stats: %d output directories, %d output files, not pages %v", st.OutputDirs, st.OutputFiles, st.NotPages)
 	}
 	s = NewSource(Options{})
 	if got := collect(t, s, "site/style.css"); len(got) != 1 || !strings.HasSuffix(got[0], "=site/style.css") {

@@ -50,9 +50,16 @@ func (w *walker) dir(dir, rel string) bool {
 		return w.yield(pipeline.Input{Name: dir, Err: err})
 	}
 	entries := make([]entry, 0, len(des))
+	var outputs map[string]bool // files beside their runs' settings: earlier runs' outputs
 	for _, de := range des {
 		name := de.Name()
 		if strings.HasPrefix(name, ".") {
+			if out, ok := strings.CutSuffix(name[1:], settingsSuffix); ok && out != "" {
+				if outputs == nil {
+					outputs = map[string]bool{}
+				}
+				outputs[out] = true
+			}
 			continue
 		}
 		p := filepath.Join(dir, name)
@@ -82,6 +89,8 @@ func (w *walker) dir(dir, rel string) bool {
 			// the run's own output
 		case e.fi.IsDir() && isOutputDir(p):
 			w.s.stats.OutputDirs++ // an earlier run's output: its files are no pages
+		case e.fi.Mode().IsRegular() && outputs[e.name]:
+			w.s.stats.OutputFiles++ // an earlier run's JSONL or WET output
 		case e.fi.IsDir():
 			k, ok := keyOf(e.fi)
 			if ok {
@@ -108,13 +117,15 @@ func (w *walker) dir(dir, rel string) bool {
 }
 
 // notPageExt are the extensions of files that a directory walk skips:
-// what a site's mirror (wget -r, httrack) holds beside its pages. Names
+// what a site's mirror (wget -r, httrack) holds beside its pages, and
+// JSON Lines (an earlier run's output or error log, moved without its
+// settings). Names
 // that may hold a page stay: .gz and .zst (a compressed page or WARC),
 // .txt, .xml, .php and names without an extension.
 var notPageExt = map[string]bool{}
 
 func init() {
-	for _, e := range strings.Fields(`.css .js .mjs .map .json .wasm
+	for _, e := range strings.Fields(`.css .js .mjs .map .json .jsonl .ndjson .wasm
 		.png .jpg .jpeg .gif .webp .avif .svg .ico .bmp .tif .tiff
 		.woff .woff2 .ttf .otf .eot
 		.mp3 .mp4 .m4a .webm .ogg .ogv .wav .avi .mov .flv .swf

@@ -375,6 +375,9 @@ func walkSummary(stats corpus.Stats) string {
 		}
 		parts = append(parts, "skipped "+dirs+" of earlier runs")
 	}
+	if n := stats.OutputFiles; n > 0 {
+		parts = append(parts, "skipped "+plural(n, "output file")+" of earlier runs (JSONL or WET)")
+	}
 	return strings.Join(parts, "; ")
 }
 

@@ -29,7 +29,7 @@ func (l *doneLog) advance() error {
 	if err != nil {
 		return err
 	}
-	l.head, l.has = id, ok
+	l.head, l.has = sameID(id), ok
 	if ok {
 		l.n++
 	}
@@ -114,7 +114,7 @@ func (r *Resume) Filter(inputs iter.Seq[pipeline.Input], skip func(pipeline.Inpu
 // done reports whether in is the next entry of one of the logs, and moves
 // that log on.
 func (r *Resume) done(in pipeline.Input) (bool, error) {
-	id := Identity(in)
+	id := sameID(Identity(in))
 	for _, l := range r.logs {
 		if l.has && l.head == id {
 			return true, l.advance()
@@ -122,6 +122,14 @@ func (r *Resume) done(in pipeline.Input) (bool, error) {
 	}
 	return false, nil
 }
+
+// sameID is an input's identity as every output records it: a JSON
+// string holds each byte that is not UTF-8 as U+FFFD, and a WET header
+// a line break or other control character as a space (oneLine, which
+// does both). Resume compares identities so, so that a run over files
+// whose names are not UTF-8 (a mirror of a Latin-1 site) or hold line
+// breaks resumes.
+func sameID(id string) string { return oneLine(id) }
 
 // exhausted checks that every log has been matched to its end at the
 // first input not done (named by next, "" at the end of the inputs). When

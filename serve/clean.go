@@ -636,9 +636,25 @@ func (s *Server) fail(w http.ResponseWriter, e *Error) {
 // unanswered 100-continue, say) as the next request's headers and answer
 // them 408 in the end. Answers after the body was read keep it open.
 func (s *Server) refuse(w http.ResponseWriter, e *Error) {
-	w.Header().Set("Connection", "close")
+	dropBody(w)
 	s.fail(w, e)
 }
+
+// dropBody closes the connection once the answer is out, reading what is
+// left of the request's body for lingerTime at most: net/http reads up
+// to 256 KiB of it after the handler, with no time limit, and a client
+// that sends a body's headers but not the body (or waits for the answer
+// before it sends the body) would hold its connection, and a place of
+// Config.MaxConns, for ever. What it does read in that time keeps the
+// client's writes from meeting a reset before it reads the answer.
+func dropBody(w http.ResponseWriter) {
+	w.Header().Set("Connection", "close")
+	http.NewResponseController(w).SetReadDeadline(time.Now().Add(lingerTime))
+}
+
+// lingerTime is how long dropBody reads on for the body of a request
+// answered without it.
+const lingerTime = 2 * time.Second
 
 func writeError(w http.ResponseWriter, e *Error) {
 	h := w.Header()

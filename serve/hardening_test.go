@@ -371,3 +371,47 @@ func TestServerRefusalsJSON(t *testing.T) {
 		}
 	}
 }
+
+// TestBodyNeverSent: a request answered without its body being read (a
+// refusal, a health check that came with a Content-Length) gets its
+// answer at once and its connection closed, when the client sends the
+// headers of a body but not the body: net/http would otherwise wait for
+// the body, with no time limit, holding the connection (and its place of
+// MaxConns) or, for a GET, the answer itself.
+func TestBodyNeverSent(t *testing.T) {
+	srv := start(t, Config{})
+	addr := strings.TrimPrefix(srv.url, "http://")
+	for _, c := range []struct {
+		name, req string
+		status    int
+	}{
+		{"a bad option", "POST /clean?format=bad HTTP/1.1\r\nHost: fiasco\r\nContent-Length: 12\r\n\r\n", 400},
+		{"no such path", "POST /nope HTTP/1.1\r\nHost: fiasco\r\nContent-Length: 12\r\n\r\n", 404},
+		{"a wrong method", "PUT /clean HTTP/1.1\r\nHost: fiasco\r\nContent-Length: 12\r\n\r\n", 405},
+		{"a batch's bad option", "POST /clean/batch?format=bad HTTP/1.1\r\nHost: fiasco\r\nContent-Length: 12\r\n\r\n", 400},
+		{"a health check with a body", "GET /healthz HTTP/1.1\r\nHost: fiasco\r\nContent-Length: 10\r\n\r\n", 200},
+		{"metrics with a body", "GET /metrics HTTP/1.1\r\nHost: fiasco\r\nContent-Length: 10\r\n\r\n", 200},
+	} {
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.SetDeadline(time.Now().Add(10 * time.Second))
+		t0 := time.Now()
+		io.WriteString(conn, c.req)
+		br := bufio.NewReader(conn)
+		resp, err := http.ReadResponse(br, nil)
+		if err != nil {
+			conn.Close()
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		io.ReadAll(resp.Body)
+		// The connection ends: a read gets EOF, not the deadline.
+		_, err = br.ReadByte()
+		conn.Close()
+		if resp.StatusCode != c.status || err != io.EOF || time.Since(t0) > 5*time.Second {
+			t.Errorf("%s: %d, then %v after %v; want %d and the connection closed at once", c.name, resp.StatusCode, err, time.Since(t0), c.status)
+		}
+	}
+}

@@ -260,6 +260,12 @@ func (s *Server) routes() http.Handler {
 			w = gw
 		}
 		sw := &statusWriter{ResponseWriter: w}
+		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.ContentLength != 0 {
+			// A body no handler of these reads (a health check's
+			// Content-Length with no body would hold its answer: net/http
+			// reads such a body before it answers).
+			dropBody(sw)
+		}
 		if s.draining.Load() && r.Method == http.MethodPost {
 			// A request on a kept-alive connection after shutdown began.
 			w.Header().Set("Connection", "close")

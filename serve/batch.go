@@ -114,25 +114,34 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		}
 	})
 	defer stopShutdown()
-	outs := make(chan batchOut)
+	answers := newAnswerQueue(s.cfg.BatchBuffer)
+	send := func(out batchOut) {
+		b, err := json.Marshal(out)
+		if err != nil { // no such batchOut: the writer's error, were it one
+			b, _ = json.Marshal(batchOut{ID: out.ID, Line: out.Line, Status: http.StatusInternalServerError, Error: err.Error()})
+		}
+		answers.put(append(b, '\n'))
+	}
 	var writeErr error
+	var wasFull bool // the queue was full when the writes timed out
 	done := make(chan struct{})
 	go func() { // the one writer
 		defer close(done)
-		for out := range outs {
+		for {
+			b, ok := answers.get()
+			if !ok {
+				return
+			}
 			if writeErr != nil {
 				continue // drain: the client is gone
 			}
-			b, err := json.Marshal(out)
+			rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+			_, err := w.Write(b)
 			if err == nil {
-				rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
-				b = append(b, '\n')
-				if _, err = w.Write(b); err == nil {
-					err = rc.Flush()
-				}
+				err = rc.Flush()
 			}
 			if err != nil {
-				writeErr = err
+				writeErr, wasFull = err, answers.full()
 				cancel(errClientGone)
 			}
 		}
@@ -147,10 +156,16 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	for n := 1; ; n++ {
 		rc.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
 		line, err := readLine(br, maxLine)
+		if err == nil {
+			// A client that still sends is still there: the answers it
+			// has not read yet (it may read once it has sent all) wait
+			// on it so long, in the batch buffer and the connection's.
+			rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
+		}
 		if errors.Is(err, errLineTooLong) {
 			s.met.error(&Error{Status: http.StatusRequestEntityTooLarge, Kind: "too_large"})
-			outs <- batchOut{Line: n, Status: http.StatusRequestEntityTooLarge,
-				Error: fmt.Sprintf("line %d is longer than the limit of %d bytes", n, maxLine)}
+			send(batchOut{Line: n, Status: http.StatusRequestEntityTooLarge,
+				Error: fmt.Sprintf("line %d is longer than the limit of %d bytes", n, maxLine)})
 			continue
 		}
 		if (err == nil || err == io.EOF) && len(bytes.TrimSpace(line)) > 0 {
@@ -161,7 +176,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 			go func(n int, line []byte) {
 				defer wg.Done()
 				defer func() { <-slots }()
-				outs <- s.batchLine(ctx, o, n, line)
+				send(s.batchLine(ctx, o, n, line))
 			}(n, line)
 		}
 		if err == io.EOF {
@@ -180,7 +195,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 			s.met.error(e)
 			status = fmt.Sprintf("interrupted after line %d: %s", n-1, e.Msg)
 			if e.Status == http.StatusRequestTimeout {
-				outs <- batchOut{Line: n, Status: e.Status, Error: e.Msg}
+				send(batchOut{Line: n, Status: e.Status, Error: e.Msg})
 			}
 			// The rest of the body cannot be told from the next request:
 			// the connection closes once the answer is out.
@@ -206,10 +221,13 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		rc.SetReadDeadline(time.Time{})
 	}
 	wg.Wait()
-	close(outs)
+	answers.close()
 	<-done
 	if writeErr != nil && gone == nil {
 		gone = fmt.Errorf("the client does not take the answers: %w", writeErr)
+		if wasFull {
+			gone = fmt.Errorf("the client does not take the answers, and they filled the batch buffer of %d bytes (a client that sends the whole batch before it reads: send fewer pages at once, or raise --batch-buffer): %w", s.cfg.BatchBuffer, writeErr)
+		}
 		s.met.error(&Error{Status: 499, Kind: "canceled"})
 	}
 	if gone != nil {

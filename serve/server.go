@@ -26,6 +26,7 @@ const (
 	DefaultWriteTimeout    = 60 * time.Second
 	DefaultShutdownTimeout = 60 * time.Second
 	DefaultMaxConns        = 128
+	DefaultBatchBuffer     = 64 << 20
 )
 
 // maxHeaderTimeout bounds the time to receive a request's headers, which
@@ -63,9 +64,17 @@ type Config struct {
 	// it), and its headers (but those at most 10 s). DefaultReadTimeout if
 	// 0.
 	ReadTimeout time.Duration
-	// WriteTimeout bounds sending an answer (a batch: each line of it).
-	// DefaultWriteTimeout if 0.
+	// WriteTimeout bounds sending an answer (a batch: each line of it,
+	// counted from the later of its turn and the last line of the batch
+	// read: a client may read the answers only once it has sent the
+	// whole batch). DefaultWriteTimeout if 0.
 	WriteTimeout time.Duration
+	// BatchBuffer bounds the bytes of a batch's answers that wait for its
+	// client to read them while the batch reads on (a client that sends
+	// the whole batch before it reads: Python's http.client, requests);
+	// beyond it the batch stops reading until the client reads, and such
+	// a client's batch fails after WriteTimeout. DefaultBatchBuffer if 0.
+	BatchBuffer int64
 	// Workers is the number of pages cleaned at once; runtime.GOMAXPROCS
 	// if 0.
 	Workers int
@@ -137,6 +146,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.ShutdownTimeout <= 0 {
 		cfg.ShutdownTimeout = DefaultShutdownTimeout
+	}
+	if cfg.BatchBuffer <= 0 {
+		cfg.BatchBuffer = DefaultBatchBuffer
 	}
 	switch {
 	case cfg.MaxConns == 0:

@@ -63,7 +63,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	maxBody := fs.Int64("max-body", serve.DefaultMaxBody, "largest page accepted, in bytes (413 beyond)")
 	timeout := fs.Duration("timeout", serve.DefaultTimeout, "time limit per page: waiting for a worker and cleaning (504 beyond)")
 	readTimeout := fs.Duration("read-timeout", serve.DefaultReadTimeout, "time limit to receive a request's body (batch: each line) and its headers (those at most 10s); 408 beyond")
-	writeTimeout := fs.Duration("write-timeout", serve.DefaultWriteTimeout, "time limit to send an answer (batch: each line)")
+	writeTimeout := fs.Duration("write-timeout", serve.DefaultWriteTimeout, "time limit to send an answer (batch: each line, counted from the later of its turn and the last line of the batch read)")
+	batchBuffer := fs.Int64("batch-buffer", serve.DefaultBatchBuffer, "bytes of a batch's answers that may wait for its client while the batch reads on (for a client that sends the whole batch before it reads: Python's http.client, requests); beyond it the batch waits for the client")
 	shutdown := fs.Duration("shutdown-timeout", serve.DefaultShutdownTimeout, "on SIGTERM, how long the shutdown may take: requests under way may run until 5 s before its end (half of it, if shorter than 10 s), then what is left is answered 503")
 	workers := fs.Int("workers", 0, "pages cleaned at once (0: one per CPU)")
 	queue := fs.Int("queue", 0, "requests that may wait for a worker (0: 4 per worker; -1: none); 503 beyond")
@@ -87,6 +88,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *maxBody <= 0 {
 		return usagef("serve", "--max-body %d: give a positive number of bytes", *maxBody)
 	}
+	if *batchBuffer <= 0 {
+		return usagef("serve", "--batch-buffer %d: give a positive number of bytes", *batchBuffer)
+	}
 	for _, d := range []struct {
 		name string
 		v    time.Duration
@@ -109,7 +113,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg := serve.Config{Addr: *addr, MaxBody: *maxBody, Timeout: *timeout, ReadTimeout: *readTimeout,
-		WriteTimeout: *writeTimeout, ShutdownTimeout: *shutdown, Workers: *workers, Queue: *queue, MaxConns: *maxConns, Log: log, AccessLog: *accessLog}
+		WriteTimeout: *writeTimeout, BatchBuffer: *batchBuffer, ShutdownTimeout: *shutdown, Workers: *workers, Queue: *queue, MaxConns: *maxConns, Log: log, AccessLog: *accessLog}
 	rf.onRestart = func(err error) {
 		if err != nil {
 			log.Error("Chromium died and did not start again", "err", err)

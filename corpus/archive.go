@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -93,12 +94,16 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 	var damageErr error
 	var damagePage bool // the stretch's error record is a page's (its own record was damaged)
 	var lastErr error   // the stretch's latest error
+	var unchecked bool  // the stretch's member held records read before it (warc.Reader.MemberRecords)
 	endDamage := func(next string) bool {
 		if damage == nil {
 			return true
 		}
 		in := *damage
 		damage = nil
+		if unchecked && !strings.Contains(next, "may hold damaged text") {
+			next += "; the pages read before it from the same gzip member or zstd frame (a file compressed as one) may hold damaged text: its data is checked only at its end"
+		}
 		if errors.Is(lastErr, zstd.ErrUnknownDictionary) && !errors.Is(damageErr, zstd.ErrUnknownDictionary) {
 			next += "; the frames after it need a dictionary the file does not hold (a part of a .warc.zst split after its dictionary frame?)"
 		}
@@ -121,6 +126,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		}
 		if err != nil {
 			lastErr = err
+			inMember := wr.MemberRecords()
 			var we *warc.Error
 			errors.As(err, &we)
 			resyncable := errors.Is(err, warc.ErrGzip) || errors.Is(err, warc.ErrZstd) || errors.Is(err, warc.ErrMalformed)
@@ -162,6 +168,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 				if _, rerr := wr.Resync(); rerr == nil {
 					if hit != nil {
 						damage, damageErr, damagePage = hit, hit.Err, hitPage
+						unchecked = inMember > 1
 					}
 					continue
 				}
@@ -179,6 +186,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			}
 			if hit != nil {
 				damage, damageErr, damagePage = hit, hit.Err, hitPage // it says where reading went on
+				unchecked = inMember > 1
 			}
 			// Damage within the file (corrupt gzip or zstd data, a header that is
 			// no WARC header): read on from the next record start, so

@@ -418,3 +418,57 @@ func TestCutMemberStdin(t *testing.T) {
 		}
 	}
 }
+
+// TestWholeGzipDamage: in a WARC compressed as one gzip member, damage
+// found after the first records (a bit flipped in the compressed data,
+// which decodes to garbage before anything fails) says that the pages
+// read before it from the member may hold damaged text: the member's
+// checksum, read at its end, could not check them. A file compressed per
+// record does not say so: each page's member is checked on its own.
+func TestWholeGzipDamage(t *testing.T) {
+	tw := newTestWARC(false)
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 12 {
+		// Words drawn at random, so that each page's compressed data
+		// is about as long as the page.
+		var words []string
+		for range 300 {
+			words = append(words, fmt.Sprintf("w%x", r.Uint32()))
+		}
+		tw.response(fmt.Sprintf("http://ex.org/%d", i), "200 OK", "Content-Type: text/html\r\n",
+			fmt.Sprintf("<html><body><p>Page %d. %s.</p></body></html>", i, strings.Join(words, " ")))
+	}
+	whole := []byte(gzipped(tw.buf.String()))
+	damaged, warned := 0, 0
+	for k := range 16 {
+		data := bytes.Clone(whole)
+		data[len(data)*(8+k)/32] ^= 0x10 // past the first records, before the last
+		for _, in := range inputsOf(t, NewSource(Options{}), writeFile(t, "whole.warc.gz", data)) {
+			if in.Err == nil {
+				continue
+			}
+			damaged++
+			if strings.Contains(in.Err.Error(), "may hold damaged text") {
+				warned++
+			} else {
+				t.Errorf("flip %d: %v; want it to say that the pages read before may hold damaged text", k, in.Err)
+			}
+		}
+	}
+	t.Logf("%d errors of 16 flipped files", damaged)
+	if damaged == 0 || warned != damaged {
+		t.Errorf("%d errors of 16 flipped files, %d saying the pages before may be damaged", damaged, warned)
+	}
+	// Per record: a damaged member is that page's error alone.
+	tw2 := newTestWARC(true)
+	tw2.response("http://ex.org/a", "200 OK", "Content-Type: text/html\r\n", page)
+	first := tw2.buf.Len()
+	tw2.response("http://ex.org/b", "200 OK", "Content-Type: text/html\r\n", page)
+	data := bytes.Clone(tw2.buf.Bytes())
+	data[first+(len(data)-first)/2] ^= 0x10
+	for _, in := range inputsOf(t, NewSource(Options{}), writeFile(t, "rec.warc.gz", data)) {
+		if in.Err != nil && strings.Contains(in.Err.Error(), "may hold damaged text") {
+			t.Errorf("compressed per record: %v", in.Err)
+		}
+	}
+}

@@ -249,6 +249,20 @@ func (r *Reader) ZstdDict() []byte {
 	return nil
 }
 
+// MemberRecords returns how many records were begun in the current gzip
+// member or zstd frame of a compressed input, the one Next read last or
+// failed in (0 for an uncompressed input). Where Next failed for corrupt
+// data or a header that is no WARC header and this is more than 1, the
+// member held records read before the damage, which its checksum, read
+// at the member's end, could not check: in a file compressed as one
+// member their data may already have been damaged.
+func (r *Reader) MemberRecords() int {
+	if r.dec == nil {
+		return 0
+	}
+	return r.inMember
+}
+
 // Next returns the next record, after skipping what the caller left unread
 // of the previous one. At the end of the input it returns io.EOF. Any
 // other error is an *Error and ends the reading: every later call returns

@@ -107,6 +107,12 @@ func chooseCharset(data []byte, contentType, wrapperHint string) choice {
 		if name == "utf-8" && !st.mostlyUTF8() {
 			return false // contradicted by the bytes
 		}
+		if source == SourceHeader && singleByte(name) && st.clearlyUTF8() {
+			// A server's default (Apache's AddDefaultCharset
+			// ISO-8859-1) over a UTF-8 page with a few stray bytes
+			// (a pasted windows-1252 quote): the bytes say UTF-8.
+			return false
+		}
 		c.enc, c.name, c.source = enc, name, source
 		return true
 	}
@@ -149,6 +155,27 @@ type u8stats struct {
 // as many valid sequences as stray bytes is strong evidence.
 func (s u8stats) mostlyUTF8() bool {
 	return s.valid >= s.invalid && s.valid > 0 || s.valid+s.invalid == 0
+}
+
+// clearlyUTF8 reports bytes that are UTF-8 but for a few stray bytes:
+// at least 3 valid multi-byte sequences, and twice as many as stray
+// bytes. Text in a single-byte legacy charset almost never holds valid
+// sequences (an upper-case accented letter followed by a C1 control or
+// a sign such as © or ±).
+func (s u8stats) clearlyUTF8() bool {
+	return s.valid >= 3 && s.valid >= 2*s.invalid
+}
+
+// singleByte reports a charset of one byte per character (the
+// windows-125x, ISO 8859 and KOI8 families and their kin), as lookup
+// names them.
+func singleByte(name string) bool {
+	for _, p := range []string{"windows-", "iso-8859-", "koi8-", "ibm866", "macintosh", "x-mac-"} {
+		if strings.HasPrefix(name, p) {
+			return true
+		}
+	}
+	return false
 }
 
 func utf8Stats(data []byte) u8stats {

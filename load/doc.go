@@ -23,7 +23,12 @@
 //  2. "utf-8": the bytes are valid UTF-8 and hold non-ASCII characters. This
 //     beats any declaration: a page declared iso-8859-1 whose bytes are
 //     valid UTF-8 is UTF-8 (legacy text almost never forms valid UTF-8).
-//  3. "header": the charset of Options.ContentType (an HTTP header value).
+//  3. "header": the charset of Options.ContentType (an HTTP header value),
+//     unless it is a single-byte charset and the bytes are UTF-8 but for
+//     a few stray bytes (3 valid multi-byte sequences or more, twice as
+//     many as stray bytes): a server's default (Apache's AddDefaultCharset
+//     ISO-8859-1) over a UTF-8 page with a pasted windows-1252 quote.
+//     The chain then goes on (its meta, or the detector, says UTF-8).
 //  4. "wrapper": the CleanEval wrapper's encoding attribute.
 //  5. "meta": <meta charset>, <meta http-equiv="Content-Type" content=..>
 //     anywhere in the head (the head is tokenised to its end, up to 1 MiB,

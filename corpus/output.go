@@ -266,7 +266,7 @@ func defaultErrorLog(opt OutputOptions) string {
 	case IsStream(opt.Format) && (opt.Path == "" || special(opt.Path)):
 		return "" // errors on stderr, as for standard output
 	case IsStream(opt.Format):
-		return errorsBeside(opt.Path)
+		return errorsBeside(opt.Path, opt.Format == WET)
 	case opt.Path == "":
 		return ""
 	}
@@ -274,10 +274,12 @@ func defaultErrorLog(opt OutputOptions) string {
 }
 
 // errorsBeside names the default error log of an output file: NAME.errors.jsonl
-// beside NAME.jsonl, NAME.wet.errors.jsonl beside NAME.warc.wet.gz (or
-// NAME.wet.gz, NAME.wet), so that the JSONL and the WET run of one crawl,
-// side by side, keep a log each.
-func errorsBeside(p string) string {
+// beside NAME.jsonl, NAME.wet.errors.jsonl beside a WET file (wet):
+// NAME.warc.wet.gz, NAME.wet.gz, NAME.warc.gz, NAME.gz, so that the JSONL
+// and the WET run of one crawl, side by side, keep a log each. (Until
+// 2026-11-29 a WET file whose name did not say .wet had NAME.errors.jsonl,
+// which a JSONL run's NAME.jsonl took over.)
+func errorsBeside(p string, wet bool) string {
 	dir, base := filepath.Split(p)
 	for _, ext := range []string{".warc.wet.gz", ".wet.gz", ".wet", ".warc.gz", ".jsonl.gz", ".gz", ".jsonl", ".json", ".warc"} {
 		if t, ok := strings.CutSuffix(base, ext); ok && t != "" {
@@ -287,6 +289,9 @@ func errorsBeside(p string) string {
 			}
 			break
 		}
+	}
+	if wet && !strings.HasSuffix(base, ".wet") {
+		base += ".wet"
 	}
 	return filepath.Join(dir, base+".errors.jsonl")
 }

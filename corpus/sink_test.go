@@ -450,3 +450,27 @@ func TestJSONLineEmptyOutcome(t *testing.T) {
 		t.Error("no error")
 	}
 }
+
+// TestErrorsBeside: a stream's default error log is named after it, and a
+// WET file's always says .wet, so that the JSONL and the WET output of one
+// crawl side by side (c.jsonl and c.warc.gz) keep a log each.
+func TestErrorsBeside(t *testing.T) {
+	for _, c := range []struct {
+		path string
+		wet  bool
+		want string
+	}{
+		{"d/c.jsonl", false, "d/c.errors.jsonl"},
+		{"d/c.jsonl.gz", false, "d/c.errors.jsonl"},
+		{"d/c.warc.wet.gz", true, "d/c.wet.errors.jsonl"},
+		{"d/c.wet.gz", true, "d/c.wet.errors.jsonl"},
+		{"d/c.warc.gz", true, "d/c.wet.errors.jsonl"},
+		{"d/c.gz", true, "d/c.wet.errors.jsonl"},
+		{"d/c", true, "d/c.wet.errors.jsonl"},
+		{"d/c", false, "d/c.errors.jsonl"},
+	} {
+		if got := errorsBeside(filepath.FromSlash(c.path), c.wet); got != filepath.FromSlash(c.want) {
+			t.Errorf("%s (wet %v): %s, want %s", c.path, c.wet, got, c.want)
+		}
+	}
+}

@@ -156,6 +156,17 @@ func (c *cleanFlags) validate() error {
 			return bad("--format %s: want cleaneval, text, html, json, jsonl or wet", c.format)
 		}
 	}
+	if c.out == "-" {
+		// As an input, - is the standard input; as the output, the
+		// standard output (not a file named -).
+		if !stream {
+			return bad("-o -: --format %s writes a directory with a file per page; without -o one page is cleaned to the standard output", c.format)
+		}
+		if c.resume {
+			return bad("--resume needs -o FILE: the standard output cannot be read back")
+		}
+		c.out = ""
+	}
 	switch {
 	case c.workers < 0:
 		return bad("--workers %d: want 0 (one per CPU) or more", c.workers)
@@ -179,6 +190,8 @@ func (c *cleanFlags) validate() error {
 		return bad("-o %s names a JSON file: give --format jsonl, or a name for WET (e.g. .warc.wet.gz)", c.out)
 	case c.format == corpus.WET && otherStream(c.out, ".txt", ".html", ".htm"):
 		return bad("-o %s names a text file: a WET file is gzip data, a member per record (name it e.g. crawl.warc.wet.gz)", c.out)
+	case c.format == corpus.WET && c.out != "" && !strings.HasSuffix(strings.ToLower(c.out), ".gz") && !isDevice(c.out):
+		return bad("-o %s: a WET file is gzip data, a member per record: give a name ending .gz (e.g. %s.warc.wet.gz)", c.out, strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(c.out, ".wet"), ".warc"), "."))
 	case stream && otherStream(c.out, ".zst", ".bz2", ".xz", ".zip"):
 		return bad("-o %s names a compression fiasco does not write: JSON Lines under a name ending .gz are written gzip-compressed, under any other uncompressed; WET is always gzip", c.out)
 	case !stream && c.out != "" && isRegular(c.out):
@@ -596,4 +609,11 @@ func framesList(srcs []string) string {
 		return strings.Join(srcs, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(srcs[:3], ", "), len(srcs)-3)
+}
+
+// isDevice reports whether path exists and is not a regular file or a
+// directory (a device, a named pipe): an output whose name says nothing.
+func isDevice(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
 }

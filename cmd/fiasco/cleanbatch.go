@@ -125,14 +125,16 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		if cf.format == corpus.WET && cf.errors == "" {
 			// A WET file holds no record of failed inputs: its error
 			// log does, and a run given --errors kept it elsewhere.
-			return fmt.Errorf("%w (a WET output's error log is part of its record of the inputs done: if the earlier run was given --errors, give the same --errors again)", err)
+			return fmt.Errorf("%w (a WET output's error log is part of its record of the inputs done: if the earlier run was given --errors, give the same --errors again; a WET file whose name does not say .wet, written before 2026-11-29, has its log as NAME.errors.jsonl: give --errors NAME.errors.jsonl)", err)
 		}
 		return err
 	}
 	b.fails.summary()
 	stats := src.Stats()
-	if fresh && b.found(out) == 0 {
-		// No input: the run leaves no empty output behind.
+	if fresh && b.found(out) == 0 && stats.Archives == 0 {
+		// No input: the run leaves no empty output behind. WARC files
+		// without a page are input (a crawl's shard of images only):
+		// their run leaves its empty output, as a finished shard.
 		corpus.Discard(cf.format, cf.out, cf.errors)
 		out.Where = "none (no input)"
 	}
@@ -284,6 +286,9 @@ func (b *batchRun) check(err error) {
 // summary reports the counts on stderr.
 func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 	msg := fmt.Sprintf("fiasco clean: %s, %d cleaned, %d failed", plural(b.pages, "page"), b.cleaned, b.failed)
+	if b.found(out) == 0 && stats.Archives > 0 {
+		msg += " (no HTML page in the WARC files: the WARC line below says what their records held)"
+	}
 	if b.interrupted > 0 {
 		msg += fmt.Sprintf(", %d interrupted", b.interrupted)
 	}
@@ -450,7 +455,9 @@ func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 	}
 	if b.found(out) == 0 {
 		if stats.Archives > 0 {
-			return errors.New("no HTML page found (the WARC summary above says what the records held)")
+			// Read through, holding no page: a finished run (the
+			// summary's WARC line says what the records held).
+			return nil
 		}
 		if walkSummary(stats) != "" {
 			return errors.New("no page found in the folders (the line above says what they held)")

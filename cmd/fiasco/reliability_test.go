@@ -331,6 +331,10 @@ func TestFlagValues(t *testing.T) {
 		{"--format json -o page.json", "redirect the standard output"},
 		{"-o crawl.jsonl.gz", "give --format jsonl (or wet)"},
 		{"--format wet -o x.txt", "-o x.txt names a text file: a WET file is gzip data"},
+		{"--format wet -o x.warc", "-o x.warc: a WET file is gzip data, a member per record: give a name ending .gz (e.g. x.warc.wet.gz)"},
+		{"--format wet -o crawl.wet", "give a name ending .gz (e.g. crawl.warc.wet.gz)"},
+		{"-o -", "-o -: --format cleaneval writes a directory"},
+		{"--format jsonl -o - --resume", "--resume needs -o FILE"},
 		{"--format jsonl -o x.jsonl -i missing-list.txt", "-i missing-list.txt: no such file or directory"},
 		{"--smooth NaN", `"NaN": want a switch cost`},
 	} {
@@ -579,5 +583,18 @@ func TestResumeOddNames(t *testing.T) {
 		if got, _ := os.ReadFile(out); code != 0 || string(got) != string(full) {
 			t.Errorf("%s resumed after two pages: exit %d: %s\ngot:\n%s\nwant:\n%s", format, code, errs, got, full)
 		}
+	}
+}
+
+// TestOutputDash: -o - is the standard output, as - is the standard
+// input, not a file named "-".
+func TestOutputDash(t *testing.T) {
+	code, out, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", "-", articlePath)
+	if code != 0 || !strings.HasPrefix(out, `{"input":`) || !strings.Contains(errs, "output in standard output") {
+		t.Errorf("exit %d, stdout %.80q, stderr %q", code, out, errs)
+	}
+	if _, err := os.Stat("-"); err == nil {
+		os.Remove("-")
+		t.Error("-o - wrote a file named -")
 	}
 }

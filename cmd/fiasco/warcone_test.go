@@ -72,7 +72,8 @@ func TestCleanOneWARCStyleSheets(t *testing.T) {
 // TestCleanOneWARCErrors: beside the one page of a WARC file, a damaged
 // stretch is an error input, not a second page: the page goes to standard
 // output, the error to stderr, and the exit status is 1. A WARC file with
-// no HTML page says so, with what its records held.
+// no HTML page says so, with what its records held; cleaned into an
+// output (a crawl's shard), it is a run that ends well.
 func TestCleanOneWARCErrors(t *testing.T) {
 	path := writeOneWARC(t, "", "GARBAGE GARBAGE GARBAGE\r\n", true)
 	code, out, errs := fiasco(t, "clean", "--no-render", "--format", "text", path)
@@ -86,5 +87,19 @@ func TestCleanOneWARCErrors(t *testing.T) {
 	code, out, errs = fiasco(t, "clean", "--no-render", none)
 	if code != 1 || out != "" || !strings.Contains(errs, none+": no HTML page found (2 records in 1 file; skipped 1 non-HTML response, 1 response with HTTP status not 2xx)") {
 		t.Errorf("no page: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+	// Cleaned into an output, the same file is a shard of a crawl that
+	// holds no page: the run ends well and leaves its empty output.
+	for _, format := range []string{"jsonl", "wet"} {
+		o := filepath.Join(t.TempDir(), "shard."+format)
+		if format == "wet" {
+			o += ".gz"
+		}
+		code, _, errs = fiasco(t, "clean", "--no-render", "--format", format, "-o", o, none)
+		fi, err := os.Stat(o)
+		if code != 0 || err != nil || !strings.Contains(errs, "0 pages, 0 cleaned, 0 failed (no HTML page in the WARC files") ||
+			format == "jsonl" && fi.Size() != 0 {
+			t.Errorf("no page, %s: exit %d, output %v; stderr: %s", format, code, err, errs)
+		}
 	}
 }

@@ -197,6 +197,9 @@ func (r *Reader) nextMember() error {
 		b, _ := r.br.Peek(r.br.Buffered())
 		r.replay.keepFrom(start, b)
 	}
+	if zeroTail(r.br) {
+		return io.EOF // NUL padding after the last member, as gzip(1) ignores it
+	}
 	skipped, err := r.dec.begin(r.br)
 	r.mr.start += skipped // a zstd dictionary or skippable frame is no record's
 	if err != nil {
@@ -570,6 +573,22 @@ func (r *Reader) offset() int64 {
 	return r.filePos() + r.opts.StartOffset
 }
 
+// zeroTail reports whether what is left of br is NUL bytes only, at most
+// bufSize of them, and if so takes them.
+func zeroTail(br *bufio.Reader) bool {
+	b, err := br.Peek(bufSize)
+	if err != io.EOF || len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	br.Discard(len(b))
+	return true
+}
+
 // skipToRecord skips line ends between records, and moves to the next
 // member when the current one is exhausted. It returns io.EOF at the end of
 // the input.
@@ -578,6 +597,9 @@ func (r *Reader) skipToRecord() error {
 	for {
 		b, err := r.dr.Peek(1)
 		if err == nil {
+			if b[0] == 0 && zeroTail(r.dr) {
+				continue // NUL padding after the last record (a tape's block, a writer's preallocation)
+			}
 			if b[0] != '\r' && b[0] != '\n' {
 				return nil
 			}

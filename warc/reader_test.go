@@ -525,3 +525,41 @@ func TestShortBody(t *testing.T) {
 		}
 	}
 }
+
+// TestNULPadding: NUL bytes after the last record (a tape's block, a
+// writer that preallocates), in the file or inside the last gzip member,
+// end the input as its end would; gzip(1) ignores them after the last
+// member too. NUL bytes followed by more are no padding.
+func TestNULPadding(t *testing.T) {
+	recs := []string{response(1, "http://a.example/", httpResp("200 OK", "Content-Type: text/html\r\n", page("a", 3))),
+		response(2, "http://b.example/", httpResp("200 OK", "Content-Type: text/html\r\n", page("b", 3)))}
+	pad := strings.Repeat("\x00", 4096)
+	for name, data := range map[string][]byte{
+		"plain":               cat(recs[0], recs[1], pad),
+		"gzip per record":     append(gzipEach(recs...), pad...),
+		"gzip, padded inside": gzipEach(recs[0], recs[1]+pad),
+		"gzip as a whole":     append(gz(cat(recs...)), pad...),
+	} {
+		r := NewReader(bytes.NewReader(data), Options{Name: name})
+		n := 0
+		for {
+			_, err := r.Next()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Errorf("%s: record %d: %v", name, n+1, err)
+				break
+			}
+			n++
+		}
+		if n != 2 {
+			t.Errorf("%s: %d records, want 2", name, n)
+		}
+	}
+	r := NewReader(bytes.NewReader(cat(recs[0], pad, "junk")), Options{})
+	r.Next()
+	if _, err := r.Next(); err == nil || err == io.EOF {
+		t.Errorf("NUL bytes and junk after the last record: %v, want an error", err)
+	}
+}

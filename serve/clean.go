@@ -480,12 +480,22 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, e)
 		return
 	}
-	defer s.leave()
+	// The place is the cleaning's: it is given up before the answer is
+	// written, so that a client slow to read holds none.
+	left := false
+	leave := func() {
+		if !left {
+			left = true
+			s.leave()
+		}
+	}
+	defer leave()
 	if data, e = s.decodeBody(data, r.Header.Get("Content-Encoding")); e != nil {
 		s.fail(w, e)
 		return
 	}
 	a, e := s.clean(r.Context(), o, page{name: o.name, url: o.url, data: data, contentType: charsetHint(r)})
+	leave()
 	if e != nil {
 		s.fail(w, e)
 		return
@@ -515,7 +525,15 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 	if a.floored {
 		h.Set("X-Fiasco-Floored", "true") // json and jsonl: floored
 	}
-	w.Write(a.body)
+	if _, err := w.Write(a.body); err != nil {
+		// The client went away, or took too long to read (the write
+		// time-out): counted and logged as 499, not as an answer given.
+		s.met.error(&Error{Status: 499, Kind: "canceled"})
+		if sw, ok := w.(*statusWriter); ok {
+			sw.status = 499
+			sw.err = &Error{Status: 499, Kind: "canceled", Msg: "the answer could not be written: " + err.Error()}
+		}
+	}
 }
 
 // formUpload refuses a multipart body (curl -F, an HTML form's file
@@ -582,6 +600,10 @@ func (s *Server) readError(err error, n int64) *Error {
 	case errors.Is(err, os.ErrDeadlineExceeded), errors.As(err, &ne) && ne.Timeout():
 		return &Error{Status: http.StatusRequestTimeout, Kind: "slow_client",
 			Msg: fmt.Sprintf("the body did not arrive within %v", s.cfg.ReadTimeout)}
+	case connGone(err):
+		// The connection ended inside the body: the client went away,
+		// as a batch's client whose connection ends there (499).
+		return &Error{Status: 499, Kind: "canceled", Msg: "the client went away: its connection ended inside the body (" + err.Error() + ")"}
 	}
 	return &Error{Status: http.StatusBadRequest, Kind: "bad_request", Msg: "reading the body: " + err.Error()}
 }

@@ -415,3 +415,46 @@ func TestBodyNeverSent(t *testing.T) {
 		}
 	}
 }
+
+// TestSlowReaderHoldsNoPlace: a /clean whose client does not read its
+// answer gives up its place once the page is cleaned, so that the
+// service's other requests are not refused while the answer waits; and a
+// client that goes away inside its body is counted 499, as a batch's.
+func TestSlowReaderHoldsNoPlace(t *testing.T) {
+	srv := start(t, Config{Text: textCleaner(t), Workers: 1, Queue: -1, WriteTimeout: 20 * time.Second})
+	addr := strings.TrimPrefix(srv.url, "http://")
+	page := "<html><body><pre>" + strings.Repeat("A line of text in a preformatted block.\n", 100000) + "</pre></body></html>"
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.(*net.TCPConn).SetReadBuffer(4096)
+	fmt.Fprintf(conn, "POST /clean?render=off&format=html HTTP/1.1\r\nHost: fiasco\r\nContent-Length: %d\r\n\r\n%s", len(page), page)
+	// The slow reader's page is cleaned, and its answer of 4 MB waits
+	// on it; another request gets the service's one place.
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		resp, body := post(t, srv.url+"/clean?render=off&format=text", []byte("<p>A paragraph of running text, long enough to be kept as the clean text of the page.</p>"))
+		if resp.StatusCode == 200 {
+			break
+		}
+		if resp.StatusCode != 503 || time.Now().After(deadline) {
+			t.Fatalf("beside a client that does not read: %d %s", resp.StatusCode, body)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	// Gone inside the body: 499.
+	c2, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.WriteString(c2, "POST /clean?render=off HTTP/1.1\r\nHost: fiasco\r\nContent-Length: 1000\r\n\r\n<html><body>")
+	c2.Close()
+	for !strings.Contains(metricsText(t, srv.url), `fiasco_http_requests_total{route="/clean",code="499"} 1`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("a client gone inside its body is not counted 499:\n%s", metricsText(t, srv.url))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

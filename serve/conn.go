@@ -86,10 +86,17 @@ func (c *watchedConn) Read(p []byte) (int, error) {
 
 func (c *watchedConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
-	outside := c.pending && !c.inHandler && !c.answered
+	outside := c.pending && !c.inHandler
+	answered := c.answered
 	c.mu.Unlock()
 	if outside {
 		if code, msg, ok := serverRefusal(p); ok {
+			if answered {
+				// The 408 went out: net/http's own answer to the
+				// half request that timed out (a 400 for a request
+				// line cut short) would be a second.
+				return len(p), nil
+			}
 			c.mu.Lock()
 			c.answered = true
 			c.mu.Unlock()

@@ -877,9 +877,22 @@ body:
 	if resp.StatusCode != 408 {
 		t.Errorf("slow body: %d %s, want 408", resp.StatusCode, b)
 	}
+	// A request line cut short: one answer, the 408, not also net/http's
+	// plain-text 400 for the half line after it.
+	conn3, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn3.Close()
+	io.WriteString(conn3, "POST /clean?form")
+	conn3.SetReadDeadline(time.Now().Add(5 * time.Second))
+	all, _ := io.ReadAll(conn3)
+	if n := bytes.Count(all, []byte("HTTP/1.1 ")); n != 1 || !bytes.HasPrefix(all, []byte("HTTP/1.1 408 ")) {
+		t.Errorf("a request line cut short: %d answers: %q, want the 408 alone", n, all)
+	}
 	checkHealth(t, srv.url, 200)
 
-	if m := metricsText(t, srv.url); !strings.Contains(m, `fiasco_errors_total{kind="slow_client",code="408"} 2`) {
+	if m := metricsText(t, srv.url); !strings.Contains(m, `fiasco_errors_total{kind="slow_client",code="408"} 3`) {
 		t.Errorf("slow clients not counted")
 	}
 }

@@ -168,6 +168,11 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 				Error: fmt.Sprintf("line %d is longer than the limit of %d bytes", n, maxLine)})
 			continue
 		}
+		if n == 1 {
+			// A byte order mark (notJSONLines took that of a batch
+			// sent whole; a streamed one is not looked at before).
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		}
 		if (err == nil || err == io.EOF) && len(bytes.TrimSpace(line)) > 0 {
 			// A page that is read goes out, whatever happens to the rest;
 			// a line cut by a read error is that error's (answered below).

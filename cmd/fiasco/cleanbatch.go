@@ -93,7 +93,7 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	if err != nil {
 		return err
 	}
-	if earlier && !cf.quiet {
+	if earlier { // a warning, not progress: -q keeps it
 		if corpus.IsStream(cf.format) {
 			fmt.Fprintf(stderr, "fiasco clean: %s held an earlier run's output: it is overwritten (--resume continues a run instead)\n", cf.out)
 		} else {

@@ -84,8 +84,9 @@ func TestFolderSummary(t *testing.T) {
 	if want := "folders: skipped 3 files whose names say they are no page (2 .css, 1 .js;"; code != 0 || !strings.Contains(stderr, "1 page, 1 cleaned") || !strings.Contains(stderr, want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant %q", code, stderr, want)
 	}
-	// The same run again, without --resume, says it replaces the output.
-	code, _, stderr = fiasco(t, "clean", "--no-render", "-o", "out", "site")
+	// The same run again, without --resume, says it replaces the output,
+	// -q or not: a warning, not progress.
+	code, _, stderr = fiasco(t, "clean", "--no-render", "-q", "-o", "out", "site")
 	if code != 0 || !strings.Contains(stderr, "out held an earlier run's output: its manifest starts afresh") {
 		t.Errorf("a second run: exit %d, stderr:\n%s", code, stderr)
 	}

@@ -95,7 +95,15 @@ func (r *Resume) Filter(inputs iter.Seq[pipeline.Input], skip func(pipeline.Inpu
 					}
 					continue
 				}
-				if err := r.exhausted(in.Name); err != nil {
+				next := in.Name
+				if in.RecordID != "" {
+					// The logs name a WARC record by its ID: say it, as
+					// the name alone may be the entry's (a file
+					// compressed as a whole gives all its records one
+					// offset).
+					next += " (record " + in.RecordID + ")"
+				}
+				if err := r.exhausted(next); err != nil {
 					r.err = err
 					return
 				}

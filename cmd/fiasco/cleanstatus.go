@@ -43,7 +43,8 @@ func newStatus(w io.Writer, label string, quiet bool) *status {
 }
 
 // isTerminal reports whether w (or the standard output a pipeWriter
-// wraps) is a terminal: a character device other than /dev/null.
+// wraps) is a terminal: a character device other than /dev/null that
+// answers a terminal's ioctl (isTTY; /dev/full does not).
 func isTerminal(w io.Writer) bool {
 	if p, ok := w.(*pipeWriter); ok {
 		w = p.w
@@ -59,7 +60,7 @@ func isTerminal(w io.Writer) bool {
 	if null, err := os.Stat(os.DevNull); err == nil && os.SameFile(fi, null) {
 		return false
 	}
-	return true
+	return isTTY(f.Fd())
 }
 
 // add records one page done, failed or not.

@@ -10,12 +10,13 @@ import "sync"
 // stop reading, and the client would wait on the batch until the write
 // time-out. Within the budget the batch reads on while its answers wait.
 type answerQueue struct {
-	mu     sync.Mutex
-	cond   *sync.Cond
-	lines  [][]byte
-	size   int64 // bytes held
-	max    int64
-	closed bool
+	mu      sync.Mutex
+	cond    *sync.Cond
+	lines   [][]byte
+	size    int64 // bytes held
+	max     int64
+	closed  bool
+	waiting int // puts waiting for room
 }
 
 func newAnswerQueue(max int64) *answerQueue {
@@ -30,7 +31,9 @@ func (q *answerQueue) put(line []byte) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for q.size > 0 && q.size+int64(len(line)) > q.max {
+		q.waiting++
 		q.cond.Wait()
+		q.waiting--
 	}
 	q.lines = append(q.lines, line)
 	q.size += int64(len(line))
@@ -65,9 +68,9 @@ func (q *answerQueue) get() ([]byte, bool) {
 	return line, true
 }
 
-// full reports whether the queue holds its budget (a put would wait).
+// full reports whether the queue holds its budget: a put waits for room.
 func (q *answerQueue) full() bool {
 	q.mu.Lock()
 	defer q.mu.Unlock()
-	return q.size >= q.max
+	return q.waiting > 0
 }

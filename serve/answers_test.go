@@ -71,8 +71,8 @@ func TestBatchSentWhole(t *testing.T) {
 func TestAnswerQueue(t *testing.T) {
 	q := newAnswerQueue(10)
 	q.put([]byte("0123456789abc")) // larger than the budget: fits, alone
-	if !q.full() {
-		t.Error("a queue over its budget is not full")
+	if q.full() {
+		t.Error("full with no put waiting")
 	}
 	put := make(chan struct{})
 	go func() {
@@ -83,6 +83,9 @@ func TestAnswerQueue(t *testing.T) {
 	case <-put:
 		t.Fatal("put did not wait for a full queue")
 	case <-time.After(50 * time.Millisecond):
+	}
+	if !q.full() {
+		t.Error("a put waits, and the queue is not full")
 	}
 	if b, ok := q.get(); !ok || string(b) != "0123456789abc" {
 		t.Fatalf("get: %q %v", b, ok)

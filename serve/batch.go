@@ -156,10 +156,13 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	for n := 1; ; n++ {
 		rc.SetReadDeadline(time.Now().Add(s.cfg.ReadTimeout))
 		line, err := readLine(br, maxLine)
-		if err == nil {
-			// A client that still sends is still there: the answers it
-			// has not read yet (it may read once it has sent all) wait
-			// on it so long, in the batch buffer and the connection's.
+		if err == nil && len(bytes.TrimSpace(line)) > 0 {
+			// A client that still sends pages is still there: the
+			// answers it has not read yet (it may read once it has sent
+			// all) wait on it so long, in the batch buffer and the
+			// connection's. Blank lines, which get no answer, do not
+			// count: they would keep a client that reads nothing in
+			// its place for ever.
 			rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
 		}
 		if errors.Is(err, errLineTooLong) {

@@ -671,6 +671,9 @@ func (s *Server) refuse(w http.ResponseWriter, e *Error) {
 // client's writes from meeting a reset before it reads the answer.
 func dropBody(w http.ResponseWriter) {
 	w.Header().Set("Connection", "close")
+	if sw, ok := w.(*statusWriter); ok && sw.conn != nil {
+		sw.conn.dropping() // the body's rest is no new request: no 408 for it
+	}
 	http.NewResponseController(w).SetReadDeadline(time.Now().Add(lingerTime))
 }
 

@@ -64,16 +64,17 @@ type watchedConn struct {
 	inHandler bool // a request's handler runs
 	pending   bool // bytes of a request read, its handler not begun
 	answered  bool // the 408, or a refusal of net/http's, went out
+	closing   bool // answered, the rest of a body read to no purpose (dropBody): no request follows
 }
 
 func (c *watchedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if n > 0 && !c.inHandler {
+	if n > 0 && !c.inHandler && !c.closing {
 		c.pending = true
 	}
-	if err != nil && c.pending && !c.inHandler && !c.answered && errors.Is(err, os.ErrDeadlineExceeded) {
+	if err != nil && c.pending && !c.inHandler && !c.answered && !c.closing && errors.Is(err, os.ErrDeadlineExceeded) {
 		c.answered = true
 		c.Conn.SetWriteDeadline(time.Now().Add(time.Second))
 		writeRawError(c.Conn, http.StatusRequestTimeout, "the request's headers did not arrive in time", "")
@@ -156,6 +157,15 @@ func writeRawError(w io.Writer, code int, msg, extra string) error {
 func (c *watchedConn) idle() {
 	c.mu.Lock()
 	c.pending = false
+	c.mu.Unlock()
+}
+
+// dropping marks a connection whose request was answered without its
+// body (dropBody): what net/http reads of the body after the handler is
+// no request, and the read deadline that ends it no slow header.
+func (c *watchedConn) dropping() {
+	c.mu.Lock()
+	c.closing = true
 	c.mu.Unlock()
 }
 

@@ -152,8 +152,18 @@
 // first batch is expected to end (as long as the batches that ended took
 // on average; before one ended, twice its time so far), 1 to 60 s. A
 // page's body (/clean) is read before its
-// request takes a place, so that a slow upload holds none; a batch takes
-// its place when it starts, and its lines are read as they come. What
+// request takes a place, so that a slow upload holds none, and the place
+// is given up once the page is cleaned, before the answer is written, so
+// that a client slow to read holds none either (its answer, up to the
+// page's output, waits in memory: MaxConns of them at most); a batch
+// takes its place when it starts, and its lines are read as they come.
+// A batch's answers wait for its client in a buffer of
+// Config.BatchBuffer bytes while the batch reads on, so that a client
+// that sends the whole batch before it reads (Python's http.client)
+// gets its answers; each batch has its own (Workers + Queue batches:
+// that many times BatchBuffer at most). A request answered without
+// its body being read (a refusal; a GET with a body) reads the body's
+// rest for 2 s at most and closes its connection. What
 // bounds the bodies being read is Config.MaxConns: connections served at
 // once. One more closes the connection idle longest (between two
 // keep-alive requests, or accepted with nothing sent yet) or, none idle,
@@ -174,7 +184,8 @@
 // the rest of the body could not be told from a next request); headers too, and within 10 s
 // at most: a client whose headers do not end in time (a slowloris) is
 // answered 408 and the connection is closed. The answer must be taken
-// within Config.WriteTimeout.
+// within Config.WriteTimeout (a batch's lines: each within it, counted
+// from the later of its turn and the last page line read).
 //
 // # Shutting down
 //

@@ -417,6 +417,25 @@ func TestBodyNeverSent(t *testing.T) {
 			t.Errorf("%s: %d, then %v after %v; want %d and the connection closed at once", c.name, resp.StatusCode, err, time.Since(t0), c.status)
 		}
 	}
+	// A client that sends some of the body after the refusal: the bytes
+	// read to no purpose are no request, and get no second answer (a 408
+	// for headers that did not arrive).
+	conn, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	io.WriteString(conn, "POST /clean?format=bad HTTP/1.1\r\nHost: fiasco\r\nContent-Length: 12\r\n\r\n")
+	time.Sleep(300 * time.Millisecond)
+	io.WriteString(conn, "<html")
+	all, _ := io.ReadAll(conn)
+	if n := bytes.Count(all, []byte("HTTP/1.1 ")); n != 1 || !bytes.HasPrefix(all, []byte("HTTP/1.1 400 ")) {
+		t.Errorf("a body sent after the refusal: %d answers: %q, want the 400 alone", n, all)
+	}
+	if m := metricsText(t, srv.url); strings.Contains(m, `kind="slow_client"`) {
+		t.Errorf("a slow client counted:\n%s", m)
+	}
 }
 
 // TestSlowReaderHoldsNoPlace: a /clean whose client does not read its
@@ -434,18 +453,18 @@ func TestSlowReaderHoldsNoPlace(t *testing.T) {
 	defer conn.Close()
 	conn.(*net.TCPConn).SetReadBuffer(4096)
 	fmt.Fprintf(conn, "POST /clean?render=off&format=html HTTP/1.1\r\nHost: fiasco\r\nContent-Length: %d\r\n\r\n%s", len(page), page)
-	// The slow reader's page is cleaned, and its answer of 4 MB waits
-	// on it; another request gets the service's one place.
+	// Once the slow reader's page is cleaned, its answer of 4 MB waits on
+	// it, and another request gets the service's one place.
 	deadline := time.Now().Add(30 * time.Second)
-	for {
-		resp, body := post(t, srv.url+"/clean?render=off&format=text", []byte("<p>A paragraph of running text, long enough to be kept as the clean text of the page.</p>"))
-		if resp.StatusCode == 200 {
-			break
+	for !strings.Contains(metricsText(t, srv.url), `fiasco_pages_total{render="off",outcome="ok"} 1`) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the slow reader's page is not cleaned:\n%s", metricsText(t, srv.url))
 		}
-		if resp.StatusCode != 503 || time.Now().After(deadline) {
-			t.Fatalf("beside a client that does not read: %d %s", resp.StatusCode, body)
-		}
-		time.Sleep(100 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
+	}
+	resp, body := post(t, srv.url+"/clean?render=off&format=text", []byte("<p>A paragraph of running text, long enough to be kept as the clean text of the page.</p>"))
+	if resp.StatusCode != 200 {
+		t.Fatalf("beside a client that does not read its answer: %d %s", resp.StatusCode, body)
 	}
 	// Gone inside the body: 499.
 	c2, err := net.Dial("tcp", addr)

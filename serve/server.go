@@ -271,7 +271,7 @@ func (s *Server) routes() http.Handler {
 			defer gw.close()
 			w = gw
 		}
-		sw := &statusWriter{ResponseWriter: w}
+		sw := &statusWriter{ResponseWriter: w, conn: connOf(r.Context())}
 		if (r.Method == http.MethodGet || r.Method == http.MethodHead) && r.ContentLength != 0 {
 			// A body no handler of these reads (a health check's
 			// Content-Length with no body would hold its answer: net/http
@@ -328,8 +328,9 @@ func (s *Server) logRequest(r *http.Request, sw *statusWriter, took time.Duratio
 type statusWriter struct {
 	http.ResponseWriter
 	status int
-	n      int64  // body bytes written
-	err    *Error // the error answered (fail), for the access log
+	n      int64        // body bytes written
+	err    *Error       // the error answered (fail), for the access log
+	conn   *watchedConn // the request's connection (nil in tests without one), for dropBody
 }
 
 func (w *statusWriter) WriteHeader(code int) {

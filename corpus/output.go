@@ -101,6 +101,9 @@ func Open(opt OutputOptions) (out *Output, err error) {
 		}
 	}
 	errPath := errorLogPath(opt)
+	if opt.Resume && opt.Errors == "" && opt.Format == WET {
+		errPath = legacyWETLog(opt.Path, errPath)
+	}
 	// The error log is this run's before anything is touched (lockLog).
 	// Until openErrorLog takes the lock over, a failure gives it up here,
 	// and removes the log's directory where lockLog made it (if empty).
@@ -294,6 +297,31 @@ func errorsBeside(p string, wet bool) string {
 		base += ".wet"
 	}
 	return filepath.Join(dir, base+".errors.jsonl")
+}
+
+// legacyWETLog is the error log a resumed WET run at path reads: errPath,
+// or, where that does not exist, the log an earlier version gave a WET
+// file whose name does not say .wet (NAME.errors.jsonl, until
+// 2026-11-29), when it exists and no JSONL output beside it (with its
+// settings) may own it instead.
+func legacyWETLog(path, errPath string) string {
+	if _, err := os.Stat(errPath); err == nil || path == "" || special(path) {
+		return errPath
+	}
+	old := errorsBeside(path, false)
+	if old == errPath {
+		return errPath
+	}
+	if _, err := os.Stat(old); err != nil {
+		return errPath
+	}
+	base := strings.TrimSuffix(old, ".errors.jsonl")
+	for _, ext := range []string{".jsonl", ".jsonl.gz", ".json", ".gz", ".warc", ".warc.gz", ""} {
+		if p := base + ext; p != path && HasSettings(JSONL, p) {
+			return errPath // a JSONL run's log, maybe
+		}
+	}
+	return old
 }
 
 // Close closes the outputs.

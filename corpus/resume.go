@@ -175,8 +175,14 @@ func (r *Resume) exhausted(next string) error {
 			return fmt.Errorf("--resume: entry %d of %s is for %s, but the output ends before the next input, %s: if the machine crashed during the run, the log kept entries its output lost; %s and resume again to clean the inputs from %s on; otherwise the inputs are not those the output was written from (same arguments, same order?)",
 				l.n, l.name, l.head, next, keep, next)
 		}
-		return fmt.Errorf("--resume: entry %d of %s is for %s, but %s: the inputs are not those the output was written from (same arguments, same order?); rerun without --resume to start afresh",
-			l.n, l.name, l.head, where)
+		why := "the inputs are not those the output was written from (same arguments, same order?)"
+		if ext := pageExt(l.head); ext == ".jsonl" || ext == ".ndjson" {
+			// Walks skip JSON Lines since 2026-11-29; earlier versions
+			// cleaned them as pages.
+			why = "folder walks skip JSON Lines (.jsonl, .ndjson) and earlier runs' outputs since 2026-11-29, and the run that wrote the output, older, cleaned such a file as a page"
+		}
+		return fmt.Errorf("--resume: entry %d of %s is for %s, but %s: %s; rerun without --resume to start afresh",
+			l.n, l.name, l.head, where, why)
 	}
 	return nil
 }

@@ -110,6 +110,7 @@ type Reader struct {
 	dr   *bufio.Reader // the records (br itself for a plain file)
 
 	started   bool
+	headers   int // record headers begun: NUL padding counts only after one
 	seeker    io.Seeker // the input, when it can seek: Resync looks back
 	replay    *replay   // the compressed input, when it cannot seek: Resync reads it again
 	base      int64     // the input's offset when reading began
@@ -197,7 +198,7 @@ func (r *Reader) nextMember() error {
 		b, _ := r.br.Peek(r.br.Buffered())
 		r.replay.keepFrom(start, b)
 	}
-	if zeroTail(r.br) {
+	if r.headers > 0 && zeroTail(r.br) {
 		return io.EOF // NUL padding after the last member, as gzip(1) ignores it
 	}
 	skipped, err := r.dec.begin(r.br)
@@ -573,8 +574,9 @@ func (r *Reader) offset() int64 {
 	return r.filePos() + r.opts.StartOffset
 }
 
-// zeroTail reports whether what is left of br is NUL bytes only, at most
-// bufSize of them, and if so takes them.
+// zeroTail reports whether what is left of br is NUL bytes only, fewer
+// than bufSize of them, and if so takes them. It is asked only after a
+// record: a file of NUL bytes alone (an aborted download) is no WARC.
 func zeroTail(br *bufio.Reader) bool {
 	b, err := br.Peek(bufSize)
 	if err != io.EOF || len(b) == 0 {
@@ -597,7 +599,7 @@ func (r *Reader) skipToRecord() error {
 	for {
 		b, err := r.dr.Peek(1)
 		if err == nil {
-			if b[0] == 0 && zeroTail(r.dr) {
+			if b[0] == 0 && r.headers > 0 && zeroTail(r.dr) {
 				continue // NUL padding after the last record (a tape's block, a writer's preallocation)
 			}
 			if b[0] != '\r' && b[0] != '\n' {
@@ -627,6 +629,7 @@ func (r *Reader) readHeader() (*Record, error) {
 		return nil, err
 	}
 	rec := &Record{Offset: r.offset(), r: r, gen: r.gen}
+	r.headers++
 	r.mr.cross = true
 	budget := r.opts.MaxHeaderBytes
 	line, err := readLine(r.dr, &r.scratch, &budget)

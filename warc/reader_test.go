@@ -562,4 +562,13 @@ func TestNULPadding(t *testing.T) {
 	if _, err := r.Next(); err == nil || err == io.EOF {
 		t.Errorf("NUL bytes and junk after the last record: %v, want an error", err)
 	}
+	// NUL bytes alone are no WARC (an aborted download), compressed or not.
+	for name, data := range map[string][]byte{"plain": []byte(pad), "gzip": append([]byte{0x1f, 0x8b}, pad...)} {
+		if _, err := NewReader(bytes.NewReader(data), Options{Gzip: name == "gzip"}).Next(); err == nil || err == io.EOF {
+			t.Errorf("NUL bytes alone (%s): %v, want an error", name, err)
+		}
+	}
+	if _, err := NewReader(bytes.NewReader([]byte(pad)), Options{Gzip: true}).Next(); err == nil || err == io.EOF {
+		t.Errorf("NUL bytes alone, read as gzip: %v, want an error", err)
+	}
 }

@@ -131,10 +131,11 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	}
 	b.fails.summary()
 	stats := src.Stats()
-	if fresh && b.found(out) == 0 && stats.Archives == 0 {
-		// No input: the run leaves no empty output behind. WARC files
+	if fresh && b.found(out) == 0 && stats.Records == 0 {
+		// No input: the run leaves no empty output behind. WARC records
 		// without a page are input (a crawl's shard of images only):
-		// their run leaves its empty output, as a finished shard.
+		// their run leaves its empty output, as a finished shard. An
+		// empty WARC file (an aborted download) is none.
 		corpus.Discard(cf.format, cf.out, cf.errors)
 		out.Where = "none (no input)"
 	}
@@ -286,7 +287,7 @@ func (b *batchRun) check(err error) {
 // summary reports the counts on stderr.
 func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 	msg := fmt.Sprintf("fiasco clean: %s, %d cleaned, %d failed", plural(b.pages, "page"), b.cleaned, b.failed)
-	if b.found(out) == 0 && stats.Archives > 0 {
+	if b.found(out) == 0 && stats.Records > 0 {
 		msg += " (no HTML page in the WARC files: the WARC line below says what their records held)"
 	}
 	if b.interrupted > 0 {
@@ -454,10 +455,13 @@ func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 		return err
 	}
 	if b.found(out) == 0 {
-		if stats.Archives > 0 {
+		if stats.Records > 0 {
 			// Read through, holding no page: a finished run (the
 			// summary's WARC line says what the records held).
 			return nil
+		}
+		if stats.Archives > 0 {
+			return errors.New("no WARC record found (empty WARC files: the WARC summary above)")
 		}
 		if walkSummary(stats) != "" {
 			return errors.New("no page found in the folders (the line above says what they held)")

@@ -120,3 +120,30 @@ func TestNoInputLeavesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeSkippedJSONLines: a run an earlier version began over a
+// folder holding JSON Lines, which it cleaned as pages and walks now
+// skip, cannot be resumed, and the refusal says why (not that the inputs
+// changed).
+func TestResumeSkippedJSONLines(t *testing.T) {
+	page, err := os.ReadFile(articlePath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	os.MkdirAll("site", 0o755)
+	for _, n := range []string{"a.html", "b.html", "c.html"} {
+		os.WriteFile(filepath.Join("site", n), page, 0o644)
+	}
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", "out.jsonl", "site"); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// As the earlier version wrote it over site/b.jsonl.
+	out, _ := os.ReadFile("out.jsonl")
+	os.WriteFile("out.jsonl", []byte(strings.Replace(string(out), `"input":"site/b.html"`, `"input":"site/b.jsonl"`, 1)), 0o644)
+	os.Rename("site/b.html", "site/b.jsonl")
+	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", "out.jsonl", "--resume", "site")
+	if code != 1 || !strings.Contains(errs, "folder walks skip JSON Lines") {
+		t.Errorf("exit %d: %s", code, errs)
+	}
+}

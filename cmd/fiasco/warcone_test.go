@@ -102,4 +102,11 @@ func TestCleanOneWARCErrors(t *testing.T) {
 			t.Errorf("no page, %s: exit %d, output %v; stderr: %s", format, code, err, errs)
 		}
 	}
+	// An empty WARC file (an aborted download) holds no record: an error.
+	empty := filepath.Join(t.TempDir(), "empty.warc.gz")
+	os.WriteFile(empty, nil, 0o644)
+	o := filepath.Join(t.TempDir(), "e.jsonl")
+	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", o, empty); code != 1 || !strings.Contains(errs, "no WARC record found") {
+		t.Errorf("an empty WARC file: exit %d; stderr: %s", code, errs)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -325,5 +326,42 @@ func TestResumeErrorLog(t *testing.T) {
 	gotErrs, _ = os.ReadFile(errs)
 	if code != 1 || !strings.Contains(stderr, "3 pages done by an earlier run, skipped; 1 of them failed") || !bytes.Equal(gotErrs, refErrs) {
 		t.Errorf("resumed after b: exit %d; error log:\n%s\nstderr:\n%s", code, gotErrs, stderr)
+	}
+}
+
+// TestWETLegacyErrorLog: a WET output whose name does not say .wet, which
+// an earlier version gave the error log NAME.errors.jsonl (now
+// NAME.wet.errors.jsonl), resumes with that log: its failures count as
+// done and failed, not as inputs the output lacks.
+func TestWETLegacyErrorLog(t *testing.T) {
+	dir := t.TempDir()
+	page := "<html><body><p>Hello world, this is a page with a sentence of running text in it.</p></body></html>"
+	var warcData strings.Builder
+	for i := 1; i <= 6; i++ {
+		body := page
+		if i == 3 {
+			body = "" // an empty page: fails
+		}
+		http := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + body
+		fmt.Fprintf(&warcData, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-%012d>\r\n"+
+			"WARC-Date: 2024-05-01T12:00:00Z\r\nWARC-Target-URI: <http://x.example/%d>\r\nContent-Type: application/http; msgtype=response\r\n"+
+			"Content-Length: %d\r\n\r\n%s\r\n\r\n", i, i, len(http), http)
+	}
+	in := filepath.Join(dir, "in.warc")
+	os.WriteFile(in, []byte(warcData.String()), 0o644)
+	out := filepath.Join(dir, "c.warc.gz")
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "wet", "-o", out, in); code != 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	// As the earlier version named it.
+	if err := os.Rename(filepath.Join(dir, "c.wet.errors.jsonl"), filepath.Join(dir, "c.errors.jsonl")); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "wet", "-o", out, "--resume", in)
+	if code != 1 || !strings.Contains(errs, "--resume: 6 pages done by an earlier run, skipped; 1 of them failed (in "+filepath.Join(dir, "c.errors.jsonl")+")") {
+		t.Errorf("resumed with the earlier log's name: exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "c.wet.errors.jsonl")); err == nil {
+		t.Error("a second error log was made beside the earlier one")
 	}
 }

@@ -110,7 +110,7 @@ type Reader struct {
 	dr   *bufio.Reader // the records (br itself for a plain file)
 
 	started   bool
-	headers   int // record headers begun: NUL padding counts only after one
+	headers   int       // record headers begun: NUL padding counts only after one
 	seeker    io.Seeker // the input, when it can seek: Resync looks back
 	replay    *replay   // the compressed input, when it cannot seek: Resync reads it again
 	base      int64     // the input's offset when reading began

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/url"
 	"os"
 	"strings"
 	"time"
@@ -37,10 +38,11 @@ type Doc struct {
 	// attribute or inline style, kept (preclean.Options.KeepHidden):
 	// hidden until a script, which does not run here, shows it.
 	Hidden bool
-	// Frames lists the addresses (src) of the page's frames and inline
-	// frames, in document order, when it holds no text block: the text
-	// of a frameset is in the pages its frames load, which are cleaned
-	// only when given as inputs themselves. nil otherwise.
+	// Frames lists the addresses (src) of the page's frames, and of its
+	// inline frames where it has no script, in document order, when it
+	// holds no text block (frameSources): the text of a frameset is in
+	// the pages its frames load, which are cleaned only when given as
+	// inputs themselves. nil otherwise.
 	Frames  []string
 	English bool // the page's text looks English
 	Timings Timings
@@ -249,30 +251,66 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 }
 
 // frameSources loads the page again, as preclean drops frames, and
-// returns the src of each <frame> and <iframe> it holds that names a page
-// (not about:, javascript: or data:); nil for none.
+// returns the src of each <frame> it holds that names a page (not
+// about:, javascript: or data:), and of each <iframe> where the page has
+// no script, resolved against its <base href> where that is absolute;
+// nil for none.
 func frameSources(name string, data []byte, opt PrepareOptions) []string {
 	p, err := load.Bytes(name, data, opt.Load)
 	if err != nil {
 		return nil
 	}
-	var srcs []string
+	var frames, iframes []string
+	scripts := false
+	var base *url.URL
 	for n := range p.Doc.Descendants() {
-		if n.Type != html.ElementNode || n.DataAtom != atom.Frame && n.DataAtom != atom.Iframe {
+		if n.Type != html.ElementNode {
 			continue
 		}
-		for _, a := range n.Attr {
-			if a.Namespace != "" || a.Key != "src" {
+		switch n.DataAtom {
+		case atom.Script:
+			scripts = true
+		case atom.Base:
+			if u, err := url.Parse(strings.TrimSpace(attr(n, "href"))); err == nil && u.IsAbs() && base == nil {
+				base = u
+			}
+		case atom.Frame, atom.Iframe:
+			v := strings.TrimSpace(attr(n, "src"))
+			low := strings.ToLower(v)
+			if v == "" || strings.HasPrefix(low, "about:") || strings.HasPrefix(low, "javascript:") || strings.HasPrefix(low, "data:") {
 				continue
 			}
-			v := strings.TrimSpace(a.Val)
-			if low := strings.ToLower(v); v != "" && !strings.HasPrefix(low, "about:") && !strings.HasPrefix(low, "javascript:") && !strings.HasPrefix(low, "data:") {
-				srcs = append(srcs, v)
+			if n.DataAtom == atom.Frame {
+				frames = append(frames, v)
+			} else {
+				iframes = append(iframes, v)
 			}
-			break
 		}
 	}
-	return srcs
+	if !scripts {
+		// An inline frame holds the text of a page without scripts; on
+		// a page a script fills it is more likely an advertisement or
+		// an embedded video, and the text is the script's.
+		frames = append(frames, iframes...)
+	}
+	if base != nil {
+		for i, f := range frames {
+			if u, err := base.Parse(f); err == nil {
+				frames[i] = u.String()
+			}
+		}
+	}
+	return frames
+}
+
+// attr returns the value of n's attribute key (no namespace), or "".
+func attr(n *html.Node, key string) string {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val
+		}
+	}
+	return ""
 }
 
 // MinFallbackWords is the least number of words the <noscript> and

@@ -191,9 +191,9 @@ func (c *cleanFlags) validate() error {
 	case c.format == corpus.WET && otherStream(c.out, ".txt", ".html", ".htm"):
 		return bad("-o %s names a text file: a WET file is gzip data, a member per record (name it e.g. crawl.warc.wet.gz)", c.out)
 	case c.format == corpus.WET && c.out != "" && !strings.HasSuffix(strings.ToLower(c.out), ".gz") && !isDevice(c.out) &&
-		!strings.HasPrefix(c.out, "/dev/") && !(c.resume && isRegular(c.out)):
+		!strings.HasPrefix(c.out, "/dev/") && !(c.resume && isRegular(c.out)) && corpus.CheckOutputPath(c.format, c.out) == nil:
 		// (A WET file an earlier version wrote under such a name
-		// resumes under it.)
+		// resumes under it; a directory is refused as one, below.)
 		return bad("-o %s: a WET file is gzip data, a member per record: give a name ending .gz (e.g. %s.warc.wet.gz)", c.out, strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(c.out, ".wet"), ".warc"), "."))
 	case stream && otherStream(c.out, ".zst", ".bz2", ".xz", ".zip"):
 		return bad("-o %s names a compression fiasco does not write: JSON Lines under a name ending .gz are written gzip-compressed, under any other uncompressed; WET is always gzip", c.out)

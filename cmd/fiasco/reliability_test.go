@@ -506,8 +506,11 @@ func TestEmptyOutputsReported(t *testing.T) {
 	}
 	for _, format := range []string{"jsonl", "wet", "text"} {
 		o := filepath.Join(dir, "out."+format)
-		if format == "text" {
+		switch format {
+		case "text":
 			o = filepath.Join(dir, "outdir")
+		case "wet":
+			o += ".gz"
 		}
 		code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", format, "-o", o, filepath.Join(dir, "in"))
 		if code != 1 || !strings.Contains(errs, "3 pages, 2 cleaned, 1 failed, 1 with no text kept") {

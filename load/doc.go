@@ -28,7 +28,10 @@
 //     a few stray bytes (3 valid multi-byte sequences or more, twice as
 //     many as stray bytes): a server's default (Apache's AddDefaultCharset
 //     ISO-8859-1) over a UTF-8 page with a pasted windows-1252 quote.
-//     The chain then goes on (its meta, or the detector, says UTF-8).
+//     The chain then goes on: a wrapper or meta that declares UTF-8, or
+//     the detector, says UTF-8; a <meta> that declares a single-byte
+//     charset over such bytes still decides, as it did (the page's own
+//     word, and the training pages, which have no header, read as before).
 //  4. "wrapper": the CleanEval wrapper's encoding attribute.
 //  5. "meta": <meta charset>, <meta http-equiv="Content-Type" content=..>
 //     anywhere in the head (the head is tokenised to its end, up to 1 MiB,

@@ -7,12 +7,15 @@ import "github.com/fiasco-project/fiasco/classify"
 // tenth, classify.Model.FloorShare; the article policy's do not; Cleaner.Floor, fiasco clean --floor and --floor=false,
 // set it for a run): on a page whose prose blocks (features.Table.Prose:
 // ten word tokens or more, ending like a sentence) hold at least
-// FloorMinWords word tokens, and whose kept blocks (prose or not) hold
-// fewer word tokens than FloorShare times that (the model's own share,
+// FloorMinWords word tokens, and whose kept prose blocks hold fewer word
+// tokens than FloorShare times that (the model's own share,
 // classify.Model.FloorShare, where it has one), every prose block is kept
 // as well. A model that all but empties a page of running text (a
-// directory of entries with a paragraph each, a page of teasers) then
-// keeps its running text.
+// directory of entries with a paragraph each, a page of teasers, a blog
+// post whose archive of links the model keeps instead) then keeps its
+// running text. Only kept prose counts: until 2026-11-29 the floor
+// counted every kept block's words, and a long kept list of links kept
+// it from firing (RESULTS.md, "The floor counts kept prose").
 const (
 	FloorShare    = 0.25
 	FloorMinWords = 50
@@ -59,7 +62,7 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 }
 
 // proseFloor keeps every prose block of d that keep drops when the kept
-// blocks hold fewer than share of the prose's word tokens (at least
+// prose blocks hold fewer than share of the prose's word tokens (at least
 // FloorMinWords of them), and returns which it kept (nil when none).
 func proseFloor(d *Doc, keep []bool, share float64) (floor []bool) {
 	prose, kept := 0, 0
@@ -70,9 +73,9 @@ func proseFloor(d *Doc, keep []bool, share float64) (floor []bool) {
 		n := len(d.Table.Tokens[i])
 		if d.Table.Prose(i) {
 			prose += n
-		}
-		if k {
-			kept += n
+			if k {
+				kept += n
+			}
 		}
 	}
 	if prose < FloorMinWords || float64(kept) >= share*float64(prose) {

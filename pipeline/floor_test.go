@@ -235,3 +235,77 @@ func TestFloorShare(t *testing.T) {
 		}
 	}
 }
+
+// TestFloorCountsProse: the floor weighs the prose a model keeps, not
+// what it keeps at all: a page whose kept blocks are a long list of links
+// while its prose is dropped (a blog post beside its archive, Dragnet's
+// R59) keeps its prose; a page that keeps a share of its prose stays as
+// the model cut it.
+func TestFloorCountsProse(t *testing.T) {
+	m, err := classify.Default(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fm := *m
+	fm.Floor, fm.Smooth, fm.FloorShare = true, 0, 0.25
+	var b strings.Builder
+	b.WriteString("<html><body><ul>")
+	for i := range 30 {
+		fmt.Fprintf(&b, "<li><a href=/a%d>Archive of month %d</a></li>", i, i)
+	}
+	b.WriteString("</ul>")
+	for i := range 5 {
+		fmt.Fprintf(&b, "<p>Entry %d. The council met on Tuesday to discuss the new bridge over the river and its cost.</p>", i)
+	}
+	b.WriteString("</body></html>")
+	d, err := Prepare(context.Background(), "p.html", []byte(b.String()), PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prose, other []int
+	listWords := 0
+	for i := range d.Blocks {
+		if d.Table.Prose(i) {
+			prose = append(prose, i)
+		} else {
+			other = append(other, i)
+			listWords += len(d.Table.Tokens[i])
+		}
+	}
+	if len(prose) != 5 || listWords < 100 {
+		t.Fatalf("%d prose blocks and %d words in the others, want 5 and a list longer than the prose", len(prose), listWords)
+	}
+	for _, c := range []struct {
+		name      string
+		keptProse int // how many of the prose blocks the values keep
+		floor     bool
+	}{
+		{"the list kept, the prose dropped", 0, true},
+		{"the list and two paragraphs of five kept", 2, false},
+	} {
+		s := make([]float64, len(d.Blocks))
+		for _, i := range other {
+			s[i] = 1
+		}
+		for j, i := range prose {
+			s[i] = -2
+			if j < c.keptProse {
+				s[i] = 1
+			}
+		}
+		keep, _, floor := keepFloor(&fm, d, s, 0)
+		if (floor != nil) != c.floor {
+			t.Errorf("%s: floor %v, want it to fire: %v", c.name, floor, c.floor)
+		}
+		for _, i := range prose {
+			if want := c.floor || s[i] >= 0; keep[i] != want {
+				t.Errorf("%s: prose block %d kept %v, want %v", c.name, i, keep[i], want)
+			}
+		}
+		for _, i := range other {
+			if !keep[i] {
+				t.Errorf("%s: block %d of the list dropped", c.name, i)
+			}
+		}
+	}
+}

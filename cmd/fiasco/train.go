@@ -66,7 +66,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	})
 	floor := fs.Bool("floor", false, "store the prose floor in the model: on a page the model all but empties, every block of prose is kept (pipeline.FloorShare)")
 	floorShare := new(float64)
-	fs.Func("floor-share", "with --floor: the floor keeps a page's prose where the kept blocks hold less than this share of its words (above 0 and below 1; default: a quarter, pipeline.FloorShare)", func(s string) (err error) {
+	fs.Func("floor-share", "with --floor: the floor keeps a page's prose where its kept prose blocks hold less than this share of its words (above 0 and below 1; default: a quarter, pipeline.FloorShare)", func(s string) (err error) {
 		*floorShare, err = parseFloorShare(s)
 		return err
 	})

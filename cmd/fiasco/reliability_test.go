@@ -505,13 +505,7 @@ func TestEmptyOutputsReported(t *testing.T) {
 		t.Errorf("--policy article --floor: exit %d, stderr:\n%s; want a usage error", code, errs)
 	}
 	for _, format := range []string{"jsonl", "wet", "text"} {
-		o := filepath.Join(dir, "out."+format)
-		switch format {
-		case "text":
-			o = filepath.Join(dir, "outdir")
-		case "wet":
-			o += ".gz"
-		}
+		o := outputIn(dir, "out", format)
 		code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", format, "-o", o, filepath.Join(dir, "in"))
 		if code != 1 || !strings.Contains(errs, "3 pages, 2 cleaned, 1 failed, 1 with no text kept") {
 			t.Errorf("batch, %s: exit %d; stderr:\n%s", format, code, errs)
@@ -559,13 +553,7 @@ func TestResumeOddNames(t *testing.T) {
 		}
 	}
 	for _, format := range []string{"jsonl", "wet", "text"} {
-		out := filepath.Join(dir, "out."+format)
-		switch format {
-		case "wet":
-			out += ".gz"
-		case "text":
-			out = filepath.Join(dir, "outdir")
-		}
+		out := outputIn(dir, "out", format)
 		if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", format, "-o", out, in); code != 0 {
 			t.Fatalf("%s: exit %d: %s", format, code, errs)
 		}
@@ -600,4 +588,16 @@ func TestOutputDash(t *testing.T) {
 		os.Remove("-")
 		t.Error("-o - wrote a file named -")
 	}
+}
+
+// outputIn is the -o of a run in dir for format: NAME.jsonl, NAME.wet.gz
+// (WET is gzip), or the directory NAMEdir of a per-page format.
+func outputIn(dir, name, format string) string {
+	switch format {
+	case "jsonl":
+		return filepath.Join(dir, name+".jsonl")
+	case "wet":
+		return filepath.Join(dir, name+".wet.gz")
+	}
+	return filepath.Join(dir, name+"dir")
 }

@@ -481,13 +481,7 @@ func TestWARCDamage(t *testing.T) {
 	// directory's manifest) and the error log (WET's record of failures)
 	// mark it.
 	for _, format := range []string{"jsonl", "wet", "text"} {
-		out := filepath.Join(dir, "resumed."+format)
-		switch format {
-		case "wet":
-			out += ".gz"
-		case "text":
-			out = filepath.Join(dir, "resumed") // a directory and its manifest
-		}
+		out := outputIn(dir, "resumed", format) // for text, a directory and its manifest
 		fiasco(t, "clean", "--no-render", "-q", "--format", format, "-o", out, c.path)
 		code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--resume", "--format", format, "-o", out, c.path)
 		want := fmt.Sprintf("--resume: %d pages done by an earlier run, skipped; %d of them failed (in ", len(text)+len(failed), len(failed))

@@ -41,7 +41,7 @@ var ErrLocked = errors.New("another run is writing it (wait for that run to end,
 // pipe is not claimed.
 func Claim(format, path string) (release func(keep bool), err error) {
 	none := func(bool) {}
-	if path == "" || special(path) {
+	if path == "" || IsDevice(path) {
 		return none, nil
 	}
 	lock, dir := path, ""

@@ -170,7 +170,7 @@ func lockLog(path string) (*os.File, error) {
 func ClaimErrorLog(format, path, errors string) (release func(), err error) {
 	p := errorLogPath(OutputOptions{Format: format, Path: path, Errors: errors})
 	none := func() {}
-	if p == "" || special(p) {
+	if p == "" || IsDevice(p) {
 		return none, nil
 	}
 	if fi, err := os.Stat(filepath.Dir(p)); err != nil || !fi.IsDir() {

@@ -108,7 +108,7 @@ func Open(opt OutputOptions) (out *Output, err error) {
 	// Until openErrorLog takes the lock over, a failure gives it up here,
 	// and removes the log's directory where lockLog made it (if empty).
 	var lock *os.File
-	if errPath != "" && !special(errPath) {
+	if errPath != "" && !IsDevice(errPath) {
 		if fi, err := os.Stat(errPath); err == nil && fi.IsDir() {
 			return nil, fmt.Errorf("%s is a directory, not an error log", errPath)
 		}
@@ -131,7 +131,7 @@ func Open(opt OutputOptions) (out *Output, err error) {
 	}
 	// The settings are checked before any output is touched.
 	sp := ""
-	if opt.Settings != nil && opt.Path != "" && !special(opt.Path) {
+	if opt.Settings != nil && opt.Path != "" && !IsDevice(opt.Path) {
 		sp = settingsPath(opt.Path, !IsStream(opt.Format))
 		if opt.Resume {
 			if err := checkSettings(opt.Path, !IsStream(opt.Format), opt.Settings); err != nil {
@@ -243,10 +243,10 @@ func Open(opt OutputOptions) (out *Output, err error) {
 // anything is opened (Open truncates what it does not resume).
 func OutputPaths(format, path, errors string) []string {
 	var out []string
-	if path != "" && !special(path) {
+	if path != "" && !IsDevice(path) {
 		out = append(out, path)
 	}
-	if errors := errorLogPath(OutputOptions{Format: format, Path: path, Errors: errors}); errors != "" && !special(errors) {
+	if errors := errorLogPath(OutputOptions{Format: format, Path: path, Errors: errors}); errors != "" && !IsDevice(errors) {
 		out = append(out, errors)
 	}
 	return out
@@ -266,7 +266,7 @@ func errorLogPath(opt OutputOptions) string {
 // stream's file, errors.jsonl in an output directory.
 func defaultErrorLog(opt OutputOptions) string {
 	switch {
-	case IsStream(opt.Format) && (opt.Path == "" || special(opt.Path)):
+	case IsStream(opt.Format) && (opt.Path == "" || IsDevice(opt.Path)):
 		return "" // errors on stderr, as for standard output
 	case IsStream(opt.Format):
 		return errorsBeside(opt.Path, opt.Format == WET)
@@ -276,6 +276,10 @@ func defaultErrorLog(opt OutputOptions) string {
 	return filepath.Join(opt.Path, ErrorsName)
 }
 
+// streamSuffixes are the endings errorsBeside takes off an output
+// file's name, longest first where one ends another.
+var streamSuffixes = []string{".warc.wet.gz", ".wet.gz", ".wet", ".warc.gz", ".jsonl.gz", ".gz", ".jsonl", ".json", ".warc"}
+
 // errorsBeside names the default error log of an output file: NAME.errors.jsonl
 // beside NAME.jsonl, NAME.wet.errors.jsonl beside a WET file (wet):
 // NAME.warc.wet.gz, NAME.wet.gz, NAME.warc.gz, NAME.gz, so that the JSONL
@@ -284,7 +288,7 @@ func defaultErrorLog(opt OutputOptions) string {
 // which a JSONL run's NAME.jsonl took over.)
 func errorsBeside(p string, wet bool) string {
 	dir, base := filepath.Split(p)
-	for _, ext := range []string{".warc.wet.gz", ".wet.gz", ".wet", ".warc.gz", ".jsonl.gz", ".gz", ".jsonl", ".json", ".warc"} {
+	for _, ext := range streamSuffixes {
 		if t, ok := strings.CutSuffix(base, ext); ok && t != "" {
 			base = t
 			if strings.Contains(ext, ".wet") {
@@ -305,7 +309,7 @@ func errorsBeside(p string, wet bool) string {
 // 2026-11-29), when it exists and no JSONL output beside it (with its
 // settings) may own it instead.
 func legacyWETLog(path, errPath string) string {
-	if _, err := os.Stat(errPath); err == nil || path == "" || special(path) {
+	if _, err := os.Stat(errPath); err == nil || path == "" || IsDevice(path) {
 		return errPath
 	}
 	old := errorsBeside(path, false)
@@ -316,9 +320,9 @@ func legacyWETLog(path, errPath string) string {
 		return errPath
 	}
 	base := strings.TrimSuffix(old, ".errors.jsonl")
-	for _, ext := range []string{".jsonl", ".jsonl.gz", ".json", ".gz", ".warc", ".warc.gz", ""} {
-		if p := base + ext; p != path && HasSettings(JSONL, p) {
-			return errPath // a JSONL run's log, maybe
+	for _, ext := range append(streamSuffixes, "") {
+		if p := base + ext; p != path && !strings.Contains(ext, ".wet") && HasSettings(JSONL, p) {
+			return errPath // the log, maybe, of a JSONL run that errorsBeside names so
 		}
 	}
 	return old
@@ -348,10 +352,10 @@ func namesDir(path string) bool {
 	return strings.HasSuffix(path, "/") || strings.HasSuffix(path, string(filepath.Separator)) || b == "." || b == ".."
 }
 
-// special reports a path that exists as neither a regular file nor a
+// IsDevice reports a path that exists as neither a regular file nor a
 // directory: a device (-o /dev/stdout) or a pipe, written as it is, with
 // nothing beside it.
-func special(path string) bool {
+func IsDevice(path string) bool {
 	fi, err := os.Stat(path)
 	return err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
 }
@@ -362,10 +366,10 @@ func special(path string) bool {
 // the error log, each only where it holds no record. Call it after
 // Output.Close, for outputs that did not exist before the run.
 func Discard(format, path, errors string) {
-	if path == "" || special(path) {
+	if path == "" || IsDevice(path) {
 		return
 	}
-	if errors := errorLogPath(OutputOptions{Format: format, Path: path, Errors: errors}); errors != "" && !special(errors) {
+	if errors := errorLogPath(OutputOptions{Format: format, Path: path, Errors: errors}); errors != "" && !IsDevice(errors) {
 		removeEmpty(errors)
 	}
 	if IsStream(format) {

@@ -37,7 +37,7 @@ const settingsSuffix = ".settings.json"
 // output that holds pages but no settings (moved without its settings
 // file) does not.
 func CheckResume(format, path string, s Settings) error {
-	if path == "" || special(path) {
+	if path == "" || IsDevice(path) {
 		return nil
 	}
 	return checkSettings(path, !IsStream(format), s)

@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/fiasco-project/fiasco/internal/dom"
 )
 
 // address returns the page's own address as it states it: the href of
@@ -23,15 +25,15 @@ func address(doc *html.Node) (addr, baseHref string) {
 		if n.Type == html.ElementNode {
 			switch n.DataAtom {
 			case atom.Link:
-				if canonical == "" && hasToken(attr(n, "rel"), "canonical") {
-					canonical = absolute(attr(n, "href")) // nothing ranks higher
+				if canonical == "" && hasToken(dom.Attr(n, "rel"), "canonical") {
+					canonical = absolute(dom.Attr(n, "href")) // nothing ranks higher
 				}
 			case atom.Meta:
-				if og == "" && (isOGURL(attr(n, "property")) || isOGURL(attr(n, "name"))) {
-					og = absolute(attr(n, "content"))
+				if og == "" && (isOGURL(dom.Attr(n, "property")) || isOGURL(dom.Attr(n, "name"))) {
+					og = absolute(dom.Attr(n, "content"))
 				}
 			case atom.Base:
-				href := strings.TrimSpace(attr(n, "href"))
+				href := strings.TrimSpace(dom.Attr(n, "href"))
 				if baseHref == "" {
 					baseHref = href
 				}
@@ -60,15 +62,6 @@ func address(doc *html.Node) (addr, baseHref string) {
 }
 
 func isOGURL(s string) bool { return strings.EqualFold(strings.TrimSpace(s), "og:url") }
-
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
-}
 
 // hasToken reports whether the space-separated list s holds tok, in any
 // case.

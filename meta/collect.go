@@ -5,6 +5,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/fiasco-project/fiasco/internal/dom"
 )
 
 // metaKeys maps the lower-cased name or property of a <meta> element to
@@ -116,12 +118,12 @@ func (w *walker) walk(n *html.Node, inArticle bool) {
 		if n.Type != html.ElementNode || n.Namespace != "" {
 			continue
 		}
-		if p := attr(n, "itemprop"); p != "" {
+		if p := dom.Attr(n, "itemprop"); p != "" {
 			w.itemprop(n, p)
 		}
 		switch n.DataAtom {
 		case atom.Html:
-			w.c.add(fLanguage, HTMLLang, attr(n, "lang"))
+			w.c.add(fLanguage, HTMLLang, dom.Attr(n, "lang"))
 		case atom.Title:
 			if !w.title {
 				w.title = true
@@ -130,7 +132,7 @@ func (w *walker) walk(n *html.Node, inArticle bool) {
 		case atom.Meta:
 			w.meta(n)
 		case atom.Script:
-			if isLDJSON(attr(n, "type")) {
+			if isLDJSON(dom.Attr(n, "type")) {
 				w.ld.parse(scriptText(n))
 			}
 			continue
@@ -139,7 +141,7 @@ func (w *walker) walk(n *html.Node, inArticle bool) {
 		case atom.Time:
 			w.time(n, inArticle)
 		case atom.A:
-			if hasToken(attr(n, "rel"), "author") {
+			if hasToken(dom.Attr(n, "rel"), "author") {
 				w.c.add(fAuthor, RelAuthor, textOf(n))
 			}
 		}
@@ -149,12 +151,12 @@ func (w *walker) walk(n *html.Node, inArticle bool) {
 
 // meta reads a <meta> element by its name, property and http-equiv.
 func (w *walker) meta(n *html.Node) {
-	content := attr(n, "content")
+	content := dom.Attr(n, "content")
 	if content == "" {
 		return
 	}
 	seen := ""
-	for _, k := range []string{attr(n, "property"), attr(n, "name"), "http-equiv:" + attr(n, "http-equiv")} {
+	for _, k := range []string{dom.Attr(n, "property"), dom.Attr(n, "name"), "http-equiv:" + dom.Attr(n, "http-equiv")} {
 		k = strings.ToLower(strings.TrimSpace(k))
 		if k == seen {
 			continue
@@ -169,8 +171,8 @@ func (w *walker) meta(n *html.Node) {
 // time reads a <time> element's date: its datetime attribute, else its
 // text.
 func (w *walker) time(n *html.Node, inArticle bool) {
-	v := attr(n, "datetime")
-	_, pub := attrOK(n, "pubdate")
+	v := dom.Attr(n, "datetime")
+	_, pub := dom.LookupAttr(n, "pubdate")
 	if v == "" && pub {
 		v = textOf(n)
 	}
@@ -193,7 +195,7 @@ func (w *walker) itemprop(n *html.Node, props string) {
 			continue
 		}
 		var v string
-		if _, scope := attrOK(n, "itemscope"); scope && (f == fAuthor || f == fSite) {
+		if _, scope := dom.LookupAttr(n, "itemscope"); scope && (f == fAuthor || f == fSite) {
 			if name := findItemprop(n, "name"); name != nil {
 				v = itemValue(name)
 			} else if f == fSite {
@@ -215,10 +217,10 @@ func findItemprop(n *html.Node, prop string) *html.Node {
 		if c.Type != html.ElementNode {
 			continue
 		}
-		if hasToken(attr(c, "itemprop"), prop) {
+		if hasToken(dom.Attr(c, "itemprop"), prop) {
 			return c
 		}
-		if _, scope := attrOK(c, "itemscope"); scope {
+		if _, scope := dom.LookupAttr(c, "itemscope"); scope {
 			continue
 		}
 		if f := findItemprop(c, prop); f != nil {
@@ -231,16 +233,16 @@ func findItemprop(n *html.Node, prop string) *html.Node {
 // itemValue is a microdata property's value: content for <meta>,
 // datetime for <time>, value for <data>, else the text.
 func itemValue(n *html.Node) string {
-	if v, ok := attrOK(n, "content"); ok {
+	if v, ok := dom.LookupAttr(n, "content"); ok {
 		return v
 	}
 	switch n.DataAtom {
 	case atom.Time:
-		if v := attr(n, "datetime"); v != "" {
+		if v := dom.Attr(n, "datetime"); v != "" {
 			return v
 		}
 	case atom.Data, atom.Meter:
-		return attr(n, "value")
+		return dom.Attr(n, "value")
 	}
 	return textOf(n)
 }
@@ -302,21 +304,6 @@ func scriptText(n *html.Node) string {
 		}
 	}
 	return b.String()
-}
-
-// attr returns n's attribute key (lower case), or "".
-func attr(n *html.Node, key string) string {
-	v, _ := attrOK(n, key)
-	return v
-}
-
-func attrOK(n *html.Node, key string) (string, bool) {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			return a.Val, true
-		}
-	}
-	return "", false
 }
 
 // hasToken reports whether the space-separated list s holds tok (ASCII

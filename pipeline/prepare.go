@@ -271,11 +271,11 @@ func frameSources(name string, data []byte, opt PrepareOptions) []string {
 		case atom.Script:
 			scripts = true
 		case atom.Base:
-			if u, err := url.Parse(strings.TrimSpace(attr(n, "href"))); err == nil && u.IsAbs() && base == nil {
+			if u, err := url.Parse(strings.TrimSpace(dom.Attr(n, "href"))); err == nil && u.IsAbs() && base == nil {
 				base = u
 			}
 		case atom.Frame, atom.Iframe:
-			v := strings.TrimSpace(attr(n, "src"))
+			v := strings.TrimSpace(dom.Attr(n, "src"))
 			low := strings.ToLower(v)
 			if v == "" || strings.HasPrefix(low, "about:") || strings.HasPrefix(low, "javascript:") || strings.HasPrefix(low, "data:") {
 				continue
@@ -301,16 +301,6 @@ func frameSources(name string, data []byte, opt PrepareOptions) []string {
 		}
 	}
 	return frames
-}
-
-// attr returns the value of n's attribute key (no namespace), or "".
-func attr(n *html.Node, key string) string {
-	for _, a := range n.Attr {
-		if a.Namespace == "" && a.Key == key {
-			return a.Val
-		}
-	}
-	return ""
 }
 
 // MinFallbackWords is the least number of words the <noscript> and

@@ -190,7 +190,7 @@ func (c *cleanFlags) validate() error {
 		return bad("-o %s names a JSON file: give --format jsonl, or a name for WET (e.g. .warc.wet.gz)", c.out)
 	case c.format == corpus.WET && otherStream(c.out, ".txt", ".html", ".htm"):
 		return bad("-o %s names a text file: a WET file is gzip data, a member per record (name it e.g. crawl.warc.wet.gz)", c.out)
-	case c.format == corpus.WET && c.out != "" && !strings.HasSuffix(strings.ToLower(c.out), ".gz") && !isDevice(c.out) &&
+	case c.format == corpus.WET && c.out != "" && !strings.HasSuffix(strings.ToLower(c.out), ".gz") && !corpus.IsDevice(c.out) &&
 		!strings.HasPrefix(c.out, "/dev/") && !(c.resume && isRegular(c.out)) && corpus.CheckOutputPath(c.format, c.out) == nil:
 		// (A WET file an earlier version wrote under such a name
 		// resumes under it; a directory is refused as one, below.)
@@ -612,11 +612,4 @@ func framesList(srcs []string) string {
 		return strings.Join(srcs, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(srcs[:3], ", "), len(srcs)-3)
-}
-
-// isDevice reports whether path exists and is not a regular file or a
-// directory (a device, a named pipe): an output whose name says nothing.
-func isDevice(path string) bool {
-	fi, err := os.Stat(path)
-	return err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
 }

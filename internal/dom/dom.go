@@ -83,3 +83,21 @@ func Invisible(r rune) bool {
 	}
 	return false
 }
+
+// Attr returns the value of n's attribute key (no namespace; the parser
+// gives keys in lower case), or "" where it has none.
+func Attr(n *html.Node, key string) string {
+	v, _ := LookupAttr(n, key)
+	return v
+}
+
+// LookupAttr is Attr, and whether n has the attribute at all (an empty
+// itemscope, a boolean attribute).
+func LookupAttr(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && a.Key == key {
+			return a.Val, true
+		}
+	}
+	return "", false
+}

@@ -2,6 +2,7 @@ package svm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -69,7 +70,10 @@ type GridResult struct {
 // depend on C or the fold, so for each gamma the full kernel matrix is
 // computed once (when it fits in KernelMB) and shared by all its
 // trainings; each training still runs LIBSVM's exact solver from
-// alpha = 0 (warm starts would change the results).
+// alpha = 0 (warm starts would change the results). When ctx ends
+// first, GridSearch returns the context's error with the pairs whose
+// every fold had finished (nil when none had), as svm-grid's table keeps
+// the lines written before it was stopped.
 func GridSearch(ctx context.Context, prob *Problem, base Params, opt GridOptions) (*GridResult, error) {
 	if err := prob.Validate(); err != nil {
 		return nil, err
@@ -202,8 +206,10 @@ func GridSearch(ctx context.Context, prob *Problem, base Params, opt GridOptions
 				if st.pending == 0 {
 					st.km = nil // free the matrix once its gamma is done
 				}
-				left[idx]--
-				if left[idx] == 0 {
+				if err == nil {
+					left[idx]-- // a fold cut short leaves its pair unfinished
+				}
+				if err == nil && left[idx] == 0 {
 					done++
 					// Under mu: one call at a time, done in order.
 					if opt.Progress != nil && err == nil {
@@ -215,15 +221,16 @@ func GridSearch(ctx context.Context, prob *Problem, base Params, opt GridOptions
 		}()
 	}
 	wg.Wait()
-	if firstErr != nil {
+	stopped := ctx.Err()
+	if firstErr != nil && !(stopped != nil && errors.Is(firstErr, stopped)) {
 		return nil, firstErr
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
 	}
 	res := &GridResult{Log2C: opt.Log2C, Log2G: opt.Log2G}
 	for g, lg := range opt.Log2G {
 		for c, lc := range opt.Log2C {
+			if left[g*len(opt.Log2C)+c] > 0 {
+				continue // stopped before its folds were all done
+			}
 			r := results[g*len(opt.Log2C)+c]
 			pt := GridPoint{Log2C: lc, Log2G: lg, C: math.Exp2(lc), Gamma: math.Exp2(lg), Metrics: cvMetrics(prob, r.Pred)}
 			if base.Kernel == Linear {
@@ -234,6 +241,12 @@ func GridSearch(ctx context.Context, prob *Problem, base Params, opt GridOptions
 				res.Best = pt
 			}
 		}
+	}
+	if stopped != nil {
+		if len(res.Points) == 0 {
+			return nil, stopped
+		}
+		return res, stopped
 	}
 	return res, nil
 }

@@ -118,3 +118,52 @@ func TestStratifiedFolds(t *testing.T) {
 		t.Error("k=1 accepted")
 	}
 }
+
+// TestGridStopped: a grid whose context ends returns the context's error
+// with the pairs whose folds had all finished, each as plain CV scores
+// it, and none of the rest.
+func TestGridStopped(t *testing.T) {
+	p := &Problem{}
+	for i := range 120 {
+		y, c := 1.0, 0.4
+		if i%2 == 0 {
+			y, c = -1, -0.4
+		}
+		a, b := float64(i%7)/10-0.3, float64(i%11)/15-0.33
+		p.X = append(p.X, []float64{c + a, c - b, a * b})
+		p.Y = append(p.Y, y)
+	}
+	folds, err := StratifiedFolds(p.Y, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	opt := GridOptions{Log2C: []float64{-1, 1, 3, 5}, Log2G: []float64{-3, -1, 1}, FoldOf: folds, Workers: 1,
+		Progress: func(done, total int) {
+			if done == 3 {
+				cancel()
+			}
+		}}
+	res, err := GridSearch(ctx, p, DefaultParams(), opt)
+	if err != context.Canceled {
+		t.Fatalf("err %v, want context.Canceled", err)
+	}
+	if res == nil || len(res.Points) < 3 || len(res.Points) >= 12 {
+		t.Fatalf("stopped after 3 pairs: %v", res)
+	}
+	for _, pt := range res.Points {
+		par := DefaultParams()
+		par.C, par.Gamma = math.Exp2(pt.Log2C), math.Exp2(pt.Log2G)
+		cv, err := CrossValidateFolds(context.Background(), p, par, folds)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if cv.Metrics != pt.Metrics {
+			t.Errorf("log2c %g log2g %g: stopped grid %v, plain CV %v", pt.Log2C, pt.Log2G, pt.Metrics, cv.Metrics)
+		}
+		if better(pt, res.Best) {
+			t.Errorf("point %+v beats reported best %+v", pt, res.Best)
+		}
+	}
+}

@@ -144,18 +144,39 @@ func withSignals(parent context.Context, stderr io.Writer) (ctx context.Context,
 
 // pipeWriter is standard output. A write that fails because the reader
 // has gone (EPIPE: fiasco clean page.html | head -1) cancels the run with
-// a SIGPIPE cause, so that it stops, closes Chromium and exits 141.
+// a SIGPIPE cause, so that it stops, closes Chromium and exits 141. Any
+// other failed write (a full disk, /dev/full) is kept (writeErr), so that
+// a command whose report could not be written fails (runMain) although it
+// wrote the report without checking each write.
 type pipeWriter struct {
 	w      io.Writer
 	cancel context.CancelCauseFunc
+
+	mu  sync.Mutex
+	err error // the first failed write's error, EPIPE aside
 }
 
 func (p *pipeWriter) Write(b []byte) (int, error) {
 	n, err := p.w.Write(b)
-	if err != nil && errors.Is(err, syscall.EPIPE) {
-		p.cancel(&signalError{syscall.SIGPIPE})
+	if err != nil {
+		if errors.Is(err, syscall.EPIPE) {
+			p.cancel(&signalError{syscall.SIGPIPE})
+		} else {
+			p.mu.Lock()
+			if p.err == nil {
+				p.err = err
+			}
+			p.mu.Unlock()
+		}
 	}
 	return n, err
+}
+
+// writeErr returns the first error of a failed write to p, EPIPE aside.
+func (p *pipeWriter) writeErr() error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.err
 }
 
 // exitCode reports err, the outcome of running command name (args[0]), on

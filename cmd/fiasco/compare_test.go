@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/fiasco-project/fiasco/score"
@@ -165,6 +167,36 @@ func TestCompareFailedPages(t *testing.T) {
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+// failWriter fails every write as a full disk does.
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
+
+// TestReportUnwritable checks that a command whose report cannot be
+// written to standard output (a full disk, > /dev/full) fails and says
+// so, where it wrote the report without checking each write (compare,
+// eval, grid, svm); --version as well.
+func TestReportUnwritable(t *testing.T) {
+	dir := t.TempDir()
+	nodes := train.NodeScores{TP: 3, FP: 1, TN: 5, FN: 2}
+	ps := []train.PageScore{pageScore("a", "1", 100, 100, 90, nodes), pageScore("a", "2", 50, 60, 45, nodes)}
+	rp := writeLines(t, dir, "ref.jsonl", ps)
+	cp := writeLines(t, dir, "cand.jsonl", ps)
+	for _, args := range [][]string{{"compare", rp, cp}, {"--version"}} {
+		var stderr strings.Builder
+		out := &pipeWriter{w: failWriter{}, cancel: func(error) {}}
+		code := runMain(context.Background(), args, out, &stderr)
+		if code != 1 || !strings.Contains(stderr.String(), "writing standard output") || !strings.Contains(stderr.String(), "no space left on device") {
+			t.Errorf("%v to a full disk: exit %d, stderr %q; want 1 and the write error", args, code, stderr.String())
+		}
+		// The same to a writable standard output succeeds.
+		var ok strings.Builder
+		if code := runMain(context.Background(), args, &pipeWriter{w: &ok, cancel: func(error) {}}, &stderr); code != 0 || ok.Len() == 0 {
+			t.Errorf("%v: exit %d with %d bytes out; want 0 and a report", args, code, ok.Len())
 		}
 	}
 }

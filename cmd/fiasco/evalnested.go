@@ -32,8 +32,11 @@ C, gamma, threshold, smoothing) is cross-validated on them, and the one with the
 inner word F (micro-averaged, no segment tags) is trained on all of them
 and cleans the held-out fold. With --by-set (two or more --data sets)
 each data set is held out in turn and cleaned by a model chosen (--inner
-folds) and trained on the other sets. No page is cleaned by a model, or
-scored for a choice, that saw it.
+folds) and trained on the other sets; the inner folds' seed follows the
+held-out set's place among --data (--seed mixed with it), so the same
+sets given in another order deal other inner folds and may choose
+otherwise. No page is cleaned by a model, or scored for a choice, that
+saw it.
 
 Folds are dealt by page. With --folds-by site (also for --cv) whole sites
 are dealt, outer and inner: a site's pages are never on both sides of a

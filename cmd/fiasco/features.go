@@ -137,6 +137,9 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := checkWritable(*out); err != nil {
 		return usagef("features", "-o %s: %v", *out, err)
 	}
+	if err := checkWritable(*out + ".json"); err != nil {
+		return usagef("features", "-o %s: its sidecar %s: %v", *out, *out+".json", err)
+	}
 	if *visual && (*featFlag != "" || *noRender) {
 		return usagef("features", "--visual adds the visual features to the default columns: with --features name them there (e.g. text,shape); with --no-render leave it out")
 	}
@@ -197,10 +200,15 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	js, err := json.MarshalIndent(side, "", " ")
 	if err == nil {
-		err = os.WriteFile(*out+".json", append(js, '\n'), 0o644)
+		err = writeOutput(*out+".json", func(w io.Writer) error { _, e := w.Write(append(js, '\n')); return e })
 	}
 	if err != nil {
-		return err
+		// Rows without their sidecar are rows whose columns no one can
+		// name: none.
+		if fi, serr := os.Stat(*out); serr == nil && fi.Mode().IsRegular() {
+			os.Remove(*out)
+		}
+		return fmt.Errorf("%w (%s removed: its rows are no use without their sidecar)", err, *out)
 	}
 	fmt.Fprintf(stderr, "fiasco features: %d rows x %d features in %s (sidecar %s)\n",
 		prob.Len(), len(names), *out, filepath.Base(*out)+".json")

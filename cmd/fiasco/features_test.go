@@ -192,4 +192,16 @@ func TestFeaturesColumns(t *testing.T) {
 	if sc := sidecar(corpus); sc.Features == nil {
 		t.Error("the sidecar was overwritten")
 	}
+	// A sidecar that cannot be written: refused before any work, and no
+	// rows are left without their sidecar.
+	blocked := filepath.Join(out, "blocked.libsvm")
+	if err := os.Mkdir(blocked+".json", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := fiasco(t, "features", "-q", "--data", dir, "-o", blocked); code != 2 || !strings.Contains(errs, "its sidecar") {
+		t.Errorf("a sidecar that is a directory: exit %d, stderr %q", code, errs)
+	}
+	if _, err := os.Stat(blocked); err == nil {
+		t.Error("rows were written without their sidecar")
+	}
 }

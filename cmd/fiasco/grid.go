@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -33,8 +32,16 @@ binary so that it does not link golearn).
 
 Folds are dealt by row, as svm-train -v deals them; fiasco train --grid
 deals them by page, so that a page's blocks, which look alike, are never
-on both sides: its accuracy is lower and is the one to trust for unseen
-pages. fiasco train scales every column to [-1, 1] by its range in the
+on both sides: its accuracy is lower and nearer what unseen pages give.
+Both are still optimistic: the keywords and the scaling are learnt once
+from all the rows or pages, held-out folds included, and the best of
+many pairs is picked on the same folds that score it. fiasco eval --cv
+with the chosen C and gamma scores them without the first; fiasco eval
+--nested, which chooses inside each fold, without either.
+
+Stopped by a signal (Ctrl-C), grid prints the pairs whose folds had all
+finished and writes them to the table file, as svm-grid's table keeps
+the lines it wrote; it has no -resume. fiasco train scales every column to [-1, 1] by its range in the
 training data before it trains: to tune C and gamma for it on a file of
 fiasco features, scale the file first (fiasco svm scale -s RANGE DATA >
 DATA.scaled) and search the scaled file. grid warns of a file whose
@@ -70,6 +77,9 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if *folds < 2 {
 		return usagef("grid", "-v %d: want 2 or more folds", *folds)
+	}
+	if *workers < 0 {
+		return usagef("grid", "-workers %d: want 0 (all cores) or more", *workers)
 	}
 	if err := linearGamma("grid", sf.kernel, fs.given("log2g")); err != nil {
 		return err
@@ -113,15 +123,33 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	opt.Progress = bar.Update
 	res, err := svm.GridSearch(ctx, prob, base, opt)
 	bar.Done()
-	if err != nil {
+	if err != nil && (res == nil || ctx.Err() == nil) {
 		return dataErr(data, err)
 	}
 	table := gridTable(res)
+	if err != nil {
+		// Stopped (a signal): the pairs finished so far, as svm-grid's
+		// table keeps its lines; no best pair, no heatmap.
+		fmt.Fprint(stdout, table)
+		if p := orDefault(*out, data+".out"); p != "" {
+			if werr := writeOutput(p, func(w io.Writer) error { _, e := io.WriteString(w, table); return e }); werr != nil {
+				return werr
+			}
+			fmt.Fprintf(stderr, "fiasco grid: stopped with %d of %d pairs finished; their table is in %s\n", len(res.Points), len(lc)*len(lg), p)
+		} else {
+			fmt.Fprintf(stderr, "fiasco grid: stopped with %d of %d pairs finished (printed above)\n", len(res.Points), len(lc)*len(lg))
+		}
+		return err
+	}
 	fmt.Fprint(stdout, table)
-	fmt.Fprintf(stdout, "best: log2c %g log2g %g  %v  (%d pairs in %v)\n", res.Best.Log2C, res.Best.Log2G, res.Best.Metrics, len(res.Points), time.Since(start).Round(time.Millisecond))
+	gamma := fmt.Sprintf("log2g %g", res.Best.Log2G)
+	if base.Kernel == svm.Linear {
+		gamma = "(no gamma: linear kernel)"
+	}
+	fmt.Fprintf(stdout, "best: log2c %g %s  %v  (%d pairs in %v)\n", res.Best.Log2C, gamma, res.Best.Metrics, len(res.Points), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "%g %g %g\n", res.Best.C, res.Best.Gamma, 100*res.Best.Accuracy)
 	if p := orDefault(*out, data+".out"); p != "" {
-		if err := os.WriteFile(p, []byte(table), 0o644); err != nil {
+		if err := writeOutput(p, func(w io.Writer) error { _, e := io.WriteString(w, table); return e }); err != nil {
 			return err
 		}
 	}
@@ -182,7 +210,11 @@ func parseRange(s string) ([]float64, error) {
 		}
 		v[i] = x
 	}
-	return svm.RangeLog2(v[0], v[1], v[2])
+	r, err := svm.RangeLog2(v[0], v[1], v[2])
+	if err != nil {
+		return nil, fmt.Errorf("%q: %s", s, strings.TrimPrefix(err.Error(), "svm: "))
+	}
+	return r, nil
 }
 
 // gridTable is svm-grid's .out format plus precision/recall/F1:

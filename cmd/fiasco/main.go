@@ -60,7 +60,15 @@ func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 			name = args[0]
 		}
 	}
-	return exitCode(ctx, name, run(ctx, args, stdout, stderr), stderr)
+	err := run(ctx, args, stdout, stderr)
+	if pw, ok := stdout.(*pipeWriter); ok && err == nil {
+		if werr := pw.writeErr(); werr != nil {
+			// The command wrote its report without checking each write
+			// (eval, compare, grid, svm): the report is lost.
+			err = fmt.Errorf("writing standard output: %w", werr)
+		}
+	}
+	return exitCode(ctx, name, err, stderr)
 }
 
 func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -82,7 +82,7 @@ func dataErr(path string, err error) error {
 }
 
 func svmTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("svm train", "usage: fiasco svm train [options] DATA [MODEL]\n\nTrains a two-class C-SVC exactly as svm-train does and writes MODEL\n(LIBSVM format) and MODEL"+svm.MetaSuffix+"; without MODEL, as svm-train,\nDATA's file name with .model added, in the current directory. With -v it\ncross-validates and writes no model. -h 0|1 is svm-train's shrinking\noption; -h alone prints this help.")
+	fs := newFlagSet("svm train", "usage: fiasco svm train [options] DATA [MODEL]\n\nTrains a two-class C-SVC exactly as svm-train does and writes MODEL\n(LIBSVM format) and MODEL"+svm.MetaSuffix+"; without MODEL, as svm-train,\nDATA's file name with .model added, in the current directory. With -v it\ncross-validates and writes no model. -h 0|1 is svm-train's shrinking\noption; -h alone prints this help.\n\nTwo differences from Debian's svm-train (package svm's documentation):\nthat reads -c, -g, -r and -wi in single precision, this in double, so a\nvalue float32 cannot hold (-g 0.1) gives a slightly other rho (-g\n0.10000000149011612 here gives svm-train's model byte for byte); and\n-b 1's probability fit (Platt) draws other folds, so probA and probB\ndiffer.")
 	sf := addSVMFlags(fs.FlagSet, libsvmLetters)
 	folds := fs.Int("v", 0, "n-fold stratified cross-validation instead of training (n >= 2); folds drawn from -seed")
 	quiet := fs.Bool("q", false, "quiet mode")
@@ -186,8 +186,11 @@ func svmPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		// silently. Rows scaled with the training data's ranges (svm
 		// scale -r) go a little beyond [-1, 1] where a test value lies
 		// beyond the training range; raw ones far beyond.
-		if col, lo, hi := beyond(data, rawLimit); col >= 0 && !unscaledSVs(m) {
-			fmt.Fprintf(stderr, "fiasco svm predict: warning: column %d of %s runs from %g to %g, and the model's support vectors lie in [-1, 1]: unscaled rows? scale them as the training rows were (fiasco svm scale -r RANGE)\n", col+1, pos[0], lo, hi)
+		// One column beyond is a test value beyond the training range
+		// (a page with more symbols than any training page); raw rows
+		// have most columns beyond.
+		if col, lo, hi, n := beyondCols(data, rawLimit); (n >= rawCols || 2*n > m.NumFeatures) && !unscaledSVs(m) {
+			fmt.Fprintf(stderr, "fiasco svm predict: warning: %d columns of %s lie beyond [-%d, %d] (column %d runs from %g to %g), and the model's support vectors lie in [-1, 1]: unscaled rows? scale them as the training rows were (fiasco svm scale -r RANGE)\n", n, pos[0], rawLimit, rawLimit, col+1, lo, hi)
 		}
 	}
 	if data.NumFeatures() > m.NumFeatures {
@@ -325,8 +328,35 @@ func svmScale(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 }
 
 // rawLimit is how far beyond [-1, 1] a value of rows for a model trained
-// on scaled ones must lie for svm predict to take them for unscaled.
-const rawLimit = 3
+// on scaled ones must lie, in rawCols columns at least (or most of the
+// model's columns), for svm predict
+// to take them for unscaled. Rows scaled with the training rows' ranges
+// (svm scale -r) go beyond where a test value lies beyond the training
+// range, in a column or two (fiasco's symbol_share on pages of symbols);
+// fiasco's raw features lie beyond in most columns (lengths, counts,
+// depths).
+const (
+	rawLimit = 3
+	rawCols  = 3
+)
+
+// beyondCols returns how many columns of prob hold a value outside
+// [-limit, limit], and the first of them (0-based) with its range.
+func beyondCols(prob *svm.Problem, limit float64) (first int, lo, hi float64, n int) {
+	first, lo, hi = beyond(prob, limit)
+	if first < 0 {
+		return first, lo, hi, 0
+	}
+	cols := map[int]bool{}
+	for _, row := range prob.X {
+		for j, v := range row {
+			if v < -limit || v > limit {
+				cols[j] = true
+			}
+		}
+	}
+	return first, lo, hi, len(cols)
+}
 
 // unscaledSVs reports whether a support vector of m has a value outside
 // [-1, 1] (the model was not trained on scaled rows).

@@ -334,7 +334,7 @@ func TestSVMPredictChecks(t *testing.T) {
 		t.Errorf("two named columns for a three-column model: exit %d, %s", code, errs)
 	}
 	code, _, errs = runCmd(t, svmCmd, "predict", p("raw3"), p("m"), p("out"))
-	if code != 0 || !strings.Contains(errs, "column 1 of "+p("raw3")+" runs from -20 to 20") {
+	if code != 0 || !strings.Contains(errs, "2 columns of "+p("raw3")+" lie beyond [-3, 3] (column 1 runs from -20 to 20)") {
 		t.Errorf("raw rows: exit %d, %s", code, errs)
 	}
 	// Rows scaled with the training ranges go a little beyond [-1, 1]
@@ -343,6 +343,13 @@ func TestSVMPredictChecks(t *testing.T) {
 	code, _, errs = runCmd(t, svmCmd, "predict", p("scaled"), p("m"), p("out"))
 	if code != 0 || strings.Contains(errs, "warning") {
 		t.Errorf("scaled rows a little beyond [-1, 1]: exit %d, %s", code, errs)
+	}
+	// One column far beyond: a test page beyond the training range in
+	// that column, scaled as the training rows were: no warning.
+	os.WriteFile(p("scaled1"), []byte("1 1:5 2:-0.2 3:0.5\n-1 1:-0.5 2:0.5 3:0\n"), 0o644)
+	code, _, errs = runCmd(t, svmCmd, "predict", p("scaled1"), p("m"), p("out"))
+	if code != 0 || strings.Contains(errs, "warning") {
+		t.Errorf("scaled rows with one column beyond [-3, 3]: exit %d, %s", code, errs)
 	}
 	code, _, errs = runCmd(t, svmCmd, "predict", "-q", p("raw3"), p("m"), p("out"))
 	if code != 0 || errs != "" {

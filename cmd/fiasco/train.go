@@ -30,9 +30,15 @@ them clean or dirty, and an SVM learns from their features. SVM options are
 svm-train's (-c, -g, -t, -w1, -w-1, -e, -m, -b), except its -h (shrinking),
 which is --shrinking 0|1 here: -h asks for help. --grid picks C and gamma by
 cross-validation over pages first (--folds-by site: over sites, as for
---stack's folds). The default features are the text and
-structure ones (with the context ones under --policy article), as the
-embedded text models'; the embedded rendered models add shape (--features
+--stack's folds; --workers bounds its trainings run at once); its
+accuracies are optimistic, the keywords and scaling being learnt from
+all pages first (fiasco eval --cv or --nested scores a choice honestly).
+A model holds two SVMs: one for pages whose text looks English, on every
+feature, and one for the others, on the features that need no English
+word lists (no keywords, stop words or known words); both take the same
+C and gamma, and the counts train prints are the English one's. The
+default features are the text and structure ones (with the context ones
+under --policy article), as the embedded text models'; the embedded rendered models add shape (--features
 text,shape; see the README on rebuilding them). Pages are rendered in
 Chromium only when --features names visual features (visual, shape, style
 or vis_ names).
@@ -44,6 +50,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := newFlagSet("train", trainHelp)
 	var df dataFlags
 	df.add(fs)
+	fs.Lookup("workers").Usage = "pages prepared at once, and --grid's trainings run at once (0: one per CPU)"
 	sf := addSVMFlags(fs.FlagSet, fiascoNames)
 	sf.addMaxSV(fs.FlagSet, "", "; --grid scores the uncut SVM")
 	out := fs.String("o", "", "output model file (required)")
@@ -200,7 +207,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if foldsBy && !*grid && *stack == 0 {
 		return usagef("train", "--folds-by deals the folds of --grid and --stack: give one")
 	}
-	var gopt svm.GridOptions
+	gopt := svm.GridOptions{Workers: df.workers} // --workers bounds the grid's trainings too
 	if *grid {
 		if gopt.Log2C, err = parseRange(*log2c); err != nil {
 			return usagef("train", "--log2c %v", err)
@@ -254,8 +261,12 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		printGridMatrix(stderr, res)
 		to.Params.C, to.Params.Gamma = res.Best.C, res.Best.Gamma
-		fmt.Fprintf(stderr, "fiasco train: best C = 2^%g = %g, gamma = 2^%g = %g (CV accuracy %.2f%%)\n",
-			res.Best.Log2C, res.Best.C, res.Best.Log2G, res.Best.Gamma, 100*res.Best.Accuracy)
+		if to.Params.Kernel == svm.Linear {
+			fmt.Fprintf(stderr, "fiasco train: best C = 2^%g = %g (CV accuracy %.2f%%)\n", res.Best.Log2C, res.Best.C, 100*res.Best.Accuracy)
+		} else {
+			fmt.Fprintf(stderr, "fiasco train: best C = 2^%g = %g, gamma = 2^%g = %g (CV accuracy %.2f%%)\n",
+				res.Best.Log2C, res.Best.C, res.Best.Log2G, res.Best.Gamma, 100*res.Best.Accuracy)
+		}
 	}
 	m, err := train.Train(ctx, ex, to)
 	if err != nil {

@@ -220,6 +220,7 @@ func TestFallbackText(t *testing.T) {
 		{"text of its own", `<html><body>` + article + `<noscript><p>Please enable JavaScript to see the comments on this article.</p></noscript></body></html>`, false},
 		{"noscript in noscript", `<html><body><div id="app"></div><noscript><noscript>` + article + `</noscript></noscript></body></html>`, true},
 		{"noscript with markup and text", `<html><body><noscript>The festival, reported: <b>` + article + `</b></noscript></body></html>`, true},
+		{"app shell's splash beside the noscript", `<html><body><div id="app"><div class="splash">Loading…</div></div><noscript>` + article + `</noscript></body></html>`, true},
 		{"noframes after the frameset", `<html><head><title>Frames</title></head><frameset cols="20%,80%"><frame src="nav.html"></frameset><noframes>` + article + `</noframes></html>`, true},
 	} {
 		c0 := &Cleaner{Model: defaultText(t)}
@@ -241,6 +242,13 @@ func TestFallbackText(t *testing.T) {
 		if !c.want && strings.Contains(text, "enable JavaScript") {
 			t.Errorf("%s: the noscript text is kept: %q", c.name, text)
 		}
+	}
+	// A short page of its own whose noscript is no prose keeps its text.
+	short := `<html><body><h1>Opening hours</h1><p>Monday to Friday, nine to five.</p><noscript><p>Please enable JavaScript to see the map of how to find us.</p></noscript></body></html>`
+	if r, err := (&Cleaner{Model: defaultText(t)}).Clean(context.Background(), "short.html", []byte(short)); err != nil {
+		t.Errorf("a short page with a noscript notice: %v", err)
+	} else if r.Fallbacks || strings.Contains(r.Text(), "enable JavaScript") {
+		t.Errorf("a short page with a noscript notice: Fallbacks %v, text %q; want its own text only", r.Fallbacks, r.Text())
 	}
 	// A page a script fills whose noscript says only that: no text.
 	shell := `<html><body><div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript></body></html>`

@@ -178,14 +178,16 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	}
 	t2 := time.Now()
 	d.Blocks = blocks.Find(p.Doc)
-	if len(d.Blocks) == 0 && !pc.KeepFallbacks && hasFallback(data) {
-		// No text but what <noscript> or <noframes> holds (a page a
-		// script fills, a frameset): that is what a browser with scripts
-		// off (as the renderer's) shows, so the page is that text, if it
-		// is text to read and not a one-line "enable JavaScript".
+	if n := words(d.Blocks); n < MinFallbackWords && !pc.KeepFallbacks && hasFallback(data) {
+		// Next to no text but what <noscript> or <noframes> holds (a
+		// page a script fills, a frameset; an app shell's "Loading…"
+		// beside it): that is what a browser with scripts off (as the
+		// renderer's) shows, so the page is that text, if it is text to
+		// read and not a one-line "enable JavaScript", and holds nine
+		// tenths of the page's words or more.
 		fpc := pc
 		fpc.KeepFallbacks = true
-		if fp, bs, ok := again(name, data, opt, fpc); ok {
+		if fp, bs, ok := again(name, data, opt, fpc); ok && (n == 0 || 10*n <= words(bs) && proseWords(bs)-proseWords(d.Blocks) >= MinFallbackWords) {
 			p, d.Page, d.Blocks = fp, fp, bs
 			d.Fallbacks = true
 		}

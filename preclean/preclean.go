@@ -13,6 +13,7 @@ type Stats struct {
 	Elements   int // elements removed (their subtrees included once)
 	Comments   int // comment nodes removed
 	Hidden     int // elements removed because hidden by attribute or style
+	Consent    int // elements removed as cookie or consent notices (consentNotice)
 	HeadNodes  int // children of <head> removed
 	Paragraphs int // paragraphs made from runs of <br>
 	Kept       int // runs of <br> left alone (see splitBreaks)
@@ -151,6 +152,11 @@ func (st *Stats) drop(n *html.Node) bool {
 	}
 	if n.Namespace == "" && dropped[n.DataAtom] || n.Namespace == "svg" && n.Parent != nil && n.Parent.Namespace != "svg" {
 		st.Elements++
+		return true
+	}
+	if consentNotice(n) {
+		st.Elements++
+		st.Consent++
 		return true
 	}
 	if !st.keepHidden && hidden(n) {

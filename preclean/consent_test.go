@@ -1,0 +1,57 @@
+package preclean
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"golang.org/x/net/html"
+)
+
+func TestNameWords(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"CybotCookiebotDialog", []string{"cybot", "cookiebot", "dialog"}},
+		{"cookie-law-info-bar", []string{"cookie", "law", "info", "bar"}},
+		{"sp_message_container_1234", []string{"sp", "message", "container", "1234"}},
+		{"__docusaurus_skipToContent_fallback", []string{"docusaurus", "skip", "to", "content", "fallback"}},
+		{"HTML5", []string{"html5"}},
+		{"", nil},
+	} {
+		if got := nameWords(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("nameWords(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+}
+
+// TestConsentLength: an element named a cookie notice by common words
+// is dropped up to MaxConsentWords words and kept beyond (a page about
+// cookies whose content is so named); one named by a consent manager is
+// dropped whatever it holds.
+func TestConsentLength(t *testing.T) {
+	for _, c := range []struct {
+		attr  string
+		words int
+		drop  bool
+	}{
+		{`class="cookie-notice"`, MaxConsentWords, true},
+		{`class="cookie-notice"`, MaxConsentWords + 1, false},
+		{`id="onetrust-pc-sdk"`, 3 * MaxConsentWords, true},
+		{`class="cookie-notice"`, 0, false},
+	} {
+		page := `<html><body><div ` + c.attr + `><p>` + strings.Repeat("word ", c.words) + `<script>var a = "not words a reader sees";</script></p></div><p>After.</p></body></html>`
+		doc, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := CleanStats(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Consent == 1; got != c.drop {
+			t.Errorf("<div %s> of %d words: dropped %v, want %v", c.attr, c.words, got, c.drop)
+		}
+	}
+}

@@ -24,7 +24,8 @@ const (
 // Keep returns which blocks of d to keep, given their decision values s
 // under m and the threshold th: classify.KeepSmooth with m.Smooth
 // (classify.Keep when it is 0), and with m.Floor the prose floor
-// (FloorShare) after it.
+// (FloorShare) after it; a block that is an advertisement's label
+// ("Advertisement", "Anzeige": dropAdLabels) is never kept.
 func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
 	keep, _, _ := keepFloor(m, d, s, th)
 	return keep
@@ -37,7 +38,11 @@ func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
 // again is marked floor only.
 func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smoothed, floor []bool) {
 	if m == nil {
-		return classify.Keep(s, th), nil, nil
+		keep = classify.Keep(s, th)
+		if d != nil {
+			dropAdLabels(d, keep)
+		}
+		return keep, nil, nil
 	}
 	keep = classify.KeepSmooth(s, th, m.Smooth)
 	if m.Floor && d != nil && d.Table != nil {
@@ -47,9 +52,17 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 		}
 		floor = proseFloor(d, keep, share)
 	}
+	if d != nil {
+		dropAdLabels(d, keep)
+	}
 	if m.Smooth > 0 {
-		// The final label against the plain cut's, the floor's blocks aside.
-		for i, k := range classify.Keep(s, th) {
+		// The final label against the plain cut's (advertisements' labels
+		// dropped from both), the floor's blocks aside.
+		plain := classify.Keep(s, th)
+		if d != nil {
+			dropAdLabels(d, plain)
+		}
+		for i, k := range plain {
 			if k != keep[i] && (floor == nil || !floor[i]) {
 				if smoothed == nil {
 					smoothed = make([]bool, len(keep))

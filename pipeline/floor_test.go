@@ -309,3 +309,60 @@ func TestFloorCountsProse(t *testing.T) {
 		}
 	}
 }
+
+// TestAdLabels: a block whose whole text is an advertisement's label is
+// never kept, whatever its value and the smoothing; a sentence that
+// speaks of advertisements is.
+func TestAdLabels(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"Advertisement", true},
+		{" ADVERTISEMENT ", true},
+		{"- Anzeige -", true},
+		{"Publicité", true},
+		{"Sponsored  content", true},
+		{"Ads", true},
+		{"Advertising revenue fell by a tenth last year.", false},
+		{"Adverts", false},
+		{"", false},
+	} {
+		if got := adLabel(c.text); got != c.want {
+			t.Errorf("adLabel(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+	page := `<html><body><article><p>The council met on Tuesday to approve the budget for the coming year, after a long debate.</p><div>Advertisement</div><p>Members voted for the plan by a wide margin, and the mayor thanked them for their work.</p></article></body></html>`
+	d, err := Prepare(context.Background(), "ad.html", []byte(page), PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ad := -1
+	for i, b := range d.Blocks {
+		if b.Text == "Advertisement" {
+			ad = i
+		}
+	}
+	if ad < 0 {
+		t.Fatalf("no block holds the label: %d blocks", len(d.Blocks))
+	}
+	s := make([]float64, len(d.Blocks))
+	for i := range s {
+		s[i] = 1 // every block well above the threshold
+	}
+	for _, smooth := range []float64{0, 0.25} {
+		m := &classify.Model{Smooth: smooth}
+		keep, smoothed, _ := keepFloor(m, d, s, 0)
+		for i, k := range keep {
+			if k == (i == ad) {
+				t.Errorf("smoothing %v: block %d (%q) kept %v", smooth, i, d.Blocks[i].Text, k)
+			}
+		}
+		if smoothed != nil {
+			t.Errorf("smoothing %v: blocks marked smoothed %v; the label is no smoothing's doing", smooth, smoothed)
+		}
+	}
+	if keep := Keep(nil, d, s, 0); keep[ad] {
+		t.Error("without a model the label is kept")
+	}
+}

@@ -45,7 +45,8 @@
 //     sentence length, closed-class (stop word) share from an embedded
 //     English list, unknown-word share against an embedded English word list
 //     (SCOWL, see data/WORDS-LICENSE.txt), punctuation/digit/symbol/upper
-//     case shares, link-text ratio, final punctuation.
+//     case shares, link-text ratio, final punctuation (reference marks
+//     after it, "[1]", "[citation needed]", set aside: beforeCitations).
 //   - Keyword: share of the block's tokens that are clean keywords, share that
 //     are dirty keywords, and their mean log-odds, with keywords ranked by
 //     log-likelihood keyness (Dunning's G²) between clean and dirty training

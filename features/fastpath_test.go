@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 	"unicode"
@@ -83,10 +84,18 @@ func charStatsRef(s string) textStats {
 	}
 	if st.chars > 0 {
 		st.sentences++
+		// Reference marks at the end ("[1]", "[citation needed]") stand
+		// after the sentence's end: the reference drops them, by
+		// regular expression.
+		if m := citationsRef.FindStringIndex(s); m != nil && m[0] > 0 {
+			last, _ = utf8.DecodeLastRuneInString(strings.TrimRightFunc(s[:m[0]], unicode.IsSpace))
+		}
 		st.finalPunct = last == '.' || last == '!' || last == '?' || last == ':' || last == '"' || last == '”'
 	}
 	return st
 }
+
+var citationsRef = regexp.MustCompile(`(?i)([\t\n\v\f\r \x{85}\p{Z}]*\[[\t\n\v\f\r \x{85}\p{Z}]*([0-9]{1,3}|[a-z]|note ?[0-9]{1,3}|citation needed)[\t\n\v\f\r \x{85}\p{Z}]*\])+[\t\n\v\f\r \x{85}\p{Z}]*$`)
 
 func ancestryRef(n *html.Node) ancestors {
 	var a ancestors

@@ -44,6 +44,27 @@ func TestCharStats(t *testing.T) {
 	if !charStats("One sentence.").finalPunct {
 		t.Error("final punctuation missed")
 	}
+	// Reference marks after a sentence's end leave it ended; other
+	// brackets at the end ("[more]", "[PDF]") do not.
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"The bridge opened in 1879.[1]", true},
+		{"The bridge opened in 1879.[1][12] ", true},
+		{"The bridge opened in 1879. [citation needed]", true},
+		{"The bridge opened in 1879.[note 3]", true},
+		{"The bridge opened in 1879.[a]", true},
+		{"The bridge opened in 1879 [1]", false},
+		{"Read the whole story. [more]", false},
+		{"Abstract. [PDF]", false},
+		{"[1]", false},
+		{"Items [1234]", false},
+	} {
+		if got := charStats(c.text).finalPunct; got != c.want {
+			t.Errorf("%q: final punctuation %v, want %v", c.text, got, c.want)
+		}
+	}
 }
 
 func TestLexicon(t *testing.T) {

@@ -258,7 +258,56 @@ func charStats(s string) textStats {
 	st.chars = st.letters + st.digits + st.punct + st.symbols
 	if st.chars > 0 {
 		st.sentences++ // the last sentence, ended or not
+		if last == ']' {
+			last = beforeCitations(s)
+		}
 		st.finalPunct = last == '.' || last == '!' || last == '?' || last == ':' || last == '"' || last == '”'
 	}
 	return st
+}
+
+// beforeCitations returns the last character of s that is not space
+// before the reference marks that end it ("... in 1879.[1][12]", "...
+// river. [citation needed]"): brackets holding one to three digits, one
+// letter, "note" and a number, or "citation needed" (Wikipedia's and its
+// copies'); ']' where s ends in other brackets ("[more]", "[PDF]").
+func beforeCitations(s string) rune {
+	t := strings.TrimRightFunc(s, unicode.IsSpace)
+	cut := false
+	for strings.HasSuffix(t, "]") {
+		open := strings.LastIndexByte(t, '[')
+		if open < 0 || !citationMark(t[open+1:len(t)-1]) {
+			break
+		}
+		t = strings.TrimRightFunc(t[:open], unicode.IsSpace)
+		cut = true
+	}
+	if !cut || t == "" {
+		return ']'
+	}
+	r, _ := utf8.DecodeLastRuneInString(t)
+	return r
+}
+
+// citationMark reports whether m, the text between a reference mark's
+// brackets, is one: 1 to 3 digits, one letter, "note" and 1 to 3 digits,
+// or "citation needed" (any case).
+func citationMark(m string) bool {
+	m = strings.ToLower(strings.TrimSpace(m))
+	if m == "citation needed" {
+		return true
+	}
+	if len(m) == 1 && m[0] >= 'a' && m[0] <= 'z' {
+		return true
+	}
+	m = strings.TrimPrefix(strings.TrimPrefix(m, "note"), " ")
+	if len(m) < 1 || len(m) > 3 {
+		return false
+	}
+	for i := 0; i < len(m); i++ {
+		if m[i] < '0' || m[i] > '9' {
+			return false
+		}
+	}
+	return true
 }

@@ -166,12 +166,14 @@ var fastPathInputs = []string{
 	"a\u0085b\u2028c\u3000d", "١٢٣ ४५६ 789", "bad \xff\xfe bytes \xc3", "\xe2\x80 half", "ß SS ﬁ",
 	"Mr. Smith said: \"Go.\" Then—he left!) Why? 'Yes.' ”Done.”", "$5 + 3 = 8 ^_^ ~`|<>",
 	"tab\tnew\nline\rcr\vvt\fff", "Ωmega’S APOSTROPHE’’ end’-", "e\u0301 combining",
+	"In 1879.[1][12]", "Done. [citation needed] ", "Done.\u00a0[note 3]", "Read on. [more]", "[1]", ".[x][1]",
 }
 
 func randomText(r *rand.Rand) string {
 	pieces := []string{"a", "Z", "q", "0", "9", " ", " ", "\t", "\n", "'", "-", "’", ".", "!", "?", ",",
 		"\"", "”", ")", "(", "$", "é", "É", "ß", "Σ", "ж", "Ж", "日本", "\u00a0", "\u2028", "\xff",
-		"\xc3", "١", "İ", "ǅ", "_", "—", "\u0301", "Word", "WORD", "word's", "x-y-", "can’t"}
+		"\xc3", "١", "İ", "ǅ", "_", "—", "\u0301", "Word", "WORD", "word's", "x-y-", "can’t",
+		"[", "]", "[1]", "[12]", "[a]", "[ 7 ]", "[note 3]", "[citation needed]", "[more]", "[1234]"}
 	var b strings.Builder
 	for n := r.Intn(40); n > 0; n-- {
 		b.WriteString(pieces[r.Intn(len(pieces))])

@@ -311,3 +311,10 @@ func citationMark(m string) bool {
 	}
 	return true
 }
+
+// EndsSentence reports whether s ends as the final_punct column counts a
+// sentence's end: in . ! ? : or a closing quotation mark, reference marks
+// after it ("[1]") set aside.
+func EndsSentence(s string) bool {
+	return charStats(s).finalPunct
+}

@@ -88,7 +88,7 @@ func (c *Cleaner) Close() error {
 type Result struct {
 	*Doc
 	Keep  []bool          // per block: classified clean
-	Score []float64       // per block: the SVM decision value (>= threshold: clean, but for smoothing, classify.KeepSmooth; see classify.Keep for a page where none is)
+	Score []float64       // per block: the SVM decision value (>= threshold: clean, but for smoothing, classify.KeepSmooth, the floor, and an advertisement's label, never kept whatever its value: Keep; see classify.Keep for a page where none is)
 	Model *classify.Model // the model that classified the page
 	// Smoothed holds, per block, whether sequence smoothing gave it the
 	// other label than its own value against the threshold would

@@ -312,7 +312,8 @@ func TestFloorCountsProse(t *testing.T) {
 
 // TestAdLabels: a block whose whole text is an advertisement's label is
 // never kept, whatever its value and the smoothing; a sentence that
-// speaks of advertisements is.
+// speaks of advertisements is, and so is a heading ("Werbung" titling a
+// section on a firm's advertising).
 func TestAdLabels(t *testing.T) {
 	for _, c := range []struct {
 		text string
@@ -332,7 +333,7 @@ func TestAdLabels(t *testing.T) {
 			t.Errorf("adLabel(%q) = %v, want %v", c.text, got, c.want)
 		}
 	}
-	page := `<html><body><article><p>The council met on Tuesday to approve the budget for the coming year, after a long debate.</p><div>Advertisement</div><p>Members voted for the plan by a wide margin, and the mayor thanked them for their work.</p></article></body></html>`
+	page := `<html><body><article><p>The council met on Tuesday to approve the budget for the coming year, after a long debate.</p><div>Advertisement</div><p>Members voted for the plan by a wide margin, and the mayor thanked them for their work.</p><h2>Werbung</h2><p>The firm's posters of the fifties are collected today, and a museum shows them every summer.</p></article></body></html>`
 	d, err := Prepare(context.Background(), "ad.html", []byte(page), PrepareOptions{})
 	if err != nil {
 		t.Fatal(err)

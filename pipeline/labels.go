@@ -3,6 +3,9 @@ package pipeline
 import (
 	"strings"
 	"unicode"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // adLabels are the words a page sets above or beside an advertisement to
@@ -31,12 +34,26 @@ var adLabels = map[string]bool{
 // that sit in the article's column (at +1.3 on pages of today, which no
 // training page is like); of the 74 such blocks of the CleanEval dev,
 // CleanPortalEval, KrdWrd and Dragnet test pages, the gold keeps none.
+//
+// A heading is left alone: "Werbung" or "Advertising" titles a section of
+// an article about a company as often as it marks an advertisement.
 func dropAdLabels(d *Doc, keep []bool) {
 	for i, k := range keep {
-		if k && i < len(d.Blocks) && adLabel(d.Blocks[i].Text) {
+		if k && i < len(d.Blocks) && !heading(d.Blocks[i].Node) && adLabel(d.Blocks[i].Text) {
 			keep[i] = false
 		}
 	}
+}
+
+func heading(n *html.Node) bool {
+	if n == nil || n.Type != html.ElementNode {
+		return false
+	}
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
 }
 
 // adLabel reports whether text, lower-cased, with everything but letters

@@ -220,7 +220,7 @@ func TestFallbackText(t *testing.T) {
 		{"text of its own", `<html><body>` + article + `<noscript><p>Please enable JavaScript to see the comments on this article.</p></noscript></body></html>`, false},
 		{"noscript in noscript", `<html><body><div id="app"></div><noscript><noscript>` + article + `</noscript></noscript></body></html>`, true},
 		{"noscript with markup and text", `<html><body><noscript>The festival, reported: <b>` + article + `</b></noscript></body></html>`, true},
-		{"app shell's splash beside the noscript", `<html><body><div id="app"><div class="splash">Loading…</div></div><noscript>` + article + `</noscript></body></html>`, true},
+		{"app shell's splash beside the noscript", `<html><body><div id="app"><div class="splash">Loading…</div></div><noscript>` + strings.Repeat(article, 4) + `</noscript></body></html>`, true},
 		{"noframes after the frameset", `<html><head><title>Frames</title></head><frameset cols="20%,80%"><frame src="nav.html"></frameset><noframes>` + article + `</noframes></html>`, true},
 	} {
 		c0 := &Cleaner{Model: defaultText(t)}
@@ -243,8 +243,10 @@ func TestFallbackText(t *testing.T) {
 			t.Errorf("%s: the noscript text is kept: %q", c.name, text)
 		}
 	}
-	// A short page of its own whose noscript is no prose keeps its text.
-	short := `<html><body><h1>Opening hours</h1><p>Monday to Friday, nine to five.</p><noscript><p>Please enable JavaScript to see the map of how to find us.</p></noscript></body></html>`
+	// A short page of its own whose noscript is a paragraph asking for
+	// JavaScript (prose, but fewer than MinFallbackProse words) keeps its
+	// own text only.
+	short := `<html><body><h1>Summer fete gallery</h1><noscript><p>Please enable JavaScript in your browser to see the photographs of this year's summer fete. Without it the gallery cannot load the pictures, their captions or the slideshow, and the page stays empty apart from this note.</p></noscript></body></html>`
 	if r, err := (&Cleaner{Model: defaultText(t)}).Clean(context.Background(), "short.html", []byte(short)); err != nil {
 		t.Errorf("a short page with a noscript notice: %v", err)
 	} else if r.Fallbacks || strings.Contains(r.Text(), "enable JavaScript") {

@@ -8,7 +8,6 @@ import (
 	"os"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -183,11 +182,13 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 		// page a script fills, a frameset; an app shell's "Loading…"
 		// beside it): that is what a browser with scripts off (as the
 		// renderer's) shows, so the page is that text, if it is text to
-		// read and not a one-line "enable JavaScript", and holds nine
-		// tenths of the page's words or more.
+		// read and not a one-line "enable JavaScript". Beside text of the
+		// page's own, the fallback must hold nine tenths of the page's
+		// words or more and MinFallbackProse words of prose: a short
+		// page's paragraph-long "please enable JavaScript" stays dropped.
 		fpc := pc
 		fpc.KeepFallbacks = true
-		if fp, bs, ok := again(name, data, opt, fpc); ok && (n == 0 || 10*n <= words(bs) && proseWords(bs)-proseWords(d.Blocks) >= MinFallbackWords) {
+		if fp, bs, ok := again(name, data, opt, fpc); ok && (n == 0 || 10*n <= words(bs) && proseWords(bs)-proseWords(d.Blocks) >= MinFallbackProse) {
 			p, d.Page, d.Blocks = fp, fp, bs
 			d.Fallbacks = true
 		}
@@ -311,6 +312,13 @@ func frameSources(name string, data []byte, opt PrepareOptions) []string {
 // run this app.", which is no text for a corpus.
 const MinFallbackWords = 25
 
+// MinFallbackProse is the least number of words of prose (ten words or
+// more ending like a sentence) that the <noscript> of a page with a few
+// words of its own (fewer than MinFallbackWords: an app shell's
+// "Loading…") must add to be its text; a notice asking for JavaScript
+// seldom runs to a hundred words, a page's article does.
+const MinFallbackProse = 100
+
 // proseWords counts the words of the blocks that are prose as the window
 // columns and the floor count it (features.Table.Prose): ten words or
 // more, ending like a sentence.
@@ -321,8 +329,7 @@ func proseWords(bs []*blocks.Block) int {
 		if len(f) < 10 {
 			continue
 		}
-		last, _ := utf8.DecodeLastRuneInString(f[len(f)-1])
-		if strings.ContainsRune(".!?:\"”", last) {
+		if features.EndsSentence(b.Text) {
 			n += len(f)
 		}
 	}

@@ -3,6 +3,7 @@ package preclean
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -44,16 +45,18 @@ var cookieWith = map[string]bool{
 	"modal": true, "dialog": true, "overlay": true, "law": true, "wall": true,
 	"notification": true, "alert": true, "message": true, "disclaimer": true,
 	"warning": true, "prompt": true, "accept": true, "settings": true,
-	"preferences": true, "manager": true, "container": true, "root": true,
-	"box": true, "sdk": true, "layer": true, "toast": true,
+	"preferences": true, "manager": true, "toast": true,
 }
 
 // consentNotice reports whether n is a cookie or consent notice by its
 // class, id or accessible name: by a consent manager's name (consentVendors,
 // consentExact), or by common words (cookieWith: "cookie-banner", "gdpr-notice",
 // role="dialog" aria-label="Cookie consent") when it holds at most
-// MaxConsentWords words; in either case only when it holds a word. The document's skeleton and its main content
-// elements (<html>, <body>, <main>, <article>) are never one.
+// MaxConsentWords words; in either case only when it holds a word. A
+// post's taxonomy classes ("tag-cookie-law", "category-cookies") name
+// what it is about and are not read; the document's skeleton and its
+// main content elements (<html>, <body>, <main>, <article>) are never
+// one.
 func consentNotice(n *html.Node) bool {
 	if n.Namespace != "" {
 		return false
@@ -70,6 +73,9 @@ func consentNotice(n *html.Node) bool {
 		case "class", "id":
 			for _, v := range strings.Fields(a.Val) {
 				lv := strings.ToLower(v)
+				if strings.HasPrefix(lv, "tag-") || strings.HasPrefix(lv, "category-") {
+					continue // a post's taxonomy (WordPress's tag-cookie-law): what it is about
+				}
 				if consentExact[lv] || strings.HasPrefix(lv, "sp_message_container_") {
 					vendor = true
 				}
@@ -89,7 +95,7 @@ func consentNotice(n *html.Node) bool {
 				}
 			}
 		case "role":
-			dialog = a.Val == "dialog" || a.Val == "alertdialog" || a.Val == "region"
+			dialog = a.Val == "dialog" || a.Val == "alertdialog"
 		case "aria-label":
 			label = strings.ToLower(a.Val)
 		}
@@ -107,30 +113,35 @@ func consentNotice(n *html.Node) bool {
 }
 
 // nameWords splits a class or id value into lower-case words at every
-// character that is no letter or digit and where lower case turns upper
-// ("CybotCookiebotDialog": cybot, cookiebot, dialog).
+// character that is no letter or digit, where lower case turns upper
+// ("CybotCookiebotDialog": cybot, cookiebot, dialog) and before the last
+// capital of a run of them that a lower-case letter follows
+// ("GDPRBanner": gdpr, banner).
 func nameWords(s string) []string {
 	var out []string
 	start := -1
-	var prev rune
 	flush := func(end int) {
 		if start >= 0 && end > start {
 			out = append(out, strings.ToLower(s[start:end]))
 		}
 		start = -1
 	}
-	for i, r := range s {
-		alnum := unicode.IsLetter(r) || unicode.IsDigit(r)
+	var prev rune
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		next, _ := utf8.DecodeRuneInString(s[i+size:])
 		switch {
-		case !alnum:
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
 			flush(i)
 		case start < 0:
 			start = i
-		case unicode.IsUpper(r) && unicode.IsLower(prev):
+		case unicode.IsUpper(r) && unicode.IsLower(prev),
+			unicode.IsUpper(r) && unicode.IsUpper(prev) && unicode.IsLower(next):
 			flush(i)
 			start = i
 		}
 		prev = r
+		i += size
 	}
 	flush(len(s))
 	return out

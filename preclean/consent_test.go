@@ -18,6 +18,9 @@ func TestNameWords(t *testing.T) {
 		{"sp_message_container_1234", []string{"sp", "message", "container", "1234"}},
 		{"__docusaurus_skipToContent_fallback", []string{"docusaurus", "skip", "to", "content", "fallback"}},
 		{"HTML5", []string{"html5"}},
+		{"GDPRBanner", []string{"gdpr", "banner"}},
+		{"myGDPR", []string{"my", "gdpr"}},
+		{"a\xffB", []string{"a", "b"}},
 		{"", nil},
 	} {
 		if got := nameWords(c.in); !slices.Equal(got, c.want) {
@@ -40,6 +43,14 @@ func TestConsentLength(t *testing.T) {
 		{`class="cookie-notice"`, MaxConsentWords + 1, false},
 		{`id="onetrust-pc-sdk"`, 3 * MaxConsentWords, true},
 		{`class="cookie-notice"`, 0, false},
+		// What a page is about, not a notice: a post's taxonomy classes,
+		// a region (not a dialog) named for cookies, a study's consent
+		// text.
+		{`class="post tag-cookie-consent tag-cookie-law category-cookieconsent"`, 30, false},
+		{`role="region" aria-label="Cookie recipes"`, 30, false},
+		{`role="dialog" aria-label="Cookie recipes"`, 30, true},
+		{`id="consent-box"`, 30, false},
+		{`class="GDPRBanner"`, 30, true},
 	} {
 		page := `<html><body><div ` + c.attr + `><p>` + strings.Repeat("word ", c.words) + `<script>var a = "not words a reader sees";</script></p></div><p>After.</p></body></html>`
 		doc, err := html.Parse(strings.NewReader(page))

@@ -45,11 +45,12 @@
 //     most MaxConsentWords words, names the notice in common words
 //     ("cookie-banner", "cookie-law-info-bar", "gdpr-consent": cookie,
 //     cookies, consent or gdpr with a second such word or one such as
-//     banner, notice, bar, popup, modal, dialog), or is a dialog or region
-//     whose aria-label speaks of cookies or consent. A recipe's
-//     "category-cookies", a study's "informed-consent" section and the
-//     skeleton and main elements (html, body, main, article) are no
-//     notice; nor is an empty placeholder a script fills. None of the five
+//     banner, notice, bar, popup, modal, dialog), or is a dialog whose
+//     aria-label speaks of cookies or consent. A post's taxonomy classes
+//     ("category-cookies", "tag-cookie-law": what it is about), a study's
+//     "informed-consent" section and the skeleton and main elements
+//     (html, body, main, article) are no notice; nor is an empty
+//     placeholder a script fills. None of the five
 //     data sets' 2,339 pages holds a notice with a word in it: the 2007 to
 //     2012 pages have none, and the models never learnt to drop them.
 //

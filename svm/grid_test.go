@@ -30,20 +30,7 @@ func TestGridMatchesPlainCV(t *testing.T) {
 	if len(res.Points) != 6 || calls != 6 {
 		t.Fatalf("%d points, %d progress calls", len(res.Points), calls)
 	}
-	for _, pt := range res.Points {
-		par := DefaultParams()
-		par.C, par.Gamma = math.Exp2(pt.Log2C), math.Exp2(pt.Log2G)
-		cv, err := CrossValidateFolds(context.Background(), p, par, folds)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if cv.Metrics != pt.Metrics {
-			t.Errorf("log2c %g log2g %g: grid %v, plain CV %v", pt.Log2C, pt.Log2G, pt.Metrics, cv.Metrics)
-		}
-		if better(pt, res.Best) {
-			t.Errorf("point %+v beats reported best %+v", pt, res.Best)
-		}
-	}
+	checkPointsCV(t, p, folds, res)
 	t.Logf("best log2c %g log2g %g: %v", res.Best.Log2C, res.Best.Log2G, res.Best.Metrics)
 }
 
@@ -152,6 +139,13 @@ func TestGridStopped(t *testing.T) {
 	if res == nil || len(res.Points) < 3 || len(res.Points) >= 12 {
 		t.Fatalf("stopped after 3 pairs: %v", res)
 	}
+	checkPointsCV(t, p, folds, res)
+}
+
+// checkPointsCV checks that every pair of res scores as plain
+// cross-validation on folds scores it, and that none beats res.Best.
+func checkPointsCV(t *testing.T, p *Problem, folds []int, res *GridResult) {
+	t.Helper()
 	for _, pt := range res.Points {
 		par := DefaultParams()
 		par.C, par.Gamma = math.Exp2(pt.Log2C), math.Exp2(pt.Log2G)
@@ -160,7 +154,7 @@ func TestGridStopped(t *testing.T) {
 			t.Fatal(err)
 		}
 		if cv.Metrics != pt.Metrics {
-			t.Errorf("log2c %g log2g %g: stopped grid %v, plain CV %v", pt.Log2C, pt.Log2G, pt.Metrics, cv.Metrics)
+			t.Errorf("log2c %g log2g %g: grid %v, plain CV %v", pt.Log2C, pt.Log2G, pt.Metrics, cv.Metrics)
 		}
 		if better(pt, res.Best) {
 			t.Errorf("point %+v beats reported best %+v", pt, res.Best)

@@ -178,15 +178,16 @@ func (failWriter) Write([]byte) (int, error) { return 0, syscall.ENOSPC }
 
 // TestReportUnwritable checks that a command whose report cannot be
 // written to standard output (a full disk, > /dev/full) fails and says
-// so, where it wrote the report without checking each write (compare,
-// eval, grid, svm); --version as well.
+// so, where it wrote the report without checking each write: compare
+// here, as eval, grid and svm write theirs; --version and a command's
+// help as well.
 func TestReportUnwritable(t *testing.T) {
 	dir := t.TempDir()
 	nodes := train.NodeScores{TP: 3, FP: 1, TN: 5, FN: 2}
 	ps := []train.PageScore{pageScore("a", "1", 100, 100, 90, nodes), pageScore("a", "2", 50, 60, 45, nodes)}
 	rp := writeLines(t, dir, "ref.jsonl", ps)
 	cp := writeLines(t, dir, "cand.jsonl", ps)
-	for _, args := range [][]string{{"compare", rp, cp}, {"--version"}} {
+	for _, args := range [][]string{{"compare", rp, cp}, {"--version"}, {"grid", "-h"}} {
 		var stderr strings.Builder
 		out := &pipeWriter{w: failWriter{}, cancel: func(error) {}}
 		code := runMain(context.Background(), args, out, &stderr)

@@ -205,10 +205,10 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		// Rows without their sidecar are rows whose columns no one can
 		// name: none.
-		if fi, serr := os.Stat(*out); serr == nil && fi.Mode().IsRegular() {
-			os.Remove(*out)
+		if fi, serr := os.Stat(*out); serr == nil && fi.Mode().IsRegular() && os.Remove(*out) == nil {
+			return fmt.Errorf("%w (%s removed: its rows are no use without their sidecar)", err, *out)
 		}
-		return fmt.Errorf("%w (%s removed: its rows are no use without their sidecar)", err, *out)
+		return fmt.Errorf("%w (%s holds rows without their sidecar)", err, *out)
 	}
 	fmt.Fprintf(stderr, "fiasco features: %d rows x %d features in %s (sidecar %s)\n",
 		prob.Len(), len(names), *out, filepath.Base(*out)+".json")

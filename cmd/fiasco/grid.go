@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -39,14 +40,16 @@ many pairs is picked on the same folds that score it. fiasco eval --cv
 with the chosen C and gamma scores them without the first; fiasco eval
 --nested, which chooses inside each fold, without either.
 
-Stopped by a signal (Ctrl-C), grid prints the pairs whose folds had all
-finished and writes them to the table file, as svm-grid's table keeps
-the lines it wrote; it has no -resume. fiasco train scales every column to [-1, 1] by its range in the
+fiasco train scales every column to [-1, 1] by its range in the
 training data before it trains: to tune C and gamma for it on a file of
 fiasco features, scale the file first (fiasco svm scale -s RANGE DATA >
 DATA.scaled) and search the scaled file. grid warns of a file whose
 values lie outside [-1, 1]. -c and -g are the grid's to choose: given
 with it, they are refused.
+
+Stopped by a signal (Ctrl-C), grid prints the pairs whose folds had all
+finished and writes them to the table file, as svm-grid's table keeps
+the lines it wrote, and removes an older heatmap; it has no -resume.
 
 SVM options are svm-train's letters, -h 0|1 (shrinking) included; -h
 without a value, -help and --help print this help.`
@@ -127,18 +130,24 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return dataErr(data, err)
 	}
 	table := gridTable(res)
-	if err != nil {
+	if total := len(res.Log2C) * len(res.Log2G); err != nil && len(res.Points) < total {
 		// Stopped (a signal): the pairs finished so far, as svm-grid's
-		// table keeps its lines; no best pair, no heatmap.
+		// table keeps its lines; no best pair, and no heatmap (an older
+		// one would not match the table: removed).
 		fmt.Fprint(stdout, table)
+		where := "printed above"
 		if p := orDefault(*out, data+".out"); p != "" {
 			if werr := writeOutput(p, func(w io.Writer) error { _, e := io.WriteString(w, table); return e }); werr != nil {
 				return werr
 			}
-			fmt.Fprintf(stderr, "fiasco grid: stopped with %d of %d pairs finished; their table is in %s\n", len(res.Points), len(lc)*len(lg), p)
-		} else {
-			fmt.Fprintf(stderr, "fiasco grid: stopped with %d of %d pairs finished (printed above)\n", len(res.Points), len(lc)*len(lg))
+			where = "their table is in " + p
 		}
+		if p := orDefault(*pngPath, data+".png"); p != "" {
+			if fi, serr := os.Stat(p); serr == nil && fi.Mode().IsRegular() && os.Remove(p) == nil {
+				where += "; the older heatmap " + p + " is removed"
+			}
+		}
+		fmt.Fprintf(stderr, "fiasco grid: stopped with %d of %d pairs finished (%s)\n", len(res.Points), total, where)
 		return err
 	}
 	fmt.Fprint(stdout, table)

@@ -12,6 +12,7 @@ package main
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -61,10 +62,10 @@ func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	err := run(ctx, args, stdout, stderr)
-	if pw, ok := stdout.(*pipeWriter); ok && err == nil {
+	if pw, ok := stdout.(*pipeWriter); ok && (err == nil || errors.Is(err, flag.ErrHelp)) {
 		if werr := pw.writeErr(); werr != nil {
-			// The command wrote its report without checking each write
-			// (eval, compare, grid, svm): the report is lost.
+			// The command wrote its report (or its help) without
+			// checking each write (eval, compare, grid, svm): it is lost.
 			err = fmt.Errorf("writing standard output: %w", werr)
 		}
 	}

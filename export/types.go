@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/html/atom"
 
 	"github.com/fiasco-project/fiasco/blocks"
+	"github.com/fiasco-project/fiasco/internal/dom"
 )
 
 // MaxHeadingChars is the longest text (in non-space characters) of a
@@ -62,9 +63,10 @@ func elementType(n *html.Node) byte {
 	if n.Type != html.ElementNode || n.Namespace != "" {
 		return 0
 	}
-	switch n.DataAtom {
-	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+	if dom.IsHeading(n) {
 		return 'h'
+	}
+	switch n.DataAtom {
 	case atom.Li, atom.Dd, atom.Dt:
 		return 'l'
 	}

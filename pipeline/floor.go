@@ -39,9 +39,7 @@ func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
 func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smoothed, floor []bool) {
 	if m == nil {
 		keep = classify.Keep(s, th)
-		if d != nil {
-			dropAdLabels(d, keep)
-		}
+		dropAdLabels(d, keep)
 		return keep, nil, nil
 	}
 	keep = classify.KeepSmooth(s, th, m.Smooth)
@@ -52,16 +50,12 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 		}
 		floor = proseFloor(d, keep, share)
 	}
-	if d != nil {
-		dropAdLabels(d, keep)
-	}
+	dropAdLabels(d, keep)
 	if m.Smooth > 0 {
 		// The final label against the plain cut's (advertisements' labels
 		// dropped from both), the floor's blocks aside.
 		plain := classify.Keep(s, th)
-		if d != nil {
-			dropAdLabels(d, plain)
-		}
+		dropAdLabels(d, plain)
 		for i, k := range plain {
 			if k != keep[i] && (floor == nil || !floor[i]) {
 				if smoothed == nil {

@@ -194,16 +194,12 @@ func TestFloorSmoothed(t *testing.T) {
 	}
 }
 
-// TestFloorShare: a model's FloorShare replaces FloorShare. A page that
-// keeps one paragraph of five (a fifth of its prose) is floored at the
-// default share (a quarter), not at a tenth.
-func TestFloorShare(t *testing.T) {
-	m, err := classify.Default(false)
-	if err != nil {
-		t.Fatal(err)
-	}
+// entriesPage prepares a page of head followed by five paragraphs of
+// prose (one entry each).
+func entriesPage(t *testing.T, head string) *Doc {
+	t.Helper()
 	var b strings.Builder
-	b.WriteString("<html><body><ul><li><a href=/>Home</a></li><li><a href=/news>News</a></li></ul>")
+	b.WriteString("<html><body>" + head)
 	for i := range 5 {
 		fmt.Fprintf(&b, "<p>Entry %d. The council met on Tuesday to discuss the new bridge over the river and its cost.</p>", i)
 	}
@@ -212,6 +208,18 @@ func TestFloorShare(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return d
+}
+
+// TestFloorShare: a model's FloorShare replaces FloorShare. A page that
+// keeps one paragraph of five (a fifth of its prose) is floored at the
+// default share (a quarter), not at a tenth.
+func TestFloorShare(t *testing.T) {
+	m, err := classify.Default(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := entriesPage(t, "<ul><li><a href=/>Home</a></li><li><a href=/news>News</a></li></ul>")
 	s := make([]float64, len(d.Blocks))
 	first := -1
 	for i := range s {
@@ -248,20 +256,13 @@ func TestFloorCountsProse(t *testing.T) {
 	}
 	fm := *m
 	fm.Floor, fm.Smooth, fm.FloorShare = true, 0, 0.25
-	var b strings.Builder
-	b.WriteString("<html><body><ul>")
+	var list strings.Builder
+	list.WriteString("<ul>")
 	for i := range 30 {
-		fmt.Fprintf(&b, "<li><a href=/a%d>Archive of month %d</a></li>", i, i)
+		fmt.Fprintf(&list, "<li><a href=/a%d>Archive of month %d</a></li>", i, i)
 	}
-	b.WriteString("</ul>")
-	for i := range 5 {
-		fmt.Fprintf(&b, "<p>Entry %d. The council met on Tuesday to discuss the new bridge over the river and its cost.</p>", i)
-	}
-	b.WriteString("</body></html>")
-	d, err := Prepare(context.Background(), "p.html", []byte(b.String()), PrepareOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	list.WriteString("</ul>")
+	d := entriesPage(t, list.String())
 	var prose, other []int
 	listWords := 0
 	for i := range d.Blocks {

@@ -4,8 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
+	"github.com/fiasco-project/fiasco/internal/dom"
 )
 
 // adLabels are the words a page sets above or beside an advertisement to
@@ -38,22 +37,14 @@ var adLabels = map[string]bool{
 // A heading is left alone: "Werbung" or "Advertising" titles a section of
 // an article about a company as often as it marks an advertisement.
 func dropAdLabels(d *Doc, keep []bool) {
+	if d == nil {
+		return
+	}
 	for i, k := range keep {
-		if k && i < len(d.Blocks) && !heading(d.Blocks[i].Node) && adLabel(d.Blocks[i].Text) {
+		if k && i < len(d.Blocks) && !dom.IsHeading(d.Blocks[i].Node) && adLabel(d.Blocks[i].Text) {
 			keep[i] = false
 		}
 	}
-}
-
-func heading(n *html.Node) bool {
-	if n == nil || n.Type != html.ElementNode {
-		return false
-	}
-	switch n.DataAtom {
-	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
-		return true
-	}
-	return false
 }
 
 // adLabel reports whether text, lower-cased, with everything but letters

@@ -200,7 +200,7 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	}
 	js, err := json.MarshalIndent(side, "", " ")
 	if err == nil {
-		err = writeOutput(*out+".json", func(w io.Writer) error { _, e := w.Write(append(js, '\n')); return e })
+		err = writeFile(*out+".json", append(js, '\n'))
 	}
 	if err != nil {
 		// Rows without their sidecar are rows whose columns no one can

@@ -130,17 +130,20 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return dataErr(data, err)
 	}
 	table := gridTable(res)
+	fmt.Fprint(stdout, table)
+	outPath := orDefault(*out, data+".out")
+	if outPath != "" {
+		if err := writeFile(outPath, []byte(table)); err != nil {
+			return err
+		}
+	}
 	if total := len(res.Log2C) * len(res.Log2G); err != nil && len(res.Points) < total {
 		// Stopped (a signal): the pairs finished so far, as svm-grid's
 		// table keeps its lines; no best pair, and no heatmap (an older
 		// one would not match the table: removed).
-		fmt.Fprint(stdout, table)
 		where := "printed above"
-		if p := orDefault(*out, data+".out"); p != "" {
-			if werr := writeOutput(p, func(w io.Writer) error { _, e := io.WriteString(w, table); return e }); werr != nil {
-				return werr
-			}
-			where = "their table is in " + p
+		if outPath != "" {
+			where = "their table is in " + outPath
 		}
 		if p := orDefault(*pngPath, data+".png"); p != "" {
 			if fi, serr := os.Stat(p); serr == nil && fi.Mode().IsRegular() && os.Remove(p) == nil {
@@ -150,18 +153,12 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stderr, "fiasco grid: stopped with %d of %d pairs finished (%s)\n", len(res.Points), total, where)
 		return err
 	}
-	fmt.Fprint(stdout, table)
 	gamma := fmt.Sprintf("log2g %g", res.Best.Log2G)
 	if base.Kernel == svm.Linear {
 		gamma = "(no gamma: linear kernel)"
 	}
 	fmt.Fprintf(stdout, "best: log2c %g %s  %v  (%d pairs in %v)\n", res.Best.Log2C, gamma, res.Best.Metrics, len(res.Points), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintf(stdout, "%g %g %g\n", res.Best.C, res.Best.Gamma, 100*res.Best.Accuracy)
-	if p := orDefault(*out, data+".out"); p != "" {
-		if err := writeOutput(p, func(w io.Writer) error { _, e := io.WriteString(w, table); return e }); err != nil {
-			return err
-		}
-	}
 	if p := orDefault(*pngPath, data+".png"); p != "" {
 		if err := writeOutput(p, func(w io.Writer) error { return svm.WriteHeatmap(w, res) }); err != nil {
 			return err

@@ -37,6 +37,14 @@ func writeOutput(path string, write func(io.Writer) error) error {
 	return nil
 }
 
+// writeFile is writeOutput of the bytes data.
+func writeFile(path string, data []byte) error {
+	return writeOutput(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
 func writeDirect(path string, write func(io.Writer) error) error {
 	f, err := os.Create(path)
 	if err != nil {

@@ -101,3 +101,15 @@ func LookupAttr(n *html.Node, key string) (string, bool) {
 	}
 	return "", false
 }
+
+// IsHeading reports whether n is a heading element, h1 to h6.
+func IsHeading(n *html.Node) bool {
+	if n == nil || n.Type != html.ElementNode || n.Namespace != "" {
+		return false
+	}
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4, atom.H5, atom.H6:
+		return true
+	}
+	return false
+}

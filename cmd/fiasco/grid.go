@@ -21,7 +21,8 @@ const gridUsage = `usage: fiasco grid [options] DATA
 
 Cross-validates every (C, gamma) pair of the grid on DATA (LIBSVM format)
 with stratified, seeded folds, using all cores, and prints the result
-table and the best pair (last line "C gamma accuracy%", like svm-grid).
+table and the best pair (last line "C gamma accuracy%", like svm-grid;
+"C accuracy%" and no log2g in the table for a linear kernel, -t 0).
 Kernel values are shared across C values and folds of one gamma; each
 training is an exact LIBSVM-equivalent run. Writes the table to
 DATA.out and a heatmap of CV accuracy to DATA.png unless -out/-png say
@@ -129,7 +130,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil && (res == nil || ctx.Err() == nil) {
 		return dataErr(data, err)
 	}
-	table := gridTable(res)
+	table := gridTable(res, base.Kernel == svm.Linear)
 	fmt.Fprint(stdout, table)
 	outPath := orDefault(*out, data+".out")
 	if outPath != "" {
@@ -158,7 +159,11 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		gamma = "(no gamma: linear kernel)"
 	}
 	fmt.Fprintf(stdout, "best: log2c %g %s  %v  (%d pairs in %v)\n", res.Best.Log2C, gamma, res.Best.Metrics, len(res.Points), time.Since(start).Round(time.Millisecond))
-	fmt.Fprintf(stdout, "%g %g %g\n", res.Best.C, res.Best.Gamma, 100*res.Best.Accuracy)
+	if base.Kernel == svm.Linear {
+		fmt.Fprintf(stdout, "%g %g\n", res.Best.C, 100*res.Best.Accuracy)
+	} else {
+		fmt.Fprintf(stdout, "%g %g %g\n", res.Best.C, res.Best.Gamma, 100*res.Best.Accuracy)
+	}
 	if p := orDefault(*pngPath, data+".png"); p != "" {
 		if err := writeOutput(p, func(w io.Writer) error { return svm.WriteHeatmap(w, res) }); err != nil {
 			return err
@@ -224,12 +229,16 @@ func parseRange(s string) ([]float64, error) {
 }
 
 // gridTable is svm-grid's .out format plus precision/recall/F1:
-// "log2c=.. log2g=.. rate=.." lines.
-func gridTable(res *svm.GridResult) string {
+// "log2c=.. log2g=.. rate=.." lines; for a linear kernel, which has no
+// gamma, "log2c=.. rate=.." as svm-grid writes with -log2g null.
+func gridTable(res *svm.GridResult, linear bool) string {
 	var b strings.Builder
 	for _, p := range res.Points {
-		fmt.Fprintf(&b, "log2c=%g log2g=%g rate=%.4f precision=%.4f recall=%.4f f1=%.4f\n",
-			p.Log2C, p.Log2G, 100*p.Accuracy, p.Precision, p.Recall, p.F1)
+		fmt.Fprintf(&b, "log2c=%g ", p.Log2C)
+		if !linear {
+			fmt.Fprintf(&b, "log2g=%g ", p.Log2G)
+		}
+		fmt.Fprintf(&b, "rate=%.4f precision=%.4f recall=%.4f f1=%.4f\n", 100*p.Accuracy, p.Precision, p.Recall, p.F1)
 	}
 	return b.String()
 }

@@ -188,6 +188,18 @@ func TestGridCommand(t *testing.T) {
 	if code, out, errs := runCmd(t, gridCmd, "-out", missing, data); code != 1 || out != "" || !strings.Contains(errs, "-out "+missing) {
 		t.Errorf("-out in a missing directory: exit %d, stdout %q, stderr %q; want 1 before any search", code, out, errs)
 	}
+	// A linear kernel has no gamma: its table has none, as svm-grid's
+	// with -log2g null.
+	code, out, errs = runCmd(t, gridCmd, "-q", "-t", "0", "-log2c", "-1,1,2", "-out", outPath, "-png", "null", data)
+	if code != 0 {
+		t.Fatalf("grid -t 0: exit %d: %s", code, errs)
+	}
+	if b, _ := os.ReadFile(outPath); !strings.HasPrefix(string(b), "log2c=-1 rate=") || strings.Contains(string(b)+out, "log2g") {
+		t.Errorf("grid -t 0: table %q, stdout %q; want no log2g", b, out)
+	}
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); len(strings.Fields(lines[len(lines)-1])) != 2 {
+		t.Errorf("grid -t 0: last line %q, want \"C accuracy\"", lines[len(lines)-1])
+	}
 	// A file of unscaled values is searched, with a warning.
 	raw := filepath.Join(dir, "raw")
 	if err := os.WriteFile(raw, []byte("+1 1:0.5 2:120\n-1 1:0.25 2:3\n+1 1:0.75 2:99\n-1 1:0.5 2:7\n+1 1:1 2:80\n-1 1:0 2:1\n"), 0o644); err != nil {

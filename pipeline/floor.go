@@ -40,6 +40,7 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 	if m == nil {
 		keep = classify.Keep(s, th)
 		dropAdLabels(d, keep)
+		dropBoxes(d, keep)
 		return keep, nil, nil
 	}
 	keep = classify.KeepSmooth(s, th, m.Smooth)
@@ -51,11 +52,13 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 		floor = proseFloor(d, keep, share)
 	}
 	dropAdLabels(d, keep)
+	dropBoxes(d, keep)
 	if m.Smooth > 0 {
 		// The final label against the plain cut's (advertisements' labels
 		// dropped from both), the floor's blocks aside.
 		plain := classify.Keep(s, th)
 		dropAdLabels(d, plain)
+		dropBoxes(d, plain)
 		for i, k := range plain {
 			if k != keep[i] && (floor == nil || !floor[i]) {
 				if smoothed == nil {

@@ -2,9 +2,8 @@ package preclean
 
 import (
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
+	"github.com/fiasco-project/fiasco/internal/dom"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -80,7 +79,7 @@ func consentNotice(n *html.Node) bool {
 					vendor = true
 				}
 				subjects, with := 0, false
-				for _, w := range nameWords(v) {
+				for _, w := range dom.NameWords(v) {
 					switch {
 					case consentVendors[w]:
 						vendor = true
@@ -110,41 +109,6 @@ func consentNotice(n *html.Node) bool {
 	// shows nothing.
 	words := wordCount(n, MaxConsentWords+1)
 	return words > 0 && (vendor || words <= MaxConsentWords)
-}
-
-// nameWords splits a class or id value into lower-case words at every
-// character that is no letter or digit, where lower case turns upper
-// ("CybotCookiebotDialog": cybot, cookiebot, dialog) and before the last
-// capital of a run of them that a lower-case letter follows
-// ("GDPRBanner": gdpr, banner).
-func nameWords(s string) []string {
-	var out []string
-	start := -1
-	flush := func(end int) {
-		if start >= 0 && end > start {
-			out = append(out, strings.ToLower(s[start:end]))
-		}
-		start = -1
-	}
-	var prev rune
-	for i := 0; i < len(s); {
-		r, size := utf8.DecodeRuneInString(s[i:])
-		next, _ := utf8.DecodeRuneInString(s[i+size:])
-		switch {
-		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
-			flush(i)
-		case start < 0:
-			start = i
-		case unicode.IsUpper(r) && unicode.IsLower(prev),
-			unicode.IsUpper(r) && unicode.IsUpper(prev) && unicode.IsLower(next):
-			flush(i)
-			start = i
-		}
-		prev = r
-		i += size
-	}
-	flush(len(s))
-	return out
 }
 
 // wordCount returns the number of white-space separated words of the

@@ -178,3 +178,36 @@ func TestInspectInputs(t *testing.T) {
 		t.Errorf("a page cut at the block limit: exit %d, stderr:\n%s", code, errs)
 	}
 }
+
+// TestInspectNeverKept: inspect says which blocks a rule drops whatever
+// their value: a newsletter prompt of today's essay page is a box.
+func TestInspectNeverKept(t *testing.T) {
+	needChromium(t) // inspect draws the picture
+	code, out, errs := fiasco(t, "inspect", "--no-render", "--json", "-o", filepath.Join(t.TempDir(), "p.png"), "../../testdata/modern/html/m06.html")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rows []struct {
+		Label     string `json:"label"`
+		Text      string `json:"text"`
+		NeverKept string `json:"never_kept"`
+	}
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	boxes := 0
+	for i, r := range rows {
+		if r.NeverKept == "" {
+			continue
+		}
+		if r.Label != "dirty" || r.NeverKept != "box" {
+			t.Errorf("block %d (%q): %s, never kept for %q", i, r.Text, r.Label, r.NeverKept)
+		}
+		if strings.Contains(r.Text, "reader-supported newsletter") {
+			boxes++
+		}
+	}
+	if boxes != 1 {
+		t.Errorf("the newsletter prompt is not marked a box:\n%s", out)
+	}
+}

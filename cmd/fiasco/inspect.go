@@ -39,7 +39,10 @@ corpus policy the model with visual features (and their values in the
 table), with --no-render (and under --policy article) the text model; the
 page is rendered for the picture either way. The labels and values are
 fiasco clean's with the same flags: the blocks are measured at --scale as
-clean measures them, and the picture is drawn at full scale. PAGE is read
+clean measures them, and the picture is drawn at full scale. A block
+dropped whatever its value (an advertisement's label, a block in a box
+named for what it holds, such as a newsletter prompt or an author's bio;
+README) is labelled dirty, and in JSON its never_kept says which. PAGE is read
 as fiasco clean reads a page: a file, gzip- or zstd-compressed or not,
 "-" for standard input, or a WARC archive holding one page.`
 
@@ -199,6 +202,9 @@ func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
 			// other label than its value; the prose floor kept it.
 			Smoothed bool `json:"smoothed,omitempty"`
 			Floor    bool `json:"floor,omitempty"`
+			// NeverKept says why a block is dropped whatever its value
+			// (pipeline.NeverKept: "ad label", "box").
+			NeverKept string `json:"never_kept,omitempty"`
 		}
 		var out []row
 		texts := export.BlockTexts(res.Blocks)
@@ -208,7 +214,7 @@ func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
 				fv[n] = rows[i][j]
 			}
 			out = append(out, row{ID: i, Label: label(res.Keep[i]), Value: res.Score[i], Type: string(types[i]), Tag: b.Node.Data, Features: fv, Text: texts[i],
-				Smoothed: res.Smoothed != nil && res.Smoothed[i], Floor: res.Floor != nil && res.Floor[i]})
+				Smoothed: res.Smoothed != nil && res.Smoothed[i], Floor: res.Floor != nil && res.Floor[i], NeverKept: pipeline.NeverKept(res.Doc, i)})
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", " ")

@@ -1,9 +1,14 @@
 // Package dom holds the HTML facts that several stages share: which
 // elements are inline, so that their text counts as their parent's own;
-// a walk without a stack; where a document's head is.
+// a walk without a stack; where a document's head is; the words of a
+// class or id value.
 package dom
 
 import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
@@ -112,4 +117,39 @@ func IsHeading(n *html.Node) bool {
 		return true
 	}
 	return false
+}
+
+// NameWords splits a class or id value into lower-case words at every
+// character that is no letter or digit, where lower case turns upper
+// ("CybotCookiebotDialog": cybot, cookiebot, dialog) and before the last
+// capital of a run of them that a lower-case letter follows
+// ("GDPRBanner": gdpr, banner).
+func NameWords(s string) []string {
+	var out []string
+	start := -1
+	flush := func(end int) {
+		if start >= 0 && end > start {
+			out = append(out, strings.ToLower(s[start:end]))
+		}
+		start = -1
+	}
+	var prev rune
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		next, _ := utf8.DecodeRuneInString(s[i+size:])
+		switch {
+		case !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			flush(i)
+		case start < 0:
+			start = i
+		case unicode.IsUpper(r) && unicode.IsLower(prev),
+			unicode.IsUpper(r) && unicode.IsUpper(prev) && unicode.IsLower(next):
+			flush(i)
+			start = i
+		}
+		prev = r
+		i += size
+	}
+	flush(len(s))
+	return out
 }

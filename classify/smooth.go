@@ -99,7 +99,7 @@ func CheckSmooth(smooth float64) error {
 func fallback(keep []bool, score []float64, threshold float64) {
 	best := -1
 	for i, v := range score {
-		if best < 0 || v > score[best] {
+		if !math.IsNaN(v) && (best < 0 || v > score[best]) { // a value that is not a number is never kept
 			best = i
 		}
 	}

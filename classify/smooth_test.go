@@ -140,3 +140,18 @@ func BenchmarkKeepSmooth(b *testing.B) {
 		}
 	})
 }
+
+// TestFallbackNaN: a value that is not a number is never kept, by the
+// fallback either, and does not hide the page's best block from it
+// (pipeline masks the blocks a rule never keeps so).
+func TestFallbackNaN(t *testing.T) {
+	nan := math.NaN()
+	for _, smooth := range []float64{0, 0.25} {
+		if got := KeepSmooth([]float64{nan, -0.5, -0.75}, 0, smooth); !slices.Equal(got, []bool{false, true, false}) {
+			t.Errorf("smooth %v: %v, want the best number kept", smooth, got)
+		}
+		if got := KeepSmooth([]float64{nan, nan}, 0, smooth); slices.Contains(got, true) {
+			t.Errorf("smooth %v: %v, want nothing kept", smooth, got)
+		}
+	}
+}

@@ -1,6 +1,11 @@
 package pipeline
 
-import "github.com/fiasco-project/fiasco/classify"
+import (
+	"math"
+	"slices"
+
+	"github.com/fiasco-project/fiasco/classify"
+)
 
 // FloorShare and FloorMinWords set the prose floor (classify.Model.Floor:
 // the corpus policy's embedded models have it, the rendered one at a
@@ -24,8 +29,10 @@ const (
 // Keep returns which blocks of d to keep, given their decision values s
 // under m and the threshold th: classify.KeepSmooth with m.Smooth
 // (classify.Keep when it is 0), and with m.Floor the prose floor
-// (FloorShare) after it; a block that is an advertisement's label
-// ("Advertisement", "Anzeige": dropAdLabels) is never kept.
+// (FloorShare) after it. The blocks NeverKept names (an advertisement's
+// label, a block in a box named for what it holds) are never kept: they
+// go to the smoothing and the fallback as values that are not numbers,
+// and the floor neither counts nor keeps them.
 func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
 	keep, _, _ := keepFloor(m, d, s, th)
 	return keep
@@ -37,11 +44,17 @@ func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
 // when there is none). A block the smoothing dropped and the floor kept
 // again is marked floor only.
 func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smoothed, floor []bool) {
+	never := NeverKept(d)
+	if never != nil {
+		s = slices.Clone(s)
+		for i, r := range never {
+			if r != "" && i < len(s) {
+				s[i] = math.NaN()
+			}
+		}
+	}
 	if m == nil {
-		keep = classify.Keep(s, th)
-		dropAdLabels(d, keep)
-		dropBoxes(d, keep)
-		return keep, nil, nil
+		return classify.Keep(s, th), nil, nil
 	}
 	keep = classify.KeepSmooth(s, th, m.Smooth)
 	if m.Floor && d != nil && d.Table != nil {
@@ -49,16 +62,12 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 		if share <= 0 {
 			share = FloorShare
 		}
-		floor = proseFloor(d, keep, share)
+		floor = proseFloor(d, keep, share, never)
 	}
-	dropAdLabels(d, keep)
-	dropBoxes(d, keep)
 	if m.Smooth > 0 {
-		// The final label against the plain cut's (advertisements' labels
-		// dropped from both), the floor's blocks aside.
+		// The final label against the plain cut's, the floor's blocks
+		// aside.
 		plain := classify.Keep(s, th)
-		dropAdLabels(d, plain)
-		dropBoxes(d, plain)
 		for i, k := range plain {
 			if k != keep[i] && (floor == nil || !floor[i]) {
 				if smoothed == nil {
@@ -73,12 +82,16 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 
 // proseFloor keeps every prose block of d that keep drops when the kept
 // prose blocks hold fewer than share of the prose's word tokens (at least
-// FloorMinWords of them), and returns which it kept (nil when none).
-func proseFloor(d *Doc, keep []bool, share float64) (floor []bool) {
+// FloorMinWords of them), and returns which it kept (nil when none). The
+// blocks never names are neither counted nor kept (never may be nil).
+func proseFloor(d *Doc, keep []bool, share float64, never []string) (floor []bool) {
 	prose, kept := 0, 0
 	for i, k := range keep {
 		if i >= len(d.Table.Tokens) {
 			break
+		}
+		if never != nil && never[i] != "" {
+			continue
 		}
 		n := len(d.Table.Tokens[i])
 		if d.Table.Prose(i) {
@@ -92,7 +105,7 @@ func proseFloor(d *Doc, keep []bool, share float64) (floor []bool) {
 		return nil
 	}
 	for i := range keep {
-		if d.Table.Prose(i) && !keep[i] {
+		if d.Table.Prose(i) && !keep[i] && (never == nil || never[i] == "") {
 			if floor == nil {
 				floor = make([]bool, len(keep))
 			}

@@ -3,8 +3,6 @@ package pipeline
 import (
 	"strings"
 	"unicode"
-
-	"github.com/fiasco-project/fiasco/internal/dom"
 )
 
 // adLabels are the words a page sets above or beside an advertisement to
@@ -28,24 +26,13 @@ var adLabels = map[string]bool{
 	"reklam":      true, // Turkish
 }
 
-// dropAdLabels drops every kept block of d whose whole text is an
-// advertisement's label (adLabels). Models keep some such one-word blocks
-// that sit in the article's column (at +1.3 on pages of today, which no
-// training page is like); of the 74 such blocks of the CleanEval dev,
-// CleanPortalEval, KrdWrd and Dragnet test pages, the gold keeps none.
-//
-// A heading is left alone: "Werbung" or "Advertising" titles a section of
-// an article about a company as often as it marks an advertisement.
-func dropAdLabels(d *Doc, keep []bool) {
-	if d == nil {
-		return
-	}
-	for i, k := range keep {
-		if k && i < len(d.Blocks) && !dom.IsHeading(d.Blocks[i].Node) && adLabel(d.Blocks[i].Text) {
-			keep[i] = false
-		}
-	}
-}
+// An advertisement's label is never kept (NeverKept): models keep some
+// such one-word blocks that sit in the article's column (at +1.3 on pages
+// of today, which no training page is like); of the 74 such blocks of the
+// CleanEval dev, CleanPortalEval, KrdWrd and Dragnet test pages, the gold
+// keeps none. A heading is left alone: "Werbung" or "Advertising" titles
+// a section of an article about a company as often as it marks an
+// advertisement.
 
 // adLabel reports whether text, lower-cased, with everything but letters
 // and single spaces removed, is an advertisement's label.

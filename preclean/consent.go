@@ -112,25 +112,7 @@ func consentNotice(n *html.Node) bool {
 }
 
 // wordCount returns the number of white-space separated words of the
-// text below n (a script's or a style's aside), counting up to max.
-func wordCount(n *html.Node, max int) int {
-	count := 0
-	var walk func(*html.Node) bool
-	walk = func(n *html.Node) bool {
-		switch {
-		case n.Type == html.TextNode:
-			count += len(strings.Fields(n.Data))
-			return count < max
-		case n.Type == html.ElementNode && n.Namespace == "" && dropped[n.DataAtom]:
-			return true // a script's or a style's text is none a reader sees
-		}
-		for c := n.FirstChild; c != nil; c = c.NextSibling {
-			if !walk(c) {
-				return false
-			}
-		}
-		return true
-	}
-	walk(n)
-	return min(count, max)
+// text below n (a script's or a style's aside), counting up to limit.
+func wordCount(n *html.Node, limit int) int {
+	return dom.Words(n, limit, func(e *html.Node) bool { return e.Namespace == "" && dropped[e.DataAtom] })
 }

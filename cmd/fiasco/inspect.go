@@ -208,13 +208,14 @@ func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
 		}
 		var out []row
 		texts := export.BlockTexts(res.Blocks)
+		never := pipeline.NeverKept(res.Doc)
 		for i, b := range res.Blocks {
 			fv := map[string]float64{}
 			for j, n := range names {
 				fv[n] = rows[i][j]
 			}
 			out = append(out, row{ID: i, Label: label(res.Keep[i]), Value: res.Score[i], Type: string(types[i]), Tag: b.Node.Data, Features: fv, Text: texts[i],
-				Smoothed: res.Smoothed != nil && res.Smoothed[i], Floor: res.Floor != nil && res.Floor[i], NeverKept: pipeline.NeverKept(res.Doc, i)})
+				Smoothed: res.Smoothed != nil && res.Smoothed[i], Floor: res.Floor != nil && res.Floor[i], NeverKept: neverKept(never, i)})
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", " ")
@@ -235,6 +236,14 @@ func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
 		}
 	}
 	return nil
+}
+
+// neverKept is why[i], or "" where why is nil (no block a rule drops).
+func neverKept(why []string, i int) string {
+	if i < len(why) {
+		return why[i]
+	}
+	return ""
 }
 
 func label(keep bool) string {

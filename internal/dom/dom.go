@@ -153,3 +153,32 @@ func NameWords(s string) []string {
 	flush(len(s))
 	return out
 }
+
+// Words counts the white-space separated words of the text below n, up
+// to limit, leaving out the text below any element for which skip (when
+// not nil) reports true.
+func Words(n *html.Node, limit int, skip func(*html.Node) bool) int {
+	count := 0
+	for c := n; c != nil && count < limit; {
+		if c != n && skip != nil && c.Type == html.ElementNode && skip(c) {
+			c = nextAfter(n, c)
+			continue
+		}
+		if c.Type == html.TextNode {
+			count += len(strings.Fields(c.Data))
+		}
+		c = Next(n, c)
+	}
+	return min(count, limit)
+}
+
+// nextAfter returns the node after n's subtree in document order below
+// root, or nil.
+func nextAfter(root, n *html.Node) *html.Node {
+	for ; n != root; n = n.Parent {
+		if n.NextSibling != nil {
+			return n.NextSibling
+		}
+	}
+	return nil
+}

@@ -77,6 +77,12 @@ func NeverKept(d *Doc) []string {
 	return why
 }
 
+// neverKept reports whether never (NeverKept's answer, nil or not) names
+// block i.
+func neverKept(never []string, i int) bool {
+	return i < len(never) && never[i] != ""
+}
+
 // inBox reports whether n or an ancestor below the content elements is a
 // box (boxName) of at most MaxBoxWords words, remembering each element's
 // answer in seen. The content elements, which are never boxes, nor is

@@ -47,8 +47,8 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 	never := NeverKept(d)
 	if never != nil {
 		s = slices.Clone(s)
-		for i, r := range never {
-			if r != "" && i < len(s) {
+		for i := range s {
+			if neverKept(never, i) {
 				s[i] = math.NaN()
 			}
 		}
@@ -90,7 +90,7 @@ func proseFloor(d *Doc, keep []bool, share float64, never []string) (floor []boo
 		if i >= len(d.Table.Tokens) {
 			break
 		}
-		if never != nil && never[i] != "" {
+		if neverKept(never, i) {
 			continue
 		}
 		n := len(d.Table.Tokens[i])
@@ -105,7 +105,7 @@ func proseFloor(d *Doc, keep []bool, share float64, never []string) (floor []boo
 		return nil
 	}
 	for i := range keep {
-		if d.Table.Prose(i) && !keep[i] && (never == nil || never[i] == "") {
+		if d.Table.Prose(i) && !keep[i] && !neverKept(never, i) {
 			if floor == nil {
 				floor = make([]bool, len(keep))
 			}

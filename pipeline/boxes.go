@@ -53,10 +53,20 @@ var (
 // for what it holds (boxName, inBox), "" for the others; nil when no
 // block is either. Keep drops these blocks before the smoothing, the
 // fallback and the prose floor, which so never count them as kept.
+// Prepare finds them once; the slice is the document's, not to be
+// changed.
 func NeverKept(d *Doc) []string {
 	if d == nil {
 		return nil
 	}
+	if d.neverFound {
+		return d.never
+	}
+	return findNeverKept(d)
+}
+
+// findNeverKept is NeverKept for a document Prepare did not make.
+func findNeverKept(d *Doc) []string {
 	var why []string
 	seen := map[*html.Node]bool{} // elements checked: boxes of few words
 	for i, b := range d.Blocks {

@@ -50,6 +50,11 @@ type Doc struct {
 	// Visualizer.
 	URL       string
 	Resources func(url string) (render.Resource, bool)
+
+	// never is NeverKept's answer, found once by Prepare (neverFound):
+	// Keep reads it for every threshold an evaluation cuts at.
+	never      []string
+	neverFound bool
 }
 
 // RenderError is Prepare's error when the Visualizer failed on a page (the
@@ -232,6 +237,7 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 			d.Blocks = d.Blocks[:maxBlocks:maxBlocks]
 		}
 	}
+	d.never, d.neverFound = findNeverKept(d), true
 	d.Timings.Load, d.Timings.Preclean, d.Timings.Blocks = t1.Sub(t0), t2.Sub(t1), t3.Sub(t2)
 	if opt.Visual != nil && len(d.Blocks) > 0 {
 		vis, err := opt.Visual.Visual(ctx, d)

@@ -110,17 +110,7 @@ func TestInspectFloor(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A threshold no block reaches: only the floor keeps the prose.
-	code, out, errs := fiasco(t, "inspect", "--no-render", "--json", "--threshold", "5", "--floor", "-o", filepath.Join(dir, "p.png"), page)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var rows []struct {
-		Label string `json:"label"`
-		Floor bool   `json:"floor"`
-	}
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
-		t.Fatal(err)
-	}
+	rows, errs := inspectRows(t, "--threshold", "5", "--floor", page)
 	floored := 0
 	for i, r := range rows {
 		if r.Floor {
@@ -183,18 +173,7 @@ func TestInspectInputs(t *testing.T) {
 // their value: a newsletter prompt of today's essay page is a box.
 func TestInspectNeverKept(t *testing.T) {
 	needChromium(t) // inspect draws the picture
-	code, out, errs := fiasco(t, "inspect", "--no-render", "--json", "-o", filepath.Join(t.TempDir(), "p.png"), "../../testdata/modern/html/m06.html")
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	var rows []struct {
-		Label     string `json:"label"`
-		Text      string `json:"text"`
-		NeverKept string `json:"never_kept"`
-	}
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
-		t.Fatal(err)
-	}
+	rows, _ := inspectRows(t, "../../testdata/modern/html/m06.html")
 	boxes := 0
 	for i, r := range rows {
 		if r.NeverKept == "" {
@@ -208,6 +187,30 @@ func TestInspectNeverKept(t *testing.T) {
 		}
 	}
 	if boxes != 1 {
-		t.Errorf("the newsletter prompt is not marked a box:\n%s", out)
+		t.Errorf("the newsletter prompt is not marked a box:\n%+v", rows)
 	}
+}
+
+// inspectRow is a row of fiasco inspect --json, the fields these tests read.
+type inspectRow struct {
+	Label     string `json:"label"`
+	Text      string `json:"text"`
+	Floor     bool   `json:"floor"`
+	NeverKept string `json:"never_kept"`
+}
+
+// inspectRows runs fiasco inspect --no-render --json with args (the page
+// last) and returns its rows and its stderr.
+func inspectRows(t *testing.T, args ...string) ([]inspectRow, string) {
+	t.Helper()
+	args = append([]string{"inspect", "--no-render", "--json", "-o", filepath.Join(t.TempDir(), "p.png")}, args...)
+	code, out, errs := fiasco(t, args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var rows []inspectRow
+	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+		t.Fatal(err)
+	}
+	return rows, errs
 }

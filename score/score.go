@@ -207,16 +207,17 @@ func Tokens(text string, opt Options) []string {
 		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "URL") {
 			continue
 		}
-		for _, f := range strings.FieldsFunc(line, isSpace) {
+		for _, f := range strings.FieldsFunc(line, IsSpace) {
 			out = appendSplitTags(out, f, opt)
 		}
 	}
 	return out
 }
 
-// isSpace is Python's \s for str patterns plus the control characters that
-// the reference turns into spaces.
-func isSpace(r rune) bool {
+// IsSpace reports whether the scorer splits words at r: Python's \s for
+// str patterns plus the control characters that the reference turns into
+// spaces.
+func IsSpace(r rune) bool {
 	return r < 0x20 || unicode.IsSpace(r) || r == 0x1c || r == 0x1d || r == 0x1e || r == 0x1f
 }
 

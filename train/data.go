@@ -32,6 +32,11 @@ type Example struct {
 	// below 1 a page counts for less than a page of the main training
 	// data (an extra set's, say). 0 means 1.
 	Weight float64
+	// Joined counts the gold words that join two words of the page's
+	// source across a line feed, and Split is the gold's reference with
+	// them split (gold.Gold.SplitLineFeedJoins); "" when there are none.
+	Joined int
+	Split  string
 }
 
 // weight returns e.Weight, 1 for 0.
@@ -209,11 +214,19 @@ func loadExample(ctx context.Context, set string, p gold.Pair, opt DataOptions) 
 	if err != nil {
 		return nil, err
 	}
-	d, err := pipeline.PrepareFile(ctx, p.HTML, opt.Prepare)
+	src, err := os.ReadFile(p.HTML)
 	if err != nil {
 		return &Example{Set: set, ID: p.ID, Gold: g, Err: err}, err
 	}
-	return &Example{Set: set, ID: p.ID, Doc: d, Gold: g, Share: gold.Label(d.Blocks, g)}, nil
+	d, err := pipeline.Prepare(ctx, p.HTML, src, opt.Prepare)
+	if err != nil {
+		return &Example{Set: set, ID: p.ID, Gold: g, Err: err}, err
+	}
+	e := &Example{Set: set, ID: p.ID, Doc: d, Gold: g, Share: gold.Label(d.Blocks, g)}
+	if split, n := g.SplitLineFeedJoins(src); n > 0 {
+		e.Joined, e.Split = n, split
+	}
+	return e, nil
 }
 
 // filterSplit keeps the pairs listed in dir/split/<name>.txt (Dragnet's

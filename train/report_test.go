@@ -2,9 +2,11 @@ package train
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/fiasco-project/fiasco/gold"
 	"github.com/fiasco-project/fiasco/pipeline"
 )
 
@@ -44,5 +46,71 @@ func TestEvaluateFailed(t *testing.T) {
 	rep.Print(&b)
 	if want := "pages: 3 (1 failed to load and 1 to render, those scored as empty output)"; !strings.Contains(b.String(), want) {
 		t.Errorf("report does not say %q:\n%s", want, b.String())
+	}
+}
+
+// TestEvaluateSplit: the row against the gold with its line-feed joins
+// split scores each page once, in step with the others: a page without
+// joins as the gold is written, a page with joins against its split gold
+// (which its output matches in full), a failed page as empty output.
+func TestEvaluateSplit(t *testing.T) {
+	ctx := t.Context()
+	page := func(eol string) []byte {
+		return []byte("<html><body><p>The river rose in the night and by morning" + eol + "the town was under water for the first time in years.</p></body></html>")
+	}
+	var res []PageResult
+	for _, c := range []struct {
+		src, gold string
+		keep      bool
+	}{
+		{string(page("\n")), "<p>The river rose in the night and by morningthe town was under water for the first time in years.", true},
+		{string(page("\r\n")), "<p>The river rose in the night and by morning the town was under water for the first time in years.", true},
+		{string(page("\n")), "<p>The river rose in the night and by morningthe town was under water for the first time in years.", false},
+	} {
+		g, err := gold.Parse([]byte("URL: http://example.com/\n"+c.gold+"\n"), gold.CleanEval, gold.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := &Example{Set: "s", ID: strconv.Itoa(len(res)), Gold: g}
+		if c.keep {
+			if e.Doc, err = pipeline.Prepare(ctx, "page.html", []byte(c.src), pipeline.PrepareOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			e.Share = gold.Label(e.Doc.Blocks, g)
+			if split, n := g.SplitLineFeedJoins([]byte(c.src)); n > 0 {
+				e.Joined, e.Split = n, split
+			}
+		} else {
+			e.Err = errors.New("page.html: not HTML")
+		}
+		pr := PageResult{Example: e}
+		if e.Doc != nil {
+			pr.Keep = make([]bool, len(e.Doc.Blocks))
+			for i := range pr.Keep {
+				pr.Keep[i] = true
+			}
+		}
+		res = append(res, pr)
+	}
+	if res[0].Example.Joined != 1 || res[1].Example.Joined != 0 {
+		t.Fatalf("joins %d and %d, want 1 and 0", res[0].Example.Joined, res[1].Example.Joined)
+	}
+	rep, err := Evaluate(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Each output is the page's 20 words. The first page's gold as written
+	// has 19, of which 18 match ("morningthe" does not), the split gold 20,
+	// all matched; the second page's 20 all match; the third page's 19
+	// gold words count against its empty output either way.
+	if rep.Joined != 1 || rep.JoinedPages != 1 {
+		t.Errorf("joined %d words on %d pages, want 1 on 1", rep.Joined, rep.JoinedPages)
+	}
+	m, s := rep.Model.MicroNoTags, rep.Split
+	if m.Matched != 38 || m.OutWords != 40 || m.GoldWords != 58 {
+		t.Errorf("as written: matched %d, out %d, gold %d; want 38, 40, 58", m.Matched, m.OutWords, m.GoldWords)
+	}
+	if s.Matched != 40 || s.OutWords != 40 || s.GoldWords != 59 {
+		t.Errorf("split: matched %d, out %d, gold %d; want 40, 40, 59", s.Matched, s.OutWords, s.GoldWords)
 	}
 }

@@ -13,7 +13,7 @@ import (
 )
 
 // pagesHelp documents eval's --pages.
-const pagesHelp = "write one JSON line per page to `FILE`: its set, ID, the fold that tested it, word counts and P/R/F as the figures count them (and --versus's), for finding the pages a model loses on"
+const pagesHelp = "write one JSON line per page to `FILE`: its set, ID, the fold that tested it, word counts and P/R/F as the figures count them (and --versus's), and gold_joined (the gold's words joined at line feeds: README), for finding the pages a model loses on"
 
 // pageLine is one line of eval --pages.
 type pageLine struct {
@@ -23,6 +23,10 @@ type pageLine struct {
 	// Error says why the page could not be prepared; it is scored as
 	// empty output.
 	Error string `json:"error,omitempty"`
+	// Joined counts the gold's words that join two words of the page's
+	// source across a line feed (gold.Gold.SplitLineFeedJoins): no
+	// output matches them.
+	Joined int `json:"gold_joined,omitempty"`
 	pageFigures
 	Versus *pageFigures `json:"versus,omitempty"`
 }
@@ -70,7 +74,7 @@ func writePageFigures(path string, results []train.PageResult, ps []train.PageSc
 	return writeOutput(path, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		for i, s := range ps {
-			l := pageLine{Set: s.Set, ID: s.ID, Fold: results[i].Fold, pageFigures: figuresOf(s)}
+			l := pageLine{Set: s.Set, ID: s.ID, Fold: results[i].Fold, Joined: results[i].Example.Joined, pageFigures: figuresOf(s)}
 			if e := results[i].Example; e.Err != nil {
 				l.Error = firstLine(e.Err.Error())
 			}

@@ -92,8 +92,8 @@
 // page's words can match them. [Gold.SplitLineFeedJoins] finds them from
 // the page's source and gives the gold with them split; fiasco eval
 // scores against it beside the gold as written (CleanEval dev: 829 words
-// on 5 pages, 817 of them on pages 7, 9 and 54; the other four sets: one
-// word on each of two pages).
+// on 5 pages, 817 of them on pages 7, 9 and 54; L3S-GN1 and KrdWrd
+// CANOLA: one word on one page each; CleanPortalEval and Dragnet: none).
 //
 // # Example
 //

@@ -2,6 +2,7 @@ package gold
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/fiasco-project/fiasco/score"
 )
@@ -19,8 +20,8 @@ import (
 // (CleanEval dev pages 7, 9 and 54 hold most such words; see the package
 // documentation). A browser shows a line break as a space, and so does
 // every cleaner's output, so no output that shows the page's words
-// matches them: each costs the page one gold word and two output words,
-// whatever is kept. Scoring against the split reference measures the
+// matches them: each is a gold word no cleaning finds, and where its
+// text is kept, its two halves are output words that match nothing. Scoring against the split reference measures the
 // cleaning without this.
 //
 // src is the page as stored, in an ASCII-compatible charset. The words on
@@ -30,7 +31,8 @@ import (
 // nothing. A gold word, as the scorer splits the reference (at its white
 // space and around segment markers), is split where it equals two such
 // words joined, case and punctuation alike, and only as often as the
-// source joins them.
+// source joins them; lines the scorer skips (those that start with "URL")
+// are left as they are.
 func (g *Gold) SplitLineFeedJoins(src []byte) (string, int) {
 	ref := g.Reference()
 	joins := lineFeedJoins(src)
@@ -52,18 +54,35 @@ func (g *Gold) SplitLineFeedJoins(src []byte) (string, int) {
 		last = cut
 		n++
 	}
-	start := -1
-	for i, r := range ref {
-		switch {
-		case score.IsSpace(r) && start >= 0:
-			scorerWords(ref, start, i, split)
-			start = -1
-		case !score.IsSpace(r) && start < 0:
-			start = i
-		}
+	// The words of ref as score.Tokens reads them: a byte-order mark
+	// dropped, lines that start with "URL" skipped.
+	from := 0
+	if strings.HasPrefix(ref, "\ufeff") {
+		from = len("\ufeff")
 	}
-	if start >= 0 {
-		scorerWords(ref, start, len(ref), split)
+	for from <= len(ref) {
+		end := strings.IndexByte(ref[from:], '\n')
+		if end < 0 {
+			end = len(ref)
+		} else {
+			end += from
+		}
+		if !strings.HasPrefix(strings.TrimLeftFunc(ref[from:end], unicode.IsSpace), "URL") {
+			start := -1
+			for i, r := range ref[from:end] {
+				switch {
+				case score.IsSpace(r) && start >= 0:
+					scorerWords(ref, from+start, from+i, split)
+					start = -1
+				case !score.IsSpace(r) && start < 0:
+					start = i
+				}
+			}
+			if start >= 0 {
+				scorerWords(ref, from+start, end, split)
+			}
+		}
+		from = end + 1
 	}
 	if n == 0 {
 		return ref, 0

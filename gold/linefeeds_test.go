@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/fiasco-project/fiasco/score"
 )
 
 func TestSplitLineFeedJoins(t *testing.T) {
@@ -40,6 +42,18 @@ func TestSplitLineFeedJoins(t *testing.T) {
 		gold: "<p>Nigeria’soil soil and \u212aing",
 		want: "<p>Nigeria’soil soil and \u212aing",
 	}, {
+		name: "a fragment after the line feed, a run from the first byte",
+		src:  "and\nhotly’s and\nhot",
+		gold: "<p>andhotly’s andhot",
+		want: "<p>andhotly’s and hot",
+		n:    1,
+	}, {
+		name: "lines the scorer skips are left; other white space splits words",
+		src:  "http://example.com/\na and\nhotly U\nRLs",
+		gold: "<p>andhotly\u00a0x\tandhotly\nURLs a\n URL: http://example.com/a",
+		want: "<p>and hotly\u00a0x\tandhotly\nURLs a\n URL: http://example.com/a",
+		n:    1,
+	}, {
 		name: "no line feed",
 		src:  "<p>nothing</p>",
 		gold: "<p>nothing",
@@ -53,8 +67,8 @@ func TestSplitLineFeedJoins(t *testing.T) {
 			if want := "URL: http://example.com/\n" + c.want + "\n"; got != want || n != c.n {
 				t.Errorf("got %q, %d\nwant %q, %d", got, n, want, c.n)
 			}
-			if added := strings.Count(got, " ") - strings.Count(raw, " "); added != n || !utf8.ValidString(got) {
-				t.Errorf("%d spaces added (want %d), valid UTF-8 %v", added, n, utf8.ValidString(got))
+			if len(score.Tokens(got, score.Options{})) != len(score.Tokens(raw, score.Options{}))+n {
+				t.Errorf("the scorer reads %d words, want %d more than %d", len(score.Tokens(got, score.Options{})), n, len(score.Tokens(raw, score.Options{})))
 			}
 		})
 	}
@@ -62,10 +76,12 @@ func TestSplitLineFeedJoins(t *testing.T) {
 
 // FuzzSplitLineFeedJoins: whatever the page and the gold, the split
 // reference is the reference with n spaces put between bytes of its
-// words, never inside a character.
+// words, never inside a character, and the scorer reads n more words in
+// it.
 func FuzzSplitLineFeedJoins(f *testing.F) {
 	f.Add([]byte("watched and\nhotly"), "<p>watched andhotly debated")
 	f.Add([]byte("k\ning"), "<p>\u212aing")
+	f.Add([]byte("U\nRLs"), "URL: x\n<p>URLs URL")
 	f.Fuzz(func(t *testing.T, src []byte, text string) {
 		if !utf8.ValidString(text) {
 			return
@@ -73,7 +89,8 @@ func FuzzSplitLineFeedJoins(f *testing.F) {
 		g := parseCleanEval(text)
 		g.Format, g.Raw = CleanEval, text
 		got, n := g.SplitLineFeedJoins(src)
-		if strings.ReplaceAll(got, " ", "") != strings.ReplaceAll(text, " ", "") || strings.Count(got, " ")-strings.Count(text, " ") != n || !utf8.ValidString(got) {
+		if strings.ReplaceAll(got, " ", "") != strings.ReplaceAll(text, " ", "") || strings.Count(got, " ")-strings.Count(text, " ") != n || !utf8.ValidString(got) ||
+			len(score.Tokens(got, score.Options{})) != len(score.Tokens(text, score.Options{}))+n {
 			t.Errorf("SplitLineFeedJoins(%q) of %q = %q, %d", src, text, got, n)
 		}
 	})

@@ -218,14 +218,15 @@ func loadExample(ctx context.Context, set string, p gold.Pair, opt DataOptions) 
 	if err != nil {
 		return &Example{Set: set, ID: p.ID, Gold: g, Err: err}, err
 	}
-	d, err := pipeline.Prepare(ctx, p.HTML, src, opt.Prepare)
-	if err != nil {
-		return &Example{Set: set, ID: p.ID, Gold: g, Err: err}, err
-	}
-	e := &Example{Set: set, ID: p.ID, Doc: d, Gold: g, Share: gold.Label(d.Blocks, g)}
+	e := &Example{Set: set, ID: p.ID, Gold: g}
 	if split, n := g.SplitLineFeedJoins(src); n > 0 {
 		e.Joined, e.Split = n, split
 	}
+	if e.Doc, err = pipeline.Prepare(ctx, p.HTML, src, opt.Prepare); err != nil {
+		e.Err = err
+		return e, err
+	}
+	e.Share = gold.Label(e.Doc.Blocks, g)
 	return e, nil
 }
 

@@ -72,14 +72,14 @@ func TestEvaluateSplit(t *testing.T) {
 			t.Fatal(err)
 		}
 		e := &Example{Set: "s", ID: strconv.Itoa(len(res)), Gold: g}
+		if split, n := g.SplitLineFeedJoins([]byte(c.src)); n > 0 {
+			e.Joined, e.Split = n, split
+		}
 		if c.keep {
 			if e.Doc, err = pipeline.Prepare(ctx, "page.html", []byte(c.src), pipeline.PrepareOptions{}); err != nil {
 				t.Fatal(err)
 			}
 			e.Share = gold.Label(e.Doc.Blocks, g)
-			if split, n := g.SplitLineFeedJoins([]byte(c.src)); n > 0 {
-				e.Joined, e.Split = n, split
-			}
 		} else {
 			e.Err = errors.New("page.html: not HTML")
 		}
@@ -92,25 +92,37 @@ func TestEvaluateSplit(t *testing.T) {
 		}
 		res = append(res, pr)
 	}
-	if res[0].Example.Joined != 1 || res[1].Example.Joined != 0 {
-		t.Fatalf("joins %d and %d, want 1 and 0", res[0].Example.Joined, res[1].Example.Joined)
-	}
 	rep, err := Evaluate(res)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// Each output is the page's 20 words. The first page's gold as written
 	// has 19, of which 18 match ("morningthe" does not), the split gold 20,
-	// all matched; the second page's 20 all match; the third page's 19
-	// gold words count against its empty output either way.
-	if rep.Joined != 1 || rep.JoinedPages != 1 {
-		t.Errorf("joined %d words on %d pages, want 1 on 1", rep.Joined, rep.JoinedPages)
+	// all matched; the second page's 20 all match; the third page's gold
+	// counts against its empty output either way, as written (19 words)
+	// and split (20).
+	if rep.Joined != 2 || rep.JoinedPages != 2 {
+		t.Errorf("joined %d words on %d pages, want 2 on 2", rep.Joined, rep.JoinedPages)
 	}
 	m, s := rep.Model.MicroNoTags, rep.Split
 	if m.Matched != 38 || m.OutWords != 40 || m.GoldWords != 58 {
 		t.Errorf("as written: matched %d, out %d, gold %d; want 38, 40, 58", m.Matched, m.OutWords, m.GoldWords)
 	}
-	if s.Matched != 40 || s.OutWords != 40 || s.GoldWords != 59 {
-		t.Errorf("split: matched %d, out %d, gold %d; want 40, 40, 59", s.Matched, s.OutWords, s.GoldWords)
+	if s.Matched != 40 || s.OutWords != 40 || s.GoldWords != 60 {
+		t.Errorf("split: matched %d, out %d, gold %d; want 40, 40, 60", s.Matched, s.OutWords, s.GoldWords)
+	}
+	for _, c := range []struct {
+		rep  *Report
+		want string
+	}{
+		{rep, "2 gold words on 2 pages join two words"},
+		{&Report{Joined: 1, JoinedPages: 1}, "1 gold word on 1 page joins two words"},
+		{&Report{}, ""},
+	} {
+		var b strings.Builder
+		c.rep.Print(&b)
+		if got := b.String(); c.want == "" && strings.Contains(got, "joins split") || c.want != "" && (!strings.Contains(got, c.want) || !strings.Contains(got, "model micro, gold's joins split")) {
+			t.Errorf("report of %d joined words: want %q and the row:\n%s", c.rep.Joined, c.want, got)
+		}
 	}
 }

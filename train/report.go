@@ -76,12 +76,20 @@ type Report struct {
 // cleaning failed) counts as an empty output.
 func Evaluate(results []PageResult) (*Report, error) {
 	var r Report
-	var m, b, o, mn, bn, on, split []score.Result
+	var m, b, o, mn, bn, on, sp []score.Result
 	for _, pr := range results {
 		e := pr.Example
 		// The gold file as the CleanEval scorer reads it (CleanEval format),
 		// or the clean text rendered in that format (the other formats).
 		g := e.Gold.Reference()
+		// The gold with its words joined at line feeds split, for the
+		// model's row against it (the same as g where there are none).
+		split := g
+		if e.Joined > 0 {
+			split = e.Split
+			r.Joined += e.Joined
+			r.JoinedPages++
+		}
 		if e.Doc == nil { // the page failed to load: empty output all round
 			for _, rs := range []*[]score.Result{&m, &b, &o} {
 				*rs = append(*rs, score.Score("", g, score.Options{Tags: true}))
@@ -89,13 +97,7 @@ func Evaluate(results []PageResult) (*Report, error) {
 			for _, rs := range []*[]score.Result{&mn, &bn, &on} {
 				*rs = append(*rs, score.Score("", g, score.Options{}))
 			}
-			if e.Joined > 0 {
-				split = append(split, score.Score("", e.Split, score.Options{}))
-				r.Joined += e.Joined
-				r.JoinedPages++
-			} else {
-				split = append(split, score.Score("", g, score.Options{}))
-			}
+			sp = append(sp, score.Score("", split, score.Options{}))
 			r.Pages++
 			r.Failed++
 			var re *pipeline.RenderError
@@ -131,8 +133,8 @@ func Evaluate(results []PageResult) (*Report, error) {
 		}
 		for _, c := range []struct {
 			keep              []bool
-			tags, none, split *[]score.Result // split: against e.Split (the model's only)
-		}{{keep, &m, &mn, &split}, {all, &b, &bn, nil}, {oracle, &o, &on, nil}} {
+			tags, none, split *[]score.Result // split: against split (the model's only)
+		}{{keep, &m, &mn, &sp}, {all, &b, &bn, nil}, {oracle, &o, &on, nil}} {
 			var buf bytes.Buffer
 			if err := export.Write(&buf, export.CleanEval, e.Doc.Page, e.Doc.Blocks, c.keep, nil); err != nil {
 				return nil, fmt.Errorf("%s: %w", e.Doc.Page.Name, err)
@@ -144,9 +146,7 @@ func Evaluate(results []PageResult) (*Report, error) {
 				continue
 			}
 			if e.Joined > 0 {
-				none = score.Score(buf.String(), e.Split, score.Options{})
-				r.Joined += e.Joined
-				r.JoinedPages++
+				none = score.Score(buf.String(), split, score.Options{})
 			}
 			*c.split = append(*c.split, none)
 		}
@@ -156,7 +156,7 @@ func Evaluate(results []PageResult) (*Report, error) {
 		return Scores{score.Micro(t), score.Macro(t), score.Micro(n), score.Macro(n)}
 	}
 	r.Model, r.Baseline, r.Oracle = agg(m, mn), agg(b, bn), agg(o, on)
-	r.Split = score.Micro(split)
+	r.Split = score.Micro(sp)
 	return &r, nil
 }
 

@@ -531,3 +531,24 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 }
+
+// contentType is the Content-Type of an answer in the format o asks for.
+func contentType(o options) string {
+	switch {
+	case o.jsonl:
+		return "application/x-ndjson"
+	case o.format == export.JSON:
+		return "application/json"
+	case o.format == export.HTML:
+		return "text/html; charset=utf-8"
+	}
+	return "text/plain; charset=utf-8"
+}
+
+// onOff names a switch's state in an answer: "on" or "off".
+func onOff(b bool) string {
+	if b {
+		return "on"
+	}
+	return "off"
+}

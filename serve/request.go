@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/fiasco-project/fiasco/corpus"
-	"github.com/fiasco-project/fiasco/export"
 )
 
 // formUpload refuses a multipart body (curl -F, an HTML form's file
@@ -96,25 +95,6 @@ func tooLarge(n, max int64) *Error {
 		msg = fmt.Sprintf("the body of %d bytes is larger than the limit of %d bytes", n, max)
 	}
 	return &Error{Status: http.StatusRequestEntityTooLarge, Msg: msg, Kind: "too_large"}
-}
-
-func contentType(o options) string {
-	switch {
-	case o.jsonl:
-		return "application/x-ndjson"
-	case o.format == export.JSON:
-		return "application/json"
-	case o.format == export.HTML:
-		return "text/html; charset=utf-8"
-	}
-	return "text/plain; charset=utf-8"
-}
-
-func onOff(b bool) string {
-	if b {
-		return "on"
-	}
-	return "off"
 }
 
 // fail writes e as a JSON error and counts it.

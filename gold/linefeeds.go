@@ -2,7 +2,6 @@ package gold
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/fiasco-project/fiasco/score"
 )
@@ -54,36 +53,8 @@ func (g *Gold) SplitLineFeedJoins(src []byte) (string, int) {
 		last = cut
 		n++
 	}
-	// The words of ref as score.Tokens reads them: a byte-order mark
-	// dropped, lines that start with "URL" skipped.
-	from := 0
-	if strings.HasPrefix(ref, "\ufeff") {
-		from = len("\ufeff")
-	}
-	for from <= len(ref) {
-		end := strings.IndexByte(ref[from:], '\n')
-		if end < 0 {
-			end = len(ref)
-		} else {
-			end += from
-		}
-		if !strings.HasPrefix(strings.TrimLeftFunc(ref[from:end], unicode.IsSpace), "URL") {
-			start := -1
-			for i, r := range ref[from:end] {
-				switch {
-				case score.IsSpace(r) && start >= 0:
-					scorerWords(ref, from+start, from+i, split)
-					start = -1
-				case !score.IsSpace(r) && start < 0:
-					start = i
-				}
-			}
-			if start >= 0 {
-				scorerWords(ref, from+start, end, split)
-			}
-		}
-		from = end + 1
-	}
+	// The words of ref as the scorer reads them (score.Tokens).
+	score.Fields(ref, func(start, end int) { scorerWords(ref, start, end, split) })
 	if n == 0 {
 		return ref, 0
 	}

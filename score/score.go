@@ -203,15 +203,50 @@ func Tokens(text string, opt Options) []string {
 		text = html.UnescapeString(text)
 	}
 	var out []string
-	for _, line := range strings.Split(text, "\n") {
-		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "URL") {
-			continue
-		}
-		for _, f := range strings.FieldsFunc(line, IsSpace) {
-			out = appendSplitTags(out, f, opt)
-		}
-	}
+	fields(text, 0, func(start, end int) { out = appendSplitTags(out, text[start:end], opt) })
 	return out
+}
+
+// Fields calls f with the bounds of each field of text that Tokens reads,
+// in order, before it splits them around segment markers: a leading
+// byte-order mark is skipped, lines that start with "URL" (after optional
+// white space) are skipped, and the rest is split at IsSpace. The bounds
+// are byte offsets into text, for callers that must map the scorer's
+// words back to it.
+func Fields(text string, f func(start, end int)) {
+	from := 0
+	if strings.HasPrefix(text, "\ufeff") {
+		from = len("\ufeff")
+	}
+	fields(text, from, f)
+}
+
+// fields is Fields from the byte offset from (past any byte-order mark).
+func fields(text string, from int, f func(start, end int)) {
+	for from <= len(text) {
+		end := strings.IndexByte(text[from:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += from
+		}
+		if line := text[from:end]; !strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "URL") {
+			start := -1
+			for i, r := range line {
+				switch {
+				case IsSpace(r) && start >= 0:
+					f(from+start, from+i)
+					start = -1
+				case !IsSpace(r) && start < 0:
+					start = i
+				}
+			}
+			if start >= 0 {
+				f(from+start, end)
+			}
+		}
+		from = end + 1
+	}
 }
 
 // IsSpace reports whether the scorer splits words at r: Python's \s for

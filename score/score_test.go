@@ -5,7 +5,10 @@ import (
 	"math"
 	"os"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
+	"unicode"
 )
 
 func TestTokens(t *testing.T) {
@@ -136,4 +139,51 @@ func TestScoreEntities(t *testing.T) {
 	if r := Score("", "URL: x\n", Options{}); r.P != 1 || r.R != 1 || r.F != 1 {
 		t.Fatalf("empty against empty: %+v", r)
 	}
+}
+
+// fieldsRef is how Tokens read a text's fields before Fields: the lines
+// split at "\n", those starting with "URL" dropped, the rest split by
+// strings.FieldsFunc.
+func fieldsRef(text string) []string {
+	text = strings.TrimPrefix(text, "\ufeff")
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		if strings.HasPrefix(strings.TrimLeftFunc(line, unicode.IsSpace), "URL") {
+			continue
+		}
+		out = append(out, strings.FieldsFunc(line, IsSpace)...)
+	}
+	return out
+}
+
+func checkFields(t *testing.T, text string) {
+	t.Helper()
+	var got []string
+	last := -1
+	Fields(text, func(start, end int) {
+		if start <= last || end <= start || end > len(text) {
+			t.Fatalf("Fields(%q): bounds %d:%d after %d", text, start, end, last)
+		}
+		last = end
+		got = append(got, text[start:end])
+	})
+	if want := fieldsRef(text); !slices.Equal(got, want) {
+		t.Errorf("Fields(%q) = %q, want %q", text, got, want)
+	}
+}
+
+func TestFields(t *testing.T) {
+	for _, text := range []string{
+		"", "\n", "one", " one  two\tthree\n", "\ufeffURL: http://x\n<p> a b\n",
+		"a\r\nb\x1cc", "  URL x\nnot URL\nURLy", "a\u00a0b\u2003c", "x\xffy z", "<p>a<h>b\n\n<l> c",
+	} {
+		checkFields(t, text)
+	}
+}
+
+func FuzzFields(f *testing.F) {
+	for _, s := range []string{"a b\nURL c\n d", "\ufeff<p>x\u00a0y", "\xff\n\x1f"} {
+		f.Add(s)
+	}
+	f.Fuzz(checkFields)
 }

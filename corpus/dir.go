@@ -1,13 +1,17 @@
 package corpus
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/pipeline"
@@ -51,6 +55,23 @@ func openDir(dir string, format export.Format, keepDirs, resume bool) (*dirSink,
 	// The manifest's lock first: the temporary files may be another
 	// run's, in flight.
 	mpath := filepath.Join(dir, ManifestName)
+	// What an earlier run wrote, read before a new run's manifest starts
+	// afresh: the files it lists may be written again, any other file
+	// found in the directory is left alone.
+	listed, err := manifestOutputs(mpath)
+	if err != nil {
+		return nil, nil, err
+	}
+	// A run that resumes continues the run that wrote the settings
+	// file: the files that run wrote after its start and did not list
+	// (the page it was writing when killed) are its own.
+	since := time.Now()
+	if resume {
+		since = time.Time{}
+		if fi, err := os.Stat(settingsPath(dir, true)); err == nil {
+			since = fi.ModTime()
+		}
+	}
 	m, err := openAppend(mpath, resume, true, goodLines)
 	if err != nil {
 		return nil, nil, err
@@ -68,7 +89,8 @@ func openDir(dir string, format export.Format, keepDirs, resume bool) (*dirSink,
 		}
 	}
 	s := &dirSink{dir: dir, format: format, manifest: m,
-		names: &namer{ext: format.Ext(), keepDirs: keepDirs, used: map[string]bool{ErrorsName: true, ManifestName: true}}}
+		names: &namer{ext: format.Ext(), keepDirs: keepDirs, dir: dir, listed: listed, since: since,
+			used: map[string]bool{ErrorsName: true, ManifestName: true}}}
 	return s, log, nil
 }
 
@@ -133,6 +155,27 @@ type namer struct {
 	ext      string
 	keepDirs bool
 	used     map[string]bool
+	// dir is the output directory and listed the outputs its manifest
+	// named when the run began: a name that is neither listed nor used
+	// by this run but exists in dir, last modified before since (the
+	// run's start, or that of the run it resumes), is someone else's
+	// file, and the page takes the next name instead of overwriting it.
+	// dir "": no check.
+	dir    string
+	listed map[string]bool
+	since  time.Time
+}
+
+// taken reports whether name is this run's already or another's file.
+func (n *namer) taken(name string) bool {
+	if n.used[name] {
+		return true
+	}
+	if n.dir == "" || n.listed[name] {
+		return false
+	}
+	fi, err := os.Lstat(filepath.Join(n.dir, filepath.FromSlash(name)))
+	return err == nil && (fi.IsDir() || fi.ModTime().Before(n.since))
 }
 
 func (n *namer) name(in pipeline.Input) string {
@@ -164,7 +207,7 @@ func (n *namer) name(in pipeline.Input) string {
 		dir = ""
 	}
 	name := path.Join(dir, base+n.ext)
-	for k := 2; n.used[name]; k++ {
+	for k := 2; n.taken(name); k++ {
 		name = path.Join(dir, fmt.Sprintf("%s-%d%s", base, k, n.ext))
 	}
 	n.used[name] = true
@@ -184,4 +227,33 @@ func stripExts(name string) string {
 		return t
 	}
 	return name
+}
+
+// manifestOutputs returns the outputs that the manifest at path lists (nil
+// when there is none). Lines that do not parse are passed over: a run
+// killed mid-line leaves one.
+func manifestOutputs(path string) (map[string]bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	out := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		var l struct {
+			Output string `json:"output"`
+		}
+		if json.Unmarshal(sc.Bytes(), &l) == nil && l.Output != "" {
+			out[l.Output] = true
+		}
+	}
+	if err := sc.Err(); err != nil && !errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return out, nil
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 	"net/url"
 	"strings"
+	"time"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -97,23 +98,27 @@ func Truncated(o pipeline.Outcome) bool { return summary(o).Truncated }
 func RenderError(o pipeline.Outcome) string { return summary(o).RenderError }
 
 // Line is one line of the JSONL output: a cleaned page, or with Error set,
-// a page that failed (then only Input, URL and WARCRecordID are set).
+// a page that failed (then only Input, URL, WARCRecordID and WARCDate are
+// set).
 // Title (always set for a cleaned page), Author, Date and Site are the
 // page's metadata (pipeline.Doc.Meta, package meta); Author, Date and Site
 // are omitted when the page does not give them.
 type Line struct {
-	Input        string      `json:"input"`
-	URL          string      `json:"url"`
-	WARCRecordID string      `json:"warc_record_id,omitempty"`
-	Title        *string     `json:"title,omitempty"`
-	Author       string      `json:"author,omitempty"`
-	Date         string      `json:"date,omitempty"`
-	Site         string      `json:"site,omitempty"`
-	Lang         *string     `json:"lang,omitempty"`
-	Charset      *string     `json:"charset,omitempty"`
-	Truncated    *bool       `json:"truncated,omitempty"`
-	Text         *string     `json:"text,omitempty"`
-	Blocks       []LineBlock `json:"blocks,omitempty"`
+	Input        string `json:"input"`
+	URL          string `json:"url"`
+	WARCRecordID string `json:"warc_record_id,omitempty"`
+	// WARCDate is a WARC record's WARC-Date, when the crawler fetched
+	// the page (RFC 3339, UTC); Date is the page's own date.
+	WARCDate  string      `json:"warc_date,omitempty"`
+	Title     *string     `json:"title,omitempty"`
+	Author    string      `json:"author,omitempty"`
+	Date      string      `json:"date,omitempty"`
+	Site      string      `json:"site,omitempty"`
+	Lang      *string     `json:"lang,omitempty"`
+	Charset   *string     `json:"charset,omitempty"`
+	Truncated *bool       `json:"truncated,omitempty"`
+	Text      *string     `json:"text,omitempty"`
+	Blocks    []LineBlock `json:"blocks,omitempty"`
 	// RenderError: rendering the page failed and the text model cleaned
 	// it (pipeline.Result.RenderErr).
 	RenderError string `json:"render_error,omitempty"`
@@ -161,6 +166,9 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 	}
 	in := o.Input
 	l := Line{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID}
+	if in.RecordID != "" && !in.Date.IsZero() {
+		l.WARCDate = in.Date.UTC().Format(time.RFC3339Nano)
+	}
 	if o.Err != nil {
 		l.Error, l.Damage = o.Err.Error(), IsDamage(o.Err)
 	} else {

@@ -75,10 +75,7 @@ func openErrorLog(path string, resume bool, keep int, failed []ErrorRecord, lock
 		ok = true
 		return l, nil, nil // a device or a pipe: written as it is
 	}
-	if !resume {
-		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return nil, nil, fmt.Errorf("removing the error log of an earlier run: %w", err)
-		}
+	if !resume { // clearErrorLog removed an earlier run's
 		ok = true
 		return l, nil, nil
 	}
@@ -126,6 +123,35 @@ func openErrorLog(path string, resume bool, keep int, failed []ErrorRecord, lock
 // Where lockFile cannot lock (canLock false), or the lock file cannot be
 // made (a read-only directory, whose log an earlier run may have left
 // writable), it returns nil: the run goes on unguarded, as before locks.
+// clearErrorLog readies the error log at path for a run that does not
+// resume, before any output is opened, so that a log that cannot be
+// written stops the run before it leaves an empty output: an earlier
+// run's log is removed, and where there is none, one is created and
+// removed again to see that it can be. A device or pipe is left as it is.
+func clearErrorLog(path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case err == nil && !fi.Mode().IsRegular():
+		return nil
+	case err == nil:
+		if err := os.Remove(path); err != nil {
+			return fmt.Errorf("removing the error log of an earlier run: %w", err)
+		}
+		return nil
+	case !errors.Is(err, os.ErrNotExist):
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("cannot make the error log's directory: %w", err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return fmt.Errorf("cannot create the error log: %w", err)
+	}
+	f.Close()
+	return os.Remove(path)
+}
+
 func lockLog(path string) (*os.File, error) {
 	if !canLock {
 		return nil, nil

@@ -123,11 +123,16 @@ func Open(opt OutputOptions) (out *Output, err error) {
 			if err != nil && lock != nil {
 				os.Remove(lock.Name())
 				lock.Close()
-				if made != "" {
-					os.Remove(made) // only if empty
-				}
+			}
+			if err != nil && made != "" {
+				os.Remove(made) // only if empty
 			}
 		}()
+		if !opt.Resume {
+			if err = clearErrorLog(errPath); err != nil {
+				return nil, fmt.Errorf("%s: %w", errPath, err)
+			}
+		}
 	}
 	// The settings are checked before any output is touched.
 	sp := ""

@@ -383,6 +383,46 @@ func TestDirOutput(t *testing.T) {
 	}
 }
 
+// TestDirOutputForeignFiles: a file in the output directory that no run
+// of fiasco listed in its manifest is never overwritten; the page takes
+// the next name. An earlier run's own outputs are written again.
+func TestDirOutputForeignFiles(t *testing.T) {
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "x.txt")
+	if err := os.WriteFile(mine, []byte("my notes\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "y.txt"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for run := 1; run <= 2; run++ {
+		out, err := Open(OutputOptions{Format: "text", Path: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := outcomes(t, 5, out.Sink)
+		var got []string
+		for i, rel := range []string{"x.html", "y.html"} {
+			all[i].Input.Rel = rel
+			where, err := out.Sink.Put(all[i])
+			if err != nil {
+				t.Fatal(err)
+			}
+			rel, _ := filepath.Rel(dir, where)
+			got = append(got, filepath.ToSlash(rel))
+		}
+		if err := out.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if want := "[x-2.txt y-2.txt]"; fmt.Sprint(got) != want {
+			t.Errorf("run %d: outputs %v, want %s (x.txt and y.txt are not fiasco's)", run, got, want)
+		}
+		if b, err := os.ReadFile(mine); err != nil || string(b) != "my notes\n" {
+			t.Errorf("run %d: x.txt now holds %q (%v)", run, b, err)
+		}
+	}
+}
+
 // TestAppendFailure: a write that fails is undone and fails every later
 // write.
 func TestAppendFailure(t *testing.T) {
@@ -471,6 +511,26 @@ func TestErrorsBeside(t *testing.T) {
 	} {
 		if got := errorsBeside(filepath.FromSlash(c.path), c.wet); got != filepath.FromSlash(c.want) {
 			t.Errorf("%s (wet %v): %s, want %s", c.path, c.wet, got, c.want)
+		}
+	}
+}
+
+// TestErrorLogFirst: an error log that cannot be made stops Open before
+// it makes the output, and the error names the log, not an earlier run.
+func TestErrorLogFirst(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, format := range []string{JSONL, WET, "text"} {
+		path := filepath.Join(dir, "out-"+format)
+		_, err := Open(OutputOptions{Format: format, Path: path, Errors: filepath.Join(file, "e.jsonl"), Software: "fiasco-test"})
+		if err == nil || !strings.Contains(err.Error(), "e.jsonl") || strings.Contains(err.Error(), "earlier run") {
+			t.Errorf("%s: error %v, want one naming e.jsonl and no earlier run", format, err)
+		}
+		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: the output exists after Open failed (%v)", format, err)
 		}
 	}
 }

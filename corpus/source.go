@@ -242,7 +242,7 @@ func (s *Source) file(ctx context.Context, path, rel string, fi os.FileInfo, yie
 		return yield(pipeline.Input{Name: path, Rel: rel})
 	}
 	if !fi.Mode().IsRegular() {
-		f, err := os.Open(path)
+		f, err := openCancel(ctx, path) // a named pipe's open waits for a writer
 		if err != nil {
 			return yield(pipeline.Input{Name: path, Err: err})
 		}
@@ -291,7 +291,9 @@ func sniffFile(f *os.File, path string, size int64) (kind, error) {
 // stream yields the page or pages of a reader that can be read once
 // (standard input, a pipe, a device).
 func (s *Source) stream(ctx context.Context, name, rel string, r io.Reader, date time.Time, yield func(pipeline.Input) bool) bool {
-	br := bufio.NewReaderSize(r, sniffSize)
+	// Such a reader may block for good (a stalled pipe): a signal must
+	// still end the run.
+	br := bufio.NewReaderSize(newCancelReader(ctx, name, r), sniffSize)
 	k, arc := sniff(br, name)
 	if arc {
 		return yield(pipeline.Input{Name: name, Rel: rel, Err: fmt.Errorf("%s: %w", name, errARC)})

@@ -129,7 +129,7 @@ func init() {
 		.png .jpg .jpeg .gif .webp .avif .svg .ico .bmp .tif .tiff
 		.woff .woff2 .ttf .otf .eot
 		.mp3 .mp4 .m4a .webm .ogg .ogv .wav .avi .mov .flv .swf
-		.pdf .doc .docx .xls .xlsx .ppt .pptx .odt .ods .odp .rtf .epub
+		.pdf .doc .docx .xls .xlsx .ppt .pptx .odt .ods .odp .rtf .epub .md .markdown .csv .tsv
 		.zip .tar .tgz .7z .rar .bz2 .xz .jar .apk .exe .dll .iso .bin`) {
 		notPageExt[e] = true
 	}

@@ -98,10 +98,17 @@ type Notes struct {
 	// Floor holds, per block, whether the prose floor kept the block,
 	// which the threshold dropped; nil when it kept none.
 	Floor []bool
+	// Charset is the charset the page's bytes were decoded with
+	// (load.Page.Encoding); "" when not known.
+	Charset string
+	// Threshold, when not nil, is the decision threshold the blocks'
+	// values were cut at: at or above it a value says clean.
+	Threshold *float64
 }
 
 // WriteNotes is WriteMeta with notes n. The JSON format adds to the page
-// "truncated" (true, when set), "render_error" (when set),
+// "charset" and "threshold" (when set), "truncated" (true, when set),
+// "render_error" (when set),
 // "unseen_blocks" (how many blocks are unseen, when any),
 // "smoothed_blocks" (how many blocks smoothing relabelled, when any) and
 // "floored" (true, when the floor kept any) after the metadata, and to
@@ -220,6 +227,8 @@ type jsonPage struct {
 	Date   string  `json:"date,omitempty"`
 	Site   string  `json:"site,omitempty"`
 	// The notes, with WriteNotes only, and only when set.
+	Charset        string      `json:"charset,omitempty"`
+	Threshold      *float64    `json:"threshold,omitempty"`
 	Truncated      bool        `json:"truncated,omitempty"`
 	RenderError    string      `json:"render_error,omitempty"`
 	UnseenBlocks   int         `json:"unseen_blocks,omitempty"`
@@ -238,7 +247,11 @@ func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, k
 		out.Title, out.Author, out.Date, out.Site = &m.Title, m.Author, m.Date, m.Site
 	}
 	if n != nil {
-		out.Truncated, out.RenderError = n.Truncated, n.RenderError
+		out.Truncated, out.RenderError, out.Charset = n.Truncated, n.RenderError, n.Charset
+		if n.Threshold != nil {
+			t := math.Round(*n.Threshold*1e6) / 1e6 // as the values below
+			out.Threshold = &t
+		}
 	}
 	for i, b := range bs {
 		jb := jsonBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Tag: b.Node.Data, Text: texts[i]}

@@ -40,6 +40,17 @@ type Pair struct {
 	Format Format // format of the gold file
 }
 
+// SetName is the name of the data set in dir: the last element of its
+// absolute path, so that "." and "../x/.." name the directory they stand
+// for (the cleaned path's last element where the working directory cannot
+// be read).
+func SetName(dir string) string {
+	if abs, err := filepath.Abs(dir); err == nil {
+		return filepath.Base(abs)
+	}
+	return filepath.Base(filepath.Clean(dir))
+}
+
 // Pairs lists the pages of the data set in dir (a directory with html/ and
 // gold/ subdirectories, e.g. /work/shared/data/cleaneval-en-dev) that have a
 // gold file, sorted by ID. The format of each gold file is detected from its

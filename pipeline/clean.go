@@ -90,6 +90,10 @@ type Result struct {
 	Keep  []bool          // per block: classified clean
 	Score []float64       // per block: the SVM decision value (>= threshold: clean, but for smoothing, classify.KeepSmooth, the floor, and an advertisement's label, never kept whatever its value: Keep; see classify.Keep for a page where none is)
 	Model *classify.Model // the model that classified the page
+	// Threshold is the decision threshold Score was cut at: the
+	// model's, or Cleaner.Threshold (moved to the text model's scale
+	// where that model cleaned the page after its rendering failed).
+	Threshold float64
 	// Smoothed holds, per block, whether sequence smoothing gave it the
 	// other label than its own value against the threshold would
 	// (classify.KeepSmooth with Model.Smooth, against classify.Keep): its
@@ -213,7 +217,7 @@ func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt Prepa
 	}
 	d.Timings.Classify = time.Since(t0)
 	keep, smoothed, floor := keepFloor(m, d, score, th)
-	return &Result{Doc: d, Keep: keep, Smoothed: smoothed, Floor: floor, Score: score, Model: m, RenderErr: renderErr}, nil
+	return &Result{Doc: d, Keep: keep, Smoothed: smoothed, Floor: floor, Score: score, Threshold: th, Model: m, RenderErr: renderErr}, nil
 }
 
 // Text returns the text of the kept blocks as plain paragraphs separated
@@ -276,7 +280,11 @@ func (r *Result) UnseenBlocks() []bool {
 // Write in another format) is to be made before it, and HTML written
 // last.
 func (r *Result) Write(w io.Writer, f export.Format) error {
-	n := export.Notes{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Unseen: r.UnseenBlocks(), Smoothed: r.Smoothed, Floor: r.Floor}
+	n := export.Notes{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Unseen: r.UnseenBlocks(), Smoothed: r.Smoothed, Floor: r.Floor, Charset: r.Page.Encoding}
+	if r.Score != nil {
+		th := r.Threshold
+		n.Threshold = &th
+	}
 	return export.WriteNotes(w, f, r.Page, r.Meta, r.Blocks, r.Keep, r.Score, n)
 }
 

@@ -130,7 +130,7 @@ func LoadData(ctx context.Context, dirs []string, opt DataOptions) ([]*Example, 
 			}
 		}
 		if len(opt.Skip) > 0 {
-			if pairs, err = skipPages(filepath.Base(filepath.Clean(dir)), pairs, opt); err != nil {
+			if pairs, err = skipPages(gold.SetName(dir), pairs, opt); err != nil {
 				return nil, err
 			}
 		}
@@ -146,7 +146,7 @@ func LoadData(ctx context.Context, dirs []string, opt DataOptions) ([]*Example, 
 		if opt.Limit > 0 && len(pairs) > opt.Limit {
 			pairs = pairs[:opt.Limit]
 		}
-		set := filepath.Base(filepath.Clean(dir))
+		set := gold.SetName(dir)
 		if opt.Sample > 0 && len(pairs) > opt.Sample {
 			// Seeded by the set's name too, so that two sets of one size
 			// are not sampled at the same positions.

@@ -60,10 +60,12 @@ Outputs:
         standard output unless -o is given; several need -o DIR, and are
         written there under their base names (.txt for cleaneval and text,
         .html, .json; --keep-dirs mirrors the input folders), each through
-        a temporary file renamed into place; DIR/manifest.jsonl maps every
+        a temporary file renamed into place (a file in DIR that no run of
+        fiasco listed in DIR's manifest is never overwritten: the page
+        takes the next name, x-2.txt); DIR/manifest.jsonl maps every
         input to its output or its error.
   --format jsonl   one JSON object per input and line (url, warc_record_id,
-        title, author, date, site (when the page gives them: meta tags,
+        warc_date (a WARC record's WARC-Date: when it was fetched), title, author, date, site (when the page gives them: meta tags,
         JSON-LD), lang (a guess from the text's script or function words,
         for 20 languages, "" for others: corpus.Lang), charset,
         truncated, text, render_error (a page the
@@ -134,7 +136,7 @@ func addCleanFlags(fs *flag.FlagSet) *cleanFlags {
 	c := &cleanFlags{model: addModelFlags(fs)}
 	fs.StringVar(&c.format, "format", "cleaneval", "output format: cleaneval, text, html, json (a file per page: every block with its label and decision value, and what the cleaning knows of its decisions: truncated, render_error, unseen_blocks, smoothed_blocks, floored; the blocks' unseen, smoothed and floor), jsonl or wet (one stream)")
 	fs.StringVar(&c.out, "o", "", "output: a directory for cleaneval, text, html and json (needed for more than one page; a name ending in .txt, .html, .htm, .json, .jsonl or .gz that is not a directory yet is refused as a file's), a file for jsonl and wet (default: standard output)")
-	fs.Var(&c.lists, "i", "a file listing inputs, one path per line (- reads the list from standard input); may be repeated; its paths come after the INPUT arguments, in order (a missing list is a usage error, a missing path in it a failed page)")
+	fs.Var(&c.lists, "i", "a file listing inputs, one path per line, blank lines and lines starting with # skipped, spaces around a path trimmed (- reads the list from standard input); may be repeated; its paths come after the INPUT arguments, in order (a missing list is a usage error, a missing path in it a failed page)")
 	fs.IntVar(&c.workers, "workers", 0, "pages cleaned at once (0: one per CPU)")
 	fs.BoolVar(&c.quiet, "q", false, "no progress report (a batch's summary line at the end is still printed: jsonl, wet, or -o)")
 	fs.BoolVar(&c.resume, "resume", false, "continue an earlier run of the same command: keep its outputs and clean only the pages they lack")

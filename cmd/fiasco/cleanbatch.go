@@ -91,6 +91,9 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		Blocks: cf.blocks, KeepDirs: cf.keepDirs, Software: software(), Settings: settings,
 	})
 	if err != nil {
+		if fresh { // what the claim made: a run that fails here leaves no empty output
+			corpus.Discard(cf.format, cf.out, cf.errors)
+		}
 		return err
 	}
 	if earlier { // a warning, not progress: -q keeps it

@@ -120,7 +120,7 @@ func (d *dataFlags) checkSkip() error {
 	}
 	var names []string
 	for _, dir := range sets {
-		names = append(names, filepath.Base(filepath.Clean(dir)))
+		names = append(names, gold.SetName(dir))
 	}
 	for _, pat := range d.skip {
 		if !namesSet(pat, sets) {
@@ -143,7 +143,7 @@ func checkDistinct(cmd, flagName string, dirs []string) error {
 		if sameDirAs(d, dirs[:i]) {
 			return usagef(cmd, "%s %s is given twice: each data set once", flagName, d)
 		}
-		name := filepath.Base(filepath.Clean(d))
+		name := gold.SetName(d)
 		if first, ok := names[name]; ok {
 			return usagef(cmd, "%s %s and %s are both named %s: a set is named by its directory, so rename one (or link it under another name)", flagName, first, d, name)
 		}
@@ -256,7 +256,7 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 			pages--
 		}
 	}
-	fmt.Fprintf(stderr, "fiasco %s: %d pages (%d failed), %d blocks from %s\n", d.cmd, pages, len(failed), blocks, strings.Join(d.dirs, ", "))
+	fmt.Fprintf(stderr, "fiasco %s: %s (%d failed), %s from %s\n", d.cmd, plural(pages, "page"), len(failed), plural(blocks, "block"), strings.Join(d.dirs, ", "))
 	if len(orphans) > 0 {
 		fmt.Fprintf(stderr, "fiasco %s: %s skipped (named above)\n", d.cmd, plural(len(orphans), "file"))
 	}
@@ -333,7 +333,7 @@ func listSome(names []string, n int) string {
 func namesSet(pat string, dirs []string) bool {
 	setPat, _, _ := strings.Cut(pat, "/")
 	for _, dir := range dirs {
-		if ok, _ := path.Match(setPat, filepath.Base(filepath.Clean(dir))); ok {
+		if ok, _ := path.Match(setPat, gold.SetName(dir)); ok {
 			return true
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/gold"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/train"
 )
@@ -172,6 +173,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	results := train.Classify(c.Model, ex, th, onError)
+	fmt.Fprintln(stdout, modelLine(mf, c.Model, th, c.Prepare.Visual != nil))
 	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil {
 		return err
 	}
@@ -221,7 +223,7 @@ func versusModel(name, policy string) (*classify.Model, error) {
 func trainedSets(m *classify.Model) (map[string]int, string) {
 	sets := map[string]int{}
 	for _, d := range m.Info.Data {
-		sets[filepath.Base(filepath.Clean(d))] = 0
+		sets[gold.SetName(d)] = 0
 	}
 	extra, pages, split := m.Info.Extra, m.Info.ExtraPages, m.Info.Split
 	if len(extra) == 0 {
@@ -245,7 +247,7 @@ func trainedSets(m *classify.Model) (map[string]int, string) {
 		}
 	}
 	for _, d := range extra {
-		if set := filepath.Base(filepath.Clean(d)); set != "" {
+		if set := gold.SetName(d); set != "" {
 			if _, ok := sets[set]; !ok {
 				sets[set] = pages
 			}
@@ -266,7 +268,7 @@ func warnTrainedOn(stderr io.Writer, names []string, models []*classify.Model, d
 		sets[i], splits[i] = trainedSets(m)
 	}
 	for _, d := range dirs {
-		set := filepath.Base(filepath.Clean(d))
+		set := gold.SetName(d)
 		_, err := os.Stat(filepath.Join(d, "split"))
 		hasSplit := err == nil
 		var who []string
@@ -299,6 +301,19 @@ func warnTrainedOn(stderr io.Writer, names []string, models []*classify.Model, d
 }
 
 // modelName names the model eval scores, for its report.
+// modelLine is the report's first line: which model scored the pages, at
+// which threshold, and whether they were rendered.
+func modelLine(mf *modelFlags, m *classify.Model, th float64, rendered bool) string {
+	line := "model: " + modelName(mf, m)
+	if !mf.thSet {
+		line += fmt.Sprintf(", threshold %g", th)
+	}
+	if rendered {
+		return line + ", pages rendered"
+	}
+	return line + ", pages not rendered"
+}
+
 func modelName(mf *modelFlags, m *classify.Model) string {
 	name := "the text model"
 	switch {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/gold"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/score"
 	"github.com/fiasco-project/fiasco/train"
@@ -314,10 +315,10 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) 
 	}
 	sets := map[string]bool{}
 	for _, d := range df.dirs {
-		sets[filepath.Base(filepath.Clean(d))] = true
+		sets[gold.SetName(d)] = true
 	}
 	for _, d := range n.extra {
-		if sets[filepath.Base(filepath.Clean(d))] || sameDirAs(d, df.dirs) {
+		if sets[gold.SetName(d)] || sameDirAs(d, df.dirs) {
 			return usagef("eval", "--extra %s is also a --data set: extra pages are trained on, never scored", d)
 		}
 	}

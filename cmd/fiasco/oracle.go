@@ -153,7 +153,7 @@ func oracleSet(dir string, ex []*train.Example, o oracleOptions, header func(), 
 	var pf []pageF
 	var mixedWords, allWords int
 	var mixedEx []string
-	name := filepath.Base(filepath.Clean(dir))
+	name := gold.SetName(dir)
 	for i, e := range ex {
 		ex[i] = nil // one page at a time: let the others' documents go
 		orcR, allR, text, err := oraclePage(e, o, func(b *blocks.Block, s float64) {

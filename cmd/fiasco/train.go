@@ -174,8 +174,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return usagef("train", "--extra %s is also a --data set", e)
 		}
 		for _, d := range df.dirs {
-			if filepath.Base(filepath.Clean(e)) == filepath.Base(filepath.Clean(d)) {
-				return usagef("train", "--extra %s and --data %s are both named %s: a set is named by its directory, so rename one (or link it under another name)", e, d, filepath.Base(filepath.Clean(d)))
+			if gold.SetName(e) == gold.SetName(d) {
+				return usagef("train", "--extra %s and --data %s are both named %s: a set is named by its directory, so rename one (or link it under another name)", e, d, gold.SetName(d))
 			}
 		}
 	}

@@ -180,7 +180,7 @@ func TestSkipPages(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"--skip-pages set/a_* left out 2 pages", "warning: --skip-pages set/c_* matches no page", "1 pages (0 failed)"} {
+	for _, want := range []string{"--skip-pages set/a_* left out 2 pages", "warning: --skip-pages set/c_* matches no page", "1 page (0 failed)"} {
 		if !strings.Contains(errs, want) {
 			t.Errorf("stderr lacks %q:\n%s", want, errs)
 		}

@@ -27,6 +27,10 @@ type Block struct {
 	Node   *html.Node // the element
 	Parent int        // ID of the nearest ancestor block, or -1
 	Depth  int        // element depth below the document node (<html> is 1)
+	// Branch counts the block element's ancestors at which the page's
+	// text divides: those with two or more children holding text. Wrapper
+	// elements with one such child leave it as it is.
+	Branch int
 	// Text is the block's own text with white space collapsed, its
 	// source's line breaks kept: the text the features read (the models
 	// were trained on it). Output formats take their text from Runs,
@@ -70,8 +74,8 @@ func Find(doc *html.Node) []*Block {
 	var cur *Block
 	add := func(s string) { f.text[level] = append(f.text[level], s...) }
 	offset := 0
-	var walk func(n *html.Node, i int32, depth, parent int, inLink bool)
-	walk = func(n *html.Node, i int32, depth, parent int, inLink bool) {
+	var walk func(n *html.Node, i int32, depth, branch, parent int, inLink bool)
+	walk = func(n *html.Node, i int32, depth, branch, parent int, inLink bool) {
 		switch n.Type {
 		case html.TextNode:
 			if cur == nil {
@@ -102,7 +106,7 @@ func Find(doc *html.Node) []*Block {
 		isBlock := n.Type == html.ElementNode && !inline &&
 			(f.isTarget(i) || n == body && f.nodes[bodyIdx].sub > 0 && f.orphans(body, bodyIdx))
 		if isBlock {
-			b := &Block{ID: len(out), Node: n, Parent: parent, Depth: depth, SubtreeChars: int(f.nodes[i].sub)}
+			b := &Block{ID: len(out), Node: n, Parent: parent, Depth: depth, Branch: branch, SubtreeChars: int(f.nodes[i].sub)}
 			out = append(out, b)
 			parent = b.ID
 			cur = b
@@ -117,12 +121,22 @@ func Find(doc *html.Node) []*Block {
 		if n.Type == html.ElementNode && n.DataAtom == atom.A && hasAttr(n, "href") {
 			inLink = true
 		}
-		ci := i + 1
+		ci, holding := i+1, 0
+		for c := n.FirstChild; c != nil && holding < 2; c = c.NextSibling {
+			if f.nodes[ci].sub > 0 {
+				holding++
+			}
+			ci = f.nodes[ci].end
+		}
+		if holding >= 2 {
+			branch++
+		}
+		ci = i + 1
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if c.Type == html.ElementNode && c.DataAtom == atom.Br && cur != nil {
 				add("\n")
 			}
-			walk(c, ci, depth+1, parent, inLink)
+			walk(c, ci, depth+1, branch, parent, inLink)
 			ci = f.nodes[ci].end
 		}
 		if isBlock {
@@ -134,7 +148,7 @@ func Find(doc *html.Node) []*Block {
 			add(" ")
 		}
 	}
-	walk(doc, 0, 0, -1, false)
+	walk(doc, 0, 0, 0, -1, false)
 	// Subtree counts of links, images and elements, bottom-up through Parent.
 	for _, b := range out {
 		b.Links, b.Images, b.Elements = countElements(b.Node)

@@ -92,8 +92,25 @@ func findRef(doc *html.Node) []*Block {
 		}
 	}
 	walk(doc, 0, -1, false)
+	holds := func(c *html.Node) bool {
+		if c.Type == html.TextNode {
+			return nonSpaceRef(c.Data) > 0
+		}
+		return f.sub[c] > 0
+	}
 	for _, b := range out {
 		b.Links, b.Images, b.Elements = countElements(b.Node)
+		for a := b.Node.Parent; a != nil; a = a.Parent {
+			n := 0
+			for c := a.FirstChild; c != nil; c = c.NextSibling {
+				if holds(c) {
+					n++
+				}
+			}
+			if n >= 2 {
+				b.Branch++
+			}
+		}
 	}
 	return out
 }

@@ -60,6 +60,13 @@
 //     blocks, and, over the three blocks on each side, the share of their
 //     text inside links and in prose blocks (ten or more tokens ending in
 //     sentence punctuation; window.go).
+//   - Candidate: columns under measurement, in no default set ("all"
+//     included): named one by one or as the group. branch_depth and
+//     branch_depth_rel are the block's depth counted only at the
+//     ancestors where the page's text divides (blocks.Block.Branch), and
+//     relative to the page's largest: wrapper elements that frameworks put
+//     around a page's content, which move depth and depth_rel, leave them
+//     as they are.
 //   - Visual: the columns of [vision.Fields], the measurements package
 //     vision makes on the rendered page and defines there: the five FIASCO
 //     blob features (Solidity I-III, Relative Width, Headline), position,

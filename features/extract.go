@@ -38,13 +38,12 @@ func ExtractTitled(bs []*blocks.Block, vis []vision.Features, title string) *Tab
 	t := &Table{Values: make([][]float64, len(bs)), Tokens: make([][]string, len(bs))}
 	sc := scratchPool.Get().(*scratch)
 	defer sc.release()
-	total, maxDepth, textLen := 0, 1, 0
+	total, maxDepth, maxBranch, textLen := 0, 1, 1, 0
 	seen := sc.seen
 	for _, b := range bs {
 		total += b.Chars
-		if b.Depth > maxDepth {
-			maxDepth = b.Depth
-		}
+		maxDepth = max(maxDepth, b.Depth)
+		maxBranch = max(maxBranch, b.Branch)
 		seen[b.Text]++
 		textLen += len(b.Text)
 	}
@@ -131,6 +130,11 @@ func ExtractTitled(bs []*blocks.Block, vis []vision.Features, title string) *Tab
 		// Structural.
 		v[colDepth] = float64(b.Depth)
 		v[colDepthRel] = float64(b.Depth) / float64(maxDepth)
+		// The depth counted only at the ancestors where the text divides:
+		// wrapper elements around a page's content or a block's (as
+		// frameworks write them) change nothing.
+		v[colBranchDepth] = float64(b.Branch)
+		v[colBranchDepthRel] = float64(b.Branch) / float64(maxBranch)
 		v[tagFeature(b.Node)] = 1
 		a := anc.of(b.Node)
 		v[colInList] = bool01(a.list)

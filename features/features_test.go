@@ -2,6 +2,7 @@ package features
 
 import (
 	"math"
+	"os"
 	"strings"
 	"testing"
 
@@ -232,4 +233,57 @@ func texts(bs []*blocks.Block) []string {
 		out = append(out, b.Text)
 	}
 	return out
+}
+
+// TestWrappersChangeNothing: elements that wrap a page's content with no
+// text of their own beside it (as frameworks write them) leave every
+// feature as it is but depth and depth_rel, which count every element
+// (branch_depth and branch_depth_rel, in the candidate group, count only
+// those where the text divides); wrapped around each paragraph too, every
+// feature of the text and candidate groups but those two (the context
+// group's parent columns read the parent).
+func TestWrappersChangeNothing(t *testing.T) {
+	data, err := os.ReadFile("../testdata/article.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(data)
+	body := strings.Index(page, "<body>") + len("<body>")
+	end := strings.LastIndex(page, "</body>")
+	if body < len("<body>") || end < body {
+		t.Fatal("testdata/article.html: no <body>...</body>")
+	}
+	whole := page[:body] + strings.Repeat("<div>", 20) + page[body:end] + strings.Repeat("</div>", 20) + page[end:]
+	each := strings.ReplaceAll(whole, "<p>", "<section><div><p>")
+	each = strings.ReplaceAll(each, "</p>", "</p></div></section>")
+	a := parseString(t, page)
+	ta := Extract(a, nil)
+	all := All()
+	for _, c := range []struct {
+		name, src string
+		groups    Group
+	}{
+		{"the page wrapped", whole, Linguistic | Keyword | Structural | Context | Candidate},
+		{"each paragraph wrapped too", each, Linguistic | Keyword | Structural | Candidate},
+	} {
+		b := parseString(t, c.src)
+		if len(a) != len(b) {
+			t.Fatalf("%s: %d blocks, %d before", c.name, len(b), len(a))
+		}
+		tb := Extract(b, nil)
+		for i := range a {
+			for k, v := range ta.Values[i] {
+				w := tb.Values[i][k]
+				if n := all[k].Name; n == "depth" || n == "depth_rel" {
+					if n == "depth" && v == w {
+						t.Errorf("%s: block %d: %s %g both times: the wrappers did not wrap", c.name, i, n, v)
+					}
+					continue
+				}
+				if v != w && all[k].Group&c.groups != 0 {
+					t.Errorf("%s: block %d (%.30q): %s %g, before %g", c.name, i, a[i].Text, all[k].Name, w, v)
+				}
+			}
+		}
+	}
 }

@@ -16,6 +16,10 @@ const (
 	Structural
 	Visual
 	Context
+	// Candidate holds columns under measurement: in no default set
+	// ("all" included), they are named one by one or as the group
+	// "candidate" (fiasco's --features, --candidate-features).
+	Candidate
 )
 
 // Feature describes one column.
@@ -80,6 +84,8 @@ const (
 	colNextLink
 	colWinLink
 	colWinProse
+	colBranchDepth
+	colBranchDepthRel
 	numText
 )
 
@@ -130,6 +136,8 @@ var textSchema = [numText]Feature{
 	colNextLink:        {"next_link", Structural, false},
 	colWinLink:         {"win_link", Structural, false},
 	colWinProse:        {"win_prose", Structural, false},
+	colBranchDepth:     {"branch_depth", Candidate, false},
+	colBranchDepthRel:  {"branch_depth_rel", Candidate, false},
 }
 
 // The layout features, in their order after the vision columns.

@@ -8,7 +8,7 @@ import (
 )
 
 // featureSet resolves a --features value: a comma-separated list of group
-// names (linguistic, keyword, structural, visual, context; text = the
+// names (linguistic, keyword, structural, visual, context, candidate; text = the
 // first three; all; the aliases shape and style) and feature names, each
 // of which a leading "-" turns into an exclusion ("text,shape,-vis_x":
 // the text and shape features but vis_x; "all,-context"). Exclusions
@@ -54,8 +54,9 @@ func featureToken(tok string) ([]string, error) {
 	groups := map[string]features.Group{
 		"linguistic": features.Linguistic, "keyword": features.Keyword,
 		"structural": features.Structural, "visual": features.Visual, "context": features.Context,
-		"text": features.Linguistic | features.Keyword | features.Structural,
-		"all":  features.Linguistic | features.Keyword | features.Structural | features.Visual | features.Context,
+		"candidate": features.Candidate,
+		"text":      features.Linguistic | features.Keyword | features.Structural,
+		"all":       features.Linguistic | features.Keyword | features.Structural | features.Visual | features.Context,
 	}
 	if list, ok := featureAliases[tok]; ok {
 		return list, nil
@@ -64,7 +65,7 @@ func featureToken(tok string) ([]string, error) {
 		return features.Names(g, true), nil
 	}
 	if _, err := features.Select([]string{tok}); err != nil {
-		return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, visual, style, shape, context, text, all) nor a feature", tok)
+		return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, visual, style, shape, context, candidate, text, all) nor a feature", tok)
 	}
 	return []string{tok}, nil
 }
@@ -101,7 +102,7 @@ func needsRender(noRender bool, feats []string) bool {
 }
 
 // featuresHelp documents --features (train, eval).
-const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, text, all) and names, comma-separated, a leading - dropping one (text,shape,-vis_x) (default: text; train --policy article adds context); visual ones render the pages"
+const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, candidate (columns under measurement, in no other group: branch_depth, branch_depth_rel), text, all) and names, comma-separated, a leading - dropping one (text,shape,-vis_x) (default: text; train --policy article adds context); visual ones render the pages"
 
 // checkRenderFeatures rejects visual features with --no-render.
 func checkRenderFeatures(noRender bool, flagValue string, feats []string, cmd string) error {

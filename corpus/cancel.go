@@ -61,7 +61,7 @@ func (c *cancelReader) Read(p []byte) (int, error) {
 	}
 }
 
-// openCancel opens path, which is not a regular file, as os.Open does,
+// openCancel opens path, which may not be a regular file, as os.Open does,
 // but gives up when ctx is done first: opening a named pipe blocks until
 // a writer opens it. The open under way then goes on in its goroutine and
 // closes what it opens.

@@ -11,7 +11,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/pipeline"
@@ -46,32 +45,28 @@ type dirSink struct {
 	format   export.Format
 	names    *namer
 	manifest *appendFile
+	// listed holds the outputs the manifest listed when the run began.
+	// A page whose file would replace one that is not listed, not a
+	// fiasco output then, fails instead; but for the first page a
+	// resumed run puts (mayReplace).
+	listed     map[string]bool
+	mayReplace bool
 }
 
 func openDir(dir string, format export.Format, keepDirs, resume bool) (*dirSink, *doneLog, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, nil, err
 	}
-	// The manifest's lock first: the temporary files may be another
-	// run's, in flight.
 	mpath := filepath.Join(dir, ManifestName)
-	// What an earlier run wrote, read before a new run's manifest starts
-	// afresh: the files it lists may be written again, any other file
-	// found in the directory is left alone.
+	// What the last run wrote, read before a new run's manifest starts
+	// afresh: the files it lists may be written again; any other file
+	// in the way of a page is left alone, and the page fails (Put).
 	listed, err := manifestOutputs(mpath)
 	if err != nil {
 		return nil, nil, err
 	}
-	// A run that resumes continues the run that wrote the settings
-	// file: the files that run wrote after its start and did not list
-	// (the page it was writing when killed) are its own.
-	since := time.Now()
-	if resume {
-		since = time.Time{}
-		if fi, err := os.Stat(settingsPath(dir, true)); err == nil {
-			since = fi.ModTime()
-		}
-	}
+	// The manifest's lock first: the temporary files may be another
+	// run's, in flight.
 	m, err := openAppend(mpath, resume, true, goodLines)
 	if err != nil {
 		return nil, nil, err
@@ -88,9 +83,12 @@ func openDir(dir string, format export.Format, keepDirs, resume bool) (*dirSink,
 			return nil, nil, err
 		}
 	}
-	s := &dirSink{dir: dir, format: format, manifest: m,
-		names: &namer{ext: format.Ext(), keepDirs: keepDirs, dir: dir, listed: listed, since: since,
-			used: map[string]bool{ErrorsName: true, ManifestName: true}}}
+	s := &dirSink{dir: dir, format: format, manifest: m, listed: listed,
+		// A resumed run's first page may find its own file: the run it
+		// resumes wrote it and was killed before it listed it.
+		mayReplace: resume && len(listed) > 0,
+		names: &namer{ext: format.Ext(), keepDirs: keepDirs,
+			used: map[string]bool{ErrorsName: true, ManifestName: true, settingsName: true}}}
 	return s, log, nil
 }
 
@@ -111,6 +109,8 @@ func (s *dirSink) Encode(o *pipeline.Outcome) {
 }
 
 func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
+	replace := s.mayReplace
+	s.mayReplace = false
 	name := s.names.name(o.Input)
 	in := o.Input
 	line := ManifestLine{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID}
@@ -124,6 +124,15 @@ func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
 			e = o.Value.(*Encoded)
 		}
 		p := filepath.Join(s.dir, filepath.FromSlash(name))
+		if _, err := os.Lstat(p); err == nil && !s.listed[name] && !replace {
+			// Not a file of fiasco's: the page fails, the file stays.
+			perr := &PageError{fmt.Errorf("%s: not written: %s is in %s, and no run of fiasco listed it in %s (move it, or give -o another directory)", in.Name, name, s.dir, ManifestName)}
+			line.Error = perr.Error()
+			if _, err := s.putLine(line, ""); err != nil {
+				return "", err
+			}
+			return "", perr
+		}
 		if d := filepath.Dir(p); d != s.dir {
 			if err := os.MkdirAll(d, 0o755); err != nil {
 				return "", err
@@ -134,6 +143,19 @@ func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
 		}
 		line.Output, line.Truncated, line.RenderError, line.UnseenBlocks, line.Floored, where = name, e.Truncated, e.RenderError, e.Unseen, e.Floored, p
 	}
+	return s.putLine(line, where)
+}
+
+// PageError is what a Sink's Put returns where the page itself could not
+// be written, and the output could (it records the page as failed with
+// this error): the run goes on, counting the page as failed.
+type PageError struct{ Err error }
+
+func (e *PageError) Error() string { return e.Err.Error() }
+func (e *PageError) Unwrap() error { return e.Err }
+
+// putLine appends line to the manifest; where is the page's file.
+func (s *dirSink) putLine(line ManifestLine, where string) (string, error) {
 	data, err := json.Marshal(line)
 	if err != nil {
 		return "", err
@@ -155,27 +177,6 @@ type namer struct {
 	ext      string
 	keepDirs bool
 	used     map[string]bool
-	// dir is the output directory and listed the outputs its manifest
-	// named when the run began: a name that is neither listed nor used
-	// by this run but exists in dir, last modified before since (the
-	// run's start, or that of the run it resumes), is someone else's
-	// file, and the page takes the next name instead of overwriting it.
-	// dir "": no check.
-	dir    string
-	listed map[string]bool
-	since  time.Time
-}
-
-// taken reports whether name is this run's already or another's file.
-func (n *namer) taken(name string) bool {
-	if n.used[name] {
-		return true
-	}
-	if n.dir == "" || n.listed[name] {
-		return false
-	}
-	fi, err := os.Lstat(filepath.Join(n.dir, filepath.FromSlash(name)))
-	return err == nil && (fi.IsDir() || fi.ModTime().Before(n.since))
 }
 
 func (n *namer) name(in pipeline.Input) string {
@@ -207,7 +208,7 @@ func (n *namer) name(in pipeline.Input) string {
 		dir = ""
 	}
 	name := path.Join(dir, base+n.ext)
-	for k := 2; n.taken(name); k++ {
+	for k := 2; n.used[name]; k++ {
 		name = path.Join(dir, fmt.Sprintf("%s-%d%s", base, k, n.ext))
 	}
 	n.used[name] = true

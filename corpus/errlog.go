@@ -75,7 +75,14 @@ func openErrorLog(path string, resume bool, keep int, failed []ErrorRecord, lock
 		ok = true
 		return l, nil, nil // a device or a pipe: written as it is
 	}
-	if !resume { // clearErrorLog removed an earlier run's
+	if !resume {
+		// An earlier run's log, or a link to none (probeErrorLog saw
+		// that a log can be made where there is none).
+		if _, err := os.Lstat(path); err == nil {
+			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+				return nil, nil, fmt.Errorf("removing the error log of an earlier run: %w", err)
+			}
+		}
 		ok = true
 		return l, nil, nil
 	}
@@ -110,6 +117,26 @@ func openErrorLog(path string, resume bool, keep int, failed []ErrorRecord, lock
 	return l, &doneLog{name: path, next: lineIDs(path, size, jsonlID), ahead: true}, nil
 }
 
+// probeErrorLog checks, for a run that does not resume and before any
+// output is opened, that the error log at path can be made where there is
+// none yet (a file is made in its directory and removed again), so that
+// a log that cannot be written stops the run before it leaves an empty
+// output. An earlier run's log, or a device, is left to openErrorLog.
+func probeErrorLog(path string) error {
+	if _, err := os.Lstat(path); err == nil {
+		return nil
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return fmt.Errorf("cannot make the error log's directory: %w", err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".probe-*")
+	if err != nil {
+		return fmt.Errorf("cannot create the error log: %w", err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
 // lockLog takes an exclusive lock (lockFile) on a hidden file beside the
 // error log at path, .NAME.lock, for the time of a run, before the log is
 // cut or removed: a log that two outputs' runs share (one --errors for
@@ -123,35 +150,6 @@ func openErrorLog(path string, resume bool, keep int, failed []ErrorRecord, lock
 // Where lockFile cannot lock (canLock false), or the lock file cannot be
 // made (a read-only directory, whose log an earlier run may have left
 // writable), it returns nil: the run goes on unguarded, as before locks.
-// clearErrorLog readies the error log at path for a run that does not
-// resume, before any output is opened, so that a log that cannot be
-// written stops the run before it leaves an empty output: an earlier
-// run's log is removed, and where there is none, one is created and
-// removed again to see that it can be. A device or pipe is left as it is.
-func clearErrorLog(path string) error {
-	fi, err := os.Stat(path)
-	switch {
-	case err == nil && !fi.Mode().IsRegular():
-		return nil
-	case err == nil:
-		if err := os.Remove(path); err != nil {
-			return fmt.Errorf("removing the error log of an earlier run: %w", err)
-		}
-		return nil
-	case !errors.Is(err, os.ErrNotExist):
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("cannot make the error log's directory: %w", err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return fmt.Errorf("cannot create the error log: %w", err)
-	}
-	f.Close()
-	return os.Remove(path)
-}
-
 func lockLog(path string) (*os.File, error) {
 	if !canLock {
 		return nil, nil

@@ -129,7 +129,7 @@ func Open(opt OutputOptions) (out *Output, err error) {
 			}
 		}()
 		if !opt.Resume {
-			if err = clearErrorLog(errPath); err != nil {
+			if err = probeErrorLog(errPath); err != nil {
 				return nil, fmt.Errorf("%s: %w", errPath, err)
 			}
 		}

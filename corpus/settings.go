@@ -21,11 +21,14 @@ type Settings map[string]string
 // settingsPath is where the settings of the output at path are kept.
 func settingsPath(path string, dir bool) string {
 	if dir {
-		return filepath.Join(path, ".fiasco-settings.json")
+		return filepath.Join(path, settingsName)
 	}
 	d, base := filepath.Split(path)
 	return filepath.Join(d, "."+base+settingsSuffix)
 }
+
+// settingsName is the settings file of an output directory.
+const settingsName = ".fiasco-settings.json"
 
 // settingsSuffix ends the name of an output file's settings file.
 const settingsSuffix = ".settings.json"

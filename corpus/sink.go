@@ -19,7 +19,8 @@ type Sink interface {
 	Encode(o *pipeline.Outcome)
 	// Put writes the output of o, cleaned or failed, and returns where it
 	// went ("" when it went into a stream, or nowhere). An error means
-	// the output cannot be written: the run must stop.
+	// the output cannot be written: the run must stop; but a *PageError,
+	// the page could not be, and is recorded as failed with it.
 	Put(o pipeline.Outcome) (string, error)
 	// Skip is told of an input that a resumed run skips (done before).
 	Skip(in pipeline.Input)

@@ -383,9 +383,11 @@ func TestDirOutput(t *testing.T) {
 	}
 }
 
-// TestDirOutputForeignFiles: a file in the output directory that no run
-// of fiasco listed in its manifest is never overwritten; the page takes
-// the next name. An earlier run's own outputs are written again.
+// TestDirOutputForeignFiles: a file in the output directory that the
+// manifest did not list when the run began is never overwritten: its page
+// fails with a *PageError, recorded in the manifest, and the run goes on.
+// An earlier run's own outputs are written again, and a resumed run's
+// first page replaces the file its run wrote before it was killed.
 func TestDirOutputForeignFiles(t *testing.T) {
 	dir := t.TempDir()
 	mine := filepath.Join(dir, "x.txt")
@@ -395,31 +397,58 @@ func TestDirOutputForeignFiles(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(dir, "y.txt"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for run := 1; run <= 2; run++ {
-		out, err := Open(OutputOptions{Format: "text", Path: dir})
+	run := func(resume bool, skip int, rels ...string) []string {
+		t.Helper()
+		out, err := Open(OutputOptions{Format: "text", Path: dir, Resume: resume})
 		if err != nil {
 			t.Fatal(err)
 		}
-		all := outcomes(t, 5, out.Sink)
+		all := outcomes(t, len(rels), out.Sink)
 		var got []string
-		for i, rel := range []string{"x.html", "y.html"} {
+		for i, rel := range rels {
 			all[i].Input.Rel = rel
-			where, err := out.Sink.Put(all[i])
-			if err != nil {
-				t.Fatal(err)
+			if i < skip {
+				out.Sink.Skip(all[i].Input)
+				continue
 			}
-			rel, _ := filepath.Rel(dir, where)
-			got = append(got, filepath.ToSlash(rel))
+			where, err := out.Sink.Put(all[i])
+			var pe *PageError
+			switch {
+			case errors.As(err, &pe):
+				got = append(got, "failed")
+			case err != nil:
+				t.Fatal(err)
+			case where == "":
+				got = append(got, "-") // every third of outcomes' pages fails: empty
+			default:
+				r, _ := filepath.Rel(dir, where)
+				got = append(got, filepath.ToSlash(r))
+			}
 		}
 		if err := out.Close(); err != nil {
 			t.Fatal(err)
 		}
-		if want := "[x-2.txt y-2.txt]"; fmt.Sprint(got) != want {
-			t.Errorf("run %d: outputs %v, want %s (x.txt and y.txt are not fiasco's)", run, got, want)
+		return got
+	}
+	for n := 1; n <= 2; n++ {
+		if got, want := fmt.Sprint(run(false, 0, "x.html", "y.html", "e.html", "z.html")), "[failed failed - z.txt]"; got != want {
+			t.Errorf("run %d: %s, want %s (x.txt and y.txt are not fiasco's)", n, got, want)
 		}
 		if b, err := os.ReadFile(mine); err != nil || string(b) != "my notes\n" {
-			t.Errorf("run %d: x.txt now holds %q (%v)", run, b, err)
+			t.Errorf("run %d: x.txt now holds %q (%v)", n, b, err)
 		}
+	}
+	if m, _ := os.ReadFile(filepath.Join(dir, ManifestName)); !strings.Contains(string(m), "x.txt is in") {
+		t.Errorf("manifest does not record the failed page:\n%s", m)
+	}
+	// Killed after writing a.txt and before listing it; b.txt is the
+	// user's. Resumed after z.html, the run writes a.txt again, but not
+	// b.txt. (outcomes' pages are the same again: every third fails.)
+	for _, f := range []string{"a.txt", "b.txt"} {
+		os.WriteFile(filepath.Join(dir, f), []byte("x"), 0o644)
+	}
+	if got, want := fmt.Sprint(run(true, 4, "x.html", "y.html", "e.html", "z.html", "a.html", "f.html", "b.html")), "[a.txt - failed]"; got != want {
+		t.Errorf("resumed: %s, want %s", got, want)
 	}
 }
 
@@ -533,4 +562,21 @@ func TestErrorLogFirst(t *testing.T) {
 			t.Errorf("%s: the output exists after Open failed (%v)", format, err)
 		}
 	}
+	// An output that cannot be opened leaves an earlier run's log as it
+	// was; a log that is a link to nothing is replaced.
+	earlier := filepath.Join(dir, "earlier.jsonl")
+	os.WriteFile(earlier, []byte("{}\n"), 0o644)
+	if _, err := Open(OutputOptions{Format: JSONL, Path: filepath.Join(file, "o.jsonl"), Errors: earlier}); err == nil {
+		t.Error("an output below a file opened")
+	}
+	if b, err := os.ReadFile(earlier); err != nil || string(b) != "{}\n" {
+		t.Errorf("the earlier run's log after a failed Open: %q, %v", b, err)
+	}
+	link := filepath.Join(dir, "link.jsonl")
+	os.Symlink(filepath.Join(dir, "nowhere", "e.jsonl"), link)
+	out, err := Open(OutputOptions{Format: JSONL, Path: filepath.Join(dir, "o.jsonl"), Errors: link})
+	if err != nil {
+		t.Fatalf("a log that links to nothing: %v", err)
+	}
+	out.Close()
 }

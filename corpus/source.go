@@ -166,14 +166,15 @@ func (s *Source) list(ctx context.Context, name string, yield func(pipeline.Inpu
 		s.stdinUse = true
 		r = s.opt.Stdin
 	} else {
-		f, err := os.Open(name)
+		f, err := openCancel(ctx, name) // a named pipe's open waits for a writer
 		if err != nil {
 			return yield(pipeline.Input{Name: name, Err: fmt.Errorf("list of inputs: %w", err)})
 		}
 		defer f.Close()
 		r = f
 	}
-	br := bufio.NewReader(r)
+	// A list from a pipe may stall: a signal must still end the run.
+	br := bufio.NewReader(newCancelReader(ctx, name, r))
 	for n := 1; ; n++ {
 		line, err := br.ReadString('\n')
 		p := strings.TrimSpace(line)

@@ -119,9 +119,10 @@ func (w *walker) dir(dir, rel string) bool {
 // notPageExt are the extensions of files that a directory walk skips:
 // what a site's mirror (wget -r, httrack) holds beside its pages, and
 // JSON Lines (an earlier run's output or error log, moved without its
-// settings). Names
-// that may hold a page stay: .gz and .zst (a compressed page or WARC),
-// .txt, .xml, .php and names without an extension.
+// settings), and text and data files (.md, .csv: a README, a gold
+// standard's list). Names that may hold a page stay: .gz and .zst (a
+// compressed page or WARC), .txt, .xml, .php and names without an
+// extension.
 var notPageExt = map[string]bool{}
 
 func init() {

@@ -35,7 +35,7 @@ files are decompressed), a WARC file (WARC 1.0 or 1.1, plain, gzip or
 zstd, named .warc, .warc.gz or .warc.zst or starting with WARC/: every
 HTML response record with a 2xx status is a page; other records are
 skipped and counted; an ARC file is an error), a directory (every non-hidden file below it, symbolic
-links followed, but for style sheets, scripts, images, fonts, PDFs and archives by
+links followed, but for style sheets, scripts, images, fonts, PDFs, archives, Markdown and CSV by
 their names, and earlier runs' output directories: counted in the summary) or - (standard input). -i LIST adds the paths listed in a
 file, one per line, after the INPUT arguments. A path that does not exist is a failed page, not the
 end of the run. Every page is read up to --max-bytes; a longer page is cut
@@ -60,9 +60,9 @@ Outputs:
         standard output unless -o is given; several need -o DIR, and are
         written there under their base names (.txt for cleaneval and text,
         .html, .json; --keep-dirs mirrors the input folders), each through
-        a temporary file renamed into place (a file in DIR that no run of
-        fiasco listed in DIR's manifest is never overwritten: the page
-        takes the next name, x-2.txt); DIR/manifest.jsonl maps every
+        a temporary file renamed into place (a file in DIR that the last
+        run's manifest does not list is never overwritten: its page fails
+        with an error record saying so); DIR/manifest.jsonl maps every
         input to its output or its error.
   --format jsonl   one JSON object per input and line (url, warc_record_id,
         warc_date (a WARC record's WARC-Date: when it was fetched), title, author, date, site (when the page gives them: meta tags,

@@ -228,9 +228,13 @@ func (b *batchRun) emit(o pipeline.Outcome) {
 		return
 	}
 	if _, err := b.sink.Put(o); err != nil {
-		b.unwritten++
-		b.check(err)
-		return
+		var pe *corpus.PageError
+		if !errors.As(err, &pe) {
+			b.unwritten++
+			b.check(err)
+			return
+		}
+		o.Err = pe.Err // a failed page: its manifest line says so
 	}
 	if corpus.Damaged(o) {
 		// Damage in a WARC file: an error record, not a page.

@@ -300,7 +300,6 @@ func warnTrainedOn(stderr io.Writer, names []string, models []*classify.Model, d
 	}
 }
 
-// modelName names the model eval scores, for its report.
 // modelLine is the report's first line: which model scored the pages, at
 // which threshold, and whether they were rendered.
 func modelLine(mf *modelFlags, m *classify.Model, th float64, rendered bool) string {
@@ -314,6 +313,7 @@ func modelLine(mf *modelFlags, m *classify.Model, th float64, rendered bool) str
 	return line + ", pages not rendered"
 }
 
+// modelName names the model eval scores, for its report.
 func modelName(mf *modelFlags, m *classify.Model) string {
 	name := "the text model"
 	switch {

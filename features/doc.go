@@ -51,7 +51,10 @@
 //     are dirty keywords, and their mean log-odds, with keywords ranked by
 //     log-likelihood keyness (Dunning's G²) between clean and dirty training
 //     text.
-//   - Structural: depth, tag type (heading, paragraph, list item, table cell,
+//   - Structural: depth counted only at the ancestors where the page's
+//     text divides (blocks.Block.Branch), absolute and relative to the
+//     page's largest, so that the wrapper elements frameworks put around
+//     a page's content or a block change nothing; tag type (heading, paragraph, list item, table cell,
 //     div, other), being inside a list, table, form, header/footer/nav/aside
 //     element, link and image density below the node, position in the
 //     document, size relative to the page, class/id words of the ancestors
@@ -60,13 +63,12 @@
 //     blocks, and, over the three blocks on each side, the share of their
 //     text inside links and in prose blocks (ten or more tokens ending in
 //     sentence punctuation; window.go).
-//   - Candidate: columns under measurement, in no default set ("all"
-//     included): named one by one or as the group. branch_depth and
-//     branch_depth_rel are the block's depth counted only at the
-//     ancestors where the page's text divides (blocks.Block.Branch), and
-//     relative to the page's largest: wrapper elements that frameworks put
-//     around a page's content, which move depth and depth_rel, leave them
-//     as they are.
+//   - Candidate: columns kept for measurement, in no default set ("all"
+//     included): named one by one or as the group. They are depth and
+//     depth_rel, the block's depth counting every element and relative to
+//     the page's largest, which the structural group held until
+//     2026-11-30, when branch_depth and branch_depth_rel replaced them
+//     (RESULTS.md, "Depth where the text divides").
 //   - Visual: the columns of [vision.Fields], the measurements package
 //     vision makes on the rendered page and defines there: the five FIASCO
 //     blob features (Solidity I-III, Relative Width, Headline), position,

@@ -237,10 +237,10 @@ func texts(bs []*blocks.Block) []string {
 
 // TestWrappersChangeNothing: elements that wrap a page's content with no
 // text of their own beside it (as frameworks write them) leave every
-// feature as it is but depth and depth_rel, which count every element
-// (branch_depth and branch_depth_rel, in the candidate group, count only
-// those where the text divides); wrapped around each paragraph too, every
-// feature of the text and candidate groups but those two (the context
+// feature as it is but depth and depth_rel (in the candidate group), which
+// count every element (branch_depth and branch_depth_rel, in the
+// structural group, count only those where the text divides); wrapped
+// around each paragraph too, every feature of the text group (the context
 // group's parent columns read the parent).
 func TestWrappersChangeNothing(t *testing.T) {
 	data, err := os.ReadFile("../testdata/article.html")

@@ -16,9 +16,11 @@ const (
 	Structural
 	Visual
 	Context
-	// Candidate holds columns under measurement: in no default set
+	// Candidate holds columns kept for measurement: in no default set
 	// ("all" included), they are named one by one or as the group
-	// "candidate" (fiasco's --features, --candidate-features).
+	// "candidate" (fiasco's --features, --candidate-features). Since
+	// 2026-11-30 they are depth and depth_rel, which branch_depth and
+	// branch_depth_rel replaced in the structural group.
 	Candidate
 )
 
@@ -108,8 +110,8 @@ var textSchema = [numText]Feature{
 	colKwClean:         {"kw_clean", Keyword, true},
 	colKwDirty:         {"kw_dirty", Keyword, true},
 	colKwOdds:          {"kw_odds", Keyword, true},
-	colDepth:           {"depth", Structural, false},
-	colDepthRel:        {"depth_rel", Structural, false},
+	colDepth:           {"depth", Candidate, false},
+	colDepthRel:        {"depth_rel", Candidate, false},
 	colTagHeading:      {"tag_heading", Structural, false},
 	colTagP:            {"tag_p", Structural, false},
 	colTagLi:           {"tag_li", Structural, false},
@@ -136,8 +138,8 @@ var textSchema = [numText]Feature{
 	colNextLink:        {"next_link", Structural, false},
 	colWinLink:         {"win_link", Structural, false},
 	colWinProse:        {"win_prose", Structural, false},
-	colBranchDepth:     {"branch_depth", Candidate, false},
-	colBranchDepthRel:  {"branch_depth_rel", Candidate, false},
+	colBranchDepth:     {"branch_depth", Structural, false},
+	colBranchDepthRel:  {"branch_depth_rel", Structural, false},
 }
 
 // The layout features, in their order after the vision columns.

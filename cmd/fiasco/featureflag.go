@@ -102,7 +102,7 @@ func needsRender(noRender bool, feats []string) bool {
 }
 
 // featuresHelp documents --features (train, eval).
-const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, candidate (columns under measurement, in no other group: branch_depth, branch_depth_rel), text, all) and names, comma-separated, a leading - dropping one (text,shape,-vis_x) (default: text; train --policy article adds context); visual ones render the pages"
+const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, candidate (columns kept for measurement, in no other group: depth, depth_rel), text, all) and names, comma-separated, a leading - dropping one (text,shape,-vis_x) (default: text; train --policy article adds context); visual ones render the pages"
 
 // checkRenderFeatures rejects visual features with --no-render.
 func checkRenderFeatures(noRender bool, flagValue string, feats []string, cmd string) error {

@@ -114,7 +114,7 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	df.add(fs)
 	out := fs.String("o", "", "output file (required)")
 	visual := fs.Bool("visual", false, "render pages and add every visual feature (shape and style) to the default columns")
-	featFlag := fs.String("features", "", "the columns: groups (linguistic, keyword, structural, visual = shape + style, context, candidate (columns under measurement, in no other group: branch_depth, branch_depth_rel), text, all) and names, comma-separated, a leading - dropping one (text,shape,-vis_x), as fiasco train's --features (default: train's: text, and context under --policy article); visual ones render the pages")
+	featFlag := fs.String("features", "", "the columns: groups (linguistic, keyword, structural, visual = shape + style, context, candidate (columns kept for measurement, in no other group: depth, depth_rel), text, all) and names, comma-separated, a leading - dropping one (text,shape,-vis_x), as fiasco train's --features (default: train's: text, and context under --policy article); visual ones render the pages")
 	noRender := fs.Bool("no-render", false, "never render pages: visual --features are an error")
 	rf := &renderFlags{}
 	rf.add(fs.FlagSet)

@@ -54,8 +54,8 @@
 //   - Structural: depth counted only at the ancestors where the page's
 //     text divides (blocks.Block.Branch), absolute and relative to the
 //     page's largest, so that the wrapper elements frameworks put around
-//     a page's content or a block change nothing; tag type (heading, paragraph, list item, table cell,
-//     div, other), being inside a list, table, form, header/footer/nav/aside
+//     a page's content or a block change nothing; tag type (heading,
+//     paragraph, list item, table cell, div, other), being inside a list, table, form, header/footer/nav/aside
 //     element, link and image density below the node, position in the
 //     document, size relative to the page, class/id words of the ancestors
 //     that signal boilerplate (nav, menu, footer, ...) or content (article,

@@ -127,9 +127,11 @@ func ExtractTitled(bs []*blocks.Block, vis []vision.Features, title string) *Tab
 		v[colFinalPunct] = bool01(st.finalPunct)
 		prose[i] = isProse(len(bt), st.finalPunct)
 
-		// Structural.
+		// Candidate: the depth counting every element (structural until
+		// 2026-11-30).
 		v[colDepth] = float64(b.Depth)
 		v[colDepthRel] = float64(b.Depth) / float64(maxDepth)
+		// Structural.
 		// The depth counted only at the ancestors where the text divides:
 		// wrapper elements around a page's content or a block's (as
 		// frameworks write them) change nothing.

@@ -91,7 +91,8 @@ const (
 	numText
 )
 
-// textSchema names the linguistic, keyword and structural columns.
+// textSchema names the linguistic, keyword, structural and candidate
+// columns.
 var textSchema = [numText]Feature{
 	colLenChars:        {"len_chars", Linguistic, false},
 	colTokens:          {"tokens", Linguistic, false},

@@ -78,10 +78,8 @@ func openErrorLog(path string, resume bool, keep int, failed []ErrorRecord, lock
 	if !resume {
 		// An earlier run's log, or a link to none (probeErrorLog saw
 		// that a log can be made where there is none).
-		if _, err := os.Lstat(path); err == nil {
-			if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
-				return nil, nil, fmt.Errorf("removing the error log of an earlier run: %w", err)
-			}
+		if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return nil, nil, fmt.Errorf("removing the error log of an earlier run: %w", err)
 		}
 		ok = true
 		return l, nil, nil

@@ -229,7 +229,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			continue
 		}
 		in := pipeline.Input{
-			Name:         fmt.Sprintf("%s#%d", name, rec.Offset),
+			Name:         recordName(name, rec.Offset, wr.MemberRecords()),
 			URL:          rec.TargetURI,
 			RecordID:     rec.ID,
 			Date:         rec.Date,
@@ -273,4 +273,17 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		}
 		pending = &in
 	}
+}
+
+// recordName names a WARC record as NAME#OFFSET, OFFSET being where its
+// gzip member or zstd frame starts (warc.Record.Offset). A record after
+// the first of a member that holds several (a file compressed as a
+// whole) is NAME#OFFSET+K, the K-th record after the member's first, so
+// that no two records of a file share a name: a reader started at OFFSET
+// skips K records to reach it.
+func recordName(name string, offset int64, inMember int) string {
+	if inMember > 1 {
+		return fmt.Sprintf("%s#%d+%d", name, offset, inMember-1)
+	}
+	return fmt.Sprintf("%s#%d", name, offset)
 }

@@ -173,6 +173,9 @@ func TestArchiveLayouts(t *testing.T) {
 		if len(ins) == 0 || ins[0].Err != nil || ins[0].URL != "http://old.example/" || string(ins[0].Data) != page {
 			t.Errorf("%s: %+v", name, ins)
 		}
+		if name == "whole.warc.gz" && (len(ins) != 2 || !strings.HasSuffix(ins[0].Name, "#0") || !strings.HasSuffix(ins[1].Name, "#0+1")) {
+			t.Errorf("the two records of a WARC compressed as a whole: named %q, want NAME#0 and NAME#0+1", names(ins))
+		}
 	}
 	ins := inputsOf(t, NewSource(Options{Stdin: strings.NewReader(gzipped(plain10))}), "-")
 	if len(ins) != 1 || ins[0].Rel != "#000001" || string(ins[0].Data) != page {
@@ -471,4 +474,12 @@ func TestWholeGzipDamage(t *testing.T) {
 			t.Errorf("compressed per record: %v", in.Err)
 		}
 	}
+}
+
+func names(ins []pipeline.Input) []string {
+	var s []string
+	for _, in := range ins {
+		s = append(s, in.Name)
+	}
+	return s
 }

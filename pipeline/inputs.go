@@ -17,7 +17,9 @@ import (
 // it up.
 type Input struct {
 	// Name names the page in errors and outputs: a file path, "-" for
-	// standard input, or "ARCHIVE#OFFSET" for a WARC record.
+	// standard input, or "ARCHIVE#OFFSET" for a WARC record (OFFSET: where
+	// its gzip member starts; "ARCHIVE#OFFSET+K" for the K-th record
+	// after the first of a member holding several).
 	Name string
 	// Data holds the page's bytes when they were read already.
 	Data []byte

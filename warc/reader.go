@@ -36,6 +36,11 @@ var (
 	ErrBlockUsed = errors.New("record block already used")
 )
 
+// errMemberEnd is what the records' reader returns where a record runs
+// past the end of its member into one that starts a record (see
+// memberReader.Read).
+var errMemberEnd = fmt.Errorf("%w: the record runs past the end of its gzip member or zstd frame into a member that starts a record", ErrMalformed)
+
 // DefaultMaxHeaderBytes is the size limit of one WARC header when
 // Options.MaxHeaderBytes is 0.
 const DefaultMaxHeaderBytes = 1 << 20
@@ -161,6 +166,28 @@ type memberReader struct {
 	done  bool  // current member fully read
 	cross bool  // may continue into the next member
 	start int64 // file offset of the current member
+	// pending holds the first bytes of the current member, read to see
+	// whether it starts a record, not yet given.
+	pending []byte
+	peek    [8]byte
+}
+
+// peekStart reads the first bytes of the member just begun into pending.
+func (m *memberReader) peekStart() error {
+	n := 0
+	for n < len(m.peek) {
+		k, err := m.r.dec.Read(m.peek[n:])
+		n += k
+		if err == io.EOF {
+			m.done = true
+			break
+		}
+		if err != nil {
+			return err
+		}
+	}
+	m.pending = m.peek[:n]
+	return nil
 }
 
 func (m *memberReader) Read(p []byte) (int, error) {
@@ -172,6 +199,21 @@ func (m *memberReader) Read(p []byte) (int, error) {
 			if err := m.r.nextMember(); err != nil {
 				return 0, err
 			}
+			// A record that runs on into a member starting with a
+			// record header has a Content-Length that is too long
+			// (members split mid-record do not start so): read on,
+			// it would swallow that record.
+			if err := m.peekStart(); err != nil {
+				return 0, err
+			}
+			if bytes.HasPrefix(m.pending, []byte("WARC/1.")) {
+				return 0, errMemberEnd
+			}
+		}
+		if len(m.pending) > 0 {
+			n := copy(p, m.pending)
+			m.pending = m.pending[n:]
+			return n, nil
 		}
 		n, err := m.r.dec.Read(p)
 		if err == io.EOF {
@@ -191,6 +233,7 @@ func (m *memberReader) Read(p []byte) (int, error) {
 func (r *Reader) nextMember() error {
 	start := r.filePos()
 	r.mr.start = start
+	r.mr.pending = nil
 	r.inMember = 0
 	if r.replay != nil {
 		b, _ := r.br.Peek(r.br.Buffered())
@@ -287,7 +330,7 @@ func (r *Reader) Next() (*Record, error) {
 				err = prev.errorf(ErrTruncated, "block ends after %d of %d bytes",
 					prev.ContentLength-left, prev.ContentLength)
 			}
-			r.err = prev.wrap(err)
+			r.err = prev.blockErr(err)
 			return nil, r.err
 		}
 	}

@@ -155,6 +155,16 @@ func (rec *Record) wrap(err error) *Error {
 	return &Error{Name: rec.r.opts.Name, Offset: rec.Offset, RecordID: rec.ID, Err: err}
 }
 
+// blockErr wraps an error met reading the block; a block that runs past
+// its member's end (errMemberEnd) is named by its Content-Length.
+func (rec *Record) blockErr(err error) *Error {
+	if err == errMemberEnd {
+		return rec.errorf(ErrMalformed, "Content-Length %d runs past the end of the record's gzip member or zstd frame, %d bytes into the block, into a member that starts the next record",
+			rec.ContentLength, rec.ContentLength-rec.remaining)
+	}
+	return rec.wrap(err)
+}
+
 func (rec *Record) headerErr(err error) *Error {
 	switch {
 	case err == errLineTooLong:
@@ -193,7 +203,7 @@ func (b *rawReader) Read(p []byte) (int, error) {
 			err = rec.errorf(ErrTruncated, "block ends after %d of %d bytes",
 				rec.ContentLength-rec.remaining, rec.ContentLength)
 		} else {
-			err = rec.wrap(err)
+			err = rec.blockErr(err)
 		}
 		r.err = err
 	}

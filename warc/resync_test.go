@@ -397,3 +397,52 @@ func TestCutMemberNamesItsRecord(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlongContentLength: in a file compressed a member (or frame) per
+// record, a record whose Content-Length is too long runs past its member
+// into the next record's: that record is not swallowed. The long record's
+// block fails (ErrMalformed, naming it), and reading goes on at the next
+// member. Members split in the middle of records, after members of one
+// record each, still read as one stream.
+func TestOverlongContentLength(t *testing.T) {
+	m := mixed()
+	long := slices.Clone(m)
+	for _, k := range []int{0, 2} { // the first record, and a response
+		cl := fmt.Sprintf("Content-Length: %d\r\n", len(strings.SplitN(m[k], "\r\n\r\n", 2)[1])-4)
+		if !strings.Contains(m[k], cl) {
+			t.Fatalf("record %d: no %q", k+1, cl)
+		}
+		long[k] = strings.Replace(m[k], cl, fmt.Sprintf("Content-Length: %d\r\n", len(m[k])+100), 1)
+	}
+	var zs []byte
+	for _, p := range long {
+		zs = append(zs, zstdOf([]byte(p))...)
+	}
+	// The header of a long record reads; the error comes where its block
+	// is skipped, at the next call of Next.
+	want := []string{id(1), "error " + id(1), id(2), id(3), "error " + id(3), id(4), id(5), id(6), id(7), id(8)}
+	for name, data := range map[string][]byte{"gzip": gzipEach(long...), "zstd": zs} {
+		for _, in := range []io.Reader{bytes.NewReader(data), struct{ io.Reader }{bytes.NewReader(data)}} {
+			got := readIDs(NewReader(in, Options{}), func(err error) string {
+				var we *Error
+				if !errors.As(err, &we) || !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "runs past the end") {
+					return "unexpected " + err.Error()
+				}
+				return "error " + we.RecordID
+			})
+			if !slices.Equal(got, want) {
+				t.Errorf("%s (%T), Content-Length too long in records 1 and 3: read %q, want %q", name, in, got, want)
+			}
+		}
+	}
+	rest := strings.Join(m[2:], "")
+	split := gzipEach(m[0], m[1], rest[:1000], rest[1000:3000], rest[3000:])
+	got := readIDs(NewReader(bytes.NewReader(split), Options{}), func(err error) string { return "error " + err.Error() })
+	var all []string
+	for n := 1; n <= len(m); n++ {
+		all = append(all, id(n))
+	}
+	if !slices.Equal(got, all) {
+		t.Errorf("members split mid-record after two of one record each: read %q, want %q", got, all)
+	}
+}

@@ -10,7 +10,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -482,4 +484,42 @@ func names(ins []pipeline.Input) []string {
 		s = append(s, in.Name)
 	}
 	return s
+}
+
+// TestOverlongRecord: in a WARC gzipped per record, a response whose
+// Content-Length is too long yields an error record naming it, and the
+// response after it is still a page (it was swallowed before).
+func TestOverlongRecord(t *testing.T) {
+	var data []byte
+	var ids []string
+	for i, uri := range []string{"http://ex.org/1", "http://ex.org/2", "http://ex.org/3"} {
+		tw := newTestWARC(false)
+		tw.response(uri, "200 OK", "Content-Type: text/html\r\n", page)
+		rec := tw.buf.String()
+		ids = append(ids, tw.ids[0])
+		if i == 1 {
+			cl := regexp.MustCompile(`Content-Length: (\d+)`)
+			rec = cl.ReplaceAllStringFunc(rec, func(s string) string {
+				n, _ := strconv.Atoi(cl.FindStringSubmatch(s)[1])
+				return fmt.Sprintf("Content-Length: %d", n+300)
+			})
+		}
+		data = append(data, gzipped(rec)...)
+	}
+	ins := inputsOf(t, NewSource(Options{}), writeFile(t, "long.warc.gz", data))
+	var got []string
+	for _, in := range ins {
+		if in.Err != nil {
+			got = append(got, "error "+in.RecordID)
+			if !strings.Contains(in.Err.Error(), "Content-Length") {
+				t.Errorf("the long record's error does not name its Content-Length: %v", in.Err)
+			}
+			continue
+		}
+		got = append(got, in.URL)
+	}
+	want := []string{"http://ex.org/1", "error " + ids[1], "http://ex.org/3"}
+	if !slices.Equal(got, want) {
+		t.Errorf("inputs %q, want %q", got, want)
+	}
 }

@@ -190,10 +190,14 @@ func lockLog(path string) (*os.File, error) {
 // sharing another's log is refused before it starts Chromium. release
 // gives it up; Open takes it again.
 func ClaimErrorLog(format, path, errors string) (release func(), err error) {
-	p := errorLogPath(OutputOptions{Format: format, Path: path, Errors: errors})
+	opt := OutputOptions{Format: format, Path: path, Errors: errors}
+	p := errorLogPath(opt)
 	none := func() {}
 	if p == "" || IsDevice(p) {
 		return none, nil
+	}
+	if err := sharedLog(opt, p); err != nil {
+		return nil, err
 	}
 	if fi, err := os.Stat(filepath.Dir(p)); err != nil || !fi.IsDir() {
 		return none, nil // Open makes the directory, or names the mistake

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -104,6 +105,9 @@ func Open(opt OutputOptions) (out *Output, err error) {
 	if opt.Resume && opt.Errors == "" && opt.Format == WET {
 		errPath = legacyWETLog(opt.Path, errPath)
 	}
+	if err := sharedLog(opt, errPath); err != nil {
+		return nil, err
+	}
 	// The error log is this run's before anything is touched (lockLog).
 	// Until openErrorLog takes the lock over, a failure gives it up here,
 	// and removes the log's directory where lockLog made it (if empty).
@@ -151,7 +155,7 @@ func Open(opt OutputOptions) (out *Output, err error) {
 		if sp == "" {
 			return nil
 		}
-		if err := writeSettings(sp, opt.Settings); err != nil {
+		if err := writeSettings(sp, withErrorLog(opt.Settings, errPath)); err != nil {
 			return fmt.Errorf("%s: %w", sp, err)
 		}
 		return nil
@@ -393,4 +397,76 @@ func removeEmpty(path string) {
 	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && fi.Size() == 0 {
 		os.Remove(path)
 	}
+}
+
+// sharedLog returns an error where the default error log of an output
+// file (errorsBeside) is also that of another output beside it which an
+// earlier run wrote (it has its settings file): crawl.jsonl and
+// crawl.jsonl.gz, or x.warc.wet.gz and x.wet.gz, have one default log,
+// and a run that started afresh would remove the other's, which that
+// output's resume reads. A log given by --errors is the user's to share.
+func sharedLog(opt OutputOptions, errPath string) error {
+	if opt.Errors != "" || errPath == "" || !IsStream(opt.Format) || opt.Path == "" || IsDevice(opt.Path) {
+		return nil
+	}
+	dir, own := filepath.Split(opt.Path)
+	ents, err := os.ReadDir(filepath.Clean(dir + "."))
+	if err != nil {
+		return nil // Open names what is wrong with the directory
+	}
+	for _, e := range ents {
+		name, ok := strings.CutPrefix(e.Name(), ".")
+		if !ok {
+			continue
+		}
+		if name, ok = strings.CutSuffix(name, settingsSuffix); !ok || name == own {
+			continue
+		}
+		other := filepath.Join(dir, name)
+		if fi, err := os.Stat(other); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		var s Settings
+		if json.Unmarshal(data, &s) != nil || !IsStream(s["format"]) {
+			continue
+		}
+		log, ok := s[errorLogKey]
+		if !ok { // written before the key: the default log
+			log = absPath(errorsBeside(other, s["format"] == WET))
+		}
+		if log == absPath(errPath) {
+			return fmt.Errorf("%s would be the error log of %s, and it is the error log of %s, an earlier run's output beside it (both take the output's name without its extensions): give this run --errors FILE, or another output name", errPath, opt.Path, other)
+		}
+	}
+	return nil
+}
+
+// errorLogKey names, in an output's settings file, the run's error log
+// (an absolute path; "" for none), which sharedLog reads. It is not one
+// of the settings a resumed run must ask for again.
+const errorLogKey = "error-log"
+
+// withErrorLog is s with the error log errPath under errorLogKey.
+func withErrorLog(s Settings, errPath string) Settings {
+	t := make(Settings, len(s)+1)
+	for k, v := range s {
+		t[k] = v
+	}
+	t[errorLogKey] = absPath(errPath)
+	return t
+}
+
+// absPath is p made absolute where it can be ("" stays "").
+func absPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
 }

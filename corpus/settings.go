@@ -71,7 +71,7 @@ func checkSettings(path string, dir bool, want Settings) error {
 	}
 	var diff []string
 	for k := range union(had, want) {
-		if had[k] != want[k] {
+		if k != errorLogKey && had[k] != want[k] {
 			diff = append(diff, fmt.Sprintf("%s %s, now %s", k, orNone(had[k]), orNone(want[k])))
 		}
 	}

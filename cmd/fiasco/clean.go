@@ -88,7 +88,9 @@ it happens; the exit status is then 1. An error log belongs to one
 output: a run writing it locks it, and a second run sharing it (one
 --errors for two outputs) is refused; do not give a finished run's log
 to another output either, since a fresh run starts its log afresh (and a
-WET output's log is its record of the pages done). A failure to write any output
+WET output's log is its record of the pages done). Nor is a run's default
+log taken where it is another output's beside it (-o crawl.jsonl.gz after
+-o crawl.jsonl: both crawl.errors.jsonl): give that run --errors. A failure to write any output
 stops the run with exit status 1. Progress goes to stderr: a line redrawn
 in place on a terminal, else a new line every 10 s (logs).
 

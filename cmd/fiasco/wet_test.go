@@ -226,8 +226,16 @@ func TestJSONLGzip(t *testing.T) {
 	c := smallCrawl(t, dir, 12)
 	plain, gz := filepath.Join(dir, "out.jsonl"), filepath.Join(dir, "out.jsonl.gz")
 	fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", plain, c.path)
+	// out.jsonl.gz's default log is out.jsonl's: a run that would remove
+	// it is refused, and the other output's log left as it was.
+	log, _ := os.ReadFile(filepath.Join(dir, "out.errors.jsonl"))
 	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", gz, c.path)
-	if code != 1 || !strings.Contains(errs, "out.errors.jsonl") {
+	if now, _ := os.ReadFile(filepath.Join(dir, "out.errors.jsonl")); code != 1 || !strings.Contains(errs, "it is the error log of "+plain) || len(log) == 0 || !bytes.Equal(now, log) {
+		t.Errorf("the default log of another output: exit %d; stderr:\n%s", code, errs)
+	}
+	gzLog := []string{"--errors", filepath.Join(dir, "gz.errors.jsonl")}
+	code, _, errs = fiasco(t, append([]string{"clean", "--no-render", "-q", "--format", "jsonl", "-o", gz, c.path}, gzLog...)...)
+	if code != 1 || !strings.Contains(errs, "gz.errors.jsonl") {
 		t.Errorf("exit %d; stderr:\n%s", code, errs)
 	}
 	want, _ := os.ReadFile(plain)
@@ -249,7 +257,7 @@ func TestJSONLGzip(t *testing.T) {
 	// Killed in the middle of the output: the partial member is cut and the
 	// rest cleaned again.
 	os.WriteFile(gz, whole[:len(whole)*3/5], 0o644)
-	code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", gz, "--resume", c.path)
+	code, _, errs = fiasco(t, append([]string{"clean", "--no-render", "-q", "--format", "jsonl", "-o", gz, "--resume", c.path}, gzLog...)...)
 	if !strings.Contains(errs, "done by an earlier run") {
 		t.Errorf("resumed: exit %d; stderr:\n%s", code, errs)
 	}
@@ -259,7 +267,7 @@ func TestJSONLGzip(t *testing.T) {
 	}
 	// A plain file under a .gz name is not cut to nothing on --resume.
 	os.WriteFile(gz, want, 0o644)
-	code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", gz, "--resume", c.path)
+	code, _, errs = fiasco(t, append([]string{"clean", "--no-render", "-q", "--format", "jsonl", "-o", gz, "--resume", c.path}, gzLog...)...)
 	if now, _ := os.ReadFile(gz); code == 0 || !strings.Contains(errs, "not gzip-compressed") || !bytes.Equal(now, want) {
 		t.Errorf("plain lines under a .gz name, resumed: exit %d; stderr:\n%s", code, errs)
 	}

@@ -3,6 +3,7 @@
 package corpus
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -363,5 +364,67 @@ func TestOpenNoWriter(t *testing.T) {
 	if out, err := Open(OutputOptions{Format: JSONL}); err == nil {
 		out.Close()
 		t.Error("Open without Path or Stdout: no error")
+	}
+}
+
+// TestSharedDefaultLog: the default error log of q.jsonl.gz is that of
+// q.jsonl beside it; once a run wrote q.jsonl (with its settings), a run
+// of q.jsonl.gz that would take the log is refused before it touches it,
+// naming q.jsonl, unless it is given a log of its own. A settings file
+// written before it named its log counts as naming the default one; one
+// naming another log leaves the default free. q.jsonl's own resume opens.
+func TestSharedDefaultLog(t *testing.T) {
+	dir := t.TempDir()
+	path := func(name string) string { return filepath.Join(dir, name) }
+	first, err := Open(OutputOptions{Format: JSONL, Path: path("q.jsonl"), Settings: Settings{"format": JSONL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Errors.Add(ErrorRecord{Input: "a.html", Error: "bad"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.Close(); err != nil {
+		t.Fatal(err)
+	}
+	log, _ := os.ReadFile(path("q.errors.jsonl"))
+	for _, resume := range []bool{false, true} {
+		out, err := Open(OutputOptions{Format: JSONL, Path: path("q.jsonl.gz"), Resume: resume, Settings: Settings{"format": JSONL}})
+		if err == nil {
+			out.Close()
+			t.Fatalf("resume %v: q.jsonl.gz opened with q.jsonl's error log", resume)
+		}
+		if !strings.Contains(err.Error(), "error log of "+path("q.jsonl")) {
+			t.Errorf("resume %v: %v, want q.jsonl named", resume, err)
+		}
+	}
+	if _, err := ClaimErrorLog(JSONL, path("q.jsonl.gz"), ""); err == nil {
+		t.Errorf("ClaimErrorLog of q.jsonl's log for q.jsonl.gz: no error")
+	}
+	if now, _ := os.ReadFile(path("q.errors.jsonl")); len(log) == 0 || !bytes.Equal(now, log) {
+		t.Errorf("q.jsonl's log changed: %q, was %q", now, log)
+	}
+	open := func(opt OutputOptions) error {
+		out, err := Open(opt)
+		if err == nil {
+			err = out.Close()
+		}
+		return err
+	}
+	if err := open(OutputOptions{Format: JSONL, Path: path("q.jsonl.gz"), Errors: path("gz.errors.jsonl"), Settings: Settings{"format": JSONL}}); err != nil {
+		t.Errorf("q.jsonl.gz with a log of its own: %v", err)
+	}
+	if err := open(OutputOptions{Format: JSONL, Path: path("q.jsonl"), Resume: true, Settings: Settings{"format": JSONL}}); err != nil {
+		t.Errorf("q.jsonl resumed: %v", err)
+	}
+	for name, settings := range map[string]string{
+		"old.jsonl":   `{"format": "jsonl"}`,
+		"other.jsonl": `{"format": "jsonl", "error-log": "/elsewhere/log.jsonl"}`,
+	} {
+		os.WriteFile(path(name), []byte("{}\n"), 0o644)
+		os.WriteFile(settingsPath(path(name), false), []byte(settings), 0o644)
+		err := open(OutputOptions{Format: JSONL, Path: path(name + ".gz")})
+		if refused := err != nil && strings.Contains(err.Error(), "error log of "+path(name)); refused != (name == "old.jsonl") {
+			t.Errorf("%s.gz beside %s with settings %s: %v", name, name, settings, err)
+		}
 	}
 }

@@ -1,4 +1,5 @@
-// Package warc reads WARC 1.0 and 1.1 files and writes WARC/1.1 records,
+// Package warc reads WARC 1.0 and 1.1 files (and the drafts before them,
+// WARC/0.17 and 0.18, as ClueWeb09 has) and writes WARC/1.1 records,
 // such as the conversion records of WET files. Beside the standard library
 // it uses klauspost/compress (zstd) and andybalholm/brotli.
 //

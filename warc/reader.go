@@ -206,7 +206,7 @@ func (m *memberReader) Read(p []byte) (int, error) {
 			if err := m.peekStart(); err != nil {
 				return 0, err
 			}
-			if bytes.HasPrefix(m.pending, []byte("WARC/1.")) {
+			if versionAt(m.pending) {
 				return 0, errMemberEnd
 			}
 		}
@@ -376,7 +376,7 @@ func (r *Reader) Next() (*Record, error) {
 func (r *Reader) memberErr() (err error, recordAhead bool) {
 	r.mr.cross = false
 	b, err := r.dr.Peek(bufSize)
-	if bytes.Contains(b, []byte("\nWARC/1.")) {
+	if versionLine(b) >= 0 {
 		return nil, true
 	}
 	if err != nil && corrupt(err) {

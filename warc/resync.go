@@ -9,7 +9,8 @@ import (
 // Resync moves past damage after Next failed with ErrGzip, ErrZstd or
 // ErrMalformed: it skips the input to the next place where a record may
 // start and clears the error, so that Next reads on from there. After a
-// header that is no WARC header that is the next line starting "WARC/1."
+// header that is no WARC header that is the next line starting with a
+// WARC version ("WARC/1.", or a draft's "WARC/0.")
 // in the records' bytes (in a compressed file, member by member); after
 // corrupt compressed data, the next gzip member header or zstd frame
 // header in the file, looked for, where at most maxRewind bytes of the
@@ -90,25 +91,24 @@ func (r *Reader) canRewind() bool {
 	return r.seeker != nil || r.replay != nil && r.replay.has(r.mr.start+1)
 }
 
-// seekRecord skips the records' bytes to the next "WARC/1." that starts a
+// seekRecord skips the records' bytes to the next WARC version that starts a
 // line (or the next member), or stands at the current position, member by
 // member in a compressed file.
 func (r *Reader) seekRecord() error {
-	pat := []byte("\nWARC/1.")
 	r.mr.cross = false
 	lineStart := true
 	for {
 		buf, err := r.dr.Peek(bufSize)
-		if lineStart && bytes.HasPrefix(buf, pat[1:]) {
+		if lineStart && versionAt(buf) {
 			return nil
 		}
 		lineStart = false
-		if i := bytes.Index(buf, pat); i >= 0 {
-			r.dr.Discard(i + 1)
+		if i := versionLine(buf); i >= 0 {
+			r.dr.Discard(i)
 			return nil
 		}
 		if err == nil {
-			r.dr.Discard(len(buf) - len(pat)) // the pattern may start in the last bytes
+			r.dr.Discard(len(buf) - len("\nWARC/1.0")) // a version line may start in the last bytes
 			continue
 		}
 		if err != io.EOF {
@@ -191,5 +191,29 @@ func (r *Reader) seek(pat []byte) error {
 			return io.EOF
 		}
 		r.br.Discard(len(buf) - (len(pat) - 1)) // pat may start in the last bytes
+	}
+}
+
+// versionAt reports whether b starts with a WARC version: "WARC/", a
+// digit, a dot and a digit (WARC/1.0, WARC/1.1, and the drafts' WARC/0.17
+// and WARC/0.18 of older archives).
+func versionAt(b []byte) bool {
+	return len(b) >= 8 && bytes.HasPrefix(b, []byte("WARC/")) && isDigit(b[5]) && b[6] == '.' && isDigit(b[7])
+}
+
+func isDigit(c byte) bool { return '0' <= c && c <= '9' }
+
+// versionLine returns the index in b of the first line that starts with
+// a WARC version (versionAt) after a line feed, or -1.
+func versionLine(b []byte) int {
+	for i := 0; ; {
+		j := bytes.Index(b[i:], []byte("\nWARC/"))
+		if j < 0 {
+			return -1
+		}
+		i += j + 1
+		if versionAt(b[i:]) {
+			return i
+		}
 	}
 }

@@ -446,3 +446,26 @@ func TestOverlongContentLength(t *testing.T) {
 		t.Errorf("members split mid-record after two of one record each: read %q, want %q", got, all)
 	}
 }
+
+// TestResyncDraftVersion: Resync finds records of the drafts' versions
+// (WARC/0.18, as in ClueWeb09) after damage, as it finds WARC/1.x ones,
+// and not a line that only starts "WARC/".
+func TestResyncDraftVersion(t *testing.T) {
+	var parts []string
+	for n := 1; n <= 4; n++ {
+		parts = append(parts, record("WARC/0.18", fmt.Sprintf("WARC-Type: resource\r\nWARC-Record-ID: %s\r\n", id(n)), strings.Repeat("text ", 10+n)))
+	}
+	data := []byte(parts[0] + parts[1] + "junk, no record\r\nWARC/ is no version\r\n" + parts[2] + parts[3])
+	for name, in := range map[string][]byte{"plain": data, "gzip as a whole": gz(data)} {
+		got := readIDs(NewReader(bytes.NewReader(in), Options{}), func(err error) string {
+			if !errors.Is(err, ErrMalformed) {
+				return "unexpected " + err.Error()
+			}
+			return "malformed"
+		})
+		want := []string{id(1), id(2), "malformed", id(3), id(4)}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: read %q, want %q", name, got, want)
+		}
+	}
+}

@@ -75,6 +75,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 	}
 	wr := warc.NewReader(r, warc.Options{Name: name, MaxPayload: min(s.opt.MaxBytes, math.MaxInt64-1) + 1, Gzip: k == kindGzipWARC, Zstd: k == kindZstdWARC})
 	seq := 0
+	records := s.stats.Records
 	// A page is yielded once the next record has been reached: an archive
 	// that ends inside the page's record makes the page an error, not a
 	// page and an error.
@@ -121,6 +122,9 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			return flush() && endDamage("reading stopped there")
 		}
 		rec, err := wr.Next()
+		if err == io.EOF && s.stats.Records == records && damage == nil && seq == 0 {
+			s.stats.Empty = append(s.stats.Empty, name)
+		}
 		if err == io.EOF {
 			return flush() && endDamage("no record follows it: the rest of the file is lost")
 		}

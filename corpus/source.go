@@ -70,6 +70,9 @@ type Stats struct {
 	Files    int // files read as pages (plain or compressed)
 	Archives int // WARC files read
 	Records  int // WARC records read
+	// Empty names the WARC files that held no record and no damage (an
+	// empty file: an aborted download?), in the order read.
+	Empty []string
 	// Resyncs counts the damaged stretches of WARC files (corrupt gzip
 	// or zstd data, a header that is no WARC header) read past to the
 	// next record found: each has one error record, however many false

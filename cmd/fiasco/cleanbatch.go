@@ -416,6 +416,16 @@ func warcSummary(stats corpus.Stats) string {
 		}
 		line += "; skipped " + strings.Join(reasons, ", ")
 	}
+	if n := len(stats.Empty); n > 0 {
+		names := make([]string, 0, min(n, maxEmptyNamed))
+		for _, name := range stats.Empty[:min(n, maxEmptyNamed)] {
+			names = append(names, shownName(name))
+		}
+		if n > maxEmptyNamed {
+			names = append(names, fmt.Sprintf("and %d more", n-maxEmptyNamed))
+		}
+		line += fmt.Sprintf("; %s holding no record (an aborted download?): %s", plural(n, "file"), strings.Join(names, ", "))
+	}
 	if stats.Resyncs > 0 {
 		stretches := "1 damaged stretch"
 		if stats.Resyncs > 1 {
@@ -432,6 +442,9 @@ func warcSummary(stats corpus.Stats) string {
 	}
 	return line
 }
+
+// maxEmptyNamed bounds the empty WARC files the summary names.
+const maxEmptyNamed = 5
 
 // singularReason is a reason for skipping records (corpus.Skip*, "TYPE
 // records"), said of one record.

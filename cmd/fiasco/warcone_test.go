@@ -106,7 +106,14 @@ func TestCleanOneWARCErrors(t *testing.T) {
 	empty := filepath.Join(t.TempDir(), "empty.warc.gz")
 	os.WriteFile(empty, nil, 0o644)
 	o := filepath.Join(t.TempDir(), "e.jsonl")
-	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", o, empty); code != 1 || !strings.Contains(errs, "no WARC record found") {
+	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", o, empty); code != 1 || !strings.Contains(errs, "no WARC record found") ||
+		!strings.Contains(errs, "1 file holding no record (an aborted download?): "+empty) {
 		t.Errorf("an empty WARC file: exit %d; stderr: %s", code, errs)
+	}
+	// Beside a WARC with pages, the summary names it too.
+	o = filepath.Join(t.TempDir(), "e2.jsonl")
+	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", o, empty, none); code != 0 ||
+		!strings.Contains(errs, "1 file holding no record (an aborted download?): "+empty) {
+		t.Errorf("an empty WARC file beside another: exit %d; stderr: %s", code, errs)
 	}
 }

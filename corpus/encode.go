@@ -20,7 +20,8 @@ import (
 // bytes to write and what the summary needs, the page's Result dropped.
 type Encoded struct {
 	Data      []byte
-	Truncated bool // the page was cut (load.Page.Truncated)
+	Truncated bool   // the page was cut (load.Page.Truncated)
+	Cut       string // where it was cut first (load.Page.Cut)
 	// RenderError is why the page was not rendered and the text model
 	// cleaned it (pipeline.Result.RenderErr); "" when it was not.
 	RenderError string
@@ -38,7 +39,7 @@ type Encoded struct {
 // encoded is what Encode leaves of r: everything but the bytes.
 func encoded(r *pipeline.Result) Encoded {
 	n, all := r.Unseen()
-	return Encoded{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Empty: keptNone(r), Unseen: n, UnseenAll: all, Floored: r.Floored()}
+	return Encoded{Truncated: r.Page.Truncated, Cut: r.Page.Cut, RenderError: r.RenderErrText(), Empty: keptNone(r), Unseen: n, UnseenAll: all, Floored: r.Floored()}
 }
 
 // summary is what the summary needs of an outcome: what Encode left, or
@@ -91,6 +92,10 @@ func Identity(in pipeline.Input) string {
 // Truncated reports whether an outcome's page was cut, from its Result or
 // from what Encode left.
 func Truncated(o pipeline.Outcome) bool { return summary(o).Truncated }
+
+// Cut says where an outcome's page was cut first (load.Page.Cut: a
+// load.Cut* value), from its Result or from what Encode left.
+func Cut(o pipeline.Outcome) string { return summary(o).Cut }
 
 // RenderError reports why an outcome's page was cleaned by the text model
 // for want of a rendering (pipeline.Cleaner.TextFallback), from its Result

@@ -460,7 +460,7 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 		return fmt.Errorf("%s: %w", in.Name, err)
 	}
 	if res.Page.Truncated {
-		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, truncatedMsg(res.Page, cf.maxBytes))
+		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, truncatedMsg(res.Page.Cut, cf.maxBytes))
 	}
 	switch {
 	case len(res.Blocks) == 0 && len(res.Frames) > 0:
@@ -576,20 +576,18 @@ func (cf *cleanFlags) cleaner(ctx context.Context, stderr io.Writer, check func(
 	return c, closeFn, nil
 }
 
-// truncatedMsg says that the page p was cut, and where (load.Page.Cut).
-func truncatedMsg(p *load.Page, maxBytes int64) string {
+// truncatedMsg says that a page was cut, and where (cut: load.Page.Cut).
+func truncatedMsg(cut string, maxBytes int64) string {
 	why := fmt.Sprintf("the page is longer than --max-bytes (%d bytes) or has more than %d tags or %d text blocks, or its crawler cut it", maxBytes, load.DefaultMaxTags, pipeline.DefaultMaxBlocks)
-	if p != nil {
-		switch p.Cut {
-		case load.CutBytes:
-			why = fmt.Sprintf("the page is longer than --max-bytes (%d bytes)", maxBytes)
-		case load.CutTags:
-			why = fmt.Sprintf("the page has more than %d tags", load.DefaultMaxTags)
-		case load.CutBlocks:
-			why = fmt.Sprintf("the page has more than %d text blocks", pipeline.DefaultMaxBlocks)
-		case load.CutSource:
-			why = "its crawler stored it cut (WARC-Truncated, or a body shorter than its HTTP length)"
-		}
+	switch cut {
+	case load.CutBytes:
+		why = fmt.Sprintf("the page is longer than --max-bytes (%d bytes)", maxBytes)
+	case load.CutTags:
+		why = fmt.Sprintf("the page has more than %d tags", load.DefaultMaxTags)
+	case load.CutBlocks:
+		why = fmt.Sprintf("the page has more than %d text blocks", pipeline.DefaultMaxBlocks)
+	case load.CutSource:
+		why = "its record holds it cut (WARC-Truncated, or an HTTP body shorter than its HTTP length: its crawler cut it, or the record's Content-Length is too short)"
 	}
 	return "truncated: " + why + "; the output holds what came before the cut"
 }

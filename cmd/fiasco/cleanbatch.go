@@ -256,11 +256,7 @@ func (b *batchRun) emit(o pipeline.Outcome) {
 	if corpus.Truncated(o) {
 		b.truncated++
 		if b.truncated <= maxRepeats {
-			var page *load.Page
-			if o.Result != nil {
-				page = o.Result.Page
-			}
-			b.status.message(fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, truncatedMsg(page, b.maxB)))
+			b.status.message(fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, truncatedMsg(corpus.Cut(o), b.maxB)))
 		}
 	}
 	if why := corpus.RenderError(o); why != "" {

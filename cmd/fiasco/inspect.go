@@ -135,7 +135,7 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	}
 	kept := len(res.Kept())
 	if res.Page.Truncated {
-		fmt.Fprintf(stderr, "fiasco inspect: %s: %s\n", page, truncatedMsg(res.Page, load.DefaultMaxBytes))
+		fmt.Fprintf(stderr, "fiasco inspect: %s: %s\n", page, truncatedMsg(res.Page.Cut, load.DefaultMaxBytes))
 	}
 	if res.Floored() {
 		fmt.Fprintf(stderr, "fiasco inspect: %s: %s\n", page, flooredMsg)

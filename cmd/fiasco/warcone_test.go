@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -115,5 +116,29 @@ func TestCleanOneWARCErrors(t *testing.T) {
 	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", o, empty, none); code != 0 ||
 		!strings.Contains(errs, "1 file holding no record (an aborted download?): "+empty) {
 		t.Errorf("an empty WARC file beside another: exit %d; stderr: %s", code, errs)
+	}
+}
+
+// TestCleanWARCShortBody: a page whose HTTP body is shorter than its HTTP
+// Content-Length (its crawler cut it, or the record's Content-Length is
+// short) is cleaned and reported truncated for that cause, in a batch
+// whose outputs drop their Result once encoded.
+func TestCleanWARCShortBody(t *testing.T) {
+	page, err := os.ReadFile("../../testdata/article.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	w := warc.NewWriter(&buf, false)
+	block := fmt.Appendf(nil, "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n\r\n%s", len(page)+500, page)
+	if _, err := w.WriteRecord(warc.TypeResponse, time.Date(2024, 5, 1, 12, 0, 0, 0, time.UTC), "application/http; msgtype=response",
+		warc.Header{{Name: warc.FieldTargetURI, Value: "http://ex.org/cut"}}, block); err != nil {
+		t.Fatal(err)
+	}
+	in := filepath.Join(t.TempDir(), "cut.warc")
+	os.WriteFile(in, buf.Bytes(), 0o644)
+	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", filepath.Join(t.TempDir(), "o.jsonl"), in)
+	if code != 0 || !strings.Contains(errs, "cut.warc#0: truncated: its record holds it cut") || !strings.Contains(errs, "1 truncated") {
+		t.Errorf("exit %d; stderr:\n%s", code, errs)
 	}
 }

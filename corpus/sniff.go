@@ -148,15 +148,34 @@ func decompress(k kind, r io.Reader) (io.ReadCloser, error) {
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
-		return zr, nil
+		return namedErrs{zr, "gzip"}, nil
 	case kindZstdPage, kindZstdWARC:
 		zr, err := newZstd(r)
 		if err != nil {
 			return nil, fmt.Errorf("zstd: %w", err)
 		}
-		return zstdCloser{zr}, nil
+		return namedErrs{zstdCloser{zr}, "zstd"}, nil
 	}
 	return io.NopCloser(r), nil
+}
+
+// namedErrs says which decompression a read error comes from: a file
+// cut short reads as "unexpected EOF", which names no cause.
+type namedErrs struct {
+	io.ReadCloser
+	what string
+}
+
+func (n namedErrs) Read(p []byte) (int, error) {
+	k, err := n.ReadCloser.Read(p)
+	switch {
+	case err == nil || err == io.EOF || strings.HasPrefix(err.Error(), n.what+":"):
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		err = fmt.Errorf("%s: the compressed data is cut short: %w", n.what, err)
+	default:
+		err = fmt.Errorf("%s: %w", n.what, err)
+	}
+	return k, err
 }
 
 type zstdCloser struct{ *zstd.Decoder }

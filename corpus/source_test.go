@@ -143,6 +143,15 @@ func TestCompressedAndLists(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
+	// Cut short, each says which data is cut (not "unexpected EOF" alone).
+	writeFiles(t, root, map[string]string{"c.html.gz": gz.String()[:gz.Len()/2], "c.html.zst": zs.String()[:zs.Len()/2]})
+	for in := range s.Inputs(context.Background(), []string{"c.html.gz", "c.html.zst"}, nil) {
+		_, err := in.ReadMax(0)
+		what := map[string]string{".gz": "gzip", ".zst": "zstd"}[filepath.Ext(in.Name)]
+		if err == nil || !strings.Contains(err.Error(), what+": the compressed data is cut short") {
+			t.Errorf("%s cut short: %v", in.Name, err)
+		}
+	}
 }
 
 // TestBoundedRead: a device is read once, through the limit.

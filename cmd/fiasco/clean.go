@@ -514,6 +514,9 @@ func onePage(ctx context.Context, src *corpus.Source, pos, lists []string) (page
 		if line := warcSummary(src.Stats()); line != "" {
 			return nil, nil, fmt.Errorf("%s: no HTML page found (%s)", strings.Join(append(append([]string(nil), pos...), lists...), ", "), line)
 		}
+		if line := walkSummary(src.Stats()); line != "" {
+			return nil, nil, fmt.Errorf("%s: no page found (%s)", strings.Join(append(append([]string(nil), pos...), lists...), ", "), line)
+		}
 		return nil, nil, errors.New("no input files found")
 	}
 	return page, failed, nil

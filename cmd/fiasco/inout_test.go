@@ -100,6 +100,11 @@ func TestFolderSummary(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "no page found in the folders") {
 		t.Errorf("a folder of style sheets: exit %d, stderr:\n%s", code, stderr)
 	}
+	// Without -o (one page to standard output), the same words.
+	code, _, stderr = fiasco(t, "clean", "--no-render", "-q", "site/css")
+	if code != 1 || !strings.Contains(stderr, "site/css: no page found (skipped 2 files whose names say they are no page (2 .css") {
+		t.Errorf("a folder of style sheets to standard output: exit %d, stderr:\n%s", code, stderr)
+	}
 }
 
 // TestNoInputLeavesNothing: a run that finds no input (a folder of hidden

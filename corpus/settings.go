@@ -72,7 +72,11 @@ func checkSettings(path string, dir bool, want Settings) error {
 	var diff []string
 	for k := range union(had, want) {
 		if k != errorLogKey && had[k] != want[k] {
-			diff = append(diff, fmt.Sprintf("%s %s, now %s", k, orNone(had[k]), orNone(want[k])))
+			name := k
+			if k == "model" {
+				name = "model (a digest of it with the options that change it)"
+			}
+			diff = append(diff, fmt.Sprintf("%s %s, now %s", name, orNone(had[k]), orNone(want[k])))
 		}
 	}
 	if len(diff) == 0 {
@@ -95,7 +99,7 @@ func union(a, b Settings) map[string]bool {
 
 func orNone(s string) string {
 	if s == "" {
-		return "(none)"
+		return "(not given)"
 	}
 	return s
 }

@@ -361,6 +361,17 @@ func (r *Reader) Next() (*Record, error) {
 				we.RecordID = prev.ID
 			}
 		}
+		// Bytes that are no header right after a record's block: most
+		// often that record's Content-Length was wrong (too short, its
+		// block's tail is read as a header; too long, the next header
+		// was read into its block).
+		if prev != nil && errors.As(err, &we) && we.RecordID == "" && errors.Is(we.Err, ErrMalformed) {
+			id := prev.ID
+			if id == "" {
+				id = "without WARC-Record-ID"
+			}
+			we.Err = fmt.Errorf("%w, right after the block of the record %s at offset %d, whose Content-Length (%d) may be wrong", we.Err, id, prev.Offset, prev.ContentLength)
+		}
 		r.err = err
 		return nil, err
 	}

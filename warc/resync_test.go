@@ -435,6 +435,13 @@ func TestOverlongContentLength(t *testing.T) {
 			}
 		}
 	}
+	// In a plain file the long record takes the next one's header into its
+	// block: the bytes after it are no header, and the error names the
+	// record whose Content-Length may be wrong.
+	_, err := NewReader(bytes.NewReader(cat(append(slices.Clone(m[:2]), long[2], m[3], m[4])...)), Options{}).readAll()
+	if err == nil || !strings.Contains(err.Error(), "right after the block of the record "+id(3)) {
+		t.Errorf("plain, Content-Length too long in record 3: %v", err)
+	}
 	rest := strings.Join(m[2:], "")
 	split := gzipEach(m[0], m[1], rest[:1000], rest[1000:3000], rest[3000:])
 	got := readIDs(NewReader(bytes.NewReader(split), Options{}), func(err error) string { return "error " + err.Error() })
@@ -467,5 +474,18 @@ func TestResyncDraftVersion(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s: read %q, want %q", name, got, want)
 		}
+	}
+}
+
+// readAll reads every record to the first error.
+func (r *Reader) readAll() (n int, err error) {
+	for {
+		if _, err = r.Next(); err != nil {
+			if err == io.EOF {
+				err = nil
+			}
+			return n, err
+		}
+		n++
 	}
 }

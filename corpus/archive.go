@@ -75,6 +75,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 	}
 	wr := warc.NewReader(r, warc.Options{Name: name, MaxPayload: min(s.opt.MaxBytes, math.MaxInt64-1) + 1, Gzip: k == kindGzipWARC, Zstd: k == kindZstdWARC})
 	seq := 0
+	names := recordNamer{name: name}
 	records := s.stats.Records
 	// A page is yielded once the next record has been reached: an archive
 	// that ends inside the page's record makes the page an error, not a
@@ -158,7 +159,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 				if damage == nil {
 					in := pipeline.Input{Name: name, Err: err}
 					if we != nil {
-						in.Name = fmt.Sprintf("%s#%d", name, we.Offset)
+						in.Name = names.at(we.Offset)
 						in.RecordID = we.RecordID
 					}
 					hit = &in
@@ -233,7 +234,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			continue
 		}
 		in := pipeline.Input{
-			Name:         recordName(name, rec.Offset, wr.MemberRecords()),
+			Name:         names.at(rec.Offset),
 			URL:          rec.TargetURI,
 			RecordID:     rec.ID,
 			Date:         rec.Date,
@@ -279,15 +280,24 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 	}
 }
 
-// recordName names a WARC record as NAME#OFFSET, OFFSET being where its
-// gzip member or zstd frame starts (warc.Record.Offset). A record after
-// the first of a member that holds several (a file compressed as a
-// whole) is NAME#OFFSET+K, the K-th record after the member's first, so
-// that no two records of a file share a name: a reader started at OFFSET
-// skips K records to reach it.
-func recordName(name string, offset int64, inMember int) string {
-	if inMember > 1 {
-		return fmt.Sprintf("%s#%d+%d", name, offset, inMember-1)
+// recordNamer names the records (and damaged stretches) of a WARC file
+// NAME#OFFSET, OFFSET being where the record's gzip member or zstd frame
+// starts (warc.Record.Offset; its first byte in a plain file). Where
+// several share an offset (a file compressed as a whole, or members
+// that split records), the ones after the first are NAME#OFFSET+K, the
+// K-th after it, so that no two of a file share a name.
+type recordNamer struct {
+	name string
+	last int64 // the offset named last
+	k    int   // how many were named at it before
+	used bool
+}
+
+func (n *recordNamer) at(offset int64) string {
+	if n.used && offset == n.last {
+		n.k++
+		return fmt.Sprintf("%s#%d+%d", n.name, offset, n.k)
 	}
-	return fmt.Sprintf("%s#%d", name, offset)
+	n.used, n.last, n.k = true, offset, 0
+	return fmt.Sprintf("%s#%d", n.name, offset)
 }

@@ -523,3 +523,43 @@ func TestOverlongRecord(t *testing.T) {
 		t.Errorf("inputs %q, want %q", got, want)
 	}
 }
+
+// TestRecordNamesUnique: every record and damaged stretch of a file has
+// a name of its own, whatever the layout: gzip per record, as a whole,
+// members that split records, as a whole with junk between records.
+func TestRecordNamesUnique(t *testing.T) {
+	tw := newTestWARC(false)
+	for i := range 6 {
+		tw.response(fmt.Sprintf("http://ex.org/%d", i), "200 OK", "Content-Type: text/html\r\n", page)
+	}
+	plain := tw.buf.String()
+	third := len(plain) / 3
+	junk := strings.Replace(plain, "WARC/1.1\r\n", "junk\r\nWARC/1.1\r\n", 3)
+	for name, data := range map[string]string{
+		"per-record.warc.gz": string(newTestWARCGzipped(t, 6)),
+		"whole.warc.gz":      gzipped(plain),
+		"split.warc.gz":      gzipped(plain[:third]) + gzipped(plain[third:2*third]) + gzipped(plain[2*third:]),
+		"junk.warc.gz":       gzipped(junk),
+	} {
+		ins := inputsOf(t, NewSource(Options{}), writeFile(t, name, []byte(data)))
+		seen := map[string]bool{}
+		for _, in := range ins {
+			if seen[in.Name] {
+				t.Errorf("%s: two inputs named %s: %q", name, in.Name, names(ins))
+			}
+			seen[in.Name] = true
+		}
+		if len(ins) < 6 {
+			t.Errorf("%s: %d inputs, want 6 or more: %q", name, len(ins), names(ins))
+		}
+	}
+}
+
+// newTestWARCGzipped is a WARC of n responses, gzip per record.
+func newTestWARCGzipped(t *testing.T, n int) []byte {
+	tw := newTestWARC(true)
+	for i := range n {
+		tw.response(fmt.Sprintf("http://ex.org/%d", i), "200 OK", "Content-Type: text/html\r\n", page)
+	}
+	return tw.buf.Bytes()
+}

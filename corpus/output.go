@@ -404,42 +404,46 @@ func removeEmpty(path string) {
 // earlier run wrote (it has its settings file): crawl.jsonl and
 // crawl.jsonl.gz, or x.warc.wet.gz and x.wet.gz, have one default log,
 // and a run that started afresh would remove the other's, which that
-// output's resume reads. A log given by --errors is the user's to share.
+// output's resume reads. The outputs looked at are those whose default
+// log it may be (the log's name with each of streamSuffixes, or none); a
+// log given by --errors is the user's to share.
 func sharedLog(opt OutputOptions, errPath string) error {
 	if opt.Errors != "" || errPath == "" || !IsStream(opt.Format) || opt.Path == "" || IsDevice(opt.Path) {
 		return nil
 	}
-	dir, own := filepath.Split(opt.Path)
-	ents, err := os.ReadDir(filepath.Clean(dir + "."))
-	if err != nil {
-		return nil // Open names what is wrong with the directory
+	own := absPath(opt.Path)
+	bases := []string{strings.TrimSuffix(errPath, ".errors.jsonl")}
+	if b, ok := strings.CutSuffix(bases[0], ".wet"); ok {
+		bases = append(bases, b)
 	}
-	for _, e := range ents {
-		name, ok := strings.CutPrefix(e.Name(), ".")
-		if !ok {
-			continue
-		}
-		if name, ok = strings.CutSuffix(name, settingsSuffix); !ok || name == own {
-			continue
-		}
-		other := filepath.Join(dir, name)
-		if fi, err := os.Stat(other); err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
-		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			continue
-		}
-		var s Settings
-		if json.Unmarshal(data, &s) != nil || !IsStream(s["format"]) {
-			continue
-		}
-		log, ok := s[errorLogKey]
-		if !ok { // written before the key: the default log
-			log = absPath(errorsBeside(other, s["format"] == WET))
-		}
-		if log == absPath(errPath) {
-			return fmt.Errorf("%s would be the error log of %s, and it is the error log of %s, an earlier run's output beside it (both take the output's name without its extensions): give this run --errors FILE, or another output name", errPath, opt.Path, other)
+	for _, base := range bases {
+		for _, ext := range append([]string{""}, streamSuffixes...) {
+			other := base + ext
+			if absPath(other) == own {
+				continue
+			}
+			if fi, err := os.Stat(other); err != nil || !fi.Mode().IsRegular() {
+				continue
+			}
+			data, err := os.ReadFile(settingsPath(other, false))
+			if err != nil {
+				continue
+			}
+			var s Settings
+			if json.Unmarshal(data, &s) != nil || !IsStream(s["format"]) {
+				continue
+			}
+			log, ok := s[errorLogKey]
+			if !ok { // written before the key: the default log
+				log = errorsBeside(other, s["format"] == WET)
+				if s["format"] == WET {
+					log = legacyWETLog(other, log)
+				}
+				log = absPath(log)
+			}
+			if log == absPath(errPath) {
+				return fmt.Errorf("%s would be the error log of %s, and it is the error log of %s, an earlier run's output beside it: give this run --errors FILE, or another output name", errPath, opt.Path, other)
+			}
 		}
 	}
 	return nil

@@ -144,38 +144,56 @@ func newZstd(r io.Reader) (*zstd.Decoder, error) {
 func decompress(k kind, r io.Reader) (io.ReadCloser, error) {
 	switch k {
 	case kindGzipPage:
-		zr, err := gzip.NewReader(r)
+		src := &srcErr{r: r}
+		zr, err := gzip.NewReader(src)
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
-		return namedErrs{zr, "gzip"}, nil
+		return namedErrs{zr, "gzip", src}, nil
 	case kindZstdPage, kindZstdWARC:
-		zr, err := newZstd(r)
+		src := &srcErr{r: r}
+		zr, err := newZstd(src)
 		if err != nil {
 			return nil, fmt.Errorf("zstd: %w", err)
 		}
-		return namedErrs{zstdCloser{zr}, "zstd"}, nil
+		return namedErrs{zstdCloser{zr}, "zstd", src}, nil
 	}
 	return io.NopCloser(r), nil
 }
 
 // namedErrs says which decompression a read error comes from: a file
-// cut short reads as "unexpected EOF", which names no cause.
+// cut short reads as "unexpected EOF", which names no cause. Errors of
+// the source (src: I/O, a cancelled read) are left as they are.
 type namedErrs struct {
 	io.ReadCloser
 	what string
+	src  *srcErr
 }
 
 func (n namedErrs) Read(p []byte) (int, error) {
 	k, err := n.ReadCloser.Read(p)
 	switch {
-	case err == nil || err == io.EOF || strings.HasPrefix(err.Error(), n.what+":"):
+	case err == nil || err == io.EOF || n.src.err != nil && errors.Is(err, n.src.err) || strings.HasPrefix(err.Error(), n.what+":"):
 	case errors.Is(err, io.ErrUnexpectedEOF):
 		err = fmt.Errorf("%s: the compressed data is cut short: %w", n.what, err)
 	default:
 		err = fmt.Errorf("%s: %w", n.what, err)
 	}
 	return k, err
+}
+
+// srcErr reads r and keeps its last error other than io.EOF.
+type srcErr struct {
+	r   io.Reader
+	err error
+}
+
+func (s *srcErr) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err != nil && err != io.EOF {
+		s.err = err
+	}
+	return n, err
 }
 
 type zstdCloser struct{ *zstd.Decoder }
@@ -220,11 +238,11 @@ var ErrTooLarge = errors.New("decompressed page larger than the limit")
 // pages are for Source), as is a page that decompresses to more than max
 // bytes (ErrTooLarge) or a corrupt stream.
 func DecompressPage(data []byte, max int64) (page []byte, compressed bool, err error) {
-	k, name := kindGzipPage, "gzip"
+	k := kindGzipPage
 	switch {
 	case bytes.HasPrefix(data, gzipMagic):
 	case bytes.HasPrefix(data, zstdMagic):
-		k, name = kindZstdPage, "zstd"
+		k = kindZstdPage
 	default:
 		return data, false, nil
 	}
@@ -236,7 +254,7 @@ func DecompressPage(data []byte, max int64) (page []byte, compressed bool, err e
 	page, err = io.ReadAll(io.LimitReader(dec, min(max, math.MaxInt64-1)+1))
 	switch {
 	case err != nil:
-		return nil, true, fmt.Errorf("%s: %w", name, err)
+		return nil, true, err // named by namedErrs
 	case int64(len(page)) > max:
 		return nil, true, fmt.Errorf("%w of %d bytes", ErrTooLarge, max)
 	case startsWARC(page):

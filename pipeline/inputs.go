@@ -18,8 +18,9 @@ import (
 type Input struct {
 	// Name names the page in errors and outputs: a file path, "-" for
 	// standard input, or "ARCHIVE#OFFSET" for a WARC record (OFFSET: where
-	// its gzip member starts; "ARCHIVE#OFFSET+K" for the K-th record
-	// after the first of a member holding several).
+	// its gzip member or zstd frame starts, its first byte in a plain
+	// file; "ARCHIVE#OFFSET+K" for the K-th record after the first at that
+	// offset, in a file compressed as a whole).
 	Name string
 	// Data holds the page's bytes when they were read already.
 	Data []byte

@@ -21,7 +21,8 @@ var (
 	ErrTruncated = errors.New("truncated record")
 	// ErrMalformed: a record header that is not WARC syntax (no WARC/
 	// version line, a field line without a colon, a missing or bad
-	// Content-Length, an over-long header).
+	// Content-Length, an over-long header), or a Content-Length that runs
+	// past the record's gzip member or zstd frame into the next record.
 	ErrMalformed = errors.New("malformed record header")
 	// ErrGzip: corrupt gzip data (bad member header, bad deflate data,
 	// checksum mismatch).
@@ -38,7 +39,10 @@ var (
 
 // errMemberEnd is what the records' reader returns where a record runs
 // past the end of its member into one that starts a record (see
-// memberReader.Read).
+// memberReader.Read). Where not one byte of the record's block was read,
+// the header and the block are in members of their own,
+// and the block may be a WARC itself: the block is read on, from what
+// the next member gave.
 var errMemberEnd = fmt.Errorf("%w: the record runs past the end of its gzip member or zstd frame into a member that starts a record", ErrMalformed)
 
 // DefaultMaxHeaderBytes is the size limit of one WARC header when
@@ -160,7 +164,10 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // member or zstd frame).
 // At its end it moves on to the next member only while cross is set (in
 // the middle of a record); otherwise it reports io.EOF, so that Next can
-// note where each member starts.
+// note where each member starts. Moving on, it reads the new member's
+// first bytes (pending): where they are a WARC version line, the record
+// has run past its member into the next record, and Read returns
+// errMemberEnd once (a Content-Length too long; but see errMemberEnd).
 type memberReader struct {
 	r     *Reader
 	done  bool  // current member fully read
@@ -192,6 +199,11 @@ func (m *memberReader) peekStart() error {
 
 func (m *memberReader) Read(p []byte) (int, error) {
 	for {
+		if len(m.pending) > 0 { // before m.done: a member may end within them
+			n := copy(p, m.pending)
+			m.pending = m.pending[n:]
+			return n, nil
+		}
 		if m.done {
 			if !m.cross {
 				return 0, io.EOF
@@ -209,11 +221,7 @@ func (m *memberReader) Read(p []byte) (int, error) {
 			if versionAt(m.pending) {
 				return 0, errMemberEnd
 			}
-		}
-		if len(m.pending) > 0 {
-			n := copy(p, m.pending)
-			m.pending = m.pending[n:]
-			return n, nil
+			continue
 		}
 		n, err := m.r.dec.Read(p)
 		if err == io.EOF {
@@ -324,6 +332,9 @@ func (r *Reader) Next() (*Record, error) {
 		r.rec = nil
 		r.gen++
 		left, err := r.discard(prev.remaining)
+		if err == errMemberEnd && left == prev.ContentLength {
+			left, err = r.discard(left) // see errMemberEnd
+		}
 		prev.remaining = left
 		if err != nil {
 			if err == io.EOF {

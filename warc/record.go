@@ -90,7 +90,8 @@ type Record struct {
 	// reads this record first (a .warc.zst's given the dictionary,
 	// Options.ZstdDict).
 	Offset int64
-	// Version is the version line, "WARC/1.0" or "WARC/1.1".
+	// Version is the version line, "WARC/1.0" or "WARC/1.1" (or a
+	// draft's, "WARC/0.18").
 	Version string
 	// Header holds every named field, in file order.
 	Header Header
@@ -194,6 +195,9 @@ func (b *rawReader) Read(p []byte) (int, error) {
 		p = p[:rec.remaining]
 	}
 	n, err := r.dr.Read(p)
+	if err == errMemberEnd && n == 0 && rec.remaining == rec.ContentLength {
+		n, err = r.dr.Read(p) // see errMemberEnd
+	}
 	rec.remaining -= int64(n)
 	if err != nil {
 		if err == io.EOF {

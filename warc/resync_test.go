@@ -489,3 +489,44 @@ func (r *Reader) readAll() (n int, err error) {
 		n++
 	}
 }
+
+// TestMemberStarts: what memberReader reads of a member's start, to see
+// whether it starts a record, is given in order, also where the member
+// is shorter than that and the reader takes a few bytes at a time (a
+// header line that nearly fills the buffer); and a record whose header
+// and block are members of their own, its block a WARC itself, reads
+// whole, by Block and by Next skipping it.
+func TestMemberStarts(t *testing.T) {
+	long := strings.Repeat("A", bufSize-5)
+	data := gzipEach("WARC/1.0\r\nX: "+long, "BBBB", "CC\r\nWARC-Type: resource\r\nWARC-Record-ID: "+id(1)+"\r\nContent-Length: 0\r\n\r\n\r\n\r\n")
+	first, err := NewReader(bytes.NewReader(data), Options{}).Next()
+	if err != nil || first.Header.Get("X") != long+"BBBBCC" {
+		t.Fatalf("a header across a member of four bytes: %v", err)
+	}
+	inner := rec(2, TypeWarcinfo, "", "software: test\r\n")
+	head := strings.TrimSuffix(rec(3, TypeResource, "Content-Type: application/warc\r\n", inner), inner+"\r\n\r\n")
+	split := gzipEach(head, inner+"\r\n\r\n", rec(4, TypeMetadata, "", "after"))
+	for _, readBlock := range []bool{true, false} {
+		r := NewReader(bytes.NewReader(split), Options{})
+		var got []string
+		for {
+			rec, err := r.Next()
+			if err != nil {
+				if err != io.EOF {
+					got = append(got, err.Error())
+				}
+				break
+			}
+			got = append(got, rec.ID)
+			if readBlock {
+				b, err := io.ReadAll(rec.Block())
+				if rec.ID == id(3) && (err != nil || string(b) != inner) {
+					t.Errorf("the block in a member of its own: %q, %v", b, err)
+				}
+			}
+		}
+		if want := []string{id(3), id(4)}; !slices.Equal(got, want) {
+			t.Errorf("header and block in members of their own (block read %v): %q, want %q", readBlock, got, want)
+		}
+	}
+}

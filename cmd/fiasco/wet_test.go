@@ -219,8 +219,10 @@ func TestJSONLBlocksAndStaleErrors(t *testing.T) {
 }
 
 // TestJSONLGzip: -o NAME.jsonl.gz writes the lines -o NAME.jsonl does,
-// gzip-compressed, a member per line (errors in NAME.errors.jsonl); a run
-// killed inside a member resumes to the same file as an uninterrupted run.
+// gzip-compressed, a member per line; beside NAME.jsonl it is refused the
+// default error log, NAME.errors.jsonl, which is NAME.jsonl's, and takes
+// one given by --errors; a run killed inside a member resumes to the same
+// file as an uninterrupted run.
 func TestJSONLGzip(t *testing.T) {
 	dir := t.TempDir()
 	c := smallCrawl(t, dir, 12)

@@ -291,7 +291,7 @@ func goodMembers(f *os.File, size int64) (int64, error) {
 	sr := io.NewSectionReader(f, 0, size)
 	br := bufio.NewReaderSize(sr, 64<<10)
 	if m, _ := br.Peek(2); len(m) == 2 && (m[0] != 0x1f || m[1] != 0x8b) {
-		return 0, errors.New("not gzip-compressed, as a name ending in .gz says (an output of an older fiasco, which wrote plain lines?): rerun without --resume, or rename it")
+		return 0, errors.New("not gzip-compressed, as a name ending in .gz says (an output of an older fiasco, which wrote plain lines?): rerun with --overwrite in place of --resume, or rename it")
 	}
 	var zr gzip.Reader
 	buf := make([]byte, 32<<10)

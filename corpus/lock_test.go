@@ -428,3 +428,40 @@ func TestSharedDefaultLog(t *testing.T) {
 		}
 	}
 }
+
+// TestUnfinished: an output whose run did not call Finish (killed,
+// interrupted) is Unfinished; Finish marks it done, and a resume's
+// settings check ignores the mark; settings written before the marks
+// (without the error log's key) are not taken for an unfinished run.
+func TestUnfinished(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "u.jsonl")
+	out, err := Open(OutputOptions{Format: JSONL, Path: path, Settings: Settings{"format": JSONL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !Unfinished(JSONL, path) {
+		t.Errorf("a run under way: not Unfinished")
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if !Unfinished(JSONL, path) {
+		t.Errorf("closed without Finish: not Unfinished")
+	}
+	if err := out.Finish(); err != nil {
+		t.Fatal(err)
+	}
+	if Unfinished(JSONL, path) {
+		t.Errorf("finished: Unfinished")
+	}
+	if err := CheckResume(JSONL, path, Settings{"format": JSONL}); err != nil {
+		t.Errorf("resume of a finished run with its settings: %v", err)
+	}
+	old := filepath.Join(dir, "old.jsonl")
+	os.WriteFile(old, []byte("{}\n"), 0o644)
+	os.WriteFile(settingsPath(old, false), []byte(`{"format": "jsonl"}`), 0o644)
+	if Unfinished(JSONL, old) || Unfinished(JSONL, filepath.Join(dir, "none.jsonl")) {
+		t.Errorf("an older version's output, or none: Unfinished")
+	}
+}

@@ -63,7 +63,52 @@ type Output struct {
 	Exclude []string
 	// Where names the output for messages.
 	Where string
+
+	settingsPath string   // where Open wrote the run's settings ("" for none)
+	settings     Settings // what it wrote there
 }
+
+// Finish records, in the settings file beside the output, that the run
+// read all its inputs (Unfinished is then false): call it after Close,
+// once a run that was neither interrupted nor stopped by an error ends.
+func (o *Output) Finish() error {
+	if o.settingsPath == "" {
+		return nil
+	}
+	s := make(Settings, len(o.settings)+1)
+	for k, v := range o.settings {
+		s[k] = v
+	}
+	s[finishedKey] = "true"
+	if err := writeSettings(o.settingsPath, s); err != nil {
+		return fmt.Errorf("%s: %w", o.settingsPath, err)
+	}
+	return nil
+}
+
+// Unfinished reports whether the output of format at path was written by
+// a run that did not finish (killed, interrupted, stopped by an error:
+// it never called Output.Finish), as its settings file says; false where
+// there is none, or where a version before these marks wrote it.
+func Unfinished(format, path string) bool {
+	if path == "" || IsDevice(path) {
+		return false
+	}
+	data, err := os.ReadFile(settingsPath(path, !IsStream(format)))
+	if err != nil {
+		return false
+	}
+	var s Settings
+	if json.Unmarshal(data, &s) != nil {
+		return false
+	}
+	_, marked := s[errorLogKey] // written since runs mark their end
+	return marked && s[finishedKey] != "true"
+}
+
+// finishedKey marks, in an output's settings file, a run that finished
+// (Output.Finish). It is not one of the settings a resume must ask for.
+const finishedKey = "finished"
 
 // CheckOutputPath refuses an output path (-o) that does not suit format:
 // a directory (an existing one, or a path ending in a slash) for a format
@@ -155,9 +200,11 @@ func Open(opt OutputOptions) (out *Output, err error) {
 		if sp == "" {
 			return nil
 		}
-		if err := writeSettings(sp, withErrorLog(opt.Settings, errPath)); err != nil {
+		written := withErrorLog(opt.Settings, errPath, filepath.Dir(sp))
+		if err := writeSettings(sp, written); err != nil {
 			return fmt.Errorf("%s: %w", sp, err)
 		}
+		out.settingsPath, out.settings = sp, written
 		return nil
 	}
 	switch {
@@ -434,6 +481,9 @@ func sharedLog(opt OutputOptions, errPath string) error {
 				continue
 			}
 			log, ok := s[errorLogKey]
+			if ok && log != "" && !filepath.IsAbs(log) {
+				log = absPath(filepath.Join(filepath.Dir(other), log))
+			}
 			if !ok { // written before the key: the default log
 				log = errorsBeside(other, s["format"] == WET)
 				if s["format"] == WET {
@@ -450,17 +500,26 @@ func sharedLog(opt OutputOptions, errPath string) error {
 }
 
 // errorLogKey names, in an output's settings file, the run's error log
-// (an absolute path; "" for none), which sharedLog reads. It is not one
-// of the settings a resumed run must ask for again.
+// ("" for none), relative to the settings file's directory where it can
+// be (so that an output moved with its log and settings still names
+// it), which sharedLog reads. It is not one of the settings a resumed
+// run must ask for again.
 const errorLogKey = "error-log"
 
-// withErrorLog is s with the error log errPath under errorLogKey.
-func withErrorLog(s Settings, errPath string) Settings {
+// withErrorLog is s with the error log errPath under errorLogKey,
+// relative to dir where it can be.
+func withErrorLog(s Settings, errPath, dir string) Settings {
 	t := make(Settings, len(s)+1)
 	for k, v := range s {
 		t[k] = v
 	}
-	t[errorLogKey] = absPath(errPath)
+	log := absPath(errPath)
+	if log != "" {
+		if rel, err := filepath.Rel(absPath(dir), log); err == nil {
+			log = filepath.ToSlash(rel)
+		}
+	}
+	t[errorLogKey] = log
 	return t
 }
 

@@ -184,7 +184,7 @@ func (r *Resume) exhausted(next string) error {
 			// Walks skip these since a later session of 2026-11-29.
 			why = "folder walks skip Markdown and CSV files (.md, .markdown, .csv, .tsv) since 2026-11-29 (a later version), and the run that wrote the output, older, cleaned such a file as a page"
 		}
-		return fmt.Errorf("--resume: entry %d of %s is for %s, but %s: %s; rerun without --resume to start afresh",
+		return fmt.Errorf("--resume: entry %d of %s is for %s, but %s: %s; rerun with --overwrite in place of --resume to start afresh",
 			l.n, l.name, l.head, where, why)
 	}
 	return nil

@@ -71,7 +71,7 @@ func checkSettings(path string, dir bool, want Settings) error {
 	}
 	var diff []string
 	for k := range union(had, want) {
-		if k != errorLogKey && had[k] != want[k] {
+		if k != errorLogKey && k != finishedKey && had[k] != want[k] {
 			name := k
 			if k == "model" {
 				name = "model (a digest of it with the options that change it)"
@@ -83,7 +83,7 @@ func checkSettings(path string, dir bool, want Settings) error {
 		return nil
 	}
 	sort.Strings(diff)
-	return fmt.Errorf("--resume: the output was written with other settings (%s): give the options of the earlier run, or rerun without --resume to start afresh", strings.Join(diff, "; "))
+	return fmt.Errorf("--resume: the output was written with other settings (%s): give the options of the earlier run, or rerun with --overwrite in place of --resume to start afresh", strings.Join(diff, "; "))
 }
 
 func union(a, b Settings) map[string]bool {

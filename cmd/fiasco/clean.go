@@ -103,6 +103,11 @@ run would have (1 if a page failed in either part). A resumed run must
 clean as the run it continues did (format and its options, model,
 threshold, smoothing, policy, rendering, limits: kept in a hidden file beside the
 output; move the two together), else it stops before touching the output.
+The same command run again without --resume over the output of a run
+that did not finish (killed, interrupted, stopped by an error) stops
+too, before touching it: give --resume to continue, or --overwrite to
+start afresh and lose its pages. A finished run's output is overwritten,
+with a note.
 
 On SIGINT or SIGTERM a batch takes no more pages, stops the pages under
 way at their next stage, writes an error record "interrupted" in the
@@ -121,6 +126,7 @@ type cleanFlags struct {
 	workers   int
 	quiet     bool
 	resume    bool
+	overwrite bool
 	keepDirs  bool
 	blocks    bool
 	maxBytes  int64
@@ -142,6 +148,7 @@ func addCleanFlags(fs *flag.FlagSet) *cleanFlags {
 	fs.IntVar(&c.workers, "workers", 0, "pages cleaned at once (0: one per CPU)")
 	fs.BoolVar(&c.quiet, "q", false, "no progress report (a batch's summary line at the end is still printed: jsonl, wet, or -o)")
 	fs.BoolVar(&c.resume, "resume", false, "continue an earlier run of the same command: keep its outputs and clean only the pages they lack")
+	fs.BoolVar(&c.overwrite, "overwrite", false, "start afresh over the output of an earlier run that did not finish (killed, interrupted, stopped by an error), whose pages are then lost; without it, or --resume, such an output is refused (a finished run's is overwritten, with a note)")
 	fs.BoolVar(&c.keepDirs, "keep-dirs", false, "mirror the input folders in the output directory (default: base names, -2, -3 on collisions)")
 	fs.BoolVar(&c.blocks, "blocks", false, "jsonl: add every block with its label, type and decision value (and unseen, smoothed, floor: the text model decided it where the rendering could not show it; sequence smoothing gave it the other label than its own value would; the prose floor kept it)")
 	fs.Int64Var(&c.maxBytes, "max-bytes", load.DefaultMaxBytes, "most bytes read of one page; a longer page is cut there and reported truncated")
@@ -182,6 +189,8 @@ func (c *cleanFlags) validate() error {
 		return bad("--keep-dirs needs a directory output: -o DIR with --format cleaneval, text, html or json")
 	case c.resume && c.out == "":
 		return bad("--resume needs -o: the standard output cannot be read back")
+	case c.resume && c.overwrite:
+		return bad("--resume and --overwrite: --resume continues the earlier run's output, --overwrite starts afresh over it; give one")
 	case c.errors != "" && !stream && c.out == "":
 		return bad("--errors needs -o: without it one page is cleaned to standard output, its error on stderr; several pages need -o DIR")
 	case c.missingList() != "":

@@ -54,6 +54,12 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		return err
 	}
 	release := func(keep bool) { releaseLog(); releaseOut(keep) }
+	// Checked once the output is this run's: a run under way has not
+	// finished either, and is named as such by Claim.
+	if earlier && !cf.overwrite && corpus.Unfinished(cf.format, cf.out) {
+		release(false)
+		return fmt.Errorf("%s holds the output of an earlier run that did not finish (killed, interrupted, or stopped by an error): --resume continues it; --overwrite starts afresh, and its pages are lost", cf.out)
+	}
 	var check func(*pipeline.Cleaner) error
 	if cf.resume { // a resume with other settings is refused before Chromium starts too
 		check = func(c *pipeline.Cleaner) error {
@@ -134,7 +140,8 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	}
 	b.fails.summary()
 	stats := src.Stats()
-	if fresh && b.found(out) == 0 && stats.Records == 0 {
+	discarded := fresh && b.found(out) == 0 && stats.Records == 0
+	if discarded {
 		// No input: the run leaves no empty output behind. WARC records
 		// without a page are input (a crawl's shard of images only):
 		// their run leaves its empty output, as a finished shard. An
@@ -143,6 +150,12 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		out.Where = "none (no input)"
 	}
 	b.summary(out, stats)
+	if b.fatal == nil && runCtx.Err() == nil && !discarded {
+		// Every input read: a run without --resume may overwrite it.
+		if err := out.Finish(); err != nil {
+			return err
+		}
+	}
 	return b.result(out, stats)
 }
 

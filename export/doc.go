@@ -16,7 +16,11 @@
 //     decision value to six decimals, when given), type (p, h or l, by
 //     [Types]: the CleanEval format's short-heading rule, which looks at
 //     the kept runs around a segment, is not applied, so a short line
-//     there may be <h> where type says p), tag, text. [WriteMeta] adds the page's metadata (package meta) after
+//     there may be <h> where type says p), tag, text; in the blocks'
+//     order (by id: an element before the elements inside it), each
+//     block's text all of its own text, so a block's text that follows a
+//     nested block (text after a <p> in a <td>) comes before that
+//     block's, where [Text] follows the page (see Reading order). [WriteMeta] adds the page's metadata (package meta) after
 //     name and url: "title" always, "author", "date" and "site" when the
 //     page gives them. [WriteNotes] adds what the cleaner knows of its
 //     decisions ([Notes]): the page's truncated, render_error,

@@ -66,6 +66,21 @@ type Output struct {
 
 	settingsPath string   // where Open wrote the run's settings ("" for none)
 	settings     Settings // what it wrote there
+	earlier      []byte   // with Resume, the settings file Open replaced
+}
+
+// KeepEarlierSettings puts back the settings file that Open replaced, for
+// a resumed run refused once under way (Resume.Err: other inputs than the
+// earlier run's), which wrote no page: the earlier run's mark of its end
+// stays as it was.
+func (o *Output) KeepEarlierSettings() error {
+	if o.settingsPath == "" || o.earlier == nil {
+		return nil
+	}
+	if err := writeAtomic(o.settingsPath, filepath.Dir(o.settingsPath), o.earlier); err != nil {
+		return fmt.Errorf("%s: %w", o.settingsPath, err)
+	}
+	return nil
 }
 
 // Finish records, in the settings file beside the output, that the run
@@ -199,6 +214,11 @@ func Open(opt OutputOptions) (out *Output, err error) {
 	writeSp := func() error {
 		if sp == "" {
 			return nil
+		}
+		if opt.Resume {
+			if b, err := os.ReadFile(sp); err == nil {
+				out.earlier = b
+			}
 		}
 		written := withErrorLog(opt.Settings, errPath, filepath.Dir(sp))
 		if err := writeSettings(sp, written); err != nil {

@@ -1,9 +1,12 @@
 package corpus
 
 import (
+	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -58,7 +61,7 @@ func checkSettings(path string, dir bool, want Settings) error {
 			held = filepath.Join(path, ManifestName)
 		}
 		if fi, err := os.Stat(held); err == nil && fi.Mode().IsRegular() && fi.Size() > 0 {
-			return fmt.Errorf("--resume: %s holds pages, but the settings its run wrote beside it (%s) are missing, so that a resumed run cannot tell whether it cleans as that run did: move the output with that hidden file, or rerun without --resume to start afresh", held, p)
+			return fmt.Errorf("--resume: %s holds pages, but the settings its run wrote beside it (%s) are missing, so that a resumed run cannot tell whether it cleans as that run did: move the output with that hidden file, or rerun with --overwrite in place of --resume to start afresh", held, p)
 		}
 		return nil
 	}
@@ -120,4 +123,38 @@ func writeSettings(p string, s Settings) error {
 func HasSettings(format, path string) bool {
 	_, err := os.Stat(settingsPath(path, !IsStream(format)))
 	return err == nil
+}
+
+// Orphaned reports whether the output of format at path holds what a run
+// of fiasco wrote (a directory's manifest.jsonl with entries, a JSON Lines
+// file whose first line names its "input") without the settings file that
+// run wrote beside it (moved without it: mv DIR/* skips hidden files).
+// Whether that run finished cannot be told, nor can it be resumed.
+func Orphaned(format, path string) bool {
+	if path == "" || IsDevice(path) || HasSettings(format, path) {
+		return false
+	}
+	switch {
+	case !IsStream(format):
+		fi, err := os.Stat(filepath.Join(path, ManifestName))
+		return err == nil && fi.Mode().IsRegular() && fi.Size() > 0
+	case format == JSONL:
+		f, err := os.Open(path)
+		if err != nil {
+			return false
+		}
+		defer f.Close()
+		var r io.Reader = f
+		if zr, err := gzip.NewReader(f); err == nil {
+			r = zr
+		} else if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return false
+		}
+		line, _ := bufio.NewReaderSize(io.LimitReader(r, 1<<20), 64<<10).ReadSlice('\n')
+		var first struct {
+			Input *string `json:"input"`
+		}
+		return json.Unmarshal(line, &first) == nil && first.Input != nil
+	}
+	return false
 }

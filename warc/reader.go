@@ -123,6 +123,7 @@ type Reader struct {
 	base      int64     // the input's offset when reading began
 	inMember  int       // records begun in the current member
 	perRecord bool      // a member ended after one record: compressed per record
+	crossed   bool      // a record ran on from one member into the next
 	err       error     // sticky: returned by every later Next
 	rec       *Record   // current record
 	gen       uint64    // bumped by Next; older records go stale
@@ -165,8 +166,9 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // At its end it moves on to the next member only while cross is set (in
 // the middle of a record); otherwise it reports io.EOF, so that Next can
 // note where each member starts. Moving on, it reads the new member's
-// first bytes (pending): where they are a WARC version line, the record
-// has run past its member into the next record, and Read returns
+// first bytes (pending): where they are a WARC version line, and no
+// record of the file ran on into a next member before, the record has
+// run past its member into the next record, and Read returns
 // errMemberEnd once (a Content-Length too long; but see errMemberEnd).
 type memberReader struct {
 	r     *Reader
@@ -218,9 +220,14 @@ func (m *memberReader) Read(p []byte) (int, error) {
 			if err := m.peekStart(); err != nil {
 				return 0, err
 			}
-			if versionAt(m.pending) {
+			if versionAt(m.pending) && !m.r.crossed {
 				return 0, errMemberEnd
 			}
+			// A record runs on into the next member: the file is not
+			// compressed a member per record, and a member may start
+			// in a block anywhere, even with a WARC version line (a
+			// WARC inside a record).
+			m.r.crossed = true
 			continue
 		}
 		n, err := m.r.dec.Read(p)

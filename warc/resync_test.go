@@ -529,4 +529,29 @@ func TestMemberStarts(t *testing.T) {
 			t.Errorf("header and block in members of their own (block read %v): %q, want %q", readBlock, got, want)
 		}
 	}
+	// Members that split a block anywhere: once a record ran on into a
+	// next member, a member starting with a version line inside a block
+	// (a WARC in the record) is no sign of a Content-Length too long.
+	whole := rec(5, TypeResource, "Content-Type: application/warc\r\n", "abcd"+inner)
+	at := strings.Index(whole, "abcd") + 2
+	chunked := gzipEach(whole[:at], whole[at:at+2], whole[at+2:], rec(6, TypeMetadata, "", "after"))
+	r := NewReader(bytes.NewReader(chunked), Options{})
+	var got []string
+	for {
+		rec, err := r.Next()
+		if err != nil {
+			if err != io.EOF {
+				got = append(got, err.Error())
+			}
+			break
+		}
+		b, err := io.ReadAll(rec.Block())
+		if rec.ID == id(5) && (err != nil || string(b) != "abcd"+inner) {
+			t.Errorf("a block split before a WARC inside it: %q, %v", b, err)
+		}
+		got = append(got, rec.ID)
+	}
+	if want := []string{id(5), id(6)}; !slices.Equal(got, want) {
+		t.Errorf("a block split before a WARC inside it: %q, want %q", got, want)
+	}
 }

@@ -31,8 +31,8 @@ const cleanHelp = `usage: fiasco clean [options] INPUT...
        fiasco clean [options] -i LIST [INPUT...]
 
 Cleans web pages. Every INPUT is an HTML file (gzip- or zstd-compressed
-files are decompressed), a WARC file (WARC 1.0 or 1.1, plain, gzip or
-zstd, named .warc, .warc.gz or .warc.zst or starting with WARC/: every
+files are decompressed), a WARC file (WARC 1.0 or 1.1, or the drafts'
+0.17 and 0.18, plain, gzip or zstd, named .warc, .warc.gz or .warc.zst or starting with WARC/: every
 HTML response record with a 2xx status is a page; other records are
 skipped and counted; an ARC file is an error), a directory (every non-hidden file below it, symbolic
 links followed, but for style sheets, scripts, images, fonts, PDFs, archives, Markdown and CSV by
@@ -148,7 +148,7 @@ func addCleanFlags(fs *flag.FlagSet) *cleanFlags {
 	fs.IntVar(&c.workers, "workers", 0, "pages cleaned at once (0: one per CPU)")
 	fs.BoolVar(&c.quiet, "q", false, "no progress report (a batch's summary line at the end is still printed: jsonl, wet, or -o)")
 	fs.BoolVar(&c.resume, "resume", false, "continue an earlier run of the same command: keep its outputs and clean only the pages they lack")
-	fs.BoolVar(&c.overwrite, "overwrite", false, "start afresh over the output of an earlier run that did not finish (killed, interrupted, stopped by an error), whose pages are then lost; without it, or --resume, such an output is refused (a finished run's is overwritten, with a note)")
+	fs.BoolVar(&c.overwrite, "overwrite", false, "start afresh over the output of an earlier run that did not finish (killed, interrupted, stopped by an error), or one without its settings file: a file is overwritten, a directory's manifest starts afresh (files of the earlier run that this run does not write stay, unlisted); without it, or --resume, such an output is refused (a finished run's is overwritten, with a note)")
 	fs.BoolVar(&c.keepDirs, "keep-dirs", false, "mirror the input folders in the output directory (default: base names, -2, -3 on collisions)")
 	fs.BoolVar(&c.blocks, "blocks", false, "jsonl: add every block with its label, type and decision value (and unseen, smoothed, floor: the text model decided it where the rendering could not show it; sequence smoothing gave it the other label than its own value would; the prose floor kept it)")
 	fs.Int64Var(&c.maxBytes, "max-bytes", load.DefaultMaxBytes, "most bytes read of one page; a longer page is cut there and reported truncated")

@@ -60,6 +60,10 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		release(false)
 		return fmt.Errorf("%s holds the output of an earlier run that did not finish (killed, interrupted, or stopped by an error): --resume continues it; --overwrite starts afresh, and its pages are lost", cf.out)
 	}
+	if !cf.resume && !cf.overwrite && corpus.Orphaned(cf.format, cf.out) {
+		release(false)
+		return fmt.Errorf("%s holds an earlier run's output without the settings file that run wrote beside it (moved without it? mv DIR/* skips hidden files), so that whether it finished cannot be told: move that file with it and give --resume, or give --overwrite to start afresh", cf.out)
+	}
 	var check func(*pipeline.Cleaner) error
 	if cf.resume { // a resume with other settings is refused before Chromium starts too
 		check = func(c *pipeline.Cleaner) error {
@@ -131,6 +135,11 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	// A signal ends the inputs early: what resume then sees of them says
 	// nothing of the outputs.
 	if err := out.Resume.Err(); err != nil && runCtx.Err() == nil {
+		// Refused before it wrote a page: the earlier run's settings,
+		// with its mark of whether it finished, stay.
+		if kerr := out.KeepEarlierSettings(); kerr != nil {
+			return kerr
+		}
 		if cf.format == corpus.WET && cf.errors == "" {
 			// A WET file holds no record of failed inputs: its error
 			// log does, and a run given --errors kept it elsewhere.

@@ -62,4 +62,24 @@ func TestUnfinishedRefused(t *testing.T) {
 			t.Errorf("rerun %s: exit %d, stderr:\n%s", flag, code, errs)
 		}
 	}
+	// A resume refused for other inputs leaves the finished run finished.
+	code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--resume", "--format", "jsonl", "-o", out, fifo)
+	if code == 0 || !strings.Contains(errs, "not those the output was written from") {
+		t.Errorf("resume with other inputs: exit %d, stderr:\n%s", code, errs)
+	}
+	code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, filepath.Join(in, "a.html"), fifo)
+	if code != 0 || !strings.Contains(errs, "it is overwritten") {
+		t.Errorf("after a refused resume: exit %d, stderr:\n%s", code, errs)
+	}
+	// Moved without its settings file, whether it finished cannot be
+	// told: refused but for --overwrite.
+	os.Remove(filepath.Join(dir, ".out.jsonl.settings.json"))
+	before, _ = os.ReadFile(out)
+	code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, filepath.Join(in, "a.html"), fifo)
+	if now, _ := os.ReadFile(out); code != 1 || !strings.Contains(errs, "without the settings file that run wrote beside it") || !bytes.Equal(now, before) {
+		t.Errorf("without its settings file: exit %d, stderr:\n%s", code, errs)
+	}
+	if code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--overwrite", "--format", "jsonl", "-o", out, filepath.Join(in, "a.html"), fifo); code != 0 {
+		t.Errorf("without its settings file, --overwrite: exit %d, stderr:\n%s", code, errs)
+	}
 }

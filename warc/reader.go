@@ -460,6 +460,12 @@ func (r *Reader) offset() int64 {
 // than bufSize of them, and if so takes them. It is asked only after a
 // record: a file of NUL bytes alone (an aborted download) is no WARC.
 func zeroTail(br *bufio.Reader) bool {
+	// The next byte first: reading on to bufSize bytes would wait, on a
+	// pipe, for data that may come much later (a crawl streamed in), and
+	// hold back the record before it.
+	if b, err := br.Peek(1); err != nil || b[0] != 0 {
+		return false
+	}
 	b, err := br.Peek(bufSize)
 	if err != io.EOF || len(b) == 0 {
 		return false

@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/andybalholm/brotli"
 	"github.com/klauspost/compress/zstd"
@@ -570,5 +571,41 @@ func TestNULPadding(t *testing.T) {
 	}
 	if _, err := NewReader(bytes.NewReader([]byte(pad)), Options{Gzip: true}).Next(); err == nil || err == io.EOF {
 		t.Errorf("NUL bytes alone, read as gzip: %v, want an error", err)
+	}
+}
+
+// TestStreamedMembers: records gzipped per record, read from a pipe whose
+// writer has not closed it, are each returned once their bytes are in:
+// Next does not wait for more input than the record it returns (a crawl
+// streamed in).
+func TestStreamedMembers(t *testing.T) {
+	m := mixed()
+	pr, pw := io.Pipe()
+	go pw.Write(gzipEach(m[0], m[1], m[2])) // and no Close: more may come
+	r := NewReader(pr, Options{})
+	got := make(chan string, 3)
+	go func() {
+		for range 3 {
+			rec, err := r.Next()
+			if err != nil {
+				got <- err.Error()
+				return
+			}
+			got <- rec.ID
+		}
+	}()
+	for n := 1; n <= 2; n++ {
+		select {
+		case id1 := <-got:
+			if id1 != id(n) {
+				t.Errorf("record %d: %s", n, id1)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("record %d not returned while its writer waits", n)
+		}
+	}
+	pw.Close()
+	if last := <-got; last != id(3) {
+		t.Errorf("record 3, once the writer closed: %s", last)
 	}
 }

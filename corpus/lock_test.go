@@ -458,10 +458,61 @@ func TestUnfinished(t *testing.T) {
 	if err := CheckResume(JSONL, path, Settings{"format": JSONL}); err != nil {
 		t.Errorf("resume of a finished run with its settings: %v", err)
 	}
+	// A resume that fails to open (its error log is no log) leaves the
+	// finished run's mark.
+	os.WriteFile(filepath.Join(dir, "u.errors.jsonl"), []byte("not json\n"), 0o644)
+	if again, err := Open(OutputOptions{Format: JSONL, Path: path, Resume: true, Settings: Settings{"format": JSONL}}); err == nil {
+		again.Close()
+		t.Errorf("resume over a log that is no log: opened")
+	}
+	if Unfinished(JSONL, path) {
+		t.Errorf("a resume that failed to open took the finished mark away")
+	}
 	old := filepath.Join(dir, "old.jsonl")
 	os.WriteFile(old, []byte("{}\n"), 0o644)
 	os.WriteFile(settingsPath(old, false), []byte(`{"format": "jsonl"}`), 0o644)
 	if Unfinished(JSONL, old) || Unfinished(JSONL, filepath.Join(dir, "none.jsonl")) {
 		t.Errorf("an older version's output, or none: Unfinished")
+	}
+}
+
+// TestOrphaned: an output of fiasco's without its settings file is told
+// by its content: a JSON Lines file whose first line (of any length,
+// plain or gzip) starts {"input":, a WET file whose warcinfo names fiasco,
+// a directory with a manifest; a user's JSON Lines, or one with its
+// settings, is not.
+func TestOrphaned(t *testing.T) {
+	dir := t.TempDir()
+	long := `{"input":"a.html","text":"` + strings.Repeat("word ", 40000) + "\"}\n"
+	var wetBuf bytes.Buffer
+	s := newWETSink(streamWriter{&wetBuf})
+	if err := s.warcinfo("x.warc.wet.gz", "fiasco test"); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(filepath.Join(dir, "d"), 0o755)
+	os.WriteFile(filepath.Join(dir, "d", ManifestName), []byte(`{"input":"a.html","output":"a.txt"}`+"\n"), 0o644)
+	for _, c := range []struct {
+		format, name, data string
+		want               bool
+	}{
+		{JSONL, "long.jsonl", long, true},
+		{JSONL, "long.jsonl.gz", gzipped(long), true},
+		{JSONL, "user.jsonl", `{"id": 1}` + "\n", false},
+		{JSONL, "empty.jsonl", "", false},
+		{WET, "x.warc.wet.gz", wetBuf.String(), true},
+		{WET, "other.warc.gz", gzipped("WARC/1.1\r\nWARC-Type: warcinfo\r\n\r\nsoftware: wget\r\n"), false},
+		{"text", "d", "", true},
+	} {
+		p := filepath.Join(dir, c.name)
+		if c.format != "text" {
+			os.WriteFile(p, []byte(c.data), 0o644)
+		}
+		if got := Orphaned(c.format, p); got != c.want {
+			t.Errorf("%s: Orphaned %v, want %v", c.name, got, c.want)
+		}
+		writeSettings(settingsPath(p, c.format == "text"), Settings{"format": c.format})
+		if Orphaned(c.format, p) {
+			t.Errorf("%s with its settings: Orphaned", c.name)
+		}
 	}
 }

@@ -72,7 +72,7 @@ type Output struct {
 // KeepEarlierSettings puts back the settings file that Open replaced, for
 // a resumed run refused once under way (Resume.Err: other inputs than the
 // earlier run's), which wrote no page: the earlier run's mark of its end
-// stays as it was.
+// stays as it was. Call it before Close, as Finish.
 func (o *Output) KeepEarlierSettings() error {
 	if o.settingsPath == "" || o.earlier == nil {
 		return nil
@@ -84,8 +84,9 @@ func (o *Output) KeepEarlierSettings() error {
 }
 
 // Finish records, in the settings file beside the output, that the run
-// read all its inputs (Unfinished is then false): call it after Close,
-// once a run that was neither interrupted nor stopped by an error ends.
+// read all its inputs (Unfinished is then false): call it before Close,
+// while the output is still this run's, once a run that was neither
+// interrupted nor stopped by an error has written its last entry.
 func (o *Output) Finish() error {
 	if o.settingsPath == "" {
 		return nil
@@ -99,6 +100,14 @@ func (o *Output) Finish() error {
 		return fmt.Errorf("%s: %w", o.settingsPath, err)
 	}
 	return nil
+}
+
+// Unfinish takes Finish's mark back (the output failed to close after
+// all); an error is not reported: the mark only spares a refusal.
+func (o *Output) Unfinish() {
+	if o.settingsPath != "" {
+		writeSettings(o.settingsPath, o.settings)
+	}
 }
 
 // Unfinished reports whether the output of format at path was written by
@@ -215,17 +224,24 @@ func Open(opt OutputOptions) (out *Output, err error) {
 		if sp == "" {
 			return nil
 		}
-		if opt.Resume {
-			if b, err := os.ReadFile(sp); err == nil {
-				out.earlier = b
-			}
-		}
 		written := withErrorLog(opt.Settings, errPath, filepath.Dir(sp))
 		if err := writeSettings(sp, written); err != nil {
 			return fmt.Errorf("%s: %w", sp, err)
 		}
 		out.settingsPath, out.settings = sp, written
 		return nil
+	}
+	if sp != "" && opt.Resume {
+		if b, rerr := os.ReadFile(sp); rerr == nil {
+			out.earlier = b
+			// A resume that fails to open (its error log unreadable,
+			// say) leaves the earlier run's settings as they were.
+			defer func() {
+				if err != nil {
+					writeAtomic(sp, filepath.Dir(sp), b)
+				}
+			}()
+		}
 	}
 	switch {
 	case IsStream(opt.Format) && opt.Path == "":

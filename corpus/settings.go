@@ -1,7 +1,7 @@
 package corpus
 
 import (
-	"bufio"
+	"bytes"
 	"compress/gzip"
 	"encoding/json"
 	"errors"
@@ -127,34 +127,36 @@ func HasSettings(format, path string) bool {
 
 // Orphaned reports whether the output of format at path holds what a run
 // of fiasco wrote (a directory's manifest.jsonl with entries, a JSON Lines
-// file whose first line names its "input") without the settings file that
-// run wrote beside it (moved without it: mv DIR/* skips hidden files).
-// Whether that run finished cannot be told, nor can it be resumed.
+// file whose first line starts as fiasco's do, {"input":, a WET file whose
+// warcinfo record names fiasco as its software) without the settings file
+// that run wrote beside it (moved without it: mv DIR/* skips hidden
+// files; or written by a version before settings files). Whether that
+// run finished cannot be told, nor can it be resumed.
 func Orphaned(format, path string) bool {
 	if path == "" || IsDevice(path) || HasSettings(format, path) {
 		return false
 	}
-	switch {
-	case !IsStream(format):
+	if !IsStream(format) {
 		fi, err := os.Stat(filepath.Join(path, ManifestName))
 		return err == nil && fi.Mode().IsRegular() && fi.Size() > 0
-	case format == JSONL:
-		f, err := os.Open(path)
-		if err != nil {
-			return false
-		}
-		defer f.Close()
-		var r io.Reader = f
-		if zr, err := gzip.NewReader(f); err == nil {
-			r = zr
-		} else if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return false
-		}
-		line, _ := bufio.NewReaderSize(io.LimitReader(r, 1<<20), 64<<10).ReadSlice('\n')
-		var first struct {
-			Input *string `json:"input"`
-		}
-		return json.Unmarshal(line, &first) == nil && first.Input != nil
 	}
-	return false
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if zr, err := gzip.NewReader(f); err == nil {
+		r = zr
+	} else if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return false
+	}
+	head := make([]byte, 4096)
+	n, _ := io.ReadFull(r, head)
+	head = head[:n]
+	if format == JSONL {
+		return bytes.HasPrefix(head, []byte(`{"input":`))
+	}
+	return bytes.HasPrefix(head, []byte("WARC/")) && bytes.Contains(head, []byte("WARC-Type: warcinfo")) &&
+		bytes.Contains(head, []byte("\r\nsoftware: fiasco"))
 }

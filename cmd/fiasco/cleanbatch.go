@@ -129,16 +129,38 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	inputs := out.Resume.Filter(src.Inputs(runCtx, pos, cf.lists), out.Sink.Skip)
 	_ = cleaner.Stream(runCtx, inputs, pipeline.BatchOptions{Workers: cf.workers, Ordered: true, Post: out.Sink.Encode}, b.emit)
 	st.done()
+	stats := src.Stats()
+	discarded := fresh && b.found(out) == 0 && stats.Records == 0
+	refused := out.Resume.Err() != nil && runCtx.Err() == nil
+	// The settings file's marks are written while the output is still
+	// this run's (its lock goes with Close): a run that claims it next
+	// finds them as they are. Every entry is in the kernel already; Close
+	// writes none.
+	var markErr error
+	marked := false
+	switch {
+	case refused:
+		// Refused before it wrote a page: the earlier run's settings,
+		// with its mark of whether it finished, stay.
+		markErr = out.KeepEarlierSettings()
+	case b.fatal == nil && runCtx.Err() == nil && !discarded:
+		// Every input read: a run without --resume may overwrite it.
+		markErr, marked = out.Finish(), true
+	}
 	if err := out.Close(); err != nil && b.fatal == nil {
 		b.fatal = err
+		if marked {
+			out.Unfinish() // best effort: the output failed after all
+		}
+	}
+	if markErr != nil && b.fatal == nil {
+		b.fatal = markErr
 	}
 	// A signal ends the inputs early: what resume then sees of them says
 	// nothing of the outputs.
-	if err := out.Resume.Err(); err != nil && runCtx.Err() == nil {
-		// Refused before it wrote a page: the earlier run's settings,
-		// with its mark of whether it finished, stay.
-		if kerr := out.KeepEarlierSettings(); kerr != nil {
-			return kerr
+	if err := out.Resume.Err(); refused {
+		if markErr != nil {
+			return markErr
 		}
 		if cf.format == corpus.WET && cf.errors == "" {
 			// A WET file holds no record of failed inputs: its error
@@ -148,8 +170,6 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		return err
 	}
 	b.fails.summary()
-	stats := src.Stats()
-	discarded := fresh && b.found(out) == 0 && stats.Records == 0
 	if discarded {
 		// No input: the run leaves no empty output behind. WARC records
 		// without a page are input (a crawl's shard of images only):
@@ -159,12 +179,6 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		out.Where = "none (no input)"
 	}
 	b.summary(out, stats)
-	if b.fatal == nil && runCtx.Err() == nil && !discarded {
-		// Every input read: a run without --resume may overwrite it.
-		if err := out.Finish(); err != nil {
-			return err
-		}
-	}
 	return b.result(out, stats)
 }
 

@@ -1,7 +1,6 @@
 package corpus
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -91,12 +90,7 @@ func (o *Output) Finish() error {
 	if o.settingsPath == "" {
 		return nil
 	}
-	s := make(Settings, len(o.settings)+1)
-	for k, v := range o.settings {
-		s[k] = v
-	}
-	s[finishedKey] = "true"
-	if err := writeSettings(o.settingsPath, s); err != nil {
+	if err := writeSettings(o.settingsPath, o.settings.with(finishedKey, "true")); err != nil {
 		return fmt.Errorf("%s: %w", o.settingsPath, err)
 	}
 	return nil
@@ -118,12 +112,8 @@ func Unfinished(format, path string) bool {
 	if path == "" || IsDevice(path) {
 		return false
 	}
-	data, err := os.ReadFile(settingsPath(path, !IsStream(format)))
+	s, err := readSettings(settingsPath(path, !IsStream(format)))
 	if err != nil {
-		return false
-	}
-	var s Settings
-	if json.Unmarshal(data, &s) != nil {
 		return false
 	}
 	_, marked := s[errorLogKey] // written since runs mark their end
@@ -508,12 +498,8 @@ func sharedLog(opt OutputOptions, errPath string) error {
 			if fi, err := os.Stat(other); err != nil || !fi.Mode().IsRegular() {
 				continue
 			}
-			data, err := os.ReadFile(settingsPath(other, false))
-			if err != nil {
-				continue
-			}
-			var s Settings
-			if json.Unmarshal(data, &s) != nil || !IsStream(s["format"]) {
+			s, err := readSettings(settingsPath(other, false))
+			if err != nil || !IsStream(s["format"]) {
 				continue
 			}
 			log, ok := s[errorLogKey]
@@ -545,18 +531,13 @@ const errorLogKey = "error-log"
 // withErrorLog is s with the error log errPath under errorLogKey,
 // relative to dir where it can be.
 func withErrorLog(s Settings, errPath, dir string) Settings {
-	t := make(Settings, len(s)+1)
-	for k, v := range s {
-		t[k] = v
-	}
 	log := absPath(errPath)
 	if log != "" {
 		if rel, err := filepath.Rel(absPath(dir), log); err == nil {
 			log = filepath.ToSlash(rel)
 		}
 	}
-	t[errorLogKey] = log
-	return t
+	return s.with(errorLogKey, log)
 }
 
 // absPath is p made absolute where it can be ("" stays "").

@@ -54,7 +54,7 @@ func CheckResume(format, path string, s Settings) error {
 // one that differs. Without them, the output must hold nothing yet.
 func checkSettings(path string, dir bool, want Settings) error {
 	p := settingsPath(path, dir)
-	data, err := os.ReadFile(p)
+	had, err := readSettings(p)
 	if errors.Is(err, os.ErrNotExist) {
 		held := path
 		if dir {
@@ -67,10 +67,6 @@ func checkSettings(path string, dir bool, want Settings) error {
 	}
 	if err != nil {
 		return err
-	}
-	var had Settings
-	if err := json.Unmarshal(data, &had); err != nil {
-		return fmt.Errorf("%s: %w", p, err)
 	}
 	var diff []string
 	for k := range union(had, want) {
@@ -105,6 +101,30 @@ func orNone(s string) string {
 		return "(not given)"
 	}
 	return s
+}
+
+// readSettings reads the settings file p (an error wrapping
+// os.ErrNotExist where there is none; one naming p where it is no JSON).
+func readSettings(p string) (Settings, error) {
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	var s Settings
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return s, nil
+}
+
+// with is s with k set to v, s unchanged.
+func (s Settings) with(k, v string) Settings {
+	t := make(Settings, len(s)+1)
+	for key, val := range s {
+		t[key] = val
+	}
+	t[k] = v
+	return t
 }
 
 // writeSettings writes s to p, through a temporary file renamed into
@@ -157,6 +177,6 @@ func Orphaned(format, path string) bool {
 	if format == JSONL {
 		return bytes.HasPrefix(head, []byte(`{"input":`))
 	}
-	return bytes.HasPrefix(head, []byte("WARC/")) && bytes.Contains(head, []byte("WARC-Type: warcinfo")) &&
+	return startsWARC(head) && bytes.Contains(head, []byte("WARC-Type: warcinfo")) &&
 		bytes.Contains(head, []byte("\r\nsoftware: fiasco"))
 }

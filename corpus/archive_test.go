@@ -486,11 +486,11 @@ func names(ins []pipeline.Input) []string {
 	return s
 }
 
-// TestOverlongRecord: in a WARC gzipped per record, a response whose
+// TestOverlongRecord: in a WARC gzipped per record, or plain, a response whose
 // Content-Length is too long yields an error record naming it, and the
 // response after it is still a page (it was swallowed before).
 func TestOverlongRecord(t *testing.T) {
-	var data []byte
+	var data, plain []byte
 	var ids []string
 	for i, uri := range []string{"http://ex.org/1", "http://ex.org/2", "http://ex.org/3"} {
 		tw := newTestWARC(false)
@@ -505,22 +505,25 @@ func TestOverlongRecord(t *testing.T) {
 			})
 		}
 		data = append(data, gzipped(rec)...)
+		plain = append(plain, rec...)
 	}
-	ins := inputsOf(t, NewSource(Options{}), writeFile(t, "long.warc.gz", data))
-	var got []string
-	for _, in := range ins {
-		if in.Err != nil {
-			got = append(got, "error "+in.RecordID)
-			if !strings.Contains(in.Err.Error(), "Content-Length") {
-				t.Errorf("the long record's error does not name its Content-Length: %v", in.Err)
+	for name, data := range map[string][]byte{"long.warc.gz": data, "long.warc": plain} {
+		ins := inputsOf(t, NewSource(Options{}), writeFile(t, name, data))
+		var got []string
+		for _, in := range ins {
+			if in.Err != nil {
+				got = append(got, "error "+in.RecordID)
+				if !strings.Contains(in.Err.Error(), "Content-Length") {
+					t.Errorf("%s: the long record's error does not name its Content-Length: %v", name, in.Err)
+				}
+				continue
 			}
-			continue
+			got = append(got, in.URL)
 		}
-		got = append(got, in.URL)
-	}
-	want := []string{"http://ex.org/1", "error " + ids[1], "http://ex.org/3"}
-	if !slices.Equal(got, want) {
-		t.Errorf("inputs %q, want %q", got, want)
+		want := []string{"http://ex.org/1", "error " + ids[1], "http://ex.org/3"}
+		if !slices.Equal(got, want) {
+			t.Errorf("%s: inputs %q, want %q", name, got, want)
+		}
 	}
 }
 

@@ -338,15 +338,19 @@ func (r *Reader) Next() (*Record, error) {
 	if prev != nil {
 		r.rec = nil
 		r.gen++
-		left, err := r.discard(prev.remaining)
+		want := prev.left()
+		left, err := r.discard(want)
 		if err == errMemberEnd && left == prev.ContentLength {
 			left, err = r.discard(left) // see errMemberEnd
 		}
-		prev.remaining = left
+		prev.remaining -= want - left
+		if err == nil && prev.remaining > 0 {
+			err = prev.overrunErr()
+		}
 		if err != nil {
 			if err == io.EOF {
 				err = prev.errorf(ErrTruncated, "block ends after %d of %d bytes",
-					prev.ContentLength-left, prev.ContentLength)
+					prev.ContentLength-prev.remaining, prev.ContentLength)
 			}
 			r.err = prev.blockErr(err)
 			return nil, r.err

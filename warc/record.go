@@ -67,6 +67,7 @@ func (r *Reader) readHeader() (*Record, error) {
 		return nil, rec.errorf(ErrMalformed, "bad Content-Length %.40q", cl)
 	}
 	rec.ContentLength, rec.remaining = n, n
+	rec.stop = r.overrun(n)
 	rec.Type = h.Get(FieldType)
 	rec.TargetURI = trimAngle(h.Get(FieldTargetURI))
 	rec.ContentType = h.Get(FieldContentType)
@@ -106,6 +107,7 @@ type Record struct {
 	r         *Reader
 	gen       uint64
 	remaining int64 // unread block bytes
+	stop      int64 // block bytes before the next record where the Content-Length runs past it (overrun), or -1
 	used      bool  // Block or HTTP was called
 	httpUsed  bool  // HTTP was called
 	truncated bool
@@ -176,6 +178,21 @@ func (rec *Record) headerErr(err error) *Error {
 	return rec.wrap(err)
 }
 
+// left returns the count of block bytes there are to read: those before
+// the next record's start, where the Content-Length runs past it.
+func (rec *Record) left() int64 {
+	if rec.stop < 0 {
+		return rec.remaining
+	}
+	return max(0, rec.stop-(rec.ContentLength-rec.remaining))
+}
+
+// overrunErr is the error of a block cut at the next record's start.
+func (rec *Record) overrunErr() *Error {
+	return rec.errorf(ErrMalformed, "Content-Length %d runs past the end of the record, %d bytes into the block (a blank line and the next record follow), into the next record",
+		rec.ContentLength, rec.stop)
+}
+
 // rawReader reads the block, uncapped.
 type rawReader struct{ rec *Record }
 
@@ -191,8 +208,13 @@ func (b *rawReader) Read(p []byte) (int, error) {
 	if rec.remaining <= 0 {
 		return 0, io.EOF
 	}
-	if int64(len(p)) > rec.remaining {
-		p = p[:rec.remaining]
+	left := rec.left()
+	if left == 0 {
+		r.err = rec.overrunErr()
+		return 0, r.err
+	}
+	if int64(len(p)) > left {
+		p = p[:left]
 	}
 	n, err := r.dr.Read(p)
 	if err == errMemberEnd && n == 0 && rec.remaining == rec.ContentLength {

@@ -435,12 +435,21 @@ func TestOverlongContentLength(t *testing.T) {
 			}
 		}
 	}
-	// In a plain file the long record takes the next one's header into its
-	// block: the bytes after it are no header, and the error names the
-	// record whose Content-Length may be wrong.
-	_, err := NewReader(bytes.NewReader(cat(append(slices.Clone(m[:2]), long[2], m[3], m[4])...)), Options{}).readAll()
-	if err == nil || !strings.Contains(err.Error(), "right after the block of the record "+id(3)) {
-		t.Errorf("plain, Content-Length too long in record 3: %v", err)
+	// In a plain file the bytes after the long block are no record
+	// boundary, and the block holds the next record's version line after
+	// a blank line: the block is cut there, and the same records are read.
+	plain := cat(long...)
+	for _, in := range []io.Reader{bytes.NewReader(plain), struct{ io.Reader }{bytes.NewReader(plain)}} {
+		got := readIDs(NewReader(in, Options{}), func(err error) string {
+			var we *Error
+			if !errors.As(err, &we) || !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "into the next record") {
+				return "unexpected " + err.Error()
+			}
+			return "error " + we.RecordID
+		})
+		if !slices.Equal(got, want) {
+			t.Errorf("plain (%T), Content-Length too long in records 1 and 3: read %q, want %q", in, got, want)
+		}
 	}
 	rest := strings.Join(m[2:], "")
 	split := gzipEach(m[0], m[1], rest[:1000], rest[1000:3000], rest[3000:])
@@ -550,6 +559,76 @@ func readBlocks(r *Reader, readBlock bool) (ids []string, blocks map[string]stri
 				b = append(b, " "+err.Error()...)
 			}
 			blocks[rec.ID] = string(b)
+		}
+	}
+}
+
+// TestOverlongPlainBlock: in a plain file, a record whose block is
+// larger than the read buffer and whose Content-Length is too long is cut
+// at the next record's start where the input can be read by offset (an
+// *os.File, a bytes.Reader); the block reads whole up to there. On a pipe
+// the bytes after such a block are not at hand: the error comes after
+// it, naming the record. A block that is itself a WARC, with a right
+// Content-Length, reads whole, and so does one whose record ends
+// without the blank line (its version line follows no blank line).
+func TestOverlongPlainBlock(t *testing.T) {
+	body := strings.Repeat("<p>a long page of words, line after line.</p>\r\n", 3000) // 144 KB
+	big := rec(1, TypeResource, "WARC-Target-URI: http://a.example/big\r\nContent-Type: text/html\r\n", body)
+	next := rec(2, TypeResource, "WARC-Target-URI: http://a.example/next\r\nContent-Type: text/plain\r\n", strings.Repeat("next record's text ", 50))
+	last := rec(3, TypeResource, "WARC-Target-URI: http://a.example/last\r\nContent-Type: text/plain\r\n", "the last one")
+	cl := fmt.Sprintf("Content-Length: %d\r\n", len(body))
+	long := strings.Replace(big, cl, fmt.Sprintf("Content-Length: %d\r\n", len(body)+300), 1)
+	data := cat(long, next, last)
+	onErr := func(err error) string {
+		var we *Error
+		errors.As(err, &we)
+		if we == nil || !errors.Is(err, ErrMalformed) {
+			return "unexpected " + err.Error()
+		}
+		return "error " + we.RecordID
+	}
+
+	// By offset: the block stops where the next record starts.
+	r := NewReader(bytes.NewReader(data), Options{})
+	first, err := r.Next()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(first.Block())
+	if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), fmt.Sprintf("Content-Length %d runs past the end of the record, %d bytes into the block", len(body)+300, len(body))) {
+		t.Errorf("long block read: %v", err)
+	}
+	if string(b) != body {
+		t.Errorf("long block read %d bytes, want the %d of the page", len(b), len(body))
+	}
+	if _, err := r.Resync(); err != nil {
+		t.Fatal(err)
+	}
+	if got := readIDs(r, onErr); !slices.Equal(got, []string{id(2), id(3)}) {
+		t.Errorf("after the long block: read %q, want the two records after it", got)
+	}
+
+	// On a pipe: the record after it is lost, and the error names the
+	// long record.
+	got := readIDs(NewReader(struct{ io.Reader }{bytes.NewReader(data)}, Options{}), func(err error) string {
+		if !strings.Contains(err.Error(), "right after the block of the record "+id(1)) {
+			return "unexpected " + err.Error()
+		}
+		return "error after " + id(1)
+	})
+	if want := []string{id(1), "error after " + id(1), id(3)}; !slices.Equal(got, want) {
+		t.Errorf("pipe: read %q, want %q", got, want)
+	}
+
+	// Blocks that hold WARC version lines, with right Content-Lengths,
+	// and a record without the blank line after its block: all read whole.
+	inner := string(cat(next, last))
+	nested := rec(4, TypeResource, "Content-Type: application/warc\r\n", strings.Repeat(inner, 200))
+	bare := strings.TrimSuffix(rec(5, TypeResource, "Content-Type: text/plain\r\n", "no blank line after"), "\r\n\r\n")
+	for _, in := range [][]byte{cat(nested, next), cat(rec(6, TypeResource, "Content-Type: application/warc\r\n", inner), last), cat(bare, next)} {
+		n, err := NewReader(bytes.NewReader(in), Options{}).readAll()
+		if err != nil || n != 2 {
+			t.Errorf("right Content-Lengths: %d records, %v", n, err)
 		}
 	}
 }

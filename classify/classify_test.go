@@ -51,6 +51,10 @@ func TestReadModelErrors(t *testing.T) {
 	if _, err := classify.Read(strings.NewReader("not a model")); err == nil || !strings.Contains(err.Error(), "not a fiasco model") {
 		t.Errorf("garbage: err = %v", err)
 	}
+	libsvm := "svm_type c_svc\nkernel_type rbf\ngamma 0.5\nnr_class 2\ntotal_sv 1\nrho 0\nlabel 1 -1\nnr_sv 1 0\nSV\n1 1:0.5\n"
+	if _, err := classify.Read(strings.NewReader(libsvm)); err == nil || !strings.Contains(err.Error(), "a LIBSVM model") {
+		t.Errorf("a LIBSVM model: err = %v, want it named", err)
+	}
 	// A model naming a feature this build does not know.
 	m := defaultText(t)
 	saved := m.English.FeatureNames

@@ -189,6 +189,9 @@ func Read(r io.Reader) (*Model, error) {
 	if h, _ := br.Peek(4); len(h) == 4 && h[0] == 0x1f && h[1] == 0x8b && h[3]&0xe0 != 0 {
 		return nil, errors.New("corrupt model file (reserved gzip header flags set)")
 	}
+	if h, _ := br.Peek(len("svm_type ")); string(h) == "svm_type " {
+		return nil, errors.New("not a fiasco model: a LIBSVM model (fiasco svm train's or svm-train's), which fiasco svm predict takes; a cleaning model comes from fiasco train")
+	}
 	zr, err := gzip.NewReader(br)
 	if err != nil {
 		return nil, fmt.Errorf("not a fiasco model (%v)", err)
@@ -205,6 +208,9 @@ func Read(r io.Reader) (*Model, error) {
 		// checked at the end of the stream, names the cause.
 		if _, zerr := io.Copy(io.Discard, body); zerr != nil {
 			return nil, corrupt(zerr)
+		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			return nil, corrupt(err)
 		}
 		return nil, fmt.Errorf("not a fiasco model (%v)", err)
 	}

@@ -220,8 +220,18 @@ func exitCode(ctx context.Context, name string, err error, stderr io.Writer) int
 	case isQuiet(err):
 		return 1
 	}
-	fmt.Fprintf(stderr, "%s: %v\n", prefix, err)
+	fmt.Fprintf(stderr, "%s: %s\n", prefix, errMessage(err))
 	return 1
+}
+
+// errMessage is err's message without package train's prefix, which
+// the command's own name stands for ("fiasco train: train: ...").
+func errMessage(err error) string {
+	msg := err.Error()
+	if rest, ok := strings.CutPrefix(msg, "--grid: train: "); ok {
+		return "--grid: " + rest
+	}
+	return strings.TrimPrefix(msg, "train: ")
 }
 
 func isQuiet(err error) bool {

@@ -12,6 +12,7 @@ import (
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/gold"
 	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/svm"
 	"github.com/fiasco-project/fiasco/train"
 )
 
@@ -95,6 +96,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	if err := linearGamma("eval", sf.kernel, fs.given("g", "grid-gamma")); err != nil {
 		return err
+	}
+	for _, o := range []struct{ flag, path string }{{"--pages", nf.pages}, {"--blocks", nf.blocks}} {
+		if err := checkNotInput("eval", o.flag, o.path, df.skipSets, mf.model, *versus); err != nil {
+			return err
+		}
 	}
 	if err := nf.check(fs, &df, mf, *cv); err != nil {
 		return err
@@ -307,10 +313,31 @@ func modelLine(mf *modelFlags, m *classify.Model, th float64, rendered bool) str
 	if !mf.thSet {
 		line += fmt.Sprintf(", threshold %g", th)
 	}
+	// What the model does beyond its threshold, where the flags did not
+	// name it (modelName): a saved report tells, as both change the
+	// figures.
+	if !mf.smoothSet && m.Smooth > 0 {
+		line += fmt.Sprintf(", smoothed at %g", m.Smooth)
+	}
+	if !mf.floorGiven() && m.Floor {
+		line += ", the prose floor"
+		if m.FloorShare > 0 {
+			line += fmt.Sprintf(" at %g", m.FloorShare)
+		}
+	}
+	if m.Stack != nil {
+		line += ", a second stage"
+	}
 	if rendered {
 		return line + ", pages rendered"
 	}
 	return line + ", pages not rendered"
+}
+
+// floorGiven reports whether --floor or --floor-share was given.
+func (m *modelFlags) floorGiven() bool {
+	_, given := m.floorValue()
+	return given || m.floorShareSet
 }
 
 // modelName names the model eval scores, for its report.
@@ -332,7 +359,7 @@ func modelName(mf *modelFlags, m *classify.Model) string {
 	case mf.smoothSet:
 		without = append(without, "smoothing")
 	}
-	if _, given := mf.floorValue(); given || mf.floorShareSet {
+	if mf.floorGiven() {
 		if m.Floor {
 			name += " with the prose floor"
 			if m.FloorShare > 0 {
@@ -402,8 +429,9 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d-fold cross-validation over %s, C = %g, gamma = %s, threshold %g, seed %d\n", folds, nf.dealt(), params.C, gammaString(params.Gamma), th, sf.seed)
+	fmt.Fprintf(stdout, "%d-fold cross-validation over %s, C = %g, gamma = %s, threshold %g, seed %d\n", folds, nf.dealt(), params.C, gammaString(params.Gamma, params.Kernel == svm.Linear), th, sf.seed)
 	sf.reportMaxSV(stdout)
+	nf.reportStack(stdout)
 	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/fiasco-project/fiasco/gold"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/score"
+	"github.com/fiasco-project/fiasco/svm"
 	"github.com/fiasco-project/fiasco/train"
 )
 
@@ -443,7 +444,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 	} else {
 		fmt.Fprintf(stdout, "nested cross-validation over %s: %d outer folds, %d inner folds, seed %d\n", nf.dealt(), nf.outer, nf.inner, sf.seed)
 	}
-	printGrid(stdout, grid, params.C, params.Gamma, th, mf.smooth)
+	printGrid(stdout, grid, params.C, params.Gamma, th, mf.smooth, params.Kernel == svm.Linear)
 	if len(extra) > 0 {
 		sampled := ""
 		if nf.extraPages > 0 {
@@ -452,8 +453,9 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 		fmt.Fprintf(stdout, "extra training pages, never scored: %d from %s%s\n", len(extra), strings.Join(nf.extra, ", "), sampled)
 	}
 	sf.reportMaxSV(stdout)
+	nf.reportStack(stdout)
 	fmt.Fprintln(stdout)
-	printChoices(stdout, res, ps, nf.bySet)
+	printChoices(stdout, res, ps, nf.bySet, params.Kernel == svm.Linear)
 	fmt.Fprintln(stdout)
 	if err := report(res.Results, stdout); err != nil {
 		return err
@@ -471,8 +473,15 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 	return savePages(nf, res.Results, ps, nil, stderr)
 }
 
+// reportStack names the second stage the folds' models have (--stack).
+func (n *nestedFlags) reportStack(w io.Writer) {
+	if n.stack > 0 {
+		fmt.Fprintf(w, "second stage: each fold's model re-decides every block from its neighbours' first-stage values, learned in %d folds (--stack)\n", n.stack)
+	}
+}
+
 // printGrid writes the candidates inner cross-validation chose from.
-func printGrid(w io.Writer, g train.NestedGrid, c, gamma, th, smoothing float64) {
+func printGrid(w io.Writer, g train.NestedGrid, c, gamma, th, smoothing float64, linear bool) {
 	or := func(v []float64, def float64) []float64 {
 		if v == nil {
 			return []float64{def}
@@ -498,7 +507,7 @@ func printGrid(w io.Writer, g train.NestedGrid, c, gamma, th, smoothing float64)
 	}
 	gl := make([]string, len(gs))
 	for i, x := range gs {
-		gl[i] = gammaString(x)
+		gl[i] = gammaString(x, linear)
 	}
 	fmt.Fprintf(w, "grid: features %s; C %s; gamma %s; threshold %s%s (%d settings)\n",
 		strings.Join(names, ", "), list(cs), strings.Join(gl, ", "), list(ts), smooth, n)
@@ -506,7 +515,10 @@ func printGrid(w io.Writer, g train.NestedGrid, c, gamma, th, smoothing float64)
 
 // gammaString shows a gamma; 0 is svm-train's default, one over the
 // number of features.
-func gammaString(g float64) string {
+func gammaString(g float64, linear bool) string {
+	if linear {
+		return "none (linear kernel)"
+	}
 	if g == 0 {
 		return "1/features"
 	}
@@ -515,7 +527,7 @@ func gammaString(g float64) string {
 
 // printChoices writes a row per outer fold (what it chose, its inner F and
 // the F of the pages it tested) and how often each setting was chosen.
-func printChoices(w io.Writer, res *train.NestedResult, ps []train.PageScore, bySet bool) {
+func printChoices(w io.Writer, res *train.NestedResult, ps []train.PageScore, bySet, linear bool) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	first := "fold"
 	if bySet {
@@ -547,7 +559,7 @@ func printChoices(w io.Writer, res *train.NestedResult, ps []train.PageScore, by
 		}
 		s := f.Chosen.Setting
 		fmt.Fprintf(tw, "%s\t%d\t%d\t%s\t%g\t%s\t%g\t%.2f\t%.2f%s\n",
-			f.Name, len(f.Test), f.TrainPages, s.Features, s.C, gammaString(s.Gamma), s.Threshold, 100*f.Chosen.Inner.F(), 100*words.F(), sm("", &s))
+			f.Name, len(f.Test), f.TrainPages, s.Features, s.C, gammaString(s.Gamma, linear), s.Threshold, 100*f.Chosen.Inner.F(), 100*words.F(), sm("", &s))
 		if count[s] == 0 {
 			order = append(order, s)
 		}
@@ -557,7 +569,7 @@ func printChoices(w io.Writer, res *train.NestedResult, ps []train.PageScore, by
 	fmt.Fprintln(w, "\nsettings chosen:")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, s := range order {
-		fmt.Fprintf(tw, "  %d of %d folds\tfeatures %s\tC %g\tgamma %s\tthreshold %g%s\n", count[s], len(res.Folds), s.Features, s.C, gammaString(s.Gamma), s.Threshold, sm("smoothing ", &s))
+		fmt.Fprintf(tw, "  %d of %d folds\tfeatures %s\tC %g\tgamma %s\tthreshold %g%s\n", count[s], len(res.Folds), s.Features, s.C, gammaString(s.Gamma, linear), s.Threshold, sm("smoothing ", &s))
 	}
 	tw.Flush()
 }

@@ -134,6 +134,18 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if strings.HasSuffix(*out, ".json") {
 		return usagef("features", "-o %s: the sidecar is written to -o's name plus .json; give the rows a name of their own (e.g. -o blocks.libsvm)", *out)
 	}
+	kwIn := []string{*kwFrom}
+	if *kwFrom != "" && !strings.HasSuffix(*kwFrom, ".fiasco") {
+		kwIn = append(kwIn, *kwFrom+".json") // a features file's keywords are in its sidecar
+	}
+	for _, o := range []string{*out, *out + ".json"} {
+		if err := checkNotInput("features", "-o", o, df.dirs, kwIn...); err != nil {
+			return err
+		}
+	}
+	if *keywords < 1 {
+		return usagef("features", "--keywords %d: want 1 or more", *keywords)
+	}
 	if err := checkWritable(*out); err != nil {
 		return usagef("features", "-o %s: %v", *out, err)
 	}

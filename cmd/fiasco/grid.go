@@ -23,6 +23,9 @@ Cross-validates every (C, gamma) pair of the grid on DATA (LIBSVM format)
 with stratified, seeded folds, using all cores, and prints the result
 table and the best pair (last line "C gamma accuracy%", like svm-grid;
 "C accuracy%" and no log2g in the table for a linear kernel, -t 0).
+As in svm-grid, -log2c null or -log2g null leaves that one out of the
+grid: C is then -c's (default 1), gamma -g's (default 1/features), the
+table and the last line leave it out, and no heatmap is drawn.
 Kernel values are shared across C values and folds of one gamma; each
 training is an exact LIBSVM-equivalent run. Writes the table to
 DATA.out and a heatmap of CV accuracy to DATA.png unless -out/-png say
@@ -58,10 +61,10 @@ without a value, -help and --help print this help.`
 func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("grid", gridUsage)
 	sf := addSVMFlags(fs.FlagSet, libsvmLetters)
-	fs.Lookup("c").Usage = "not for grid, which chooses C (-log2c)"
-	fs.Lookup("g").Usage = "not for grid, which chooses gamma (-log2g)"
-	log2c := fs.String("log2c", "-5,15,2", "range of log2 C: begin,end,step")
-	log2g := fs.String("log2g", "3,-15,-2", "range of log2 gamma: begin,end,step")
+	fs.Lookup("c").Usage = "C, only with -log2c null (grid chooses C from -log2c)"
+	fs.Lookup("g").Usage = "gamma, only with -log2g null (grid chooses gamma from -log2g)"
+	log2c := fs.String("log2c", "-5,15,2", "range of log2 C: begin,end,step (null: not searched, -c's C)")
+	log2g := fs.String("log2g", "3,-15,-2", "range of log2 gamma: begin,end,step (null: not searched, -g's gamma)")
 	folds := fs.Int("v", 5, "number of cross-validation folds")
 	workers := fs.Int("workers", 0, "parallel trainings (0 = all cores)")
 	kernelMB := fs.Float64("kernel-mb", 1024, "memory for shared precomputed kernel matrices, MB")
@@ -76,8 +79,19 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if f := fs.given("c", "g"); f != "" {
-		return usagef("grid", "-%s: the grid chooses C and gamma (-log2c, -log2g)", f)
+	nullC, nullG := isNull(*log2c), isNull(*log2g)
+	switch {
+	case nullC && nullG:
+		return usagef("grid", "-log2c null and -log2g null: nothing to search")
+	case fs.given("c") != "" && !nullC:
+		return usagef("grid", "-c: the grid chooses C (-log2c; -log2c null keeps -c's)")
+	case fs.given("g") != "" && !nullG:
+		return usagef("grid", "-g: the grid chooses gamma (-log2g; -log2g null keeps -g's)")
+	case (nullC || nullG) && *pngPath != "" && !isNull(*pngPath):
+		return usagef("grid", "-png %s: a heatmap needs both C and gamma searched", *pngPath)
+	}
+	if nullC || nullG {
+		*pngPath = "null"
 	}
 	if *folds < 2 {
 		return usagef("grid", "-v %d: want 2 or more folds", *folds)
@@ -85,25 +99,36 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *workers < 0 {
 		return usagef("grid", "-workers %d: want 0 (all cores) or more", *workers)
 	}
-	if err := linearGamma("grid", sf.kernel, fs.given("log2g")); err != nil {
-		return err
+	if sf.kernel == 0 && (fs.given("g") != "" || fs.given("log2g") != "" && !nullG) {
+		return usagef("grid", "-log2g: a linear kernel (-t 0) has no gamma; drop it (or give -log2g null, as svm-grid takes)")
+	}
+	if sf.kernel == 0 && nullC {
+		return usagef("grid", "-log2c null with a linear kernel (-t 0): nothing to search")
 	}
 	base, err := sf.params()
 	if err != nil {
 		return &usageError{cmd: "grid", err: err}
 	}
-	lc, err := parseRange(*log2c)
-	if err != nil {
-		return usagef("grid", "-log2c %v", err)
+	var lc, lg []float64
+	if !nullC {
+		if lc, err = parseRange(*log2c); err != nil {
+			return usagef("grid", "-log2c %v", err)
+		}
+	} else {
+		lc = []float64{math.Log2(base.C)}
 	}
-	lg, err := parseRange(*log2g)
-	if err != nil {
-		return usagef("grid", "-log2g %v", err)
+	if !nullG {
+		if lg, err = parseRange(*log2g); err != nil {
+			return usagef("grid", "-log2g %v", err)
+		}
 	}
 	data := pos[0]
 	for _, o := range []struct{ flag, path string }{{"out", orDefault(*out, data+".out")}, {"png", orDefault(*pngPath, data+".png")}} {
 		if o.path == "" {
 			continue
+		}
+		if err := checkNotInput("grid", "-"+o.flag, o.path, nil, data); err != nil {
+			return err
 		}
 		if err := checkWritable(o.path); err != nil {
 			return fmt.Errorf("-%s %s: %w", o.flag, o.path, err)
@@ -112,6 +137,13 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	prob, err := readProblem(data, 0)
 	if err != nil {
 		return err
+	}
+	if nullG && base.Kernel != svm.Linear {
+		g := base.Gamma
+		if g == 0 {
+			g = 1 / float64(max(1, prob.NumFeatures())) // svm-train's default
+		}
+		lg = []float64{math.Log2(g)}
 	}
 	applyLabelWeights(&base, weights, prob.Y, func(msg string) { fmt.Fprintln(stderr, msg) })
 	if col, lo, hi := unscaled(prob); col >= 0 {
@@ -130,7 +162,8 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil && (res == nil || ctx.Err() == nil) {
 		return dataErr(data, err)
 	}
-	table := gridTable(res, base.Kernel == svm.Linear)
+	showG := base.Kernel != svm.Linear && !nullG
+	table := gridTable(res, !nullC, showG)
 	fmt.Fprint(stdout, table)
 	outPath := orDefault(*out, data+".out")
 	if outPath != "" {
@@ -154,16 +187,25 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		fmt.Fprintf(stderr, "fiasco grid: stopped with %d of %d pairs finished (%s)\n", len(res.Points), total, where)
 		return err
 	}
-	gamma := fmt.Sprintf("log2g %g", res.Best.Log2G)
-	if base.Kernel == svm.Linear {
-		gamma = "(no gamma: linear kernel)"
-	}
-	fmt.Fprintf(stdout, "best: log2c %g %s  %v  (%d pairs in %v)\n", res.Best.Log2C, gamma, res.Best.Metrics, len(res.Points), time.Since(start).Round(time.Millisecond))
-	if base.Kernel == svm.Linear {
-		fmt.Fprintf(stdout, "%g %g\n", res.Best.C, 100*res.Best.Accuracy)
+	var best, last []string // svm-grid's last line: the searched values, then the accuracy
+	if !nullC {
+		best = append(best, fmt.Sprintf("log2c %g", res.Best.Log2C))
+		last = append(last, fmt.Sprint(res.Best.C))
 	} else {
-		fmt.Fprintf(stdout, "%g %g %g\n", res.Best.C, res.Best.Gamma, 100*res.Best.Accuracy)
+		best = append(best, fmt.Sprintf("C %g (-log2c null)", res.Best.C))
 	}
+	switch {
+	case base.Kernel == svm.Linear:
+		best = append(best, "(no gamma: linear kernel)")
+	case nullG:
+		best = append(best, fmt.Sprintf("gamma %g (-log2g null)", res.Best.Gamma))
+	default:
+		best = append(best, fmt.Sprintf("log2g %g", res.Best.Log2G))
+		last = append(last, fmt.Sprint(res.Best.Gamma))
+	}
+	last = append(last, fmt.Sprint(100*res.Best.Accuracy))
+	fmt.Fprintf(stdout, "best: %s  %v  (%d pairs in %v)\n", strings.Join(best, " "), res.Best.Metrics, len(res.Points), time.Since(start).Round(time.Millisecond))
+	fmt.Fprintln(stdout, strings.Join(last, " "))
 	if p := orDefault(*pngPath, data+".png"); p != "" {
 		if err := writeOutput(p, func(w io.Writer) error { return svm.WriteHeatmap(w, res) }); err != nil {
 			return err
@@ -228,14 +270,20 @@ func parseRange(s string) ([]float64, error) {
 	return r, nil
 }
 
+// isNull reports svm-grid's "null": a range not searched, or no file.
+func isNull(s string) bool { return strings.EqualFold(strings.TrimSpace(s), "null") }
+
 // gridTable is svm-grid's .out format plus precision/recall/F1:
-// "log2c=.. log2g=.. rate=.." lines; for a linear kernel, which has no
-// gamma, "log2c=.. rate=.." as svm-grid writes with -log2g null.
-func gridTable(res *svm.GridResult, linear bool) string {
+// "log2c=.. log2g=.. rate=.." lines, without what was not searched
+// (-log2c null, -log2g null, or gamma for a linear kernel), as svm-grid
+// writes them.
+func gridTable(res *svm.GridResult, showC, showG bool) string {
 	var b strings.Builder
 	for _, p := range res.Points {
-		fmt.Fprintf(&b, "log2c=%g ", p.Log2C)
-		if !linear {
+		if showC {
+			fmt.Fprintf(&b, "log2c=%g ", p.Log2C)
+		}
+		if showG {
 			fmt.Fprintf(&b, "log2g=%g ", p.Log2G)
 		}
 		fmt.Fprintf(&b, "rate=%.4f precision=%.4f recall=%.4f f1=%.4f\n", 100*p.Accuracy, p.Precision, p.Recall, p.F1)

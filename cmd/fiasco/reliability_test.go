@@ -391,7 +391,13 @@ func TestFlagValues(t *testing.T) {
 		{"grid -v 1 x.libsvm", "-v 1: want 2 or more folds"},
 		{"eval --data d --bootstrap 3", "--bootstrap 3: want 0 (no intervals) or 100 resamples or more"},
 		{"compare --bootstrap 1 a.jsonl b.jsonl", "--bootstrap 1: want 100 or more"},
-		{"train --data d -o d/html/1.html", "-o d/html/1.html lies in d/html: the model would overwrite"},
+		{"train --data d -o d/html/1.html", "-o d/html/1.html lies in d/html: it would overwrite"},
+		{"eval --data d --pages d/gold/1.txt", "--pages d/gold/1.txt lies in d/gold: it would overwrite"},
+		{"eval --data d --nested 3,2 --extra e --blocks e/html/x.html", "--blocks e/html/x.html lies in e/html"},
+		{"features --data d -o d/gold/2.txt", "-o d/gold/2.txt lies in d/gold"},
+		{"features --data d -o x.libsvm --keywords 0", "--keywords 0: want 1 or more"},
+		{"train --data d -o m -b 1", "probability estimates are for fiasco svm train and predict"},
+		{"eval --data d --cv 3 -b 1", "probability estimates are for fiasco svm train and predict"},
 		{"eval --data d --model text", "--model text: no such file (the embedded models need no --model"},
 		{"train --data d -o m --keywords 0", "--keywords 0: want 1 or more"},
 		{"eval --data d --cv 3 --keywords -1", "--keywords -1: want 1 or more"},
@@ -423,6 +429,45 @@ func TestFlagValues(t *testing.T) {
 		code, _, errs := fiasco(t, strings.Fields(c.args)...)
 		if code != 2 || !strings.Contains(errs, c.msg) {
 			t.Errorf("%s: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.msg)
+		}
+	}
+}
+
+// TestOutputsNotInputs: an output named as a file the command reads
+// (the model it scores, the data it scales or searches, the file its
+// keywords come from) is refused before anything is written.
+func TestOutputsNotInputs(t *testing.T) {
+	dir := t.TempDir()
+	file := func(name string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("+1 1:0.5\n-1 1:-0.5\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	m, data, kw := file("m.fiasco"), file("x.libsvm"), file("k.libsvm")
+	link := filepath.Join(dir, "link.fiasco")
+	if err := os.Symlink(m, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"eval", "--data", "d", "--model", m, "--pages", m}, "--pages " + m + ": the command reads that file"},
+		{[]string{"eval", "--data", "d", "--model", m, "--blocks", link}, "--blocks " + link + " is " + m + ", which the command reads"},
+		{[]string{"eval", "--data", "d", "--versus", m, "--pages", m}, "the command reads that file"},
+		{[]string{"features", "--data", "d", "--keywords-from", kw, "-o", kw}, "-o " + kw + ": the command reads that file"},
+		{[]string{"svm", "scale", "-s", data, data}, "-s " + data + ": the command reads that file"},
+		{[]string{"svm", "predict", data, m, m}, "OUTPUT " + m + ": the command reads that file"},
+		{[]string{"svm", "train", data, data}, "MODEL " + data + ": the command reads that file"},
+		{[]string{"grid", "-out", data, data}, "-out " + data + ": the command reads that file"},
+	} {
+		before, _ := os.ReadFile(c.args[len(c.args)-1])
+		code, _, errs := fiasco(t, c.args...)
+		after, _ := os.ReadFile(c.args[len(c.args)-1])
+		if code != 2 || !strings.Contains(errs, c.msg) || !bytes.Equal(before, after) {
+			t.Errorf("%q: exit %d, stderr %q; want 2, %q and the file untouched", c.args, code, errs, c.msg)
 		}
 	}
 }

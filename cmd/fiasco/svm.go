@@ -82,7 +82,7 @@ func dataErr(path string, err error) error {
 }
 
 func svmTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("svm train", "usage: fiasco svm train [options] DATA [MODEL]\n\nTrains a two-class C-SVC exactly as svm-train does and writes MODEL\n(LIBSVM format) and MODEL"+svm.MetaSuffix+"; without MODEL, as svm-train,\nDATA's file name with .model added, in the current directory. With -v it\ncross-validates and writes no model. -h 0|1 is svm-train's shrinking\noption; -h alone prints this help.\n\nTwo differences from Debian's svm-train (package svm's documentation):\nthat reads -c, -g, -r and -wi in single precision, this in double, so a\nvalue float32 cannot hold (-g 0.1) gives a slightly other rho (-g\n0.10000000149011612 here gives svm-train's model byte for byte); and\n-b 1's probability fit (Platt) draws other folds, so probA and probB\ndiffer.")
+	fs := newFlagSet("svm train", "usage: fiasco svm train [options] DATA [MODEL]\n\nTrains a two-class C-SVC exactly as svm-train does and writes MODEL\n(LIBSVM format) and MODEL"+svm.MetaSuffix+"; without MODEL, as svm-train,\nDATA's file name with .model added, in the current directory. With -v it\ncross-validates and writes no model. -h 0|1 is svm-train's shrinking\noption; -h alone prints this help.\n\nThree differences from Debian's svm-train (package svm's documentation):\nthat reads -c, -g, -r and -wi in single precision, this in double, so a\nvalue float32 cannot hold (-g 0.1) gives a slightly other rho (-g\n0.10000000149011612 here gives svm-train's model byte for byte, where\nDATA's values have at most 8 significant digits, as svm-scale writes\nthem); -b 1's probability fit (Platt) draws other folds, so probA and\nprobB differ. And a support vector's values are written exactly, where\nsvm-train rounds them to 8 digits (%.8g), so that svm-predict gives this\nmodel's decision values.")
 	sf := addSVMFlags(fs.FlagSet, libsvmLetters)
 	folds := fs.Int("v", 0, "n-fold stratified cross-validation instead of training (n >= 2); folds drawn from -seed")
 	quiet := fs.Bool("q", false, "quiet mode")
@@ -100,6 +100,13 @@ func svmTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	p, err := sf.params()
 	if err != nil {
 		return &usageError{cmd: "svm train", err: err}
+	}
+	model := filepath.Base(pos[0]) + ".model"
+	if len(pos) == 2 {
+		model = pos[1]
+	}
+	if err := checkNotInput("svm train", "MODEL", model, nil, pos[0]); err != nil {
+		return err
 	}
 	prob, err := readProblem(pos[0], 0)
 	if err != nil {
@@ -130,10 +137,6 @@ func svmTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fmt.Fprintf(stdout, "nSV = %d, nBSV = %d\n", m.TotalSV(), m.NBSV)
 		fmt.Fprintf(stdout, "Total nSV = %d\n", m.TotalSV())
 	}
-	model := filepath.Base(pos[0]) + ".model"
-	if len(pos) == 2 {
-		model = pos[1]
-	}
 	return m.Save(model)
 }
 
@@ -144,6 +147,9 @@ func svmPredict(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	quiet := fs.Bool("q", false, "quiet mode")
 	pos, err := fs.parseN(args, stdout, 3, "DATA MODEL OUTPUT")
 	if err != nil {
+		return err
+	}
+	if err := checkNotInput("svm predict", "OUTPUT", pos[2], nil, pos[0], pos[1]); err != nil {
 		return err
 	}
 	m, err := svm.LoadModel(pos[1])
@@ -271,16 +277,15 @@ func svmScale(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *save != "" && *restore != "" {
 		return usagef("svm scale", "cannot use -s and -r together")
 	}
+	if err := checkNotInput("svm scale", "-s", *save, nil, pos[0]); err != nil {
+		return err
+	}
 	data, err := readProblem(pos[0], 0)
 	if err != nil {
 		return err
 	}
 	var sc *svm.Scaler
 	if *restore != "" {
-		// Restoring another file's range is how a test set is scaled.
-		if note := ownKeywordsNote(pos[0]); note != "" {
-			fmt.Fprintf(stderr, "fiasco svm scale: %s\n", note)
-		}
 		f, err := os.Open(*restore)
 		if err != nil {
 			return err
@@ -288,7 +293,11 @@ func svmScale(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		sc, err = svm.ReadRange(f, data.NumFeatures())
 		f.Close()
 		if err != nil {
-			return err
+			return fmt.Errorf("-r %s: %w", *restore, err)
+		}
+		// Restoring another file's range is how a test set is scaled.
+		if note := ownKeywordsNote(pos[0]); note != "" {
+			fmt.Fprintf(stderr, "fiasco svm scale: %s\n", note)
 		}
 		if sc.NumFeatures() > data.NumFeatures() {
 			if data, err = readProblem(pos[0], sc.NumFeatures()); err != nil {

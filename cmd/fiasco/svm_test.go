@@ -180,7 +180,7 @@ func TestGridCommand(t *testing.T) {
 		t.Errorf("heart_scale, scaled to [-1, 1], warned of as unscaled:\n%s", errs)
 	}
 	for _, f := range []string{"-c", "-g"} {
-		if code, _, errs := runCmd(t, gridCmd, f, "0.5", data); code != 2 || !strings.Contains(errs, f+": the grid chooses C and gamma") {
+		if code, _, errs := runCmd(t, gridCmd, f, "0.5", data); code != 2 || !strings.Contains(errs, f+": the grid chooses") {
 			t.Errorf("%s with the grid: exit %d, stderr %q", f, code, errs)
 		}
 	}
@@ -372,5 +372,55 @@ func TestSVMPredictChecks(t *testing.T) {
 	code, _, errs = runCmd(t, svmCmd, "predict", p("raw3"), gz, p("out"))
 	if code != 1 || !strings.Contains(errs, "gzip data, not a LIBSVM model file (a fiasco model?") || strings.Contains(errs, "binary") {
 		t.Errorf("a gzip model: exit %d, %q", code, errs)
+	}
+}
+
+// TestGridNull: -log2c null and -log2g null leave C or gamma out of the
+// grid, as svm-grid does: the value is -c's or -g's (svm-train's
+// default without), the table and the last line leave it out, and the
+// accuracy is the one svm train -v gives with that value on the same
+// folds.
+func TestGridNull(t *testing.T) {
+	data := heartScale(t)
+	cvAcc := func(args ...string) string {
+		t.Helper()
+		code, out, errs := runCmd(t, svmCmd, append(append([]string{"train", "-v", "5"}, args...), data)...)
+		_, acc, ok := strings.Cut(out, "Cross Validation Accuracy = ")
+		if code != 0 || !ok {
+			t.Fatalf("svm train -v: exit %d, %q %q", code, out, errs)
+		}
+		acc, _, _ = strings.Cut(acc, "%")
+		return acc
+	}
+	for _, c := range []struct {
+		args  []string
+		table string // the table's first line starts so
+		last  string // the last line: the searched value, then the accuracy
+	}{
+		{[]string{"-log2g", "null", "-log2c", "1,1,1"}, "log2c=1 rate=", "2 " + cvAcc("-c", "2")},
+		{[]string{"-log2g", "NULL", "-g", "0.125", "-log2c", "1,1,1"}, "log2c=1 rate=", "2 " + cvAcc("-c", "2", "-g", "0.125")},
+		{[]string{"-log2c", "null", "-log2g", "-3,-3,1"}, "log2g=-3 rate=", "0.125 " + cvAcc("-g", "0.125")},
+		{[]string{"-log2c", "null", "-c", "4", "-log2g", "-3,-3,1"}, "log2g=-3 rate=", "0.125 " + cvAcc("-c", "4", "-g", "0.125")},
+		{[]string{"-t", "0", "-log2g", "null", "-log2c", "1,1,1"}, "log2c=1 rate=", "2 " + cvAcc("-t", "0", "-c", "2")},
+	} {
+		code, out, errs := runCmd(t, gridCmd, append(append([]string{"-q", "-out", "null"}, c.args...), data)...)
+		lines := strings.Split(strings.TrimSpace(out), "\n")
+		if code != 0 || !strings.HasPrefix(out, c.table) || lines[len(lines)-1] != c.last {
+			t.Errorf("grid %q: exit %d, stdout %q, stderr %q; want a table from %q and the last line %q", c.args, code, out, errs, c.table, c.last)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		err  string
+	}{
+		{[]string{"-log2c", "null", "-log2g", "null"}, "nothing to search"},
+		{[]string{"-log2g", "null", "-c", "2"}, "-c: the grid chooses C"},
+		{[]string{"-log2c", "null", "-g", "2"}, "-g: the grid chooses gamma"},
+		{[]string{"-log2g", "null", "-png", filepath.Join(t.TempDir(), "h.png")}, "a heatmap needs both"},
+		{[]string{"-t", "0", "-log2g", "1,2,1"}, "-log2g: a linear kernel"},
+	} {
+		if code, _, errs := runCmd(t, gridCmd, append(c.args, data)...); code != 2 || !strings.Contains(errs, c.err) {
+			t.Errorf("grid %q: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.err)
+		}
 	}
 }

@@ -116,7 +116,19 @@ func addSVMFlags(fs *flag.FlagSet, letters bool) *svmFlags {
 			return nil
 		})
 	}
-	fs.IntVar(&f.prob, "b", 0, "probability estimates (Platt): 1 on, 0 off")
+	if letters {
+		fs.IntVar(&f.prob, "b", 0, "probability estimates (Platt): 1 on, 0 off")
+	} else {
+		// A cleaning model decides by decision values against its
+		// threshold: probabilities would be trained (at twice the
+		// time) and never read.
+		fs.Func("b", "probability estimates: only 0 (off); they are for fiasco svm train and predict", func(s string) error {
+			if strings.TrimSpace(s) == "0" {
+				return nil
+			}
+			return fmt.Errorf("probability estimates are for fiasco svm train and predict: a cleaning model keeps blocks by their decision values against its threshold (--threshold), and would never read them")
+		})
+	}
 	fs.Uint64Var(&f.seed, "seed", 1, "seed for folds and probability estimates")
 	fs.IntVar(&f.threads, "threads", 1, "goroutines per kernel column for long columns (one training)")
 	return f

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/gold"
@@ -110,12 +109,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *out == "" {
 		return usagef("train", "no output: give -o MODEL")
 	}
-	for _, d := range append(append([]string(nil), df.dirs...), extraDirs...) {
-		for _, sub := range []string{"html", "gold"} { // what a data set's pages and gold are read from
-			if within(*out, filepath.Join(d, sub)) {
-				return usagef("train", "-o %s lies in %s: the model would overwrite a page or gold file, or be read as one; write it elsewhere", *out, filepath.Join(d, sub))
-			}
-		}
+	if err := checkNotInput("train", "-o", *out, append(append([]string(nil), df.dirs...), extraDirs...)); err != nil {
+		return err
 	}
 	if err := checkWritable(*out); err != nil {
 		return usagef("train", "-o %s: %v", *out, err)
@@ -257,9 +252,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		res, err := train.Grid(ctx, ex, to, train.Folding{K: *folds, Seed: sf.seed, BySite: bySite}, gopt)
 		bar.Done()
 		if err != nil {
-			return fmt.Errorf("grid: %w", err)
+			return fmt.Errorf("--grid: %w", err)
 		}
-		printGridMatrix(stderr, res)
+		printGridMatrix(stderr, res, to.Params.Kernel == svm.Linear)
 		to.Params.C, to.Params.Gamma = res.Best.C, res.Best.Gamma
 		if to.Params.Kernel == svm.Linear {
 			fmt.Fprintf(stderr, "fiasco train: best C = 2^%g = %g (CV accuracy %.2f%%)\n", res.Best.Log2C, res.Best.C, 100*res.Best.Accuracy)
@@ -306,13 +301,24 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		vectors += fmt.Sprintf(", the prose floor at %g (--floor)", share)
 	}
-	fmt.Fprintf(stderr, "fiasco train: %d pages, %d blocks (%d clean); C = %g, gamma = %g, %s; wrote %s\n",
-		m.Info.Pages, m.Info.Blocks, m.Info.Clean, to.Params.C, m.English.Gamma, vectors, *out)
+	gamma := fmt.Sprintf(", gamma = %g", m.English.Gamma)
+	if to.Params.Kernel == svm.Linear {
+		gamma = " (linear kernel)"
+	}
+	fmt.Fprintf(stderr, "fiasco train: %d pages, %d blocks (%d clean); C = %g%s, %s; wrote %s\n",
+		m.Info.Pages, m.Info.Blocks, m.Info.Clean, to.Params.C, gamma, vectors, *out)
 	return df.done(nil, stderr)
 }
 
 // printGridMatrix writes CV accuracy over the grid, gamma down, C across.
-func printGridMatrix(w io.Writer, res *svm.GridResult) {
+func printGridMatrix(w io.Writer, res *svm.GridResult, linear bool) {
+	if linear { // one row: a linear kernel has no gamma
+		fmt.Fprintf(w, "%8s %9s\n", "log2c", "accuracy")
+		for _, p := range res.Points {
+			fmt.Fprintf(w, "%8g %8.2f%%\n", p.Log2C, 100*p.Accuracy)
+		}
+		return
+	}
 	fmt.Fprintf(w, "%10s", "log2g\\log2c")
 	for _, c := range res.Log2C {
 		fmt.Fprintf(w, " %6g", c)

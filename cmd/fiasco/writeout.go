@@ -89,3 +89,38 @@ func createTemp(path string) (*os.File, error) {
 	}
 	return f, nil
 }
+
+// checkNotInput returns a usage error of cmd when path, the output its
+// flag names, would overwrite what the command reads: a file of a data
+// set's html or gold folder (dirs), or one of the files inputs names (a
+// model, a data file). An output that does not exist yet overwrites
+// nothing of the inputs; names such as "text" for an embedded model are
+// no files and pass.
+func checkNotInput(cmd, flag, path string, dirs []string, inputs ...string) error {
+	if path == "" || path == "-" {
+		return nil
+	}
+	for _, d := range dirs {
+		for _, sub := range []string{"html", "gold"} { // what a data set's pages and gold are read from
+			if within(path, filepath.Join(d, sub)) {
+				return usagef(cmd, "%s %s lies in %s: it would overwrite a page or gold file, or be read as one; write it elsewhere", flag, path, filepath.Join(d, sub))
+			}
+		}
+	}
+	out, err := os.Stat(path)
+	if err != nil {
+		return nil
+	}
+	for _, in := range inputs {
+		if in == "" || in == "-" {
+			continue
+		}
+		if fi, err := os.Stat(in); err == nil && os.SameFile(out, fi) {
+			if filepath.Clean(in) == filepath.Clean(path) {
+				return usagef(cmd, "%s %s: the command reads that file; write it elsewhere", flag, path)
+			}
+			return usagef(cmd, "%s %s is %s, which the command reads: write it elsewhere", flag, path, in)
+		}
+	}
+	return nil
+}

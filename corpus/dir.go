@@ -10,6 +10,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/export"
@@ -74,6 +75,16 @@ func openDir(dir string, format export.Format, keepDirs, resume bool) (*dirSink,
 	if err := removeTemps(dir); err != nil {
 		m.close()
 		return nil, nil, err
+	}
+	if !resume {
+		// A run starting afresh over an earlier one's output: that
+		// run's pages go with its manifest, so that none is left
+		// behind unlisted, to be taken for this run's.
+		if err := removeListed(dir, listed); err != nil {
+			m.close()
+			return nil, nil, err
+		}
+		listed = nil
 	}
 	var log *doneLog
 	if resume {
@@ -228,6 +239,45 @@ func stripExts(name string) string {
 		return t
 	}
 	return name
+}
+
+// removeListed removes from dir the files an earlier run's manifest
+// listed (names relative to dir; any other name, and anything but a
+// regular file, is left alone), and the folders below dir that held
+// them where they are left empty.
+func removeListed(dir string, listed map[string]bool) error {
+	names := make([]string, 0, len(listed))
+	for name := range listed {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	folders := map[string]bool{}
+	for _, name := range names {
+		if !filepath.IsLocal(filepath.FromSlash(name)) || name == ManifestName || name == ErrorsName || name == settingsName {
+			continue
+		}
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		fi, err := os.Lstat(p)
+		if err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if err := os.Remove(p); err != nil {
+			return fmt.Errorf("removing the earlier run's %s: %w", p, err)
+		}
+		for d := filepath.Dir(p); d != dir && len(d) > len(dir); d = filepath.Dir(d) {
+			folders[d] = true
+		}
+	}
+	// Deepest first; a folder that still holds anything stays.
+	ds := make([]string, 0, len(folders))
+	for d := range folders {
+		ds = append(ds, d)
+	}
+	slices.SortFunc(ds, func(a, b string) int { return len(b) - len(a) })
+	for _, d := range ds {
+		os.Remove(d) // fails, as it should, where the folder is not empty
+	}
+	return nil
 }
 
 // manifestOutputs returns the outputs that the manifest at path lists (nil

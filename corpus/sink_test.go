@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -579,4 +580,55 @@ func TestErrorLogFirst(t *testing.T) {
 		t.Fatalf("a log that links to nothing: %v", err)
 	}
 	out.Close()
+}
+
+// TestDirFreshRemovesListed: a run that starts afresh over a directory
+// removes the pages its earlier run's manifest listed (and the folders
+// --keep-dirs made for them, where left empty), so that none is left
+// behind unlisted; files the manifest does not list stay, and a resumed
+// run removes nothing.
+func TestDirFreshRemovesListed(t *testing.T) {
+	dir := t.TempDir()
+	run := func(resume bool, rels ...string) {
+		t.Helper()
+		out, err := Open(OutputOptions{Format: "text", Path: dir, Resume: resume, KeepDirs: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := outcomes(t, len(rels), out.Sink)
+		for i, rel := range rels {
+			all[i].Input.Rel = rel
+			if _, err := out.Sink.Put(all[i]); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := out.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files := func() []string {
+		var got []string
+		filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if rel, _ := filepath.Rel(dir, p); rel != "." && !strings.HasPrefix(d.Name(), ".") {
+				got = append(got, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+		return got
+	}
+	run(false, "a/one.html", "b/c/two.html")
+	if err := os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "b", "mine.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	run(true, "a/one.html", "b/c/two.html", "x/empty.html", "d/three.html") // outcomes fails every third page
+	if got, want := fmt.Sprint(files()), "[a a/one.txt b b/c b/c/two.txt b/mine.txt d d/three.txt manifest.jsonl notes.txt]"; got != want {
+		t.Errorf("after a resumed run: %s, want %s", got, want)
+	}
+	run(false, "e/four.html")
+	if got, want := fmt.Sprint(files()), "[b b/mine.txt e e/four.txt manifest.jsonl notes.txt]"; got != want {
+		t.Errorf("after a fresh run: %s, want %s", got, want)
+	}
 }

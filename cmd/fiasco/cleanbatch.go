@@ -110,7 +110,7 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		if corpus.IsStream(cf.format) {
 			fmt.Fprintf(stderr, "fiasco clean: %s held an earlier run's output: it is overwritten (--resume continues a run instead)\n", cf.out)
 		} else {
-			fmt.Fprintf(stderr, "fiasco clean: %s held an earlier run's output: its manifest starts afresh, and the earlier run's files that this run does not write stay (--resume continues a run instead)\n", cf.out)
+			fmt.Fprintf(stderr, "fiasco clean: %s held an earlier run's output: the pages its manifest listed are removed, and the manifest starts afresh (--resume continues a run instead)\n", cf.out)
 		}
 	}
 

@@ -87,7 +87,7 @@ func TestFolderSummary(t *testing.T) {
 	// The same run again, without --resume, says it replaces the output,
 	// -q or not: a warning, not progress.
 	code, _, stderr = fiasco(t, "clean", "--no-render", "-q", "-o", "out", "site")
-	if code != 0 || !strings.Contains(stderr, "out held an earlier run's output: its manifest starts afresh") {
+	if code != 0 || !strings.Contains(stderr, "out held an earlier run's output: the pages its manifest listed are removed") {
 		t.Errorf("a second run: exit %d, stderr:\n%s", code, stderr)
 	}
 	// A file of the user's own (no settings file beside it) gets no note.

@@ -476,6 +476,51 @@ func TestUnfinished(t *testing.T) {
 	}
 }
 
+// TestHoldsPages: an output holds pages when a page's record is in it;
+// a WET file with its warcinfo alone, an empty JSON Lines file (plain or
+// gzip) and a directory without a manifest line hold none.
+func TestHoldsPages(t *testing.T) {
+	dir := t.TempDir()
+	var info, full bytes.Buffer
+	for _, b := range []*bytes.Buffer{&info, &full} {
+		if err := newWETSink(streamWriter{b}).warcinfo("x.warc.wet.gz", "fiasco test"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := newWETSink(streamWriter{&full})
+	for _, o := range outcomes(t, 1, s) {
+		if _, err := s.Put(o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.MkdirAll(filepath.Join(dir, "d"), 0o755)
+	os.WriteFile(filepath.Join(dir, "d", ManifestName), []byte(`{"input":"a.html","output":"a.txt"}`+"\n"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "e"), 0o755)
+	os.WriteFile(filepath.Join(dir, "e", ManifestName), nil, 0o644)
+	for _, c := range []struct {
+		format, name, data string
+		want               bool
+	}{
+		{WET, "info.warc.wet.gz", info.String(), false},
+		{WET, "full.warc.wet.gz", full.String(), true},
+		{JSONL, "empty.jsonl", "", false},
+		{JSONL, "empty.jsonl.gz", gzipped(""), false},
+		{JSONL, "one.jsonl", `{"input":"a.html"}` + "\n", true},
+		{JSONL, "one.jsonl.gz", gzipped(`{"input":"a.html"}` + "\n"), true},
+		{"text", "d", "", true},
+		{"text", "e", "", false},
+		{"text", "none", "", false},
+	} {
+		p := filepath.Join(dir, c.name)
+		if c.format != "text" {
+			os.WriteFile(p, []byte(c.data), 0o644)
+		}
+		if got := HoldsPages(c.format, p); got != c.want {
+			t.Errorf("%s: HoldsPages %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
 // TestOrphaned: an output of fiasco's without its settings file is told
 // by its content: a JSON Lines file whose first line (of any length,
 // plain or gzip) starts {"input":, a WET file whose warcinfo names fiasco,
@@ -489,6 +534,12 @@ func TestOrphaned(t *testing.T) {
 	if err := s.warcinfo("x.warc.wet.gz", "fiasco test"); err != nil {
 		t.Fatal(err)
 	}
+	infoOnly := wetBuf.String()
+	for _, o := range outcomes(t, 1, s) {
+		if _, err := s.Put(o); err != nil {
+			t.Fatal(err)
+		}
+	}
 	os.MkdirAll(filepath.Join(dir, "d"), 0o755)
 	os.WriteFile(filepath.Join(dir, "d", ManifestName), []byte(`{"input":"a.html","output":"a.txt"}`+"\n"), 0o644)
 	for _, c := range []struct {
@@ -500,6 +551,7 @@ func TestOrphaned(t *testing.T) {
 		{JSONL, "user.jsonl", `{"id": 1}` + "\n", false},
 		{JSONL, "empty.jsonl", "", false},
 		{WET, "x.warc.wet.gz", wetBuf.String(), true},
+		{WET, "info.warc.wet.gz", infoOnly, false}, // killed before its first page: nothing to lose
 		{WET, "other.warc.gz", gzipped("WARC/1.1\r\nWARC-Type: warcinfo\r\n\r\nsoftware: wget\r\n"), false},
 		{"text", "d", "", true},
 	} {

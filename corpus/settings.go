@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/fiasco-project/fiasco/warc"
 	"io"
 	"os"
 	"path/filepath"
@@ -145,10 +146,52 @@ func HasSettings(format, path string) bool {
 	return err == nil
 }
 
+// HoldsPages reports whether the output of format at path holds a page's
+// record: a directory's manifest.jsonl with a line, a JSON Lines file with
+// a byte (gzip-compressed or not), a WET file with a record after its
+// warcinfo (a run killed before its first page wrote that alone).
+func HoldsPages(format, path string) bool {
+	if path == "" || IsDevice(path) {
+		return false
+	}
+	if !IsStream(format) {
+		fi, err := os.Stat(filepath.Join(path, ManifestName))
+		return err == nil && fi.Mode().IsRegular() && fi.Size() > 0
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return false
+	}
+	if format == WET {
+		r := warc.NewReader(f, warc.Options{Name: path})
+		for n := 0; ; n++ {
+			rec, err := r.Next()
+			if err != nil {
+				return err != io.EOF || n > 1 // damage: let the run's checks tell
+			}
+			if n > 0 || rec.Type != warc.TypeWarcinfo {
+				return true
+			}
+		}
+	}
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		return true // plain JSON Lines, not empty
+	}
+	var b [1]byte
+	n, _ := io.ReadFull(zr, b[:])
+	return n > 0
+}
+
 // Orphaned reports whether the output of format at path holds what a run
 // of fiasco wrote (a directory's manifest.jsonl with entries, a JSON Lines
 // file whose first line starts as fiasco's do, {"input":, a WET file whose
-// warcinfo record names fiasco as its software) without the settings file
+// warcinfo record names fiasco as its software, and a record after it)
+// without the settings file
 // that run wrote beside it (moved without it: mv DIR/* skips hidden
 // files; or written by a version before settings files). Whether that
 // run finished cannot be told, nor can it be resumed.
@@ -178,5 +221,5 @@ func Orphaned(format, path string) bool {
 		return bytes.HasPrefix(head, []byte(`{"input":`))
 	}
 	return startsWARC(head) && bytes.Contains(head, []byte("WARC-Type: warcinfo")) &&
-		bytes.Contains(head, []byte("\r\nsoftware: fiasco"))
+		bytes.Contains(head, []byte("\r\nsoftware: fiasco")) && HoldsPages(WET, path)
 }

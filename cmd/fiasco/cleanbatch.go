@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 	"sort"
 	"strconv"
@@ -381,15 +380,7 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 // run's pages: a stream file that is not empty, or a directory whose
 // manifest is not, with the settings file a run writes beside them.
 func earlierOutput(format, path string) bool {
-	if path == "" || !corpus.HasSettings(format, path) {
-		return false
-	}
-	p := path
-	if !corpus.IsStream(format) {
-		p = filepath.Join(path, corpus.ManifestName)
-	}
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular() && fi.Size() > 0
+	return path != "" && corpus.HasSettings(format, path) && corpus.HoldsPages(format, path)
 }
 
 // walkSummary says which files the directory walks skipped; "" where

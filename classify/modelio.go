@@ -65,14 +65,32 @@ func (m *Model) Write(w io.Writer) error {
 }
 
 // Digest returns a SHA-256 of what m decides by (its classifiers,
-// scalers, keywords, threshold and metadata), as hex: models that differ
-// in any of it differ in their digests. It hashes the model's JSON, not
-// its compressed file, so that it does not change with the compressor.
+// scalers, keywords, threshold, smoothing, floor, blend and second
+// stage), as hex: models that differ in any of it differ in their
+// digests. Its Info (the command that trained it, the data, the counts)
+// is left out: a model trained again as before, by another command
+// line, has the same digest. It hashes the model's JSON, not its
+// compressed file, so that it does not change with the compressor.
 func (m *Model) Digest() (string, error) {
 	f, err := m.file()
 	if err != nil {
 		return "", err
 	}
+	f.Info = Info{}
+	return digest(f)
+}
+
+// DigestWithInfo is Digest with m's Info hashed too, as Digest was
+// until 2026-11-30: outputs written then name their model by it.
+func (m *Model) DigestWithInfo() (string, error) {
+	f, err := m.file()
+	if err != nil {
+		return "", err
+	}
+	return digest(f)
+}
+
+func digest(f *modelFile) (string, error) {
 	h := sha256.New()
 	if err := json.NewEncoder(h).Encode(f); err != nil {
 		return "", err

@@ -6,12 +6,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/fiasco-project/fiasco/warc"
 	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/fiasco-project/fiasco/warc"
 )
 
 // Settings are what shapes a run's outputs beside its inputs (the format,
@@ -101,6 +102,16 @@ func orNone(s string) string {
 	if s == "" {
 		return "(not given)"
 	}
+	return s
+}
+
+// EarlierSettings returns the settings an earlier run wrote beside the
+// output of format at path; nil where there are none.
+func EarlierSettings(format, path string) Settings {
+	if path == "" || IsDevice(path) {
+		return nil
+	}
+	s, _ := readSettings(settingsPath(path, !IsStream(format)))
 	return s
 }
 

@@ -207,6 +207,15 @@ func runSettings(cf *cleanFlags, c *pipeline.Cleaner) (corpus.Settings, error) {
 	if err != nil {
 		return nil, err
 	}
+	if cf.resume {
+		// An output written before 2026-11-30 names its model by a
+		// digest with the model's Info: the same model resumes it.
+		if was := corpus.EarlierSettings(cf.format, cf.out)["model"]; was != "" && was != digest[:16] {
+			if old, err := c.Model.DigestWithInfo(); err == nil && old[:16] == was {
+				digest = old
+			}
+		}
+	}
 	th := c.Model.Threshold
 	if c.Threshold != nil {
 		th = *c.Threshold

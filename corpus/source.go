@@ -170,6 +170,9 @@ func (s *Source) list(ctx context.Context, name string, yield func(pipeline.Inpu
 		r = s.opt.Stdin
 	} else {
 		f, err := openCancel(ctx, name) // a named pipe's open waits for a writer
+		if err != nil && ctx.Err() != nil {
+			return false
+		}
 		if err != nil {
 			return yield(pipeline.Input{Name: name, Err: fmt.Errorf("list of inputs: %w", err)})
 		}
@@ -188,6 +191,9 @@ func (s *Source) list(ctx context.Context, name string, yield func(pipeline.Inpu
 		}
 		if err == io.EOF {
 			return true
+		}
+		if err != nil && ctx.Err() != nil {
+			return false // stopped (a signal): the list is no page, and no page is lost
 		}
 		if err != nil {
 			return yield(pipeline.Input{Name: name, Err: fmt.Errorf("list of inputs %s, line %d: %w", name, n, err)})

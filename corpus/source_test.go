@@ -6,6 +6,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -220,5 +221,25 @@ func TestURLArgument(t *testing.T) {
 	got := collect(t, NewSource(Options{}), "https://example.org/page")
 	if len(got) != 1 || !strings.Contains(got[0], "fiasco reads files, not URLs") {
 		t.Errorf("got %q", got)
+	}
+}
+
+// TestListStopped: a run stopped (its context cancelled) while it reads
+// a list of paths ends there: the list itself is no page, and it is not
+// reported as one that failed (it was counted among the interrupted
+// pages).
+func TestListStopped(t *testing.T) {
+	root := t.TempDir()
+	chdir(t, root)
+	writeFiles(t, root, map[string]string{"a.html": page, "b.html": page, "c.html": page, "list.txt": "a.html\nb.html\nc.html\n"})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got []string
+	for in := range NewSource(Options{}).Inputs(ctx, nil, []string{"list.txt"}) {
+		got = append(got, in.Name)
+		cancel()
+	}
+	if slices.Contains(got, "list.txt") || len(got) == 0 {
+		t.Errorf("inputs %q: want pages of the list only", got)
 	}
 }

@@ -121,6 +121,14 @@ func warcName(lower string) bool {
 }
 
 // startsWARC reports data that starts with "WARC/" after line ends.
+// ErrWARC is DecompressPage's error for data that decompresses to a WARC
+// file.
+var ErrWARC = errors.New("a compressed WARC archive, not a page")
+
+// IsWARC reports whether b starts as a WARC file does (its first
+// record's version line, after any line ends).
+func IsWARC(b []byte) bool { return startsWARC(b) }
+
 func startsWARC(b []byte) bool {
 	return bytes.HasPrefix(bytes.TrimLeft(b, "\r\n"), warcMagic)
 }
@@ -258,7 +266,7 @@ func DecompressPage(data []byte, max int64) (page []byte, compressed bool, err e
 	case int64(len(page)) > max:
 		return nil, true, fmt.Errorf("%w of %d bytes", ErrTooLarge, max)
 	case startsWARC(page):
-		return nil, true, errors.New("a compressed WARC archive, not a page")
+		return nil, true, ErrWARC
 	}
 	return page, true, nil
 }

@@ -162,6 +162,7 @@ func (s *Source) excluded(fi os.FileInfo) bool {
 // list reads a file of paths and expands each.
 func (s *Source) list(ctx context.Context, name string, yield func(pipeline.Input) bool) bool {
 	var r io.Reader
+	stalls := true // a pipe's or a terminal's list may stall; a file's does not
 	if name == "-" {
 		if s.stdinUse {
 			return yield(pipeline.Input{Name: "-", Err: errors.New("standard input is read more than once")})
@@ -170,17 +171,23 @@ func (s *Source) list(ctx context.Context, name string, yield func(pipeline.Inpu
 		r = s.opt.Stdin
 	} else {
 		f, err := openCancel(ctx, name) // a named pipe's open waits for a writer
-		if err != nil && ctx.Err() != nil {
-			return false
-		}
 		if err != nil {
 			return yield(pipeline.Input{Name: name, Err: fmt.Errorf("list of inputs: %w", err)})
 		}
 		defer f.Close()
 		r = f
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			// A file's list is read whole, also after a signal: its
+			// paths are the run's pages, each one interrupted or not,
+			// and the list is none.
+			stalls = false
+		}
 	}
-	// A list from a pipe may stall: a signal must still end the run.
-	br := bufio.NewReader(newCancelReader(ctx, name, r))
+	if stalls {
+		// A list from a pipe may stall: a signal must still end the run.
+		r = newCancelReader(ctx, name, r)
+	}
+	br := bufio.NewReader(r)
 	for n := 1; ; n++ {
 		line, err := br.ReadString('\n')
 		p := strings.TrimSpace(line)
@@ -191,9 +198,6 @@ func (s *Source) list(ctx context.Context, name string, yield func(pipeline.Inpu
 		}
 		if err == io.EOF {
 			return true
-		}
-		if err != nil && ctx.Err() != nil {
-			return false // stopped (a signal): the list is no page, and no page is lost
 		}
 		if err != nil {
 			return yield(pipeline.Input{Name: name, Err: fmt.Errorf("list of inputs %s, line %d: %w", name, n, err)})

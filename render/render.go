@@ -220,7 +220,9 @@ func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.
 		if err != nil {
 			switch {
 			case ctx.Err() != nil:
-				return nil, fmt.Errorf("render: page timed out or canceled after %v: %w", cut(), ctx.Err())
+				// The page had not started: the browser gave no tab in
+				// time (busy, or hung).
+				return nil, fmt.Errorf("render: timed out or canceled after %v waiting for the browser to open a tab (a browser that does not answer?): %w", cut(), ctx.Err())
 			case inst.died():
 				return nil, &diedError{err}
 			}

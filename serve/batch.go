@@ -43,10 +43,12 @@ type batchOut struct {
 	// model decided (X-Fiasco-Unseen-Blocks).
 	UnseenBlocks int `json:"unseen_blocks,omitempty"`
 	// Floored: the prose floor kept blocks (X-Fiasco-Floored).
-	Floored bool            `json:"floored,omitempty"`
-	Output  *string         `json:"output,omitempty"`
-	Page    json.RawMessage `json:"page,omitempty"`
-	Error   string          `json:"error,omitempty"`
+	Floored bool `json:"floored,omitempty"`
+	// Note: why the page gave no text (X-Fiasco-Note).
+	Note   string          `json:"note,omitempty"`
+	Output *string         `json:"output,omitempty"`
+	Page   json.RawMessage `json:"page,omitempty"`
+	Error  string          `json:"error,omitempty"`
 }
 
 func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
@@ -365,6 +367,9 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 		out.Status, out.Error = e.Status, e.Msg
 		return out
 	}
+	if e := checkFields(line, n); e != nil {
+		return fail(e)
+	}
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields() // as unknown query parameters: a typo must not pass unseen
 	err := dec.Decode(&in)
@@ -427,7 +432,7 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 		le.Msg = fmt.Sprintf("line %d: %s", n, e.Msg) // as the line's other errors
 		return fail(&le)
 	}
-	out.Status, out.Render, out.RenderError, out.UnseenBlocks, out.Floored = http.StatusOK, onOff(a.rendered), a.renderErr, a.unseen, a.floored
+	out.Status, out.Render, out.RenderError, out.UnseenBlocks, out.Floored, out.Note = http.StatusOK, onOff(a.rendered), a.renderErr, a.unseen, a.floored, a.note
 	if o.format == export.JSON {
 		out.Page = json.RawMessage(bytes.TrimSpace(a.body))
 	} else {
@@ -497,4 +502,38 @@ func (b *batchRunning) remaining(admitted int) (sec float64, all bool) {
 		sec = min(sec, max(expect-ran, 1))
 	}
 	return sec, true
+}
+
+// batchFields are the fields of a batch line.
+var batchFields = map[string]bool{"id": true, "url": true, "name": true, "html": true, "data": true}
+
+// checkFields refuses a batch line whose object names a field in another
+// case than batchIn's ("HTML", which encoding/json would take for html)
+// or names one twice (encoding/json would keep the last). A line that is
+// no object is left to the decoder, which says so.
+func checkFields(line []byte, n int) *Error {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	seen := map[string]bool{}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		k, _ := t.(string)
+		switch {
+		case seen[k]:
+			return badRequest("line %d: field %q given twice", n, k)
+		case !batchFields[k] && batchFields[strings.ToLower(k)]:
+			return badRequest("line %d: field %q: field names are lower case (%q)", n, k, strings.ToLower(k))
+		}
+		seen[k] = true
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			return nil
+		}
+	}
+	return nil
 }

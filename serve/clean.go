@@ -19,7 +19,6 @@ import (
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/pipeline"
-	"github.com/fiasco-project/fiasco/render"
 	"github.com/fiasco-project/fiasco/vision"
 )
 
@@ -98,27 +97,25 @@ func parseOptions(r *http.Request) (options, *Error) {
 	default:
 		return options{}, badRequest("unknown policy %q (known: %s)", q.Get("policy"), strings.Join(Policies, ", "))
 	}
-	switch rs := strings.ToLower(q.Get("rescue")); rs {
-	case "", "off":
-	case "on":
-		o.rescue = true
-	default:
-		return options{}, badRequest("unknown rescue mode %q (want on or off)", q.Get("rescue"))
-	}
-	switch fl := strings.ToLower(q.Get("floor")); fl {
-	case "":
-		if o.threshold != nil {
-			off := false // a threshold set by hand is the cut, as on the command line
-			o.floor = &off
+	if rs := q.Get("rescue"); rs != "" {
+		v, ok := switchValue(rs)
+		if !ok {
+			return options{}, badRequest("unknown rescue mode %q (want on or off)", rs)
 		}
-	case "on", "off", "true", "false", "1", "0":
-		v := fl == "on" || fl == "true" || fl == "1"
+		o.rescue = v
+	}
+	if fl := q.Get("floor"); fl != "" {
+		v, ok := switchValue(fl)
+		if !ok {
+			return options{}, badRequest("unknown floor mode %q (want on or off)", fl)
+		}
 		if v && o.article {
 			return options{}, badRequest("floor=on keeps every block of prose of a page the model all but empties, and policy=article keeps the main article only")
 		}
 		o.floor = &v
-	default:
-		return options{}, badRequest("unknown floor mode %q (want on or off)", q.Get("floor"))
+	} else if o.threshold != nil {
+		off := false // a threshold set by hand is the cut, as on the command line
+		o.floor = &off
 	}
 	if o.name == "" {
 		o.name = o.url
@@ -127,6 +124,18 @@ func parseOptions(r *http.Request) (options, *Error) {
 		o.name = "-"
 	}
 	return o, nil
+}
+
+// switchValue reads a parameter that turns something on or off: on, off,
+// true, false, 1, 0 (any case).
+func switchValue(v string) (on, ok bool) {
+	switch strings.ToLower(v) {
+	case "on", "true", "1":
+		return true, true
+	case "off", "false", "0":
+		return false, true
+	}
+	return false, false
 }
 
 // page is one page to clean.
@@ -145,9 +154,10 @@ type answer struct {
 	renderErr string
 	blocks    int
 	kept      int
-	truncated bool // the page was cut at a size limit (load.Page.Truncated)
-	unseen    int  // blocks the rendering could not show, decided by the text model (pipeline.Result.Unseen)
-	floored   bool // the prose floor kept blocks (pipeline.Result.Floored)
+	truncated bool   // the page was cut at a size limit (load.Page.Truncated)
+	unseen    int    // blocks the rendering could not show, decided by the text model (pipeline.Result.Unseen)
+	floored   bool   // the prose floor kept blocks (pipeline.Result.Floored)
+	note      string // why a page gave no text (noTextNote), "" where it gave some
 }
 
 // cleaner returns the Cleaner for o's policy and render mode.
@@ -253,13 +263,15 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		// browser fails on is cleaned by the text model.
 		cc.TextFallback = o.render == "auto"
 		switch {
-		case errors.Is(err, render.ErrPageTimeout) && cc.TextFallback:
-			// The page ran out of the renderer's own time limit: a second
-			// render would take as long and use up the page's. The text
-			// model cleans it now, the failure reported as a render's.
+		case errors.Is(err, context.DeadlineExceeded) && cc.TextFallback:
+			// The page ran out of the renderer's own time limit (drawing
+			// it, or waiting for a browser that does not answer): a
+			// second render would take as long and use up the page's.
+			// The text model cleans it now, the failure reported as a
+			// render's.
 			cc.Prepare.Visual = failedVisual{re.err}
 			res, err = safeClean(ctx, &cc, p)
-		case !errors.Is(err, render.ErrPageTimeout):
+		case !errors.Is(err, context.DeadlineExceeded):
 			// Chromium may have died under the page (it restarts on the
 			// next render): try once more.
 			s.met.retry()
@@ -269,6 +281,10 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		if err == nil && res.RenderErr != nil {
 			s.met.fallback()
 		}
+		// A hung browser looks like a page that takes too long: ask
+		// whether it still renders (HealthRecycleAfter failed probes
+		// in a row end it), without a /healthz call to wait for.
+		s.checkBrowser()
 	}
 	renderErr := ""
 	if err == nil && res.RenderErr != nil {
@@ -280,8 +296,11 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 	}
 	if err != nil {
 		e := s.pageError(ctx, err)
-		s.met.page(rendered, time.Since(t0), nil, e.Kind)
+		s.met.page(rendered && isRenderError(err), time.Since(t0), nil, e.Kind) // a page refused before its render was not rendered
 		return nil, e
+	}
+	if rendered && len(res.Blocks) == 0 {
+		rendered = false // no text block: nothing to draw, nothing drawn
 	}
 	if rendered {
 		s.health.renderOK()
@@ -314,7 +333,29 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		}
 	}
 	unseen, _ := res.Unseen()
-	return &answer{body: body, rendered: rendered, renderErr: renderErr, blocks: len(res.Blocks), kept: kept, truncated: res.Page.Truncated, unseen: unseen, floored: res.Floored()}, nil
+	return &answer{body: body, rendered: rendered, renderErr: renderErr, blocks: len(res.Blocks), kept: kept, truncated: res.Page.Truncated, unseen: unseen, floored: res.Floored(), note: noTextNote(res, kept)}, nil
+}
+
+// noTextNote says why a page gave no text, as fiasco clean says it on
+// standard error; "" where it gave some.
+func noTextNote(res *pipeline.Result, kept int) string {
+	switch {
+	case len(res.Blocks) == 0 && len(res.Frames) > 0:
+		frames := strings.Join(res.Frames, ", ")
+		if len(res.Frames) > 3 {
+			frames = fmt.Sprintf("%s and %d more", strings.Join(res.Frames[:3], ", "), len(res.Frames)-3)
+		}
+		return "no text found: its text is in the pages its frames load (" + frames + "); clean those"
+	case len(res.Blocks) == 0:
+		return "no text found (nothing a reader sees, with scripts off)"
+	case kept == 0:
+		n := "1 text block"
+		if len(res.Blocks) != 1 {
+			n = fmt.Sprintf("%d text blocks", len(res.Blocks))
+		}
+		return "no text kept (" + n + ", every one classed boilerplate)"
+	}
+	return ""
 }
 
 // safeClean runs the cleaner, turning a panic into an error.
@@ -520,6 +561,9 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 	}
 	if a.floored {
 		h.Set("X-Fiasco-Floored", "true") // json and jsonl: floored
+	}
+	if a.note != "" {
+		h.Set("X-Fiasco-Note", strings.ToValidUTF8(a.note, "?"))
 	}
 	if _, err := w.Write(a.body); err != nil {
 		// The client went away, or took too long to read (the write

@@ -17,7 +17,9 @@
 //	                     (but for a render_error's wording, which says
 //	                     where the time ran out: a warm browser's service
 //	                     and a cold start's command meet a time limit in
-//	                     different places).
+//	                     different places). A WARC file is refused
+//	                     (415): fiasco clean reads it record by record,
+//	                     the service one page at a time.
 //	POST /clean/batch    JSON Lines in, one page per line; JSON Lines out,
 //	                     one answer per input line, written as pages finish.
 //	GET  /healthz        200 while the service and its Chromium are alive,
@@ -43,7 +45,7 @@
 //	threshold  a decision value, as `fiasco clean --threshold`.
 //	rescue     on: keep the prose the text model is sure of whatever the
 //	           rendered model says, as `fiasco clean --rescue`; off
-//	           (default). A request cleaned by the text model with it is
+//	           (default); true, false, 1 and 0 too, as for floor. A request cleaned by the text model with it is
 //	           answered 400.
 //	floor      on or off: the prose floor (pipeline.Cleaner.Floor), as
 //	           `fiasco clean --floor` and `--floor=false`; absent: the
@@ -67,7 +69,17 @@
 // X-Fiasco-Unseen-Blocks for a rendered page with blocks the rendering
 // could not show, which the text model decided (pipeline.Result.Unseen),
 // and X-Fiasco-Floored: true where the prose floor kept the page's prose
-// (pipeline.Result.Floored).
+// (pipeline.Result.Floored), and X-Fiasco-Note where the page gave no
+// text, saying why as fiasco clean says it on standard error (a batch
+// line's note). A page without a text block is not rendered
+// (X-Fiasco-Render: off).
+//
+// A render that fails sets off a probe of the browser, as /healthz does
+// (one at a time, none while a render succeeded in the last seconds):
+// HealthRecycleAfter failed probes in a row end the browser
+// (Config.Recycle), so that one that hangs is replaced without a
+// /healthz call. A render that runs out of its time limit, drawing the
+// page or waiting for the browser, is not tried again.
 //
 // Every answer has X-Content-Type-Options: nosniff, and an html answer
 // Content-Security-Policy: sandbox: the pruned page keeps its elements'

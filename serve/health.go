@@ -97,6 +97,16 @@ func (s *Server) chromium(ctx context.Context) error {
 	return h.lastErr
 }
 
+// checkBrowser starts a probe of the browser, as /healthz would, after a
+// page's render failed; it does not wait for it (chromium runs one probe
+// at a time, and none while a render succeeded lately).
+func (s *Server) checkBrowser() {
+	if s.cfg.Rendered == nil || s.draining.Load() {
+		return
+	}
+	go s.chromium(context.Background())
+}
+
 func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	type report struct {
 		Status   string `json:"status"`

@@ -57,6 +57,11 @@ func (s *Server) decodeBody(data []byte, encoding string) ([]byte, *Error) {
 	case "", "identity", "gzip", "x-gzip", "zstd":
 		page, compressed, err := corpus.DecompressPage(data, s.cfg.MaxBody)
 		switch {
+		case errors.Is(err, corpus.ErrWARC), err == nil && corpus.IsWARC(page):
+			// fiasco clean reads a WARC's records as pages; here it
+			// would be cleaned as one page of WARC and HTTP headers.
+			return nil, &Error{Status: http.StatusUnsupportedMediaType, Kind: "warc",
+				Msg: "the body is a WARC file, and the service takes one page at a time: send each record's page (its HTTP body), or clean the file with fiasco clean"}
 		case errors.Is(err, corpus.ErrTooLarge):
 			return nil, &Error{Status: http.StatusRequestEntityTooLarge, Kind: "too_large",
 				Msg: fmt.Sprintf("the body decompresses to more than the limit of %d bytes", s.cfg.MaxBody)}

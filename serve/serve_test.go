@@ -423,6 +423,7 @@ type batchLine struct {
 	Error  string
 	// UnseenBlocks: blocks the rendering could not show.
 	UnseenBlocks int `json:"unseen_blocks"`
+	Note         string
 }
 
 func postBatch(t testing.TB, url string, body io.Reader) (*http.Response, []batchLine) {
@@ -674,8 +675,10 @@ func TestBatchBadLines(t *testing.T) {
 		`{"html": "<p>a</p>"} {"html": "<p>b</p>"}`,
 		`{"data": "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8gISIjJCUmJygpKissLS4vMDEyMzQ1Njc4OTo7PD0+P0BBQkNERUZHSElKS0xNTk9QUVJTVFVWV1hZWltcXV5fYGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6e3x9fn+AgYKDhIWGh4iJiouMjY6PkJGSk5SVlpeYmZqbnJ2en6ChoqOkpaanqKmqq6ytrq+wsbKztLW2t7i5uru8vb6/wMHCw8TFxsfIycrLzM3Oz9DR0tPU1dbX2Nna29zd3t/g4eLj5OXm5+jp6uvs7e7v8PHy8/T19vf4+fr7/P3+/w=="}`,
 	}, "\n") + "\n"
+	in += `{"HTML": "<p>A paragraph of text.</p>"}` + "\n" + `{"html": "<p>a</p>", "url": "x", "html": "<p>b</p>"}` + "\n"
 	_, lines := postBatch(t, srv.url+"/clean/batch?format=text&render=off", strings.NewReader(in))
-	want := []string{`line 1: unknown field "format"`, `line 2: "html" is number, want string`, "line 3: not a JSON object but array", "line 4: more than one JSON value", "line 5: "}
+	want := []string{`line 1: unknown field "format"`, `line 2: "html" is number, want string`, "line 3: not a JSON object but array", "line 4: more than one JSON value", "line 5: ",
+		`line 6: field "HTML": field names are lower case ("html")`, `line 7: field "html" given twice`}
 	if len(lines) != len(want) {
 		t.Fatalf("%d answer lines, want %d: %+v", len(lines), len(want), lines)
 	}
@@ -683,5 +686,52 @@ func TestBatchBadLines(t *testing.T) {
 		if l.Line < 1 || l.Line > len(want) || l.Status == 200 || !strings.HasPrefix(l.Error, want[l.Line-1]) {
 			t.Errorf("line %d: %d %q", l.Line, l.Status, l.Error)
 		}
+	}
+}
+
+// TestNoTextAndWARC: a page that gives no text says why, in
+// X-Fiasco-Note and a batch line's note, as fiasco clean says it on
+// stderr, and a page without a text block is not rendered; a WARC file
+// is refused (415), whether sent as it is, gzip-compressed, or as a
+// batch line's data; rescue takes on and off as floor does.
+func TestNoTextAndWARC(t *testing.T) {
+	srv := start(t, Config{Text: textCleaner(t)})
+	frames := []byte(`<html><frameset><frame src="nav.html"><frame src="main.html"></frameset></html>`)
+	resp, body := post(t, srv.url+"/clean?format=text", frames)
+	if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("X-Fiasco-Note") != "no text found: its text is in the pages its frames load (nav.html, main.html); clean those" || resp.Header.Get("X-Fiasco-Render") != "off" {
+		t.Errorf("frames: %d %q, headers %v", resp.StatusCode, body, resp.Header)
+	}
+	resp, _ = post(t, srv.url+"/clean?format=text&threshold=100", readFile(t, article))
+	if n := resp.Header.Get("X-Fiasco-Note"); !strings.HasPrefix(n, "no text kept (") || !strings.HasSuffix(n, "text blocks, every one classed boilerplate)") {
+		t.Errorf("nothing kept: X-Fiasco-Note %q", n)
+	}
+	if resp, _ = post(t, srv.url+"/clean?format=text", readFile(t, article)); resp.Header.Get("X-Fiasco-Note") != "" {
+		t.Errorf("a page with text: X-Fiasco-Note %q", resp.Header.Get("X-Fiasco-Note"))
+	}
+	_, lines := postBatch(t, srv.url+"/clean/batch?format=text", strings.NewReader(`{"html": "<frameset><frame src=a.html></frameset>"}`+"\n"))
+	if len(lines) != 1 || lines[0].Note != "no text found: its text is in the pages its frames load (a.html); clean those" {
+		t.Errorf("batch: %+v", lines)
+	}
+
+	warc := []byte("WARC/1.1\r\nWARC-Type: response\r\nContent-Length: 4\r\n\r\nabcd\r\n\r\n")
+	for name, data := range map[string][]byte{"plain": warc, "gzip": gzipped(t, warc)} {
+		resp, body := post(t, srv.url+"/clean", data)
+		if msg := errorOf(t, "a WARC ("+name+")", resp, body, http.StatusUnsupportedMediaType); !strings.Contains(msg, "the body is a WARC file") {
+			t.Errorf("a WARC (%s): %q", name, msg)
+		}
+	}
+	_, lines = postBatch(t, srv.url+"/clean/batch", strings.NewReader(`{"data": "`+base64.StdEncoding.EncodeToString(warc)+`"}`+"\n"))
+	if len(lines) != 1 || lines[0].Status != http.StatusUnsupportedMediaType || !strings.Contains(lines[0].Error, "WARC") {
+		t.Errorf("a batch line's WARC: %+v", lines)
+	}
+
+	on, _ := post(t, srv.url+"/clean?format=text&rescue=on", readFile(t, article))
+	for _, v := range []string{"true", "1", "ON"} {
+		if resp, _ := post(t, srv.url+"/clean?format=text&rescue="+v, readFile(t, article)); resp.StatusCode != on.StatusCode {
+			t.Errorf("rescue=%s: %d, rescue=on %d", v, resp.StatusCode, on.StatusCode)
+		}
+	}
+	if resp, body := post(t, srv.url+"/clean?rescue=maybe", readFile(t, article)); resp.StatusCode != 400 || !strings.Contains(string(body), "unknown rescue mode") {
+		t.Errorf("rescue=maybe: %d %s", resp.StatusCode, body)
 	}
 }

@@ -126,6 +126,7 @@ func withSignals(parent context.Context, stderr io.Writer) (ctx context.Context,
 					fmt.Fprintf(stderr, "fiasco: %s again: quitting without cleaning up\n", signalName(ss))
 					os.Exit(128 + int(ss))
 				}
+				fmt.Fprintf(stderr, "fiasco: %s again within %v of the first: taken for the same request (one %v or more after it quits at once)\n", signalName(ss), forceAfter, forceAfter)
 			case <-done:
 				return
 			}

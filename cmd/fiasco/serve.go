@@ -53,9 +53,10 @@ The service never fetches a URL it is given, and renders without network.
 that requests get 503 with Retry-After. On SIGTERM or SIGINT it stops
 accepting connections, finishes the requests under way (at most
 --shutdown-timeout), closes Chromium and exits 143 (SIGTERM) or 130.
-A second signal, a moment after the first, quits at once (Chromium's
+A second signal, 2 s or more after the first, quits at once (Chromium's
 profile may then be left behind; the next run that starts Chromium
-removes it).`
+removes it); one sooner is taken for the same request, as timeout(1)
+sends its signal twice.`
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("serve", serveHelp)

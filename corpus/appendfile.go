@@ -163,6 +163,15 @@ func (a *appendFile) write(p []byte) error {
 	return nil
 }
 
+// reset empties the file.
+func (a *appendFile) reset() error {
+	if err := truncateRegular(a.f); err != nil {
+		return fmt.Errorf("emptying %s: %w", a.path, err)
+	}
+	a.size = 0
+	return nil
+}
+
 func (a *appendFile) close() error {
 	err := a.f.Close()
 	if a.err != nil {

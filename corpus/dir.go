@@ -67,8 +67,10 @@ func openDir(dir string, format export.Format, keepDirs, resume bool) (*dirSink,
 		return nil, nil, err
 	}
 	// The manifest's lock first: the temporary files may be another
-	// run's, in flight.
-	m, err := openAppend(mpath, resume, true, goodLines)
+	// run's, in flight. It is opened as for a resume, kept as it is:
+	// a run starting afresh empties it once the files it lists are
+	// gone (below).
+	m, err := openAppend(mpath, true, true, goodLines)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -79,8 +81,13 @@ func openDir(dir string, format export.Format, keepDirs, resume bool) (*dirSink,
 	if !resume {
 		// A run starting afresh over an earlier one's output: that
 		// run's pages go with its manifest, so that none is left
-		// behind unlisted, to be taken for this run's.
+		// behind unlisted, to be taken for this run's. Should it stop
+		// on the way, the manifest still lists those left.
 		if err := removeListed(dir, listed); err != nil {
+			m.close()
+			return nil, nil, err
+		}
+		if err := m.reset(); err != nil {
 			m.close()
 			return nil, nil, err
 		}
@@ -242,13 +249,22 @@ func stripExts(name string) string {
 }
 
 // removeListed removes from dir the files an earlier run's manifest
-// listed (names relative to dir; any other name, and anything but a
-// regular file, is left alone), and the folders below dir that held
-// them where they are left empty.
+// listed, and the folders below dir that held them where they are left
+// empty. A name is taken within dir only (os.Root: no "..", no symbolic
+// link out of it), and only a regular file is removed; the manifest,
+// the error log and the settings file are never.
 func removeListed(dir string, listed map[string]bool) error {
+	if len(listed) == 0 {
+		return nil
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	names := make([]string, 0, len(listed))
 	for name := range listed {
-		names = append(names, name)
+		names = append(names, path.Clean(name))
 	}
 	slices.Sort(names)
 	folders := map[string]bool{}
@@ -256,26 +272,28 @@ func removeListed(dir string, listed map[string]bool) error {
 		if !filepath.IsLocal(filepath.FromSlash(name)) || name == ManifestName || name == ErrorsName || name == settingsName {
 			continue
 		}
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		fi, err := os.Lstat(p)
+		fi, err := root.Lstat(filepath.FromSlash(name))
 		if err != nil || !fi.Mode().IsRegular() {
-			continue
+			continue // gone, or no file of fiasco's (a link through which it lay)
 		}
-		if err := os.Remove(p); err != nil {
-			return fmt.Errorf("removing the earlier run's %s: %w", p, err)
+		if err := root.Remove(filepath.FromSlash(name)); err != nil {
+			return fmt.Errorf("removing the earlier run's %s: %w", filepath.Join(dir, filepath.FromSlash(name)), err)
 		}
-		for d := filepath.Dir(p); d != dir && len(d) > len(dir); d = filepath.Dir(d) {
+		for d := path.Dir(name); d != "."; d = path.Dir(d) {
 			folders[d] = true
 		}
 	}
-	// Deepest first; a folder that still holds anything stays.
+	// Deepest first; a folder that still holds anything stays, and so
+	// does a symbolic link (Lstat).
 	ds := make([]string, 0, len(folders))
 	for d := range folders {
 		ds = append(ds, d)
 	}
-	slices.SortFunc(ds, func(a, b string) int { return len(b) - len(a) })
+	slices.SortFunc(ds, func(a, b string) int { return strings.Count(b, "/") - strings.Count(a, "/") })
 	for _, d := range ds {
-		os.Remove(d) // fails, as it should, where the folder is not empty
+		if fi, err := root.Lstat(filepath.FromSlash(d)); err == nil && fi.IsDir() {
+			root.Remove(filepath.FromSlash(d)) // fails, as it should, where the folder is not empty
+		}
 	}
 	return nil
 }

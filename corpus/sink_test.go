@@ -631,4 +631,34 @@ func TestDirFreshRemovesListed(t *testing.T) {
 	if got, want := fmt.Sprint(files()), "[b b/mine.txt e e/four.txt manifest.jsonl notes.txt]"; got != want {
 		t.Errorf("after a fresh run: %s, want %s", got, want)
 	}
+	// A manifest that names files outside the directory (through a
+	// symbolic link, or with ..), or the manifest itself: none of them
+	// is removed.
+	outside := t.TempDir()
+	keep := filepath.Join(outside, "keep.txt")
+	if err := os.WriteFile(keep, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(dir, "link")); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, ManifestName), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel, _ := filepath.Rel(dir, keep)
+	for _, o := range []string{"link/keep.txt", filepath.ToSlash(rel), "x/../" + ManifestName, "./" + ManifestName} {
+		fmt.Fprintf(f, "{\"input\":\"x\",\"output\":%q}\n", o)
+	}
+	f.Close()
+	run(false, "f/five.html")
+	if _, err := os.Stat(keep); err != nil {
+		t.Errorf("a file outside the output directory: %v", err)
+	}
+	if got, want := fmt.Sprint(files()), "[b b/mine.txt f f/five.txt link manifest.jsonl notes.txt]"; got != want {
+		t.Errorf("after a fresh run over a manifest naming files outside: %s, want %s", got, want)
+	}
+	if m, _ := os.ReadFile(filepath.Join(dir, ManifestName)); strings.Count(string(m), "\n") != 1 {
+		t.Errorf("manifest after the run:\n%s", m)
+	}
 }

@@ -199,6 +199,11 @@ func (s *Source) list(ctx context.Context, name string, yield func(pipeline.Inpu
 		if err == io.EOF {
 			return true
 		}
+		if err != nil && stalls && ctx.Err() != nil {
+			// Stopped (a signal) while the pipe's list stalled: the
+			// list is no page; a resumed run reads it again.
+			return false
+		}
 		if err != nil {
 			return yield(pipeline.Input{Name: name, Err: fmt.Errorf("list of inputs %s, line %d: %w", name, n, err)})
 		}

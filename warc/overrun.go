@@ -26,6 +26,10 @@ import (
 // next record's start.
 const maxOverrunScan = maxRewind
 
+// tailBytes is how much overrun looks at after a block: the trailer's
+// line ends and the next record's version line.
+const tailBytes = 32
+
 // overrun returns, for the record whose header was just read, the count
 // of block bytes before the next record's start where its Content-Length
 // n runs past it, or -1.
@@ -34,11 +38,19 @@ func (r *Reader) overrun(n int64) int64 {
 		return -1
 	}
 	var tail []byte
+	atEOF := false
 	var at func(off int64, p []byte) (int, error) // reads the block by offset
-	if n <= bufSize-4 {
+	if n <= bufSize-tailBytes {
+		// The record's own bytes (its trailer included) are waited
+		// for; of the next record's, what has come: on a pipe a
+		// crawl streamed in would otherwise wait for the next record.
 		b, err := r.dr.Peek(int(n) + 4)
 		if int64(len(b)) < n || err != nil && err != io.EOF {
 			return -1 // the input ends in the block: ErrTruncated when it is read
+		}
+		atEOF = err == io.EOF
+		if !atEOF {
+			b, _ = r.dr.Peek(min(int(n)+tailBytes, max(int(n)+4, r.dr.Buffered())))
 		}
 		tail = b[n:]
 		at = func(off int64, p []byte) (int, error) {
@@ -58,49 +70,51 @@ func (r *Reader) overrun(n int64) int64 {
 		}
 		start := r.base + r.filePos()
 		at = func(off int64, p []byte) (int, error) { return ra.ReadAt(p, start+off) }
-		var t [4]byte
+		var t [tailBytes]byte
 		k, err := at(n, t[:])
-		if err != nil && err != io.EOF {
-			return -1
+		if err != nil && err != io.EOF || k == 0 {
+			return -1 // the input may end in the block (ErrTruncated), or right after it
 		}
-		if k == 0 && err == io.EOF {
-			// The input may end in the block (ErrTruncated), or
-			// right after it.
-			return -1
-		}
-		tail = t[:k]
+		tail, atEOF = t[:k], err == io.EOF
 	}
-	if boundary(tail) {
+	if boundary(tail, atEOF) {
 		return -1
 	}
 	return nextRecordIn(at, min(n, maxOverrunScan))
 }
 
-// boundary reports whether b, the bytes after a block (up to 4; fewer at
-// the end of the input), may end a record: line ends, then the start of
-// a WARC version, a NUL byte (padding) or the end of the input.
-func boundary(b []byte) bool {
-	for i, c := range b {
-		switch c {
-		case '\r', '\n':
-			continue
-		case 0:
-			return true
-		}
-		return bytes.HasPrefix([]byte("WARC/"), b[i:]) // b holds 4 bytes at most
+// boundary reports whether tail, the bytes after a block (up to
+// tailBytes; fewer at the end of the input, or where no more had come),
+// may end a record: line ends, then a WARC version line, a NUL byte
+// (padding), or nothing more; or too few bytes to tell that they are
+// none.
+func boundary(tail []byte, atEOF bool) bool {
+	i := 0
+	for i < len(tail) && (tail[i] == '\r' || tail[i] == '\n') {
+		i++
 	}
-	return true
+	rest := tail[i:]
+	switch {
+	case len(rest) == 0, rest[0] == 0:
+		return true
+	case len(rest) >= 8:
+		return versionAt(rest)
+	}
+	// A few bytes: those of a version line's start, or the end of a
+	// file cut there, may be one.
+	return bytes.HasPrefix([]byte("WARC/"), rest[:min(len(rest), 5)]) && (len(rest) <= 5 || isDigit(rest[5]))
 }
 
 // nextRecordIn looks through the first n bytes of a block, read with at,
-// for a WARC version line after a blank line, and returns the count of
-// block bytes before that blank line (the block as it should have
-// been), or -1.
+// for a WARC version line after a blank line (the line may run on past
+// the block's end), and returns the count of block bytes before that
+// blank line (the block as it should have been), or -1.
 func nextRecordIn(at func(off int64, p []byte) (int, error), n int64) int64 {
 	const overlap = 16
-	buf := make([]byte, min(n, bufSize))
-	for off := int64(0); off < n; {
-		k, err := at(off, buf[:min(int64(len(buf)), n-off)])
+	end := n + 8 // a version line that starts in the block ends at most 8 bytes past it
+	buf := make([]byte, min(end, bufSize))
+	for off := int64(0); off < end; {
+		k, err := at(off, buf[:min(int64(len(buf)), end-off)])
 		b := buf[:k]
 		for i := 0; ; {
 			j := versionLine(b[i:])
@@ -108,11 +122,11 @@ func nextRecordIn(at func(off int64, p []byte) (int, error), n int64) int64 {
 				break
 			}
 			i += j
-			if end := blankBefore(b[:i]); end >= 0 {
-				return off + int64(end)
+			if blank := blankBefore(b[:i]); blank >= 0 && off+int64(blank) < n {
+				return off + int64(blank)
 			}
 		}
-		if err != nil || k < len(buf) || off+int64(k) >= n {
+		if err != nil || off+int64(k) >= end || k < len(buf) {
 			break
 		}
 		off += int64(k) - overlap // a version line may start in the last bytes

@@ -632,3 +632,37 @@ func TestOverlongPlainBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlongEveryLength: in a plain file, whatever the length by which
+// a record's Content-Length is too long (into the next record's trailer,
+// version line, header fields, blank line, HTTP header, block, or on
+// into the record after it), no later record is lost, read by offset or
+// on a pipe; but where the block then ends right before a record (the
+// record after it swallowed whole), which cannot be told from a block
+// that holds a WARC file.
+func TestOverlongEveryLength(t *testing.T) {
+	m := mixed()
+	first, next, last := m[1], m[2], m[3] // a request, a response with an HTTP header and a page, metadata
+	body := strings.SplitN(first, "\r\n\r\n", 2)[1]
+	cl := fmt.Sprintf("Content-Length: %d\r\n", len(body)-4)
+	if !strings.Contains(first, cl) {
+		t.Fatalf("no %q in %q", cl, first)
+	}
+	for extra := 1; extra <= len(next)+len(last)/2; extra++ {
+		long := strings.Replace(first, cl, fmt.Sprintf("Content-Length: %d\r\n", len(body)-4+extra), 1)
+		data := cat(long, next, last)
+		end := strings.Index(long, "\r\n\r\n") + 4 + len(body) - 4 + extra // the block's declared end
+		if boundary(data[end:min(len(data), end+tailBytes)], end+tailBytes >= len(data)) {
+			if extra > 4 && (extra < len(next)-8 || extra > len(next)+4) { // the trailer's line ends, the page's last ones
+				t.Errorf("Content-Length %d too long: taken for a record's end", extra)
+			}
+			continue
+		}
+		for _, in := range []io.Reader{bytes.NewReader(data), struct{ io.Reader }{bytes.NewReader(data)}} {
+			got := readIDs(NewReader(in, Options{}), func(error) string { return "error" })
+			if !slices.Contains(got, id(3)) || !slices.Contains(got, id(4)) {
+				t.Errorf("Content-Length %d too long (%T): read %q, want %s and %s among them", extra, in, got, id(3), id(4))
+			}
+		}
+	}
+}

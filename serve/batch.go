@@ -16,6 +16,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/fiasco-project/fiasco/corpus"
 	"github.com/fiasco-project/fiasco/export"
 )
 
@@ -395,6 +396,9 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 		return fail(badRequest("line %d: give html or data, not both", n))
 	case in.HTML != nil:
 		data = []byte(*in.HTML)
+		if corpus.IsWARC(data) {
+			return fail(warcBody())
+		}
 	case in.Data != nil:
 		var err error
 		if data, err = decodeBase64(*in.Data); err != nil {

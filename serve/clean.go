@@ -281,10 +281,13 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		if err == nil && res.RenderErr != nil {
 			s.met.fallback()
 		}
-		// A hung browser looks like a page that takes too long: ask
-		// whether it still renders (HealthRecycleAfter failed probes
-		// in a row end it), without a /healthz call to wait for.
-		s.checkBrowser()
+		if err != nil || res.RenderErr != nil {
+			// A hung browser looks like a page that takes too long:
+			// ask whether it still renders (HealthRecycleAfter failed
+			// probes in a row end it), without a /healthz call to wait
+			// for. A retry that rendered answered that.
+			s.checkBrowser()
+		}
 	}
 	renderErr := ""
 	if err == nil && res.RenderErr != nil {
@@ -296,7 +299,8 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 	}
 	if err != nil {
 		e := s.pageError(ctx, err)
-		s.met.page(rendered && isRenderError(err), time.Since(t0), nil, e.Kind) // a page refused before its render was not rendered
+		// A page refused as no page (empty, binary) was not rendered.
+		s.met.page(rendered && e.Kind != "empty" && e.Kind != "binary", time.Since(t0), nil, e.Kind)
 		return nil, e
 	}
 	if rendered && len(res.Blocks) == 0 {

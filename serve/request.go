@@ -58,10 +58,7 @@ func (s *Server) decodeBody(data []byte, encoding string) ([]byte, *Error) {
 		page, compressed, err := corpus.DecompressPage(data, s.cfg.MaxBody)
 		switch {
 		case errors.Is(err, corpus.ErrWARC), err == nil && corpus.IsWARC(page):
-			// fiasco clean reads a WARC's records as pages; here it
-			// would be cleaned as one page of WARC and HTTP headers.
-			return nil, &Error{Status: http.StatusUnsupportedMediaType, Kind: "warc",
-				Msg: "the body is a WARC file, and the service takes one page at a time: send each record's page (its HTTP body), or clean the file with fiasco clean"}
+			return nil, warcBody()
 		case errors.Is(err, corpus.ErrTooLarge):
 			return nil, &Error{Status: http.StatusRequestEntityTooLarge, Kind: "too_large",
 				Msg: fmt.Sprintf("the body decompresses to more than the limit of %d bytes", s.cfg.MaxBody)}
@@ -75,6 +72,14 @@ func (s *Server) decodeBody(data []byte, encoding string) ([]byte, *Error) {
 	}
 	return nil, &Error{Status: http.StatusUnsupportedMediaType, Kind: "encoding",
 		Msg: fmt.Sprintf("Content-Encoding %q is not supported: send the page as it is, gzip or zstd", encoding)}
+}
+
+// warcBody is the refusal of a WARC file sent as a page: fiasco clean
+// reads its records as pages; here it would be cleaned as one page of
+// WARC and HTTP headers.
+func warcBody() *Error {
+	return &Error{Status: http.StatusUnsupportedMediaType, Kind: "warc",
+		Msg: "the body is a WARC file, and the service takes one page at a time: send each record's page (its HTTP body), or clean the file with fiasco clean"}
 }
 
 func (s *Server) readError(err error, n int64) *Error {

@@ -720,9 +720,10 @@ func TestNoTextAndWARC(t *testing.T) {
 			t.Errorf("a WARC (%s): %q", name, msg)
 		}
 	}
-	_, lines = postBatch(t, srv.url+"/clean/batch", strings.NewReader(`{"data": "`+base64.StdEncoding.EncodeToString(warc)+`"}`+"\n"))
-	if len(lines) != 1 || lines[0].Status != http.StatusUnsupportedMediaType || !strings.Contains(lines[0].Error, "WARC") {
-		t.Errorf("a batch line's WARC: %+v", lines)
+	html, _ := json.Marshal(string(warc))
+	_, lines = postBatch(t, srv.url+"/clean/batch", strings.NewReader(`{"data": "`+base64.StdEncoding.EncodeToString(warc)+`"}`+"\n"+`{"html": `+string(html)+`}`+"\n"))
+	if len(lines) != 2 || lines[0].Status != http.StatusUnsupportedMediaType || !strings.Contains(lines[0].Error, "WARC") || lines[1].Status != http.StatusUnsupportedMediaType {
+		t.Errorf("a batch line's WARC, as data and as html: %+v", lines)
 	}
 
 	on, _ := post(t, srv.url+"/clean?format=text&rescue=on", readFile(t, article))

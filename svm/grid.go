@@ -16,8 +16,13 @@ type GridOptions struct {
 	// Log2C and Log2G list the exponents to try; nil means LIBSVM's
 	// default grid: log2 C = -5, -3, ..., 15 and log2 gamma = 3, 1, ..., -15.
 	Log2C, Log2G []float64
-	Folds        int    // k of stratified k-fold CV (default 5)
-	Seed         uint64 // fold seed
+	// C and Gamma, when not nil, are the values tried, exactly, in
+	// place of 2 to the power of Log2C's and Log2G's (which must then
+	// be as long: they label the points). svm-grid's "-log2c null"
+	// gives the one C of -c so, which 2^log2(C) may miss by a bit.
+	C, Gamma []float64
+	Folds    int    // k of stratified k-fold CV (default 5)
+	Seed     uint64 // fold seed
 	// FoldOf, if set, gives each row's fold instead of Folds/Seed.
 	FoldOf []int
 	// Workers is the number of parallel trainings (default GOMAXPROCS).
@@ -30,6 +35,22 @@ type GridOptions struct {
 	// one call at a time and with done increasing, so that it needs no
 	// lock of its own; it should return quickly (the workers wait).
 	Progress func(done, total int)
+}
+
+// valueC is the i-th C of the grid.
+func (o *GridOptions) valueC(i int) float64 {
+	if o.C != nil {
+		return o.C[i]
+	}
+	return math.Exp2(o.Log2C[i])
+}
+
+// valueGamma is the i-th gamma of the grid.
+func (o *GridOptions) valueGamma(i int) float64 {
+	if o.Gamma != nil {
+		return o.Gamma[i]
+	}
+	return math.Exp2(o.Log2G[i])
 }
 
 // RangeLog2 returns begin, begin+step, ... up to end inclusive, as
@@ -89,9 +110,18 @@ func GridSearch(ctx context.Context, prob *Problem, base Params, opt GridOptions
 	}
 	if base.Kernel == Linear {
 		opt.Log2G = []float64{math.Log2(base.kparams(prob.NumFeatures()).gamma)}
+		opt.Gamma = nil
 	}
 	if len(opt.Log2C) == 0 || len(opt.Log2G) == 0 {
 		return nil, fmt.Errorf("svm: empty grid")
+	}
+	if opt.C != nil && len(opt.C) != len(opt.Log2C) || opt.Gamma != nil && len(opt.Gamma) != len(opt.Log2G) {
+		return nil, fmt.Errorf("svm: GridOptions.C or Gamma is not as long as Log2C or Log2G")
+	}
+	for _, v := range append(append([]float64(nil), opt.C...), opt.Gamma...) {
+		if !(v > 0) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("svm: grid value %g: want a positive number", v)
+		}
 	}
 	for _, g := range [...]struct {
 		name string
@@ -181,8 +211,7 @@ func GridSearch(ctx context.Context, prob *Problem, base Params, opt GridOptions
 			defer wg.Done()
 			for jb := range jobs {
 				p := base
-				p.C = math.Exp2(opt.Log2C[jb.c])
-				p.Gamma = math.Exp2(opt.Log2G[jb.g])
+				p.C, p.Gamma = opt.valueC(jb.c), opt.valueGamma(jb.g)
 				if base.Kernel == Linear {
 					p.Gamma = base.Gamma
 				}
@@ -232,7 +261,7 @@ func GridSearch(ctx context.Context, prob *Problem, base Params, opt GridOptions
 				continue // stopped before its folds were all done
 			}
 			r := results[g*len(opt.Log2C)+c]
-			pt := GridPoint{Log2C: lc, Log2G: lg, C: math.Exp2(lc), Gamma: math.Exp2(lg), Metrics: cvMetrics(prob, r.Pred)}
+			pt := GridPoint{Log2C: lc, Log2G: lg, C: opt.valueC(c), Gamma: opt.valueGamma(g), Metrics: cvMetrics(prob, r.Pred)}
 			if base.Kernel == Linear {
 				pt.Gamma = base.Gamma
 			}

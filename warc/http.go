@@ -156,7 +156,7 @@ func (rec *Record) HTTP() (*HTTPResponse, error) {
 	var body *bufio.Reader = hb
 	te := strings.ToLower(strings.Join(resp.Header.Values("Transfer-Encoding"), ","))
 	if cl, ok := contentLength(resp.Header); ok && !strings.Contains(te, "chunked") && resp.StatusCode >= 200 && resp.StatusCode != 204 && resp.StatusCode != 304 {
-		resp.short = cl > int64(hb.Buffered())+rec.remaining
+		resp.short = cl > int64(hb.Buffered())+rec.left() // left: a block cut at the next record (overrun) is that short
 	}
 	if strings.Contains(te, "chunked") && looksChunked(hb) {
 		if r.cb == nil {

@@ -369,6 +369,11 @@ func listedNear(l string, outs []string) ([]string, error) {
 	if l == "-" {
 		return nil, nil
 	}
+	if fi, err := os.Stat(l); err == nil && !fi.Mode().IsRegular() {
+		// A pipe's list (-i <(find ...), a named pipe) can be read
+		// once: the run reads it, and this check is left out.
+		return nil, nil
+	}
 	f, err := os.Open(l)
 	if err != nil {
 		return nil, err

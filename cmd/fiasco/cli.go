@@ -221,14 +221,19 @@ func exitCode(ctx context.Context, name string, err error, stderr io.Writer) int
 	case isQuiet(err):
 		return 1
 	}
-	fmt.Fprintf(stderr, "%s: %s\n", prefix, errMessage(err))
+	fmt.Fprintf(stderr, "%s: %s\n", prefix, errMessage(name, err))
 	return 1
 }
 
-// errMessage is err's message without package train's prefix, which
-// the command's own name stands for ("fiasco train: train: ...").
-func errMessage(err error) string {
+// errMessage is err's message; of train and eval, which train models
+// through package train, without its prefix, which the command's name
+// stands for ("fiasco train: train: ..."). Other commands' errors may
+// start with a file named train (svm-train's data file, often).
+func errMessage(cmd string, err error) string {
 	msg := err.Error()
+	if cmd != "train" && cmd != "eval" {
+		return msg
+	}
 	if rest, ok := strings.CutPrefix(msg, "--grid: train: "); ok {
 		return "--grid: " + rest
 	}

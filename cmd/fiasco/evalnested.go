@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -290,7 +289,7 @@ func (n *nestedFlags) check(fs *flagSet, df *dataFlags, mf *modelFlags, cv int) 
 			return err
 		}
 	}
-	if n.pages != "" && filepath.Clean(n.pages) == filepath.Clean(n.blocks) {
+	if n.pages != "" && n.blocks != "" && samePath(n.pages, n.blocks) {
 		return usagef("eval", "--pages and --blocks both name %s: give each its own file", n.pages)
 	}
 	if n.given["extra-pages"] && len(n.extra) == 0 {

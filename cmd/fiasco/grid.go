@@ -81,6 +81,12 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	nullC, nullG := isNull(*log2c), isNull(*log2g)
 	switch {
+	case sf.kernel == 0 && fs.given("g") != "":
+		return usagef("grid", "-g: a linear kernel (-t 0) has no gamma; drop it")
+	case sf.kernel == 0 && fs.given("log2g") != "" && !nullG:
+		return usagef("grid", "-log2g: a linear kernel (-t 0) has no gamma; drop it (or give -log2g null, as svm-grid takes)")
+	}
+	switch {
 	case nullC && nullG:
 		return usagef("grid", "-log2c null and -log2g null: nothing to search")
 	case fs.given("c") != "" && !nullC:
@@ -99,9 +105,6 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *workers < 0 {
 		return usagef("grid", "-workers %d: want 0 (all cores) or more", *workers)
 	}
-	if sf.kernel == 0 && (fs.given("g") != "" || fs.given("log2g") != "" && !nullG) {
-		return usagef("grid", "-log2g: a linear kernel (-t 0) has no gamma; drop it (or give -log2g null, as svm-grid takes)")
-	}
 	if sf.kernel == 0 && nullC {
 		return usagef("grid", "-log2c null with a linear kernel (-t 0): nothing to search")
 	}
@@ -115,7 +118,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return usagef("grid", "-log2c %v", err)
 		}
 	} else {
-		lc = []float64{math.Log2(base.C)}
+		lc = []float64{math.Log2(base.C)} // a label: the C is base.C, exactly (opt.C)
 	}
 	if !nullG {
 		if lg, err = parseRange(*log2g); err != nil {
@@ -138,12 +141,12 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	gammaNull := base.Gamma // -log2g null: -g's, or svm-train's default
+	if gammaNull == 0 {
+		gammaNull = 1 / float64(max(1, prob.NumFeatures()))
+	}
 	if nullG && base.Kernel != svm.Linear {
-		g := base.Gamma
-		if g == 0 {
-			g = 1 / float64(max(1, prob.NumFeatures())) // svm-train's default
-		}
-		lg = []float64{math.Log2(g)}
+		lg = []float64{math.Log2(gammaNull)} // a label: the gamma is gammaNull, exactly (opt.Gamma)
 	}
 	applyLabelWeights(&base, weights, prob.Y, func(msg string) { fmt.Fprintln(stderr, msg) })
 	if col, lo, hi := unscaled(prob); col >= 0 {
@@ -154,6 +157,12 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return dataErr(data, err)
 	}
 	opt := svm.GridOptions{Log2C: lc, Log2G: lg, FoldOf: foldOf, Workers: *workers, KernelMB: *kernelMB}
+	if nullC {
+		opt.C = []float64{base.C}
+	}
+	if nullG && base.Kernel != svm.Linear {
+		opt.Gamma = []float64{gammaNull}
+	}
 	start := time.Now()
 	bar := newProgress(stderr, "grid", "pairs", len(lc)*len(lg), *quiet)
 	opt.Progress = bar.Update

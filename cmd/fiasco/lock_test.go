@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/fiasco-project/fiasco/corpus"
@@ -107,4 +108,29 @@ func markingBrowser(t *testing.T, dir string) (browser, mark string) {
 		t.Fatal(err)
 	}
 	return browser, mark
+}
+
+// TestListFromPipe: a list of paths in a pipe (-i <(find ...), a named
+// pipe) is read by the run alone: the check for outputs listed among
+// the inputs, which reads a list file first, leaves it be.
+func TestListFromPipe(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "a.html")
+	if err := os.WriteFile(page, []byte("<html><body><p>A paragraph of running text, long enough to be kept as the page's own content.</p></body></html>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fifo := filepath.Join(dir, "list")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	go func() {
+		if f, err := os.OpenFile(fifo, os.O_WRONLY, 0); err == nil {
+			f.WriteString(page + "\n")
+			f.Close()
+		}
+	}()
+	code, _, stderr := fiasco(t, "clean", "-q", "--no-render", "-o", filepath.Join(dir, "out"), "-i", fifo)
+	if code != 0 || !strings.Contains(stderr, "1 page, 1 cleaned") {
+		t.Errorf("exit %d, stderr %q; want the listed page cleaned", code, stderr)
+	}
 }

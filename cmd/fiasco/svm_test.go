@@ -409,11 +409,19 @@ func TestGridNull(t *testing.T) {
 			t.Errorf("grid %q: exit %d, stdout %q, stderr %q; want a table from %q and the last line %q", c.args, code, out, errs, c.table, c.last)
 		}
 	}
+	// The value is -c's, exactly (not 2^log2(10)).
+	if code, out, errs := runCmd(t, gridCmd, "-q", "-out", "null", "-log2c", "null", "-c", "10", "-log2g", "-3,-3,1", data); code != 0 || !strings.Contains(out, "best: C 10 (-log2c null)") {
+		t.Errorf("-log2c null -c 10: exit %d, %q %q", code, out, errs)
+	}
+	if code, out, errs := runCmd(t, gridCmd, "-q", "-out", "null", "-log2g", "null", "-g", "3", "-log2c", "0,0,1", data); code != 0 || !strings.Contains(out, "gamma 3 (-log2g null)") {
+		t.Errorf("-log2g null -g 3: exit %d, %q %q", code, out, errs)
+	}
 	for _, c := range []struct {
 		args []string
 		err  string
 	}{
 		{[]string{"-log2c", "null", "-log2g", "null"}, "nothing to search"},
+		{[]string{"-t", "0", "-g", "2"}, "-g: a linear kernel (-t 0) has no gamma"},
 		{[]string{"-log2g", "null", "-c", "2"}, "-c: the grid chooses C"},
 		{[]string{"-log2c", "null", "-g", "2"}, "-g: the grid chooses gamma"},
 		{[]string{"-log2g", "null", "-png", filepath.Join(t.TempDir(), "h.png")}, "a heatmap needs both"},

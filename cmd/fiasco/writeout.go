@@ -124,3 +124,16 @@ func checkNotInput(cmd, flag, path string, dirs []string, inputs ...string) erro
 	}
 	return nil
 }
+
+// samePath reports whether a and b name the same file: the same path
+// once absolute, or, where both exist, the same file on disk.
+func samePath(a, b string) bool {
+	aa, err1 := filepath.Abs(a)
+	bb, err2 := filepath.Abs(b)
+	if err1 == nil && err2 == nil && aa == bb {
+		return true
+	}
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}

@@ -207,12 +207,11 @@ func HoldsPages(format, path string) bool {
 // files; or written by a version before settings files). Whether that
 // run finished cannot be told, nor can it be resumed.
 func Orphaned(format, path string) bool {
-	if path == "" || IsDevice(path) || HasSettings(format, path) {
+	if HasSettings(format, path) || !HoldsPages(format, path) {
 		return false
 	}
 	if !IsStream(format) {
-		fi, err := os.Stat(filepath.Join(path, ManifestName))
-		return err == nil && fi.Mode().IsRegular() && fi.Size() > 0
+		return true
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -232,5 +231,5 @@ func Orphaned(format, path string) bool {
 		return bytes.HasPrefix(head, []byte(`{"input":`))
 	}
 	return startsWARC(head) && bytes.Contains(head, []byte("WARC-Type: warcinfo")) &&
-		bytes.Contains(head, []byte("\r\nsoftware: fiasco")) && HoldsPages(WET, path)
+		bytes.Contains(head, []byte("\r\nsoftware: fiasco"))
 }

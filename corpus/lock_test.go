@@ -476,23 +476,30 @@ func TestUnfinished(t *testing.T) {
 	}
 }
 
-// TestHoldsPages: an output holds pages when a page's record is in it;
-// a WET file with its warcinfo alone, an empty JSON Lines file (plain or
-// gzip) and a directory without a manifest line hold none.
-func TestHoldsPages(t *testing.T) {
-	dir := t.TempDir()
-	var info, full bytes.Buffer
-	for _, b := range []*bytes.Buffer{&info, &full} {
-		if err := newWETSink(streamWriter{b}).warcinfo("x.warc.wet.gz", "fiasco test"); err != nil {
-			t.Fatal(err)
-		}
+// wetOutputs returns a WET output as fiasco writes it killed before its
+// first page (its warcinfo record alone), and one with a page.
+func wetOutputs(t *testing.T) (infoOnly, full string) {
+	t.Helper()
+	var b bytes.Buffer
+	s := newWETSink(streamWriter{&b})
+	if err := s.warcinfo("x.warc.wet.gz", "fiasco test"); err != nil {
+		t.Fatal(err)
 	}
-	s := newWETSink(streamWriter{&full})
+	infoOnly = b.String()
 	for _, o := range outcomes(t, 1, s) {
 		if _, err := s.Put(o); err != nil {
 			t.Fatal(err)
 		}
 	}
+	return infoOnly, b.String()
+}
+
+// TestHoldsPages: an output holds pages when a page's record is in it;
+// a WET file with its warcinfo alone, an empty JSON Lines file (plain or
+// gzip) and a directory without a manifest line hold none.
+func TestHoldsPages(t *testing.T) {
+	dir := t.TempDir()
+	infoOnly, full := wetOutputs(t)
 	os.MkdirAll(filepath.Join(dir, "d"), 0o755)
 	os.WriteFile(filepath.Join(dir, "d", ManifestName), []byte(`{"input":"a.html","output":"a.txt"}`+"\n"), 0o644)
 	os.MkdirAll(filepath.Join(dir, "e"), 0o755)
@@ -501,8 +508,8 @@ func TestHoldsPages(t *testing.T) {
 		format, name, data string
 		want               bool
 	}{
-		{WET, "info.warc.wet.gz", info.String(), false},
-		{WET, "full.warc.wet.gz", full.String(), true},
+		{WET, "info.warc.wet.gz", infoOnly, false},
+		{WET, "full.warc.wet.gz", full, true},
 		{JSONL, "empty.jsonl", "", false},
 		{JSONL, "empty.jsonl.gz", gzipped(""), false},
 		{JSONL, "one.jsonl", `{"input":"a.html"}` + "\n", true},
@@ -529,17 +536,7 @@ func TestHoldsPages(t *testing.T) {
 func TestOrphaned(t *testing.T) {
 	dir := t.TempDir()
 	long := `{"input":"a.html","text":"` + strings.Repeat("word ", 40000) + "\"}\n"
-	var wetBuf bytes.Buffer
-	s := newWETSink(streamWriter{&wetBuf})
-	if err := s.warcinfo("x.warc.wet.gz", "fiasco test"); err != nil {
-		t.Fatal(err)
-	}
-	infoOnly := wetBuf.String()
-	for _, o := range outcomes(t, 1, s) {
-		if _, err := s.Put(o); err != nil {
-			t.Fatal(err)
-		}
-	}
+	infoOnly, full := wetOutputs(t)
 	os.MkdirAll(filepath.Join(dir, "d"), 0o755)
 	os.WriteFile(filepath.Join(dir, "d", ManifestName), []byte(`{"input":"a.html","output":"a.txt"}`+"\n"), 0o644)
 	for _, c := range []struct {
@@ -550,7 +547,7 @@ func TestOrphaned(t *testing.T) {
 		{JSONL, "long.jsonl.gz", gzipped(long), true},
 		{JSONL, "user.jsonl", `{"id": 1}` + "\n", false},
 		{JSONL, "empty.jsonl", "", false},
-		{WET, "x.warc.wet.gz", wetBuf.String(), true},
+		{WET, "x.warc.wet.gz", full, true},
 		{WET, "info.warc.wet.gz", infoOnly, false}, // killed before its first page: nothing to lose
 		{WET, "other.warc.gz", gzipped("WARC/1.1\r\nWARC-Type: warcinfo\r\n\r\nsoftware: wget\r\n"), false},
 		{"text", "d", "", true},

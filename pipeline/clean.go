@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"net/url"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -301,6 +302,30 @@ func (r *Result) RenderErrText() string {
 		}
 		return c
 	}, r.RenderErr.Error())
+}
+
+// NoTextNote says why the page gave no text ("" where it gave some):
+// its text is in the pages its frames load, it has no text a reader
+// sees, or every block was classed boilerplate. fiasco clean writes it
+// on standard error, the service in a header.
+func (r *Result) NoTextNote() string {
+	switch {
+	case len(r.Blocks) == 0 && len(r.Frames) > 0:
+		frames := strings.Join(r.Frames, ", ")
+		if len(r.Frames) > 3 {
+			frames = fmt.Sprintf("%s and %d more", strings.Join(r.Frames[:3], ", "), len(r.Frames)-3)
+		}
+		return "no text found: its text is in the pages its frames load (" + frames + "); clean those"
+	case len(r.Blocks) == 0:
+		return "no text found (nothing a reader sees, with scripts off)"
+	case !slices.Contains(r.Keep, true):
+		n := "1 text block"
+		if len(r.Blocks) != 1 {
+			n = fmt.Sprintf("%d text blocks", len(r.Blocks))
+		}
+		return "no text kept (" + n + ", every one classed boilerplate)"
+	}
+	return ""
 }
 
 // Kept returns the blocks classified clean.

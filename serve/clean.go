@@ -157,7 +157,7 @@ type answer struct {
 	truncated bool   // the page was cut at a size limit (load.Page.Truncated)
 	unseen    int    // blocks the rendering could not show, decided by the text model (pipeline.Result.Unseen)
 	floored   bool   // the prose floor kept blocks (pipeline.Result.Floored)
-	note      string // why a page gave no text (noTextNote), "" where it gave some
+	note      string // why a page gave no text (pipeline.Result.NoTextNote), "" where it gave some
 }
 
 // cleaner returns the Cleaner for o's policy and render mode.
@@ -337,29 +337,7 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		}
 	}
 	unseen, _ := res.Unseen()
-	return &answer{body: body, rendered: rendered, renderErr: renderErr, blocks: len(res.Blocks), kept: kept, truncated: res.Page.Truncated, unseen: unseen, floored: res.Floored(), note: noTextNote(res, kept)}, nil
-}
-
-// noTextNote says why a page gave no text, as fiasco clean says it on
-// standard error; "" where it gave some.
-func noTextNote(res *pipeline.Result, kept int) string {
-	switch {
-	case len(res.Blocks) == 0 && len(res.Frames) > 0:
-		frames := strings.Join(res.Frames, ", ")
-		if len(res.Frames) > 3 {
-			frames = fmt.Sprintf("%s and %d more", strings.Join(res.Frames[:3], ", "), len(res.Frames)-3)
-		}
-		return "no text found: its text is in the pages its frames load (" + frames + "); clean those"
-	case len(res.Blocks) == 0:
-		return "no text found (nothing a reader sees, with scripts off)"
-	case kept == 0:
-		n := "1 text block"
-		if len(res.Blocks) != 1 {
-			n = fmt.Sprintf("%d text blocks", len(res.Blocks))
-		}
-		return "no text kept (" + n + ", every one classed boilerplate)"
-	}
-	return ""
+	return &answer{body: body, rendered: rendered, renderErr: renderErr, blocks: len(res.Blocks), kept: kept, truncated: res.Page.Truncated, unseen: unseen, floored: res.Floored(), note: res.NoTextNote()}, nil
 }
 
 // safeClean runs the cleaner, turning a panic into an error.

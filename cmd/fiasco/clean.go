@@ -476,13 +476,8 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 	if res.Page.Truncated {
 		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, truncatedMsg(res.Page.Cut, cf.maxBytes))
 	}
-	switch {
-	case len(res.Blocks) == 0 && len(res.Frames) > 0:
-		fmt.Fprintf(stderr, "fiasco clean: %s: no text found: its text is in the pages its frames load (%s); clean those\n", in.Name, framesList(res.Frames))
-	case len(res.Blocks) == 0:
-		fmt.Fprintf(stderr, "fiasco clean: %s: no text found (nothing a reader sees, with scripts off)\n", in.Name)
-	case len(res.Kept()) == 0:
-		fmt.Fprintf(stderr, "fiasco clean: %s: no text kept (%s, every one classed boilerplate)\n", in.Name, plural(len(res.Blocks), "text block"))
+	if note := res.NoTextNote(); note != "" {
+		fmt.Fprintf(stderr, "fiasco clean: %s: %s\n", in.Name, note)
 	}
 	if res.RenderErr != nil {
 		fmt.Fprintf(stderr, "fiasco clean: %s\n", renderFailedMsg(res.RenderErr.Error()))
@@ -623,12 +618,4 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
-}
-
-// framesList names up to three of a page's frames (pipeline.Doc.Frames).
-func framesList(srcs []string) string {
-	if len(srcs) <= 3 {
-		return strings.Join(srcs, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(srcs[:3], ", "), len(srcs)-3)
 }

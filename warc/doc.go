@@ -47,8 +47,9 @@
 // header, or its gzip member or zstd frame), ErrMalformed (a header that
 // is not WARC syntax, or a Content-Length that runs past the record's
 // gzip member or zstd frame into a member that starts a record, or, in
-// a plain file, past a blank line and a WARC version line to bytes that
-// end no record: the next record is not swallowed), ErrGzip or ErrZstd (corrupt compressed data) or an
+// a plain file or one compressed as a whole, past a blank line and a
+// WARC version line to bytes that end no record or past the end of the
+// input: the next record is not swallowed), ErrGzip or ErrZstd (corrupt compressed data) or an
 // I/O error of the underlying reader. Such errors end the reading: Next
 // returns the same error again, unless Reader.Resync moves past damage
 // within the file (ErrGzip, ErrZstd, ErrMalformed) to the next place a

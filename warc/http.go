@@ -57,6 +57,9 @@ type HTTPResponse struct {
 	rec   *Record
 	sniff *bufio.Reader
 	short bool // the block ends before the HTTP Content-Length (Short)
+	// cutCoded: the body's content coding ended early on a record that
+	// says it is cut (decoder); Short reports it.
+	cutCoded bool
 }
 
 // Truncated reports whether Body was cut at Options.MaxPayload; see
@@ -82,9 +85,12 @@ func contentLength(h http.Header) (int64, bool) {
 // Short reports whether the record's block ends before the body's HTTP
 // Content-Length, or for a chunked body before its last chunk: the
 // crawler stored the body cut (without a WARC-Truncated field), or a
-// length is wrong. Known once HTTP returns, for a chunked body once Body
+// length is wrong; or whether a body with a content coding (gzip,
+// deflate, br, zstd) ended before its coding did on a record that says
+// it is cut (WARC-Truncated, or short as above), whose decoded part Body
+// gives. Known once HTTP returns, for a chunked or coded body once Body
 // has been read to its end.
-func (h *HTTPResponse) Short() bool { return h.short }
+func (h *HTTPResponse) Short() bool { return h.short || h.cutCoded }
 
 // IsHTML reports whether the response holds an HTML page: by its
 // Content-Type, or, when that is missing, unknown or
@@ -170,7 +176,7 @@ func (rec *Record) HTTP() (*HTTPResponse, error) {
 		return nil, rec.wrap(err)
 	}
 	if enc != "" {
-		dec, err := r.decoder(enc, body)
+		dec, err := r.decoder(enc, body, resp)
 		if err != nil {
 			return nil, rec.wrap(err)
 		}
@@ -265,7 +271,13 @@ func contentCoding(h http.Header) (string, error) {
 // "zstd") on src. A gzip or zstd body that does not start like its coding
 // says (a crawler that stored it decoded), or a br body that starts like
 // markup, is passed through as is; an empty body stays empty.
-func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
+//
+// A body that ends before its coding does (a truncated gzip stream) is
+// an error, but where the record says it is cut (its WARC-Truncated
+// field, or a block shorter than the body's HTTP Content-Length: see
+// Short), as crawlers cut large responses: what was decoded is the body
+// then, and resp.cutCoded is set.
+func (r *Reader) decoder(enc string, src *bufio.Reader, resp *HTTPResponse) (io.Reader, error) {
 	magic, err := src.Peek(4)
 	if len(magic) == 0 {
 		if err != nil && err != io.EOF {
@@ -284,7 +296,7 @@ func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
 		} else if err := r.ceZstd.Reset(src); err != nil {
 			return nil, decodeErr("zstd", err)
 		}
-		return &decodeErrReader{r: r.ceZstd, enc: enc}, nil
+		return &decodeErrReader{r: r.ceZstd, enc: enc, resp: resp}, nil
 	case enc == "zstd":
 		return src, nil
 	case enc == "br" && looksLikeMarkup(src):
@@ -295,7 +307,7 @@ func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
 		} else if err := r.ceBrotli.Reset(src); err != nil {
 			return nil, decodeErr("br", err)
 		}
-		return &decodeErrReader{r: r.ceBrotli, enc: enc}, nil
+		return &decodeErrReader{r: r.ceBrotli, enc: enc, resp: resp}, nil
 	case enc == "gzip" && len(magic) >= 2 && magic[0] == 0x1f && magic[1] == 0x8b:
 		if r.ceGzip == nil {
 			r.ceGzip = new(gzip.Reader)
@@ -304,7 +316,7 @@ func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
 			return nil, decodeErr("gzip", err)
 		}
 		r.ceGzip.Multistream(false) // ignore junk after the gzip data
-		return &decodeErrReader{r: r.ceGzip, enc: enc}, nil
+		return &decodeErrReader{r: r.ceGzip, enc: enc, resp: resp}, nil
 	case enc == "gzip":
 		return src, nil
 	case len(magic) >= 2 && magic[0]&0x0f == 8 && (uint(magic[0])<<8|uint(magic[1]))%31 == 0:
@@ -312,7 +324,7 @@ func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
 		if err != nil {
 			return nil, decodeErr("deflate", err)
 		}
-		return &decodeErrReader{r: zr, enc: enc}, nil
+		return &decodeErrReader{r: zr, enc: enc, resp: resp}, nil
 	}
 	// Raw deflate, as some servers send for "deflate".
 	if r.ceFlate == nil {
@@ -320,15 +332,16 @@ func (r *Reader) decoder(enc string, src *bufio.Reader) (io.Reader, error) {
 	} else {
 		r.ceFlate.(flate.Resetter).Reset(src, nil)
 	}
-	return &decodeErrReader{r: r.ceFlate, enc: enc}, nil
+	return &decodeErrReader{r: r.ceFlate, enc: enc, resp: resp}, nil
 }
 
 // decodeErrReader marks decoding errors of a body as ErrBadHTTP, leaving
 // the block reader's own errors (*Error) alone.
 type decodeErrReader struct {
-	r   io.Reader
-	enc string
-	out int64 // bytes decoded so far
+	r    io.Reader
+	enc  string
+	out  int64 // bytes decoded so far
+	resp *HTTPResponse
 }
 
 func (d *decodeErrReader) Read(p []byte) (int, error) {
@@ -338,9 +351,21 @@ func (d *decodeErrReader) Read(p []byte) (int, error) {
 		if d.out > 0 && junkAfterStream(err) {
 			return n, io.EOF // bytes after a complete stream, as gzip's Multistream(false) ignores them
 		}
+		var we *Error
+		if errors.Is(err, io.ErrUnexpectedEOF) && !errors.As(err, &we) && d.resp.recordCut() {
+			d.resp.cutCoded = true
+			return n, io.EOF // the crawler cut the body: what was decoded is what there is
+		}
 		err = decodeErr(d.enc, err)
 	}
 	return n, err
+}
+
+// recordCut reports whether the record says its body is cut: by its
+// WARC-Truncated field, or a block that ends before the body's HTTP
+// Content-Length.
+func (h *HTTPResponse) recordCut() bool {
+	return h.short || h.rec.Header.Get(FieldTruncated) != ""
 }
 
 // junkAfterStream reports whether a decoder's error says that its stream

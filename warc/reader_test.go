@@ -2,6 +2,7 @@ package warc
 
 import (
 	"bytes"
+	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
@@ -607,5 +608,57 @@ func TestStreamedMembers(t *testing.T) {
 	pw.Close()
 	if last := <-got; last != id(3) {
 		t.Errorf("record 3, once the writer closed: %s", last)
+	}
+}
+
+// TestCutCodedBody: a gzip, deflate or zstd body that a crawler cut (the
+// record's WARC-Truncated field, or a block shorter than the HTTP
+// Content-Length) gives what decodes of it, and Short reports the cut;
+// one cut on a record that says nothing of it is an error (ErrBadHTTP).
+func TestCutCodedBody(t *testing.T) {
+	// Text that does not compress to nothing: a zstd frame decodes a
+	// block of 128 KiB at a time, and the cut must leave one whole.
+	var pb bytes.Buffer
+	for i := range 40000 {
+		fmt.Fprintf(&pb, "<p>%d %x</p>\n", i*7919%100003, i*i)
+	}
+	page := pb.Bytes()
+	var zl bytes.Buffer
+	zw := zlib.NewWriter(&zl)
+	zw.Write(page)
+	zw.Close()
+	for enc, coded := range map[string][]byte{"gzip": gz(page), "deflate": zl.Bytes(), "zstd": zstdOf(page)} {
+		cut := coded[:len(coded)/2]
+		head := "Content-Type: text/html\r\nContent-Encoding: " + enc + "\r\n"
+		for _, c := range []struct {
+			name, warcField, httpField string
+			short                      bool // else an error
+		}{
+			{"WARC-Truncated", "WARC-Truncated: length\r\n", "", true},
+			{"HTTP Content-Length", "", fmt.Sprintf("Content-Length: %d\r\n", len(coded)), true},
+			{"no word of the cut", "", "", false},
+		} {
+			data := rec(1, TypeResponse, "WARC-Target-URI: http://h.example/\r\nContent-Type: application/http; msgtype=response\r\n"+c.warcField,
+				httpResp("200 OK", head+c.httpField, cut))
+			r := NewReader(strings.NewReader(data), Options{})
+			record, err := r.Next()
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp, err := record.HTTP()
+			if err != nil {
+				t.Fatalf("%s, %s: %v", enc, c.name, err)
+			}
+			body, err := io.ReadAll(resp.Body)
+			if !c.short {
+				if !errors.Is(err, ErrBadHTTP) || resp.Short() {
+					t.Errorf("%s, %s: read %d bytes, %v, short %v; want ErrBadHTTP", enc, c.name, len(body), err, resp.Short())
+				}
+				continue
+			}
+			if err != nil || !resp.Short() || len(body) == 0 || !bytes.HasPrefix(page, body) {
+				t.Errorf("%s, %s: read %d bytes (a prefix of the page: %v), %v, short %v; want part of the page, short", enc, c.name, len(body), bytes.HasPrefix(page, body), err, resp.Short())
+			}
+		}
 	}
 }

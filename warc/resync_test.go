@@ -666,3 +666,74 @@ func TestOverlongEveryLength(t *testing.T) {
 		}
 	}
 }
+
+// TestOverlongPastEnd: a Content-Length that runs past the end of the
+// input, in a plain file (by offset and on a pipe) and in one compressed
+// as a whole (gzip, zstd), took every record after it: the input ended
+// in its block, and it was read as cut short. Where what there is of the
+// block holds the next record, the block is cut there, and the records
+// after it are read.
+func TestOverlongPastEnd(t *testing.T) {
+	m := mixed()
+	k := 2 // the third record, a response
+	cl := fmt.Sprintf("Content-Length: %d\r\n", len(strings.SplitN(m[k], "\r\n\r\n", 2)[1])-4)
+	if !strings.Contains(m[k], cl) {
+		t.Fatalf("record %d: no %q", k+1, cl)
+	}
+	want := []string{id(1), id(2), id(3), "error " + id(3), id(4), id(5), id(6), id(7), id(8)}
+	onErr := func(err error) string {
+		var we *Error
+		if !errors.As(err, &we) || !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), "into the next record") {
+			return "unexpected " + err.Error()
+		}
+		return "error " + we.RecordID
+	}
+	for _, extra := range []int{1500, 1_000_000} {
+		long := slices.Clone(m)
+		long[k] = strings.Replace(m[k], cl, fmt.Sprintf("Content-Length: %d\r\n", len(strings.Join(m[k:], ""))+extra), 1)
+		plain := cat(long...)
+		inputs := map[string]io.Reader{
+			"plain by offset": bytes.NewReader(plain),
+			"gzip":            bytes.NewReader(gzipEach(string(plain))),
+			"zstd":            bytes.NewReader(zstdOf(plain)),
+		}
+		if extra < bufSize {
+			// On a pipe, a block that fits the read buffer.
+			inputs["plain on a pipe"] = struct{ io.Reader }{bytes.NewReader(plain)}
+		}
+		for name, in := range inputs {
+			if got := readIDs(NewReader(in, Options{}), onErr); !slices.Equal(got, want) {
+				t.Errorf("%s, Content-Length %d bytes past the end: read %q, want %q", name, extra, got, want)
+			}
+		}
+	}
+	// A record cut short with no record in its block stays cut short.
+	cut := cat(m[0], m[1], m[2][:len(m[2])/2])
+	got := readIDs(NewReader(bytes.NewReader(cut), Options{}), func(err error) string {
+		if !errors.Is(err, ErrTruncated) {
+			return "unexpected " + err.Error()
+		}
+		return "truncated"
+	})
+	if w := []string{id(1), id(2), id(3), "truncated"}; !slices.Equal(got, w) {
+		t.Errorf("a file cut in its last record: read %q, want %q", got, w)
+	}
+}
+
+// TestSplitMemberInWARCBlock: in a file whose gzip members split records
+// anywhere, a member that ends in a block holding a WARC file (a blank
+// line, then a version line) is no Content-Length too long: the block
+// goes on in the next member, and every record is read whole.
+func TestSplitMemberInWARCBlock(t *testing.T) {
+	inner := string(cat(rec(7, TypeResource, "Content-Type: text/plain\r\n", "inner one"), rec(8, TypeResource, "Content-Type: text/plain\r\n", "inner two")))
+	outer := rec(1, TypeResource, "Content-Type: application/warc\r\n", "some text first\r\n\r\n"+inner)
+	plain := string(cat(outer, rec(2, TypeMetadata, "", "after")))
+	start := strings.Index(plain, "some text first")
+	for k := start; k < start+len("some text first\r\n\r\n")+len(inner); k += 7 {
+		data := gzipEach(plain[:k], plain[k:])
+		got := readIDs(NewReader(bytes.NewReader(data), Options{}), func(err error) string { return "error " + err.Error() })
+		if want := []string{id(1), id(2)}; !slices.Equal(got, want) {
+			t.Fatalf("members split at %d: read %q, want %q", k, got, want)
+		}
+	}
+}

@@ -21,6 +21,10 @@ const (
 	SkipStatus    = "responses with HTTP status not 2xx"
 	SkipNotHTTP   = "responses not HTTP"
 	SkipOtherType = "records of other types"
+	// SkipEmpty counts HTML responses with an empty body (a redirect
+	// with --any-status, a 200 a server sent empty): no page, and no
+	// failure of the run's either.
+	SkipEmpty = "HTML responses with an empty body"
 )
 
 // DamageError is the error of an error record that stands for damage in
@@ -266,6 +270,10 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		in.Rel = fmt.Sprintf("%s#%06d", rel, seq)
 		in.ContentType = resp.Header.Get("Content-Type")
 		data, err := io.ReadAll(resp.Body)
+		if err == nil && len(data) == 0 {
+			s.skip(SkipEmpty) // its number stays taken: the names after it are as before
+			continue
+		}
 		in.Truncated = in.Truncated || resp.Short() // the body ends before its length (chunked: its last chunk)
 		if err != nil {
 			in.Err = err

@@ -86,6 +86,8 @@ func sampleWARC(gz bool) (*testWARC, []byte) {
 	t.response("http://ex.org/missing", "404 Not Found", "Content-Type: text/html\r\n", "<html><body><p>Not found.</p></body></html>")
 	t.response("http://ex.org/img.png", "200 OK", "Content-Type: image/png\r\n", "\x89PNG\r\n\x1a\n....")
 	t.response("http://ex.org/sniffed", "200 OK", "", "<!DOCTYPE html><html><body><p>No type given.</p></body></html>")
+	t.response("http://ex.org/empty", "200 OK", "Content-Type: text/html\r\n", "")
+	t.response("http://ex.org/moved", "301 Moved Permanently", "Location: http://ex.org/\r\nContent-Type: text/html\r\n", "")
 	whole := t.buf.Len()
 	t.response("http://ex.org/last", "200 OK", "Content-Type: text/html\r\n", strings.Repeat("<p>Last page.</p>", 200))
 	data := t.buf.Bytes()
@@ -113,7 +115,8 @@ func inputsOf(t *testing.T, s *Source, args ...string) []pipeline.Input {
 
 // TestArchivePages: of a WARC with every kind of record, the HTML 2xx
 // responses are pages (decoded, with URL, record ID and HTTP Content-Type),
-// the rest is counted, and the truncated last record is one error.
+// the rest is counted (an empty body too: no page, no failure), and the
+// truncated last record is one error.
 func TestArchivePages(t *testing.T) {
 	for _, gz := range []bool{false, true} {
 		t.Run(fmt.Sprintf("gzip=%v", gz), func(t *testing.T) {
@@ -137,7 +140,7 @@ func TestArchivePages(t *testing.T) {
 				"http://ex.org/gz " + w.ids[5] + " crawl.warc.gz#000002",
 				"http://ex.org/sniffed " + w.ids[9] + " crawl.warc.gz#000003",
 			}
-			if len(got) != 4 || strings.Join(got[:3], "\n") != strings.Join(want, "\n") || !strings.HasPrefix(got[3], "error #") || !strings.HasSuffix(got[3], w.ids[10]) {
+			if len(got) != 4 || strings.Join(got[:3], "\n") != strings.Join(want, "\n") || !strings.HasPrefix(got[3], "error #") || !strings.HasSuffix(got[3], w.ids[12]) {
 				t.Fatalf("inputs:\n%s\nwant\n%s\nand the last record's error", strings.Join(got, "\n"), strings.Join(want, "\n"))
 			}
 			if ins[0].ContentType != "text/html; charset=iso-8859-1" || string(ins[0].Data) != latin1Page {
@@ -147,13 +150,16 @@ func TestArchivePages(t *testing.T) {
 				t.Errorf("gzip-encoded page decoded to %q", ins[1].Data)
 			}
 			st := s.Stats()
-			wantSkip := map[string]int{"warcinfo records": 1, "request records": 1, "metadata records": 1, "revisit records": 1, SkipNotHTML: 2, SkipStatus: 1}
-			if st.Archives != 1 || st.Records < 10 || fmt.Sprint(st.Skipped) != fmt.Sprint(wantSkip) {
-				t.Errorf("stats %+v, want 10 or 11 records (the cut one read or not) and skipped %v", st, wantSkip)
+			wantSkip := map[string]int{"warcinfo records": 1, "request records": 1, "metadata records": 1, "revisit records": 1, SkipNotHTML: 2, SkipStatus: 2, SkipEmpty: 1}
+			if st.Archives != 1 || st.Records < 12 || fmt.Sprint(st.Skipped) != fmt.Sprint(wantSkip) {
+				t.Errorf("stats %+v, want 12 or 13 records (the cut one read or not) and skipped %v", st, wantSkip)
 			}
 			s = NewSource(Options{AnyStatus: true})
 			if n := len(inputsOf(t, s, path)); n != 5 {
-				t.Errorf("AnyStatus: %d inputs, want 5 (the 404 page too)", n)
+				t.Errorf("AnyStatus: %d inputs, want 5 (the 404 page too; not the empty 301)", n)
+			}
+			if n := s.Stats().Skipped[SkipEmpty]; n != 2 {
+				t.Errorf("AnyStatus: %d empty responses skipped, want 2 (the 200 and the 301)", n)
 			}
 		})
 	}
@@ -565,4 +571,35 @@ func newTestWARCGzipped(t *testing.T, n int) []byte {
 		tw.response(fmt.Sprintf("http://ex.org/%d", i), "200 OK", "Content-Type: text/html\r\n", page)
 	}
 	return tw.buf.Bytes()
+}
+
+// TestOutputNamesWithHash: a '#' in a file's name is part of its name;
+// only a WARC record's number after the last '#' is split off.
+func TestOutputNamesWithHash(t *testing.T) {
+	for _, c := range []struct {
+		rel, archive, record string
+		ok                   bool
+		name, mirrored       string
+	}{
+		{"crawl.warc.gz#000001", "crawl.warc.gz", "000001", true, "crawl-000001.txt", "crawl/000001.txt"},
+		{"a#b.warc#000002", "a#b.warc", "000002", true, "a#b-000002.txt", "a#b/000002.txt"},
+		{"d/x#y.html", "d/x#y.html", "", false, "x#y.txt", "d/x#y.txt"},
+		{"tail#", "tail#", "", false, "tail#.txt", "tail#.txt"},
+		{"notes#2", "notes", "2", true, "notes#2.txt", "notes#2.txt"}, // a file's name: a record's number has six digits
+	} {
+		a, r, ok := SplitRecord(c.rel)
+		if a != c.archive || r != c.record || ok != c.ok {
+			t.Errorf("SplitRecord(%q) = %q, %q, %v; want %q, %q, %v", c.rel, a, r, ok, c.archive, c.record, c.ok)
+		}
+		for _, keep := range []bool{false, true} {
+			n := &namer{ext: ".txt", keepDirs: keep, used: map[string]bool{}}
+			want := c.name
+			if keep {
+				want = c.mirrored
+			}
+			if got := n.name(pipeline.Input{Rel: c.rel}); got != want {
+				t.Errorf("%q (mirrored %v): named %q, want %q", c.rel, keep, got, want)
+			}
+		}
+	}
 }

@@ -203,7 +203,7 @@ func (n *namer) name(in pipeline.Input) string {
 		rel = filepath.Base(in.Name)
 	}
 	dir, base := "", ""
-	if archive, page, ok := strings.Cut(rel, "#"); ok {
+	if archive, page, ok := SplitRecord(rel); ok && len(page) >= 6 { // a record's page number: %06d
 		a := stripExts(path.Base(archive))
 		if archive == "" {
 			a = "stdin"
@@ -231,6 +231,23 @@ func (n *namer) name(in pipeline.Input) string {
 	}
 	n.used[name] = true
 	return name
+}
+
+// SplitRecord splits the name of a WARC record's input (NAME#NNNNNN, a
+// record of the file NAME, or NAME#OFFSET, its damage) at its last '#',
+// where digits follow it; ok is false for any other name, a page file
+// whose name holds a '#' ("a#b.html") among them.
+func SplitRecord(name string) (archive, record string, ok bool) {
+	i := strings.LastIndexByte(name, '#')
+	if i < 0 || i == len(name)-1 {
+		return name, "", false
+	}
+	for _, c := range []byte(name[i+1:]) {
+		if (c < '0' || c > '9') && c != '+' {
+			return name, "", false
+		}
+	}
+	return name[:i], name[i+1:], true
 }
 
 // stripExts removes a file name's extension, and first a compression

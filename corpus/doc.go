@@ -21,7 +21,9 @@
 // names say they are no page (style sheets, scripts, images, fonts,
 // media, documents, archives, JSON Lines: Stats.NotPages) and the outputs
 // of earlier runs (directories, Stats.OutputDirs; JSONL and WET files,
-// Stats.OutputFiles). A path that does not
+// Stats.OutputFiles). A file met a second time (named twice, by
+// another path or link, or in a directory walked and as an argument) is
+// read once; Stats.Repeated names the others. A path that does not
 // exist, a broken link or an unreadable directory is an Input with Err set,
 // which the batch reports as a failed page: the run goes on.
 //
@@ -33,9 +35,10 @@
 // Content-Type, sniffed when that says too little) with a 2xx status are
 // pages: their HTTP body with transfer and content codings removed, their
 // WARC-Target-URI as URL, their HTTP Content-Type (and so its charset) for
-// loading, and their WARC-Record-ID. Other records are counted by reason in
-// [Stats]. An archive that ends inside a record, or whose gzip data is
-// corrupt, ends with an Input whose Err says so. With Options.Resources,
+// loading, and their WARC-Record-ID. Other records, and HTML responses
+// with an empty body, are counted by reason in [Stats]. An archive that
+// ends inside a record, or whose gzip data is corrupt, ends with an Input
+// whose Err says so. With Options.Resources,
 // the non-HTML responses of a WARC file are indexed by URL first (an
 // [Archive]), so that the renderer can take a page's style sheets, images
 // and fonts from the archive.

@@ -157,10 +157,13 @@ type LineBlock struct {
 	// smoothing gave it the other label than its own value would
 	// (pipeline.Result.Smoothed); Floor: the prose floor kept it
 	// (pipeline.Result.Floor). Each only when true.
-	Unseen   bool   `json:"unseen,omitempty"`
-	Smoothed bool   `json:"smoothed,omitempty"`
-	Floor    bool   `json:"floor,omitempty"`
-	Text     string `json:"text"`
+	Unseen   bool `json:"unseen,omitempty"`
+	Smoothed bool `json:"smoothed,omitempty"`
+	Floor    bool `json:"floor,omitempty"`
+	// NeverKept is why a rule dropped the block whatever its value
+	// ("box", "ad label": pipeline.NeverKept); only when one did.
+	NeverKept string `json:"never_kept,omitempty"`
+	Text      string `json:"text"`
 }
 
 // JSONLine encodes o as one line of "fiasco clean --format jsonl" output,
@@ -232,12 +235,19 @@ func resolveAll(base string, refs []string) []string {
 func lineBlocks(r *pipeline.Result) []LineBlock {
 	types, texts := export.Types(r.Blocks), export.BlockTexts(r.Blocks)
 	unseen := r.UnseenBlocks()
+	var never []string
+	if r.Score != nil {
+		never = pipeline.NeverKept(r.Doc)
+	}
 	out := make([]LineBlock, len(r.Blocks))
 	for i, b := range r.Blocks {
 		lb := LineBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Text: texts[i]}
 		lb.Unseen = unseen != nil && unseen[i]
 		lb.Smoothed = r.Smoothed != nil && r.Smoothed[i]
 		lb.Floor = r.Floor != nil && r.Floor[i]
+		if i < len(never) {
+			lb.NeverKept = never[i]
+		}
 		if r.Keep[i] {
 			lb.Label = "clean"
 		}

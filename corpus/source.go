@@ -50,6 +50,7 @@ type Source struct {
 	opt      Options
 	stats    Stats
 	exclude  map[fileKey]bool
+	read     map[fileKey]bool // the regular files read so far
 	stdinUse bool
 }
 
@@ -101,6 +102,11 @@ type Stats struct {
 	// them); their error logs are JSON Lines, which walks skip by name
 	// (NotPages).
 	OutputFiles int
+	// Repeated names the files skipped because they were read already
+	// in this run, as the same file by another path, argument or
+	// directory walk (a.warc ./a.warc dir/ with dir/a.warc): reading
+	// them again would give every page twice.
+	Repeated []string
 }
 
 // Stats returns the counts so far.
@@ -257,6 +263,16 @@ func statErr(p string, err error) error {
 // a WARC archive. Regular files are opened again when the page is read;
 // devices and pipes are read once, here.
 func (s *Source) file(ctx context.Context, path, rel string, fi os.FileInfo, yield func(pipeline.Input) bool) bool {
+	if k, ok := keyOf(fi); ok && fi.Mode().IsRegular() {
+		if s.read[k] {
+			s.stats.Repeated = append(s.stats.Repeated, path)
+			return true
+		}
+		if s.read == nil {
+			s.read = map[fileKey]bool{}
+		}
+		s.read[k] = true
+	}
 	if ctx.Err() != nil {
 		return yield(pipeline.Input{Name: path, Rel: rel})
 	}

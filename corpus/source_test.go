@@ -59,7 +59,7 @@ func chdir(t *testing.T, dir string) {
 
 // TestSymlinks: a directory of symbolic links, a mixed directory, a
 // symbolic link to a directory given without a trailing slash, a cycle and
-// a broken link.
+// a broken link; a file reached by several paths is read once.
 func TestSymlinks(t *testing.T) {
 	root := t.TempDir()
 	chdir(t, root)
@@ -74,24 +74,32 @@ func TestSymlinks(t *testing.T) {
 	symlink(t, "nowhere.html", "mixed/z") // broken
 	symlink(t, "pages", "dirlink")
 
-	s := NewSource(Options{})
 	for _, c := range []struct {
-		args []string
-		want string
+		args     []string
+		want     string
+		repeated string // Stats.Repeated
 	}{
-		{[]string{"links"}, "a.html=links/a.html b.html=links/b.html"},
-		{[]string{"dirlink"}, "a.html=dirlink/a.html b.html=dirlink/b.html sub/c.html=dirlink/sub/c.html"},
-		{[]string{"dirlink/"}, "a.html=dirlink/a.html b.html=dirlink/b.html sub/c.html=dirlink/sub/c.html"},
+		{[]string{"links"}, "a.html=links/a.html b.html=links/b.html", ""},
+		{[]string{"dirlink"}, "a.html=dirlink/a.html b.html=dirlink/b.html sub/c.html=dirlink/sub/c.html", ""},
+		{[]string{"dirlink/"}, "a.html=dirlink/a.html b.html=dirlink/b.html sub/c.html=dirlink/sub/c.html", ""},
 		// up leads back to the root: of it, only what was not walked yet
-		// (each directory is walked once).
+		// (each directory is walked once), and of its files those not
+		// read yet (pages/a.html was, as linked.html).
 		{[]string{"mixed"}, "linked.html=mixed/linked.html own.html=mixed/own.html subdir/c.html=mixed/subdir/c.html " +
-			"up/dirlink/a.html=mixed/up/dirlink/a.html up/dirlink/b.html=mixed/up/dirlink/b.html " +
-			"up/links/a.html=mixed/up/links/a.html up/links/b.html=mixed/up/links/b.html " +
-			"mixed/z!mixed/z: broken symbolic link"},
+			"up/dirlink/b.html=mixed/up/dirlink/b.html " +
+			"mixed/z!mixed/z: broken symbolic link",
+			"mixed/up/dirlink/a.html mixed/up/links/a.html mixed/up/links/b.html"},
+		// One file by several paths, arguments and walks: read once.
+		{[]string{"pages/a.html", "./pages/a.html", "links", "pages/../links/a.html"}, "a.html=pages/a.html b.html=links/b.html",
+			"./pages/a.html links/a.html pages/../links/a.html"},
 	} {
+		s := NewSource(Options{})
 		got := strings.Join(collect(t, s, c.args...), " ")
 		if got != c.want {
 			t.Errorf("%v:\n got %s\nwant %s", c.args, got, c.want)
+		}
+		if r := strings.Join(s.Stats().Repeated, " "); r != c.repeated {
+			t.Errorf("%v: repeated %q, want %q", c.args, r, c.repeated)
 		}
 	}
 }

@@ -98,6 +98,10 @@ type Notes struct {
 	// Floor holds, per block, whether the prose floor kept the block,
 	// which the threshold dropped; nil when it kept none.
 	Floor []bool
+	// NeverKept holds, per block, why a rule dropped it whatever its
+	// value ("box", "ad label": pipeline.NeverKept), "" for the others;
+	// nil when none.
+	NeverKept []string
 	// Charset is the charset the page's bytes were decoded with
 	// (load.Page.Encoding); "" when not known.
 	Charset string
@@ -112,8 +116,8 @@ type Notes struct {
 // "unseen_blocks" (how many blocks are unseen, when any),
 // "smoothed_blocks" (how many blocks smoothing relabelled, when any) and
 // "floored" (true, when the floor kept any) after the metadata, and to
-// each block "unseen", "smoothed" and "floor" (true, when set) before
-// its text. The other
+// each block "unseen", "smoothed" and "floor" (true, when set) and
+// "never_kept" (when set) before its text. The other
 // formats are Write's. Per-block notes of another length than bs are an
 // error, whatever the format.
 func WriteNotes(w io.Writer, f Format, p *load.Page, m meta.Meta, bs []*blocks.Block, keep []bool, score []float64, n Notes) error {
@@ -124,6 +128,9 @@ func WriteNotes(w io.Writer, f Format, p *load.Page, m meta.Meta, bs []*blocks.B
 		if x.flags != nil && len(x.flags) != len(bs) {
 			return fmt.Errorf("export: %d %s flags for %d blocks", len(x.flags), x.name, len(bs))
 		}
+	}
+	if n.NeverKept != nil && len(n.NeverKept) != len(bs) {
+		return fmt.Errorf("export: %d never-kept reasons for %d blocks", len(n.NeverKept), len(bs))
 	}
 	return write(w, f, p, &m, bs, keep, score, &n)
 }
@@ -212,10 +219,12 @@ type jsonBlock struct {
 	Type  string   `json:"type"`
 	Tag   string   `json:"tag"`
 	// With WriteNotes only, and only when true.
-	Unseen   bool   `json:"unseen,omitempty"`
-	Smoothed bool   `json:"smoothed,omitempty"`
-	Floor    bool   `json:"floor,omitempty"`
-	Text     string `json:"text"`
+	Unseen   bool `json:"unseen,omitempty"`
+	Smoothed bool `json:"smoothed,omitempty"`
+	Floor    bool `json:"floor,omitempty"`
+	// NeverKept is why a rule dropped the block whatever its value.
+	NeverKept string `json:"never_kept,omitempty"`
+	Text      string `json:"text"`
 }
 
 type jsonPage struct {
@@ -268,6 +277,9 @@ func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, k
 			jb.Unseen = n.Unseen != nil && n.Unseen[i]
 			jb.Smoothed = n.Smoothed != nil && n.Smoothed[i]
 			jb.Floor = n.Floor != nil && n.Floor[i]
+			if n.NeverKept != nil {
+				jb.NeverKept = n.NeverKept[i]
+			}
 			if jb.Unseen {
 				out.UnseenBlocks++
 			}

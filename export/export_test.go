@@ -292,7 +292,7 @@ func TestWriteMeta(t *testing.T) {
 // TestWriteNotes: WriteNotes's JSON carries what the cleaner knows of its
 // decisions, the page's truncated, render_error, unseen_blocks,
 // smoothed_blocks and floored after the metadata, each block's unseen,
-// smoothed and floor before its text, and
+// smoothed, floor and never_kept before its text, and
 // nothing of them when unset; the other formats are WriteMeta's; flags of
 // the wrong length are refused.
 func TestWriteNotes(t *testing.T) {
@@ -303,8 +303,10 @@ func TestWriteNotes(t *testing.T) {
 	unseen[len(bs)-1], unseen[len(bs)-2] = true, true
 	floor[1] = true
 	smoothed[0], smoothed[2], smoothed[3] = true, true, true
+	never := make([]string, len(bs))
+	never[2] = "box"
 	var full, empty, withMeta bytes.Buffer
-	if err := WriteNotes(&full, JSON, p, m, bs, keep, score, Notes{Truncated: true, RenderError: "render: timed out", Unseen: unseen, Smoothed: smoothed, Floor: floor}); err != nil {
+	if err := WriteNotes(&full, JSON, p, m, bs, keep, score, Notes{Truncated: true, RenderError: "render: timed out", Unseen: unseen, Smoothed: smoothed, Floor: floor, NeverKept: never}); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteNotes(&empty, JSON, p, m, bs, keep, score, Notes{}); err != nil {
@@ -325,14 +327,15 @@ func TestWriteNotes(t *testing.T) {
 		Blocks       []struct {
 			ID                      int
 			Unseen, Smoothed, Floor bool
+			NeverKept               string `json:"never_kept"`
 		}
 	}
 	if err := json.Unmarshal(full.Bytes(), &page); err != nil || len(page.Blocks) != len(bs) {
 		t.Fatalf("decoded %+v, %v", page, err)
 	}
 	for i, b := range page.Blocks {
-		if b.Unseen != unseen[i] || b.Smoothed != smoothed[i] || b.Floor != floor[i] {
-			t.Errorf("block %d: unseen %v smoothed %v floor %v, want %v %v %v", i, b.Unseen, b.Smoothed, b.Floor, unseen[i], smoothed[i], floor[i])
+		if b.Unseen != unseen[i] || b.Smoothed != smoothed[i] || b.Floor != floor[i] || b.NeverKept != never[i] {
+			t.Errorf("block %d: unseen %v smoothed %v floor %v never kept %q, want %v %v %v %q", i, b.Unseen, b.Smoothed, b.Floor, b.NeverKept, unseen[i], smoothed[i], floor[i], never[i])
 		}
 	}
 	if n := strings.Count(full.String(), `"unseen": true`); n != 2 {
@@ -340,6 +343,9 @@ func TestWriteNotes(t *testing.T) {
 	}
 	if strings.Contains(full.String(), `"unseen": false`) || strings.Contains(full.String(), `"smoothed": false`) || strings.Contains(full.String(), `"floor": false`) {
 		t.Error("false flags written")
+	}
+	if n := strings.Count(full.String(), `"never_kept"`); n != 1 {
+		t.Errorf("%d blocks have never_kept, want 1", n)
 	}
 	for _, f := range []Format{CleanEval, Text, HTML} {
 		var a, b bytes.Buffer
@@ -355,9 +361,9 @@ func TestWriteNotes(t *testing.T) {
 			t.Errorf("%v: WriteNotes differs from WriteMeta", f)
 		}
 	}
-	for _, n := range []Notes{{Unseen: unseen[1:]}, {Floor: append(floor, true)}, {Smoothed: smoothed[2:]}} {
+	for _, n := range []Notes{{Unseen: unseen[1:]}, {Floor: append(floor, true)}, {Smoothed: smoothed[2:]}, {NeverKept: never[1:]}} {
 		if err := WriteNotes(io.Discard, JSON, p, m, bs, keep, score, n); err == nil {
-			t.Errorf("no error for %d unseen, %d smoothed, %d floor flags for %d blocks", len(n.Unseen), len(n.Smoothed), len(n.Floor), len(bs))
+			t.Errorf("no error for %d unseen, %d smoothed, %d floor flags, %d never-kept reasons for %d blocks", len(n.Unseen), len(n.Smoothed), len(n.Floor), len(n.NeverKept), len(bs))
 		}
 	}
 }

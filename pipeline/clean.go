@@ -275,14 +275,17 @@ func (r *Result) UnseenBlocks() []bool {
 // export.WriteMeta does; the JSON format adds what the cleaning knows of
 // its own decisions (export.Notes): that the page was cut, the
 // rendering's error (RenderErrText), the unseen blocks (UnseenBlocks),
-// the blocks smoothing relabelled (Smoothed) and the blocks the prose
-// floor kept (Floor). The HTML format prunes r.Page.Doc in place: the
+// the blocks smoothing relabelled (Smoothed), the blocks the prose
+// floor kept (Floor) and why a rule dropped a block whatever its value
+// (NeverKept). The HTML format prunes r.Page.Doc in place: the
 // dropped blocks leave the document, so every other output of r (Text,
 // Write in another format) is to be made before it, and HTML written
 // last.
 func (r *Result) Write(w io.Writer, f export.Format) error {
 	n := export.Notes{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Unseen: r.UnseenBlocks(), Smoothed: r.Smoothed, Floor: r.Floor, Charset: r.Page.Encoding}
 	if r.Score != nil {
+		// The rules apply where a model decided (Keep).
+		n.NeverKept = NeverKept(r.Doc)
 		th := r.Threshold
 		n.Threshold = &th
 	}

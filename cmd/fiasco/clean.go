@@ -111,9 +111,10 @@ with a note.
 
 On SIGINT or SIGTERM a batch takes no more pages, stops the pages under
 way at their next stage, writes an error record "interrupted" in the
-error log for every page under way and one for every input it had not
-yet opened (one record for a whole WARC or directory; the pages of the
-input it was reading that it had not reached get none), closes Chromium
+error log for every page under way and one for every input file it had
+not yet opened (a folder's files each, a WARC file one record for all its
+pages, counted as one page in the summary; the pages of the WARC file it
+was reading that it had not reached get none), closes Chromium
 and exits 130 (SIGINT) or 143 (SIGTERM). A resumed run cleans all of
 them, reading on from the last page done.`
 
@@ -142,7 +143,7 @@ func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
 func addCleanFlags(fs *flag.FlagSet) *cleanFlags {
 	c := &cleanFlags{model: addModelFlags(fs)}
-	fs.StringVar(&c.format, "format", "cleaneval", "output format: cleaneval, text, html, json (a file per page: every block with its label and decision value, and what the cleaning knows of its decisions: truncated, render_error, unseen_blocks, smoothed_blocks, floored; the blocks' unseen, smoothed and floor), jsonl or wet (one stream)")
+	fs.StringVar(&c.format, "format", "cleaneval", "output format: cleaneval, text, html, json (a file per page: every block with its label and decision value, and what the cleaning knows of its decisions: truncated, render_error, unseen_blocks, smoothed_blocks, floored; the blocks' unseen, smoothed, floor and never_kept), jsonl or wet (one stream)")
 	fs.StringVar(&c.out, "o", "", "output: a directory for cleaneval, text, html and json (needed for more than one page; a name ending in .txt, .html, .htm, .json, .jsonl or .gz that is not a directory yet is refused as a file's), a file for jsonl and wet (default: standard output)")
 	fs.Var(&c.lists, "i", "a file listing inputs, one path per line, blank lines and lines starting with # skipped, spaces around a path trimmed (- reads the list from standard input); may be repeated; its paths come after the INPUT arguments, in order (a missing list is a usage error, a missing path in it a failed page)")
 	fs.IntVar(&c.workers, "workers", 0, "pages cleaned at once (0: one per CPU)")
@@ -150,7 +151,7 @@ func addCleanFlags(fs *flag.FlagSet) *cleanFlags {
 	fs.BoolVar(&c.resume, "resume", false, "continue an earlier run of the same command: keep its outputs and clean only the pages they lack")
 	fs.BoolVar(&c.overwrite, "overwrite", false, "start afresh over the output of an earlier run that did not finish (killed, interrupted, stopped by an error), or one without its settings file: a file is overwritten, a directory's files that the earlier run's manifest lists are removed and its manifest starts afresh (files it does not list stay); without it, or --resume, such an output is refused (a finished run's is overwritten, with a note)")
 	fs.BoolVar(&c.keepDirs, "keep-dirs", false, "mirror the input folders in the output directory (default: base names, -2, -3 on collisions)")
-	fs.BoolVar(&c.blocks, "blocks", false, "jsonl: add every block with its label, type and decision value (and unseen, smoothed, floor: the text model decided it where the rendering could not show it; sequence smoothing gave it the other label than its own value would; the prose floor kept it)")
+	fs.BoolVar(&c.blocks, "blocks", false, "jsonl: add every block with its label, type and decision value (and unseen, smoothed, floor, never_kept: the text model decided it where the rendering could not show it; sequence smoothing gave it the other label than its own value would; the prose floor kept it; a rule dropped it whatever its value, box or ad label)")
 	fs.Int64Var(&c.maxBytes, "max-bytes", load.DefaultMaxBytes, "most bytes read of one page; a longer page is cut there and reported truncated")
 	fs.BoolVar(&c.anyStatus, "any-status", false, "WARC input: clean responses of any HTTP status (default: 2xx only)")
 	fs.StringVar(&c.errors, "errors", "", "error log file (default: errors.jsonl in the output directory, NAME.errors.jsonl beside -o NAME.jsonl, NAME.wet.errors.jsonl beside -o NAME.warc.wet.gz; none for standard output)")

@@ -383,6 +383,14 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 	if line := walkSummary(stats); line != "" {
 		fmt.Fprintln(b.stderr, "fiasco clean: folders: "+line)
 	}
+	if n := len(stats.Repeated); n > 0 {
+		names := stats.Repeated[:min(n, 3)]
+		more := ""
+		if n > 3 {
+			more = ", ..."
+		}
+		fmt.Fprintf(b.stderr, "fiasco clean: inputs: skipped %s read already in this run by another path or a folder (%s%s)\n", plural(n, "file"), strings.Join(names, ", "), more)
+	}
 }
 
 // earlierOutput reports whether the output at path holds an earlier

@@ -63,7 +63,7 @@ func (l *failureLog) fail(in pipeline.Input, err error) error {
 	// name alone.
 	name := shownName(in.Name)
 	shown := strings.ReplaceAll(msg, in.Name, name)
-	if path, _, ok := strings.Cut(in.Name, "#"); ok && path != shownName(path) {
+	if path, _, ok := corpus.SplitRecord(in.Name); ok && path != shownName(path) {
 		shown = strings.ReplaceAll(shown, path, shownName(path))
 	}
 	line := firstLine(shown)

@@ -214,3 +214,41 @@ func inspectRows(t *testing.T, args ...string) ([]inspectRow, string) {
 	}
 	return rows, errs
 }
+
+// TestCleanNeverKept: clean's JSON, and its JSONL with --blocks, say as
+// inspect does which blocks a rule dropped whatever their value.
+func TestCleanNeverKept(t *testing.T) {
+	page := "../../testdata/modern/html/m06.html"
+	code, out, errs := fiasco(t, "clean", "--no-render", "--format", "json", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct{ Blocks []inspectRow }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = fiasco(t, "clean", "--no-render", "--format", "jsonl", "--blocks", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var line struct{ Blocks []inspectRow }
+	if err := json.Unmarshal([]byte(out), &line); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := inspectRows(t, page)
+	if len(doc.Blocks) != len(rows) || len(line.Blocks) != len(rows) {
+		t.Fatalf("%d JSON blocks, %d JSONL blocks, %d inspect rows", len(doc.Blocks), len(line.Blocks), len(rows))
+	}
+	boxes := 0
+	for i, r := range rows {
+		if doc.Blocks[i].NeverKept != r.NeverKept || line.Blocks[i].NeverKept != r.NeverKept {
+			t.Errorf("block %d (%q): never kept %q in JSON, %q in JSONL, %q in inspect", i, r.Text, doc.Blocks[i].NeverKept, line.Blocks[i].NeverKept, r.NeverKept)
+		}
+		if r.NeverKept == "box" && strings.Contains(r.Text, "reader-supported newsletter") {
+			boxes++
+		}
+	}
+	if boxes != 1 {
+		t.Errorf("the newsletter prompt is not marked a box in inspect: %+v", rows)
+	}
+}

@@ -64,7 +64,8 @@ func articleDir(t *testing.T, dir string, names ...string) {
 }
 
 // TestCleanSymlinks: a directory of symbolic links, a mixed directory, a
-// symbolic link to a directory without a trailing slash, a cycle.
+// symbolic link to a directory without a trailing slash, a cycle; a file
+// reached by two paths is cleaned once.
 func TestCleanSymlinks(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -77,7 +78,7 @@ func TestCleanSymlinks(t *testing.T) {
 	os.Symlink("pages", "dirlink")
 	for _, c := range []struct{ arg, want string }{
 		{"links", "[links/a.html links/b.html]"},
-		{"mixed", "[mixed/linked.html mixed/loop/dirlink/a.html mixed/loop/dirlink/b.html mixed/loop/links/a.html mixed/loop/links/b.html mixed/own.html]"},
+		{"mixed", "[mixed/linked.html mixed/loop/dirlink/b.html mixed/own.html]"},
 		{"dirlink", "[dirlink/a.html dirlink/b.html]"},
 	} {
 		if got := fmt.Sprint(jsonlInputs(t, c.arg)); got != c.want {

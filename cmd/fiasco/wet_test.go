@@ -356,7 +356,7 @@ func TestWETLegacyErrorLog(t *testing.T) {
 	for i := 1; i <= 6; i++ {
 		body := page
 		if i == 3 {
-			body = "" // an empty page: fails
+			body = strings.Repeat("\x00\x01", 100) // a binary body: fails
 		}
 		http := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + body
 		fmt.Fprintf(&warcData, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-%012d>\r\n"+

@@ -144,8 +144,9 @@ func Find(doc *html.Node) []*Block {
 			cur.Text = string(f.collapsed)
 			level--
 			cur = saved
-		} else if n.Type == html.ElementNode && !inline && cur != nil {
-			add(" ")
+		}
+		if n.Type == html.ElementNode && !inline && cur != nil {
+			add(" ") // a non-inline boundary separates words, a block's end too
 		}
 	}
 	walk(doc, 0, 0, 0, -1, false)

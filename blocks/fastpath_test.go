@@ -87,8 +87,9 @@ func findRef(doc *html.Node) []*Block {
 			cur.Text = collapseRef(text[cur.ID].String())
 			text[cur.ID] = nil
 			cur = saved
-		} else if n.Type == html.ElementNode && !IsInline(n) && cur != nil {
-			add(" ")
+		}
+		if n.Type == html.ElementNode && !IsInline(n) && cur != nil {
+			add(" ") // a non-inline boundary separates words
 		}
 	}
 	walk(doc, 0, -1, false)

@@ -25,6 +25,37 @@ func TestBreaksMakeBlocks(t *testing.T) {
 		// Ruby and MathML inside a sentence leave it one block: the
 		// readings go, the base text and the formula stay in place.
 		"testdata/golden/ruby-math.html": {"今年も東京で春祭りが開かれた。", "The formula E=mc2 was shown."},
+		// A custom element that holds blocks or stands among them is a
+		// block; one in running text stays inline; <consent-manager> is
+		// a notice by its name.
+		"testdata/golden/custom-elements.html": {
+			"The night train is back",
+			"Sleeper services are returning to European rails after decades of decline.",
+			"By Léa Marchand 18 January 2025",
+			"Posted two days ago by the desk: the inline custom element stays in its sentence.",
+			"\"Many assumed the night train was finished.\"",
+			"The second paragraph.",
+			"Text beside a custom element * keeps it inline.",
+			"Oatmeal cookies: a recipe card is no consent notice.",
+		},
+		// Declarative shadow roots are drawn with their slots filled.
+		"testdata/golden/shadow-root.html": {
+			"Longhaul Subscribe",
+			"Travel Rail",
+			"Night trains in numbers",
+			"1.5 million passengers a year",
+			"€4 million a carriage",
+			"Light text the unnamed slot takes.",
+			"A slot's fallback, drawn where nothing is assigned to it.",
+			"Inner shadow: Inner light text",
+			"Outer light paragraph.",
+			"A div can host a shadow root too.",
+			"First root.",
+			"Light text the first root shows.",
+			"In a paragraph:",
+			"a shadow block",
+			"and after.",
+		},
 	}
 	for file, want := range cases {
 		in, err := os.ReadFile(file)

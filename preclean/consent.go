@@ -67,32 +67,41 @@ func consentNotice(n *html.Node) bool {
 	vendor, common := false, false
 	dialog := false
 	var label string
+	// names reads a class or id value, or a custom element's name
+	// (<cookie-banner>, <consent-manager>), which names it as a class
+	// does.
+	names := func(val string) {
+		for _, v := range strings.Fields(val) {
+			lv := strings.ToLower(v)
+			if strings.HasPrefix(lv, "tag-") || strings.HasPrefix(lv, "category-") {
+				continue // a post's taxonomy (WordPress's tag-cookie-law): what it is about
+			}
+			if consentExact[lv] || strings.HasPrefix(lv, "sp_message_container_") {
+				vendor = true
+			}
+			subjects, with := 0, false
+			for _, w := range dom.NameWords(v) {
+				switch {
+				case consentVendors[w]:
+					vendor = true
+				case w == "cookie" || w == "cookies" || w == "consent" || w == "gdpr":
+					subjects++
+				case cookieWith[w]:
+					with = true
+				}
+			}
+			if subjects >= 2 || subjects == 1 && with {
+				common = true
+			}
+		}
+	}
+	if customName(n) {
+		names(n.Data)
+	}
 	for _, a := range n.Attr {
 		switch a.Key {
 		case "class", "id":
-			for _, v := range strings.Fields(a.Val) {
-				lv := strings.ToLower(v)
-				if strings.HasPrefix(lv, "tag-") || strings.HasPrefix(lv, "category-") {
-					continue // a post's taxonomy (WordPress's tag-cookie-law): what it is about
-				}
-				if consentExact[lv] || strings.HasPrefix(lv, "sp_message_container_") {
-					vendor = true
-				}
-				subjects, with := 0, false
-				for _, w := range dom.NameWords(v) {
-					switch {
-					case consentVendors[w]:
-						vendor = true
-					case w == "cookie" || w == "cookies" || w == "consent" || w == "gdpr":
-						subjects++
-					case cookieWith[w]:
-						with = true
-					}
-				}
-				if subjects >= 2 || subjects == 1 && with {
-					common = true
-				}
-			}
+			names(a.Val)
 		case "role":
 			dialog = a.Val == "dialog" || a.Val == "alertdialog"
 		case "aria-label":

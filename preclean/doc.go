@@ -56,6 +56,27 @@
 //
 // CSS in style sheets is not evaluated: an element hidden by a class stays.
 //
+// # Web components
+//
+// A declarative shadow root, <template shadowrootmode="open"> (or
+// "closed"; the attribute's earlier name shadowroot too) as the first such
+// child of its host, is opened as a browser draws it before anything is
+// removed: the host's children become the shadow tree, each <slot> in it
+// replaced by the host's children assigned to it (elements by their slot
+// attribute; the unnamed slot takes the text and the elements without
+// one) or by its own fallback content; children assigned to no slot are
+// not drawn and go. Any other <template> is dropped with its content.
+//
+// A custom element (a name HTML leaves to pages, with a hyphen:
+// <story-dek>, <fact-box>) that holds an element that is not inline, or
+// stands beside one with no text of its own beside it, is taken for a
+// <div> (its DataAtom is atom.Div, its name stays in Data, which the
+// render stage writes out for the page's styles): pages built of web
+// components style their containers as blocks, which browsers would
+// otherwise draw inline. One in running text (<relative-time>) stays
+// inline. A custom element's name is read as a class for the consent
+// notices above (<cookie-banner>, <consent-manager>).
+//
 // From the text that stays, characters that show nothing are removed:
 // control characters (but those that are white space: tab, line feed,
 // vertical tab, form feed, carriage return, next line),
@@ -86,7 +107,9 @@
 //
 // The cleaned document is stable under html.Render and html.Parse (the
 // tests check this on every golden page and on the CleanEval dev and
-// CleanPortalEval pages), and its text is a subsequence of the original's.
+// CleanPortalEval pages), and its text is a subsequence of the original's
+// (but where a shadow root's slots take the host's children: their words,
+// not their order).
 //
 // # Example
 //

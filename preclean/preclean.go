@@ -84,7 +84,9 @@ func CleanWith(doc *html.Node, opt Options) (st Stats, err error) {
 	if opt.KeepFallbacks {
 		openFallbacks(doc)
 	}
+	OpenShadowRoots(doc)
 	st.remove(doc)
+	blockCustomElements(doc)
 	ensureBody(doc)
 	st.cleanHead(doc)
 	st.splitBreaks(doc)

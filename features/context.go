@@ -164,12 +164,20 @@ func titleText(n *html.Node) string {
 	return find(root, 0)
 }
 
-// titleWords returns the lower-case words of a title, stop words left out.
+// titleWords returns the lower-case words of a title, stop words left
+// out; of Chinese and Japanese, the characters (as Tokens cuts a block's
+// text).
 func titleWords(title string) map[string]bool {
 	words := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(title), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		if !IsStopWord(w) {
-			words[w] = true
+	for _, f := range strings.FieldsFunc(strings.ToLower(title), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
+		ws := []string{f}
+		if strings.IndexFunc(f, unspaced) >= 0 {
+			ws = Tokens(f)
+		}
+		for _, w := range ws {
+			if !IsStopWord(w) {
+				words[w] = true
+			}
 		}
 	}
 	return words

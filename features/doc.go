@@ -47,6 +47,9 @@
 //     (SCOWL, see data/WORDS-LICENSE.txt), punctuation/digit/symbol/upper
 //     case shares, link-text ratio, final punctuation (reference marks
 //     after it, "[1]", "[citation needed]", set aside: beforeCitations).
+//     Chinese and Japanese text has no spaces between words: a Chinese
+//     character or kana is a token of its own ([Tokens]), and 。！？．
+//     end a sentence with no space after them.
 //   - Keyword: share of the block's tokens that are clean keywords, share that
 //     are dirty keywords, and their mean log-odds, with keywords ranked by
 //     log-likelihood keyness (Dunning's G²) between clean and dirty training

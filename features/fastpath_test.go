@@ -28,6 +28,15 @@ func tokensRef(s string) []string {
 	var out []string
 	start := -1
 	for i, r := range s {
+		if unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) && unicode.IsLetter(r) || r == 'ー' {
+			// A word of its own (Chinese, Japanese).
+			if start >= 0 {
+				out = append(out, normToken(s[start:i]))
+				start = -1
+			}
+			out = append(out, string(r))
+			continue
+		}
 		inWord := unicode.IsLetter(r) || unicode.IsDigit(r) ||
 			(r == '\'' || r == '’' || r == '-') && start >= 0
 		if inWord {
@@ -50,6 +59,7 @@ func tokensRef(s string) []string {
 func charStatsRef(s string) textStats {
 	var st textStats
 	prevEnd := false
+	wideEnd := false // prevEnd, and the mark was 。！？ or ．
 	last := rune(0)
 	for _, r := range s {
 		if unicode.IsSpace(r) {
@@ -57,7 +67,12 @@ func charStatsRef(s string) textStats {
 				st.sentences++
 				prevEnd = false
 			}
+			wideEnd = false
 			continue
+		}
+		closing := strings.ContainsRune("\"”)'’」』）】〕", r)
+		if wideEnd && !closing && !strings.ContainsRune(".!?。！？．", r) {
+			st.sentences++ // no space needed after 。
 		}
 		st.chars++
 		switch {
@@ -75,10 +90,13 @@ func charStatsRef(s string) textStats {
 		}
 		switch {
 		case r == '.' || r == '!' || r == '?':
-			prevEnd = true
-		case r == '"' || r == '”' || r == ')' || r == '\'' || r == '’':
+			prevEnd, wideEnd = true, false
+		case strings.ContainsRune("。！？．", r):
+			prevEnd, wideEnd = true, true
+		case closing:
+			wideEnd = wideEnd && prevEnd
 		default:
-			prevEnd = false
+			prevEnd, wideEnd = false, false
 		}
 		last = r
 	}
@@ -90,7 +108,7 @@ func charStatsRef(s string) textStats {
 		if m := citationsRef.FindStringIndex(s); m != nil && m[0] > 0 {
 			last, _ = utf8.DecodeLastRuneInString(strings.TrimRightFunc(s[:m[0]], unicode.IsSpace))
 		}
-		st.finalPunct = last == '.' || last == '!' || last == '?' || last == ':' || last == '"' || last == '”'
+		st.finalPunct = strings.ContainsRune(".!?:\"”。！？．：」』", last)
 	}
 	return st
 }
@@ -167,12 +185,13 @@ var fastPathInputs = []string{
 	"Mr. Smith said: \"Go.\" Then—he left!) Why? 'Yes.' ”Done.”", "$5 + 3 = 8 ^_^ ~`|<>",
 	"tab\tnew\nline\rcr\vvt\fff", "Ωmega’S APOSTROPHE’’ end’-", "e\u0301 combining",
 	"In 1879.[1][12]", "Done. [citation needed] ", "Done.\u00a0[note 3]", "Read on. [more]", "[1]", ".[x][1]",
+	"十月の終わり、八幡平を歩いた。紅葉は「見頃」でした！次は？", "「終わり。」次。", "コーヒー2杯とtea。", "ＡＢＣ．ｄｅ", "中文。 English. 日本語",
 }
 
 func randomText(r *rand.Rand) string {
 	pieces := []string{"a", "Z", "q", "0", "9", " ", " ", "\t", "\n", "'", "-", "’", ".", "!", "?", ",",
 		"\"", "”", ")", "(", "$", "é", "É", "ß", "Σ", "ж", "Ж", "日本", "\u00a0", "\u2028", "\xff",
-		"\xc3", "١", "İ", "ǅ", "_", "—", "\u0301", "Word", "WORD", "word's", "x-y-", "can’t",
+		"\xc3", "١", "İ", "ǅ", "_", "—", "\u0301", "。", "！", "」", "）", "ー", "カ", "ひ", "Word", "WORD", "word's", "x-y-", "can’t",
 		"[", "]", "[1]", "[12]", "[a]", "[ 7 ]", "[note 3]", "[citation needed]", "[more]", "[1234]"}
 	var b strings.Builder
 	for n := r.Intn(40); n > 0; n-- {

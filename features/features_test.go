@@ -22,6 +22,9 @@ func TestTokens(t *testing.T) {
 		{"  ", ""},
 		{"Größe über", "größe über"},
 		{"end-", "end"},
+		// Chinese and Japanese put no spaces between words: a character
+		// (kana, Han, the prolonged sound mark) is a token each.
+		{"東京で2023年にコーヒーをtea", "東 京 で 2023 年 に コ ー ヒ ー を tea"},
 	}
 	for _, tt := range tests {
 		got := strings.Join(Tokens(tt.in), " ")
@@ -44,6 +47,22 @@ func TestCharStats(t *testing.T) {
 	}
 	if !charStats("One sentence.").finalPunct {
 		t.Error("final punctuation missed")
+	}
+	// 。！？ end a sentence with no space after them, and a paragraph.
+	for _, c := range []struct {
+		text      string
+		sentences int
+		final     bool
+	}{
+		{"十月の終わり、八幡平を歩いた。紅葉は見頃でした！次はどこへ？", 3, true},
+		{"彼は「行こう。」と言った。", 2, true},
+		{"山歩きの記録", 1, false},
+		{"記録：", 1, true},
+	} {
+		st := charStats(c.text)
+		if st.sentences != c.sentences || st.finalPunct != c.final {
+			t.Errorf("%q: %d sentences, final punctuation %v; want %d, %v", c.text, st.sentences, st.finalPunct, c.sentences, c.final)
+		}
 	}
 	// Reference marks after a sentence's end leave it ended; other
 	// brackets at the end ("[more]", "[PDF]") do not.
@@ -286,5 +305,37 @@ func TestWrappersChangeNothing(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestWordCount: fields between white space, a character each of Chinese
+// and Japanese; the title's words are cut as the blocks' tokens are, so
+// that a heading that repeats the title shares its words.
+func TestWordCount(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want int
+	}{
+		{"", 0},
+		{"Hello, world — a well-known fact.", 6},
+		{"冬の剪定", 4},
+		{"東京で2023年 tea!", 6},
+		{"«  »", 2},
+	} {
+		if got := WordCount(c.s); got != c.want {
+			t.Errorf("WordCount(%q) = %d, want %d", c.s, got, c.want)
+		}
+		if !strings.ContainsFunc(c.s, unspaced) && WordCount(c.s) != len(strings.Fields(c.s)) {
+			t.Errorf("WordCount(%q) differs from strings.Fields", c.s)
+		}
+	}
+	title := titleWords("冬の剪定 - 緑の手帖")
+	for _, w := range Tokens("冬の剪定") {
+		if !title[w] && !IsStopWord(w) {
+			t.Errorf("title words %v lack %q", title, w)
+		}
+	}
+	if got := titleWords("The Well-Known Fact"); !got["well"] || !got["known"] || !got["fact"] || len(got) != 3 {
+		t.Errorf("English title words %v", got)
 	}
 }

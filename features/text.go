@@ -7,7 +7,10 @@ import (
 )
 
 // Tokens splits s into lower-cased word tokens: maximal runs of letters,
-// digits, apostrophes and hyphens inside words.
+// digits, apostrophes and hyphens inside words. Chinese characters, kana
+// and the prolonged sound mark (see unspaced) are a token each, since
+// Chinese and Japanese do not put spaces between words: a run of them
+// would make a paragraph one token.
 func Tokens(s string) []string {
 	var z tokenizer
 	return z.appendTokens(nil, s)
@@ -75,7 +78,13 @@ func (z *tokenizer) appendTokens(dst []string, s string) []string {
 			continue
 		}
 		r, size := utf8.DecodeRuneInString(s[i:])
-		if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '’' && start >= 0 {
+		if unspaced(r) {
+			if start >= 0 {
+				emit(i)
+				start = -1
+			}
+			dst = append(dst, s[i:i+size])
+		} else if unicode.IsLetter(r) || unicode.IsDigit(r) || r == '’' && start >= 0 {
 			if start < 0 {
 				start = i
 			}
@@ -96,6 +105,38 @@ func (z *tokenizer) appendTokens(dst []string, s string) []string {
 		}
 	}
 	return dst
+}
+
+// WordCount counts the words of s as a reader would: its fields between
+// white space (strings.Fields), where a field that holds Chinese or
+// Japanese counts as its tokens (Tokens: a character each), since those
+// languages put no spaces between words.
+func WordCount(s string) int {
+	n := 0
+	for _, f := range strings.Fields(s) {
+		wide := false
+		for i := 0; i < len(f) && !wide; {
+			r, size := utf8.DecodeRuneInString(f[i:])
+			wide = unspaced(r)
+			i += size
+		}
+		if wide {
+			n += max(1, len(Tokens(f)))
+		} else {
+			n++
+		}
+	}
+	return n
+}
+
+// unspaced reports whether r is a letter of a script written without
+// spaces between words that Tokens counts as a word of its own: a Chinese
+// character (Han), hiragana, katakana, or the prolonged sound mark ー.
+func unspaced(r rune) bool {
+	if r < 0x2E80 {
+		return false
+	}
+	return r == 'ー' || unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana) && unicode.IsLetter(r)
 }
 
 func normToken(t string) string {
@@ -199,7 +240,7 @@ func charKind(cl uint8) uint8 {
 // What a character does to a pending sentence end.
 const (
 	sentReset = iota // anything else ends the chance
-	sentEnd          // . ! ? end a sentence
+	sentEnd          // . ! ? end a sentence, and so do 。！？．
 	sentKeep         // a closing quote or bracket keeps a sentence end
 )
 
@@ -209,8 +250,19 @@ func sentenceAct(r rune) uint8 {
 		return sentEnd
 	case r == '"' || r == '”' || r == ')' || r == '\'' || r == '’':
 		return sentKeep
+	case r < 0x3000:
+	case fullStop(r):
+		return sentEnd
+	case r == '」' || r == '』' || r == '）' || r == '】' || r == '〕':
+		return sentKeep
 	}
 	return sentReset
+}
+
+// fullStop reports whether r ends a sentence of Chinese or Japanese: 。！？
+// or the full-width full stop ．. Such a sentence needs no space after it.
+func fullStop(r rune) bool {
+	return r == '。' || r == '！' || r == '？' || r == '．'
 }
 
 // asciiKind and asciiSent are charKind and sentenceAct of the ASCII bytes.
@@ -226,6 +278,7 @@ func charStats(s string) textStats {
 	var st textStats
 	var n [kindSpace]int // non-space characters by kind
 	prevEnd := false
+	wide := false // prevEnd comes from one of fullStop's marks
 	last := rune(0)
 	for i := 0; i < len(s); {
 		var r rune
@@ -246,8 +299,14 @@ func charStats(s string) textStats {
 			}
 			continue
 		}
+		if prevEnd && wide && act == sentReset {
+			// 。 and its kin end a sentence where the next starts at once.
+			st.sentences++
+		}
 		n[kind]++
-		prevEnd = act == sentEnd || act == sentKeep && prevEnd
+		end := act == sentEnd || act == sentKeep && prevEnd
+		wide = end && (act == sentKeep && wide || act == sentEnd && fullStop(r))
+		prevEnd = end
 		last = r
 	}
 	st.letters = n[kindLower] + n[kindUpperLetter]
@@ -261,7 +320,8 @@ func charStats(s string) textStats {
 		if last == ']' {
 			last = beforeCitations(s)
 		}
-		st.finalPunct = last == '.' || last == '!' || last == '?' || last == ':' || last == '"' || last == '”'
+		st.finalPunct = last == '.' || last == '!' || last == '?' || last == ':' || last == '"' || last == '”' ||
+			last >= 0x3000 && (fullStop(last) || last == '：' || last == '」' || last == '』')
 	}
 	return st
 }
@@ -314,7 +374,7 @@ func citationMark(m string) bool {
 
 // EndsSentence reports whether s ends as the final_punct column counts a
 // sentence's end: in . ! ? : or a closing quotation mark, reference marks
-// after it ("[1]") set aside.
+// after it ("[1]") set aside; Chinese and Japanese ones in 。！？．： or 」』.
 func EndsSentence(s string) bool {
 	return charStats(s).finalPunct
 }

@@ -169,6 +169,9 @@ func Prepare(ctx context.Context, name string, data []byte, opt PrepareOptions) 
 	if opt.Visual != nil {
 		pc.KeepStyles = true
 		if opt.Resources != nil {
+			// Shadow roots first: opening them parses the page again,
+			// and the style sheets are taken from the tree that stays.
+			preclean.OpenShadowRoots(p.Doc)
 			links = styleLinks(p.Doc)
 		}
 	}
@@ -325,18 +328,16 @@ const MinFallbackWords = 25
 // seldom runs to a hundred words, a page's article does.
 const MinFallbackProse = 100
 
-// proseWords counts the words of the blocks that are prose as the window
+// proseWords counts the words (features.WordCount: a character of
+// Chinese or Japanese each) of the blocks that are prose, as the window
 // columns and the floor count it (features.Table.Prose): ten words or
 // more, ending like a sentence.
 func proseWords(bs []*blocks.Block) int {
 	n := 0
 	for _, b := range bs {
-		f := strings.Fields(b.Text)
-		if len(f) < 10 {
-			continue
-		}
-		if features.EndsSentence(b.Text) {
-			n += len(f)
+		k := features.WordCount(b.Text)
+		if k >= 10 && features.EndsSentence(b.Text) {
+			n += k
 		}
 	}
 	return n
@@ -345,7 +346,7 @@ func proseWords(bs []*blocks.Block) int {
 func words(bs []*blocks.Block) int {
 	n := 0
 	for _, b := range bs {
-		n += len(strings.Fields(b.Text))
+		n += features.WordCount(b.Text)
 	}
 	return n
 }

@@ -58,3 +58,30 @@ func TestModernGolden(t *testing.T) {
 	}
 	golden(t, "modern.text", b.String())
 }
+
+// TestJapaneseProse: a Japanese blog archive (testdata/ja-diary.html)
+// keeps its five entries' running text, with and without rendering.
+// Written without spaces, a paragraph of Japanese was one token of no
+// sentence: the models dropped it as a link-like scrap, and the prose
+// floor never saw prose (fiasco before 2026-11-30 kept one of the five
+// paragraphs without rendering and none rendered).
+func TestJapaneseProse(t *testing.T) {
+	for _, mode := range []string{"--no-render", "--render"} {
+		if mode == "--render" {
+			needChromium(t)
+		}
+		code, out, errs := fiasco(t, "clean", mode, "../../testdata/ja-diary.html")
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", mode, code, errs)
+		}
+		kept := 0
+		for _, line := range strings.Split(out, "\n") {
+			if strings.HasPrefix(line, "<p> ") && strings.HasSuffix(line, "。") && len([]rune(line)) > 40 {
+				kept++
+			}
+		}
+		if kept < 4 {
+			t.Errorf("%s: %d of the 5 paragraphs kept:\n%s", mode, kept, out)
+		}
+	}
+}

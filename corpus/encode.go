@@ -150,7 +150,7 @@ type Line struct {
 type LineBlock struct {
 	ID    int     `json:"id"`
 	Label string  `json:"label"` // clean or dirty
-	Type  string  `json:"type"`  // p, h or l, as export.Types
+	Type  string  `json:"type"`  // p, h or l, as export.KeptTypes
 	Value float64 `json:"value"` // the decision value, six decimals
 	// Unseen: the rendering could not show the block and the text model
 	// decided it (pipeline.Result.UnseenBlocks); Smoothed: sequence
@@ -233,7 +233,7 @@ func resolveAll(base string, refs []string) []string {
 }
 
 func lineBlocks(r *pipeline.Result) []LineBlock {
-	types, texts := export.Types(r.Blocks), export.BlockTexts(r.Blocks)
+	types, texts := export.KeptTypes(r.Blocks, func(i int) bool { return r.Keep[i] }), export.BlockTexts(r.Blocks)
 	unseen := r.UnseenBlocks()
 	var never []string
 	if r.Score != nil {

@@ -247,7 +247,7 @@ type jsonPage struct {
 }
 
 func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, kept func(int) bool, score []float64, n *Notes) error {
-	types, texts := Types(bs), BlockTexts(bs)
+	types, texts := KeptTypes(bs, kept), BlockTexts(bs)
 	out := jsonPage{Blocks: make([]jsonBlock, 0, len(bs))}
 	if p != nil {
 		out.Name, out.URL = p.Name, p.URL

@@ -473,3 +473,26 @@ func TestTypesInherited(t *testing.T) {
 		}
 	}
 }
+
+// TestKeptTypes: a short kept paragraph before a longer one is a heading
+// in the JSON output as in the cleaneval one (Segments), and the same
+// paragraph dropped, or kept last, is a paragraph.
+func TestKeptTypes(t *testing.T) {
+	doc, _ := html.Parse(strings.NewReader("<html><body><p>Continental Landings</p><p>The ships came ashore at dawn, one after another, in the fog.</p><p>Short end</p></body></html>"))
+	bs := blocks.Find(doc)
+	all := func(int) bool { return true }
+	if got := string(KeptTypes(bs, all)); got != "hpp" {
+		t.Errorf("all kept: types %q, want hpp", got)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, CleanEval, nil, bs, []bool{true, true, true}, nil); err != nil || !strings.HasPrefix(b.String(), "<h> Continental Landings\n<p> The ships") {
+		t.Errorf("cleaneval: %v\n%s", err, b.String())
+	}
+	if got := string(KeptTypes(bs, func(i int) bool { return i != 1 })); got != "ppp" {
+		t.Errorf("the long one dropped: types %q, want ppp", got)
+	}
+	b.Reset()
+	if err := Write(&b, JSON, nil, bs, []bool{true, true, true}, nil); err != nil || !strings.Contains(b.String(), "\"type\": \"h\",\n   \"tag\": \"p\"") {
+		t.Errorf("json: %v\n%s", err, b.String())
+	}
+}

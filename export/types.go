@@ -158,6 +158,27 @@ func Segments(bs []*blocks.Block, kept func(i int) bool) []Segment {
 	return out
 }
 
+// KeptTypes is Types, but a kept block whose text is one segment of the
+// kept text (Segments) takes that segment's type: a short heading that
+// the cleaneval format marks <h> is 'h' in the JSON formats too.
+func KeptTypes(bs []*blocks.Block, kept func(i int) bool) []byte {
+	types := Types(bs)
+	if kept == nil {
+		return types
+	}
+	segs := Segments(bs, kept)
+	runs := make([]int, len(bs))
+	for _, s := range segs {
+		runs[s.Block]++
+	}
+	for _, s := range segs {
+		if runs[s.Block] == 1 {
+			types[s.Block] = s.Kind
+		}
+	}
+	return types
+}
+
 // BlockTexts returns the text of every block as the output formats write
 // it: its runs (see Runs), joined by line breaks, so that a line breaks
 // where the page breaks it (a <br>, a line of a <pre>, a block between)

@@ -188,7 +188,7 @@ func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
 		names, cols = append(names, f.Name), append(cols, c)
 	}
 	rows := features.Project(full, cols)
-	types := export.Types(res.Blocks)
+	types := export.KeptTypes(res.Blocks, func(i int) bool { return res.Keep[i] })
 	if asJSON {
 		type row struct {
 			ID       int                `json:"id"`

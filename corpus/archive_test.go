@@ -603,3 +603,18 @@ func TestOutputNamesWithHash(t *testing.T) {
 		}
 	}
 }
+
+// TestCutEmptyBodyNotSkipped: a body its crawler cut to nothing (a zstd
+// body cut in its first block decodes to nothing) is a truncated page,
+// whose failure the output shows, not an empty response skipped.
+func TestCutEmptyBodyNotSkipped(t *testing.T) {
+	http := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n"
+	data := fmt.Sprintf("WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-000000000001>\r\n"+
+		"WARC-Date: 2024-05-01T12:00:00Z\r\nWARC-Target-URI: http://x.example/cut\r\nWARC-Truncated: length\r\n"+
+		"Content-Type: application/http; msgtype=response\r\nContent-Length: %d\r\n\r\n%s\r\n\r\n", len(http), http)
+	s := NewSource(Options{})
+	ins := inputsOf(t, s, writeFile(t, "cut.warc", []byte(data)))
+	if len(ins) != 1 || !ins[0].Truncated || s.Stats().Skipped[SkipEmpty] != 0 {
+		t.Errorf("inputs %+v, skipped %v; want the cut page, truncated", ins, s.Stats().Skipped)
+	}
+}

@@ -360,6 +360,7 @@ func again(name string, data []byte, opt PrepareOptions, pc preclean.Options) (*
 	}
 	var links []*html.Node
 	if opt.Visual != nil && opt.Resources != nil {
+		preclean.OpenShadowRoots(p.Doc) // as Prepare does: the style sheets of the tree that stays
 		links = styleLinks(p.Doc)
 	}
 	if _, err := preclean.CleanWith(p.Doc, pc); err != nil {

@@ -85,3 +85,32 @@ func cleanBlocks(t *testing.T, page string) []string {
 	}
 	return got
 }
+
+// TestOpenShadowRootsTwice: opening a page's shadow roots again changes
+// nothing (pipeline opens them before it takes the style sheets, Clean
+// after): a shadow-root template left inert by the first opening (nested
+// in a shadow tree, in a slot's fallback) is no root the second time.
+func TestOpenShadowRootsTwice(t *testing.T) {
+	for _, page := range []string{
+		`<div><template shadowrootmode=open><template shadowrootmode=open><p>inner</p></template><p>Shadow text</p></template></div>`,
+		`<my-el><template shadowrootmode=open><slot><template shadowrootmode=open><p>inner</p></template><p>Fallback text</p></slot></template></my-el>`,
+	} {
+		once, err := html.Parse(strings.NewReader(page))
+		if err != nil {
+			t.Fatal(err)
+		}
+		twice, _ := html.Parse(strings.NewReader(page))
+		OpenShadowRoots(once)
+		OpenShadowRoots(twice)
+		OpenShadowRoots(twice)
+		if a, b := render(t, once), render(t, twice); a != b {
+			t.Errorf("%s:\nonce  %s\ntwice %s", page, a, b)
+		}
+		if err := Clean(twice); err != nil {
+			t.Fatal(err)
+		}
+		if got := render(t, twice); !strings.Contains(got, " text</p>") || strings.Contains(got, "inner") {
+			t.Errorf("%s: cleaned to %s", page, got)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package preclean
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -75,6 +76,18 @@ func openShadowRoots(root *html.Node) bool {
 				compose(n, c)
 				opened = true
 				break
+			}
+		}
+	}
+	if opened {
+		// The shadow-root templates left are inert (a second root of a
+		// host, one nested in a shadow tree or a slot's fallback): plain
+		// templates from now on, so that opening again changes nothing.
+		for n := root; n != nil; n = dom.Next(root, n) {
+			if n.Type == html.ElementNode && n.Namespace == "" && n.DataAtom == atom.Template {
+				n.Attr = slices.DeleteFunc(n.Attr, func(a html.Attribute) bool {
+					return a.Namespace == "" && (a.Key == "shadowrootmode" || a.Key == "shadowroot")
+				})
 			}
 		}
 	}

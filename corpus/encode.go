@@ -235,10 +235,7 @@ func resolveAll(base string, refs []string) []string {
 func lineBlocks(r *pipeline.Result) []LineBlock {
 	types, texts := export.KeptTypes(r.Blocks, func(i int) bool { return r.Keep[i] }), export.BlockTexts(r.Blocks)
 	unseen := r.UnseenBlocks()
-	var never []string
-	if r.Score != nil {
-		never = pipeline.NeverKept(r.Doc)
-	}
+	never := r.NeverKept()
 	out := make([]LineBlock, len(r.Blocks))
 	for i, b := range r.Blocks {
 		lb := LineBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Text: texts[i]}

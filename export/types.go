@@ -132,7 +132,11 @@ type Segment struct {
 // not ending in . , ; : or !, and followed by a longer kept run is a short
 // heading ('h'), like "Continental Landings" above a paragraph.
 func Segments(bs []*blocks.Block, kept func(i int) bool) []Segment {
-	types := Types(bs)
+	return segments(bs, kept, Types(bs))
+}
+
+// segments is Segments with the blocks' types already at hand.
+func segments(bs []*blocks.Block, kept func(i int) bool, types []byte) []Segment {
 	var out []Segment
 	for _, r := range blocks.Runs(bs) {
 		if kept == nil || kept(r.Block) {
@@ -166,7 +170,7 @@ func KeptTypes(bs []*blocks.Block, kept func(i int) bool) []byte {
 	if kept == nil {
 		return types
 	}
-	segs := Segments(bs, kept)
+	segs := segments(bs, kept, types) // reads types; its segments carry their own kinds
 	runs := make([]int, len(bs))
 	for _, s := range segs {
 		runs[s.Block]++

@@ -114,13 +114,7 @@ func (z *tokenizer) appendTokens(dst []string, s string) []string {
 func WordCount(s string) int {
 	n := 0
 	for _, f := range strings.Fields(s) {
-		wide := false
-		for i := 0; i < len(f) && !wide; {
-			r, size := utf8.DecodeRuneInString(f[i:])
-			wide = unspaced(r)
-			i += size
-		}
-		if wide {
+		if strings.IndexFunc(f, unspaced) >= 0 {
 			n += max(1, len(Tokens(f)))
 		} else {
 			n++

@@ -282,14 +282,22 @@ func (r *Result) UnseenBlocks() []bool {
 // Write in another format) is to be made before it, and HTML written
 // last.
 func (r *Result) Write(w io.Writer, f export.Format) error {
-	n := export.Notes{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Unseen: r.UnseenBlocks(), Smoothed: r.Smoothed, Floor: r.Floor, Charset: r.Page.Encoding}
+	n := export.Notes{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Unseen: r.UnseenBlocks(), Smoothed: r.Smoothed, Floor: r.Floor, Charset: r.Page.Encoding, NeverKept: r.NeverKept()}
 	if r.Score != nil {
-		// The rules apply where a model decided (Keep).
-		n.NeverKept = NeverKept(r.Doc)
 		th := r.Threshold
 		n.Threshold = &th
 	}
 	return export.WriteNotes(w, f, r.Page, r.Meta, r.Blocks, r.Keep, r.Score, n)
+}
+
+// NeverKept is NeverKept of the page's document where a model decided
+// its blocks (Score), for the outputs that say why a rule dropped a
+// block; nil otherwise.
+func (r *Result) NeverKept() []string {
+	if r == nil || r.Score == nil {
+		return nil
+	}
+	return NeverKept(r.Doc)
 }
 
 // RenderErrText is RenderErr's message on one line, every control

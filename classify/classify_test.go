@@ -55,6 +55,10 @@ func TestReadModelErrors(t *testing.T) {
 	if _, err := classify.Read(strings.NewReader(libsvm)); err == nil || !strings.Contains(err.Error(), "a LIBSVM model") {
 		t.Errorf("a LIBSVM model: err = %v, want it named", err)
 	}
+	// A model unpacked with gunzip: JSON, named as such.
+	if _, err := classify.Read(strings.NewReader("\n{\"format\": \"fiasco-model\"}")); err == nil || !strings.Contains(err.Error(), "JSON, not gzip-compressed") {
+		t.Errorf("an unpacked model: err = %v, want it named", err)
+	}
 	// A model naming a feature this build does not know.
 	m := defaultText(t)
 	saved := m.English.FeatureNames

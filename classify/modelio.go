@@ -210,6 +210,9 @@ func Read(r io.Reader) (*Model, error) {
 	if h, _ := br.Peek(len("svm_type ")); string(h) == "svm_type " {
 		return nil, errors.New("not a fiasco model: a LIBSVM model (fiasco svm train's or svm-train's), which fiasco svm predict takes; a cleaning model comes from fiasco train")
 	}
+	if h, _ := br.Peek(64); bytes.HasPrefix(bytes.TrimLeft(h, " \t\r\n"), []byte("{")) {
+		return nil, errors.New("not a fiasco model: JSON, not gzip-compressed (a model file is gzip-compressed JSON; a model unpacked with gunzip can be packed again with gzip)")
+	}
 	zr, err := gzip.NewReader(br)
 	if err != nil {
 		return nil, fmt.Errorf("not a fiasco model (%v)", err)

@@ -90,7 +90,8 @@ func ReadOptions(path string, f Format, opt Options) (*Gold, error) {
 }
 
 // Parse parses the content of a gold file in format f; Unknown detects it.
-// A UTF-16 byte-order mark selects UTF-16 (five Dragnet gold files);
+// A UTF-16 byte-order mark selects UTF-16 (five Dragnet gold files), a
+// UTF-32 one UTF-32;
 // bytes that are not valid UTF-8 are decoded as a page's are (load.Text):
 // UTF-8 with a few stray bytes keeps its UTF-8, each stray byte read as
 // windows-1252; otherwise a declared <meta> charset, the statistical
@@ -157,13 +158,20 @@ func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 	return g, nil
 }
 
-// decodeUTF16 converts data that starts with a UTF-16 byte-order mark to
-// UTF-8, and UTF-16 without a mark where load.Text recognises it (by its
+// decodeUTF16 converts data that starts with a UTF-16 (or UTF-32)
+// byte-order mark to UTF-8, and UTF-16 without a mark where load.Text recognises it (by its
 // zero bytes, in gold with markup: CleanEval's segment tags, an annotated
 // page); it returns other data unchanged.
 func decodeUTF16(data []byte) []byte {
 	var e unicode16.Endianness
 	switch {
+	case bytes.HasPrefix(data, []byte{0xff, 0xfe, 0, 0}), bytes.HasPrefix(data, []byte{0, 0, 0xfe, 0xff}):
+		// UTF-32, whose little-endian mark begins as UTF-16's: load.Text
+		// reads both by their marks.
+		if text, cs, _, err := load.Text(data); err == nil && strings.HasPrefix(cs, "utf-32") {
+			return []byte(text)
+		}
+		return data
 	case bytes.HasPrefix(data, []byte{0xff, 0xfe}):
 		e = unicode16.LittleEndian
 	case bytes.HasPrefix(data, []byte{0xfe, 0xff}):

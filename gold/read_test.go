@@ -225,6 +225,20 @@ func TestParseUTF16(t *testing.T) {
 	if g.Format != CleanEval || strings.Join(g.Words, " ") != "Привет, мир — hello world" {
 		t.Errorf("UTF-16 without a mark: format %v, words %q", g.Format, g.Words)
 	}
+	// UTF-32 with its mark, whose little-endian form begins as UTF-16's.
+	for _, order := range []binenc.AppendByteOrder{binenc.LittleEndian, binenc.BigEndian} {
+		var u32 []byte
+		for _, r := range "\ufeffURL: http://ex.org/\n<p> Привет, мир — hello world\n" {
+			u32 = order.AppendUint32(u32, uint32(r))
+		}
+		g, err := Parse(u32, Unknown, Options{})
+		if err != nil {
+			t.Fatalf("UTF-32 (%v): %v", order, err)
+		}
+		if g.Format != CleanEval || strings.Join(g.Words, " ") != "Привет, мир — hello world" {
+			t.Errorf("UTF-32 (%v): format %v, words %q", order, g.Format, g.Words)
+		}
+	}
 }
 
 // TestDetectSegmentTags: a CleanEval gold without its URL line is still

@@ -71,7 +71,8 @@
 // declaration of UTF-8 is skipped when the bytes contradict it (no valid
 // sequence, or more stray bytes than valid sequences); a declaration of
 // UTF-16 on bytes that are not UTF-16 means UTF-8, as in browsers.
-// Page.Declared keeps the first declared charset either way. Stray bytes in text
+// Page.Declared keeps the first declared charset either way (it is not
+// read where a byte-order mark or valid UTF-8 decides first). Stray bytes in text
 // decoded as UTF-8 are read as windows-1252, so pages patched together from
 // UTF-8 and legacy parts stay readable; the decoded text is always valid
 // UTF-8.

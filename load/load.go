@@ -34,7 +34,9 @@ type Page struct {
 	// Encoding: one of the Source* constants.
 	EncodingSource string
 	// Declared is the first charset named by the Content-Type header, the
-	// wrapper or a meta tag (canonical name), whether or not it was used.
+	// wrapper or a meta tag (canonical name), whether or not it was used;
+	// empty where a byte-order mark, UTF-16 without one, or valid UTF-8
+	// decided before the declarations were read.
 	Declared string
 	// Wrapped reports a CleanEval <text ...> wrapper.
 	Wrapped bool

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"iter"
 	"runtime"
@@ -60,9 +61,19 @@ func (c *Cleaner) Batch(ctx context.Context, inputs []Input, workers int, emit f
 // then are reported with that error (wrapped, naming the input) without
 // being read, and pages under way fail with it at their next stage
 // (rendering at once); a stream that reads an archive should stop at
-// cancellation.
+// cancellation. The stream runs on a goroutine of Stream's: if it panics,
+// the inputs it yielded before are cleaned and emitted and Stream returns
+// the panic as its error. A panic of emit ends the feeding and goes on
+// to Stream's caller; the pages under way finish in the background.
 // Stream returns only after every worker is done.
 func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchOptions, emit func(Outcome)) error {
+	if inputs == nil || emit == nil {
+		return errors.New("pipeline: Stream needs inputs and an emit function")
+	}
+	// Ended when Stream returns: a panic of emit (passed on to the
+	// caller) stops the feeding, and the workers' outcomes are drained.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -93,10 +104,18 @@ func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchO
 			}
 		}()
 	}
+	var feedErr error // the inputs' panic; read once outs is closed
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
 		defer close(jobs)
+		defer func() {
+			// The caller's sequence runs here, not on the caller's
+			// goroutine: its panic is Stream's error, not the process's end.
+			if r := recover(); r != nil {
+				feedErr = fmt.Errorf("pipeline: Stream: the inputs panicked: %v\n%s", r, debug.Stack())
+			}
+		}()
 		i := 0
 		for in := range inputs {
 			if tokens != nil {
@@ -123,11 +142,37 @@ func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchO
 	// The feeder reports cancelled inputs on outs too, so outs closes only
 	// after the feeder and all workers are done.
 	go func() { wg.Wait(); close(outs) }()
+	defer func() {
+		if r := recover(); r != nil {
+			// emit panicked: end the feeding, let the workers finish into
+			// nothing (taking back the feeder's tokens), and pass the
+			// panic on.
+			stop()
+			go func() {
+				for {
+					select {
+					case _, ok := <-outs:
+						if !ok {
+							return
+						}
+					case <-tokens:
+					}
+				}
+			}()
+			panic(r)
+		}
+	}()
+	done := func() error {
+		if feedErr != nil {
+			return feedErr
+		}
+		return ctx.Err()
+	}
 	if !opt.Ordered {
 		for o := range outs {
 			emit(o)
 		}
-		return ctx.Err()
+		return done()
 	}
 	held := map[int]Outcome{}
 	next := 0
@@ -144,7 +189,7 @@ func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchO
 			<-tokens
 		}
 	}
-	return ctx.Err()
+	return done()
 }
 
 func post(f func(*Outcome), o *Outcome) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -117,6 +118,52 @@ func TestStreamCancelled(t *testing.T) {
 	})
 	if err == nil || n != 20 {
 		t.Errorf("Stream = %v with %d outcomes, want the context error and 20", err, n)
+	}
+}
+
+// TestStreamPanics: a stream that panics is Stream's error, after the
+// pages it yielded before; a panic of emit reaches the caller and leaves
+// no goroutine of the batch behind; no inputs or no emit is an error.
+func TestStreamPanics(t *testing.T) {
+	c := &Cleaner{Model: defaultText(t)}
+	var taken atomic.Int64
+	n := 0
+	err := c.Stream(context.Background(), func(yield func(Input) bool) {
+		for in := range pages(3, &taken) {
+			if !yield(in) {
+				return
+			}
+		}
+		panic("the archive reader failed")
+	}, BatchOptions{Workers: 2, Ordered: true}, func(o Outcome) { n++ })
+	if err == nil || !strings.Contains(err.Error(), "the archive reader failed") || n != 3 {
+		t.Errorf("a stream that panics: Stream = %v after %d outcomes, want its panic and 3", err, n)
+	}
+
+	before := runtime.NumGoroutine()
+	for _, ordered := range []bool{false, true} {
+		func() {
+			defer func() {
+				if r := recover(); r != "emit failed" {
+					t.Errorf("ordered %v: recovered %v, want emit's panic", ordered, r)
+				}
+			}()
+			c.Stream(context.Background(), pages(40, &taken), BatchOptions{Workers: 2, Ordered: ordered, Window: 2}, func(o Outcome) { panic("emit failed") })
+		}()
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if g := runtime.NumGoroutine(); g > before {
+		t.Errorf("%d goroutines after emit panicked, %d before", g, before)
+	}
+
+	if err := c.Stream(context.Background(), nil, BatchOptions{}, func(Outcome) {}); err == nil {
+		t.Error("Stream with nil inputs: no error")
+	}
+	if err := c.Batch(context.Background(), []Input{{Name: "a.html"}}, 1, nil); err == nil {
+		t.Error("Batch with a nil emit: no error")
 	}
 }
 

@@ -20,7 +20,11 @@ import (
 	renderpkg "github.com/fiasco-project/fiasco/render"
 )
 
-// Cleaner classifies the blocks of pages with a model.
+// Cleaner classifies the blocks of pages with a model. Once its fields
+// are set, a Cleaner may clean pages from several goroutines at once
+// (Clean, CleanInput, Batch and Stream only read it), and several
+// Cleaners may share a Model and a Visualizer (a classify.Model is not
+// changed by classifying; ChromeVisualizer is safe for concurrent use).
 type Cleaner struct {
 	Model *classify.Model
 	// Prepare configures loading and, through Prepare.Visual, rendering.
@@ -44,7 +48,9 @@ type Cleaner struct {
 	// it cleans a page that did not render).
 	Smooth *float64
 	// TextFallback, with a visual Model, cleans a page whose rendering
-	// failed (the browser crashed or timed out on it: a *RenderError)
+	// failed (the browser crashed on it, or it ran out of the renderer's
+	// own time limit: a *RenderError; not a page whose ctx ended, which
+	// fails with ctx's error)
 	// with the embedded text model of the Model's policy instead of
 	// failing it; Result.RenderErr then says why. A threshold set above
 	// moves the text model's own by as much as it moves the Model's.
@@ -77,7 +83,7 @@ func New(ctx context.Context, render bool) (*Cleaner, error) {
 // Close stops the browser that New started, if any, and removes its
 // profile. It is safe to call more than once.
 func (c *Cleaner) Close() error {
-	if c.closer == nil {
+	if c == nil || c.closer == nil { // nil: the Cleaner New did not make
 		return nil
 	}
 	err := c.closer.Close()
@@ -175,6 +181,9 @@ func (c *Cleaner) clean(ctx context.Context, name string, data []byte, opt Prepa
 	m, th := c.Model, c.Model.Threshold
 	if c.Threshold != nil {
 		th = *c.Threshold
+		if math.IsNaN(th) {
+			return nil, errors.New("pipeline: Cleaner.Threshold is NaN: want a number (or nil for the model's)")
+		}
 	}
 	d, err := Prepare(ctx, name, data, opt)
 	var renderErr *RenderError

@@ -504,6 +504,31 @@ func TestTabPages(t *testing.T) {
 	}
 }
 
+// TestReuseMaxBytes: the tab of a page larger than ReuseMaxBytes is
+// closed, not kept idle with its renderer's memory, and the next page
+// gets a new tab.
+func TestReuseMaxBytes(t *testing.T) {
+	b := newBrowser(t, Options{ReuseTabs: true})
+	doc := readTestdata(t, "blocks.html")
+	// The same page padded past the limit by a comment after its end.
+	big := append(append(append([]byte(nil), doc...), "<!--"...), bytes.Repeat([]byte("padding "), ReuseMaxBytes/8)...)
+	big = append(big, "-->"...)
+	for k, d := range [][]byte{doc, big, doc} {
+		res, err := b.Render(context.Background(), d, testColors, RenderOptions{Highlight: true})
+		if err != nil {
+			t.Fatalf("page %d: %v", k, err)
+		}
+		checkBlocks(t, res, testColors)
+		want := 1
+		if len(d) > ReuseMaxBytes {
+			want = 0
+		}
+		if n := len(b.cur.idle); n != want {
+			t.Errorf("after page %d (%d bytes): %d idle tabs, want %d", k, len(d), n, want)
+		}
+	}
+}
+
 func TestMetaRefreshStays(t *testing.T) {
 	b := newBrowser(t, Options{})
 	for i := 0; i < 3; i++ {

@@ -51,7 +51,10 @@ type Options struct {
 	// about 250 ms of CPU (a new renderer process); a reused tab keeps no
 	// state that matters (each page is a new document; the emulation
 	// settings and the request interception are set again), but a page can
-	// in principle affect the next one in the same renderer process.
+	// in principle affect the next one in the same renderer process. A
+	// tab whose page was larger than ReuseMaxBytes is closed, not reused:
+	// its renderer process would keep the memory the page took (over a GB
+	// after a 10 MB page) while it waits for the next.
 	ReuseTabs bool
 	// TabPages is how many pages a reused tab renders before it is closed
 	// and a new one takes its place, so that what a renderer process
@@ -241,10 +244,24 @@ type startCall struct {
 	err  error
 }
 
+// ReuseMaxBytes is the largest document after which a tab is reused
+// (Options.ReuseTabs): a renderer process keeps much of the memory a
+// large page took while it waits for the next, so the tab of a larger
+// page is closed, ending its process, at the cost of opening another
+// (about 250 ms of CPU), small beside rendering such a page.
+const ReuseMaxBytes = 512 << 10
+
 // ErrBrowserDied is wrapped by the error of a Render call whose page was
 // lost because the browser process died (it crashed or was killed), when
 // the retry on a restarted browser failed too.
 var ErrBrowserDied = errors.New("render: the browser died")
+
+// ErrPageCrashed is wrapped by the error of a Render call whose page's
+// renderer process crashed (the kernel ends the largest process when
+// memory runs out) while the browser lived on, and crashed again, or
+// failed, on its retry in a new tab. The crash ends the page's wait at
+// once, not at its time limit.
+var ErrPageCrashed = errors.New("render: Chromium's renderer process crashed on the page (out of memory?)")
 
 // ErrPageTimeout is wrapped (with context.DeadlineExceeded) by a render
 // that ran out of its time limit (Options.Timeout, RenderOptions.Timeout)
@@ -277,6 +294,7 @@ type instance struct {
 	allocCancel   context.CancelFunc
 	ctx           context.Context    // the browser's root chromedp context
 	cancel        context.CancelFunc // cancels ctx, waits for chromedp to stop
+	cancelOnce    sync.Once          // cancel waits for the browser's end once: a second wait would never end
 	stop          context.CancelFunc // cancels ctx, does not wait
 	userDataDir   string
 	owner         *os.File       // locked while the profile is in use (claimProfile)
@@ -426,10 +444,10 @@ func (b *Browser) instance(ctx context.Context) (*instance, error) {
 		b.mu.Unlock()
 		return nil, errClosed
 	}
-	if b.cur != nil && b.cur.ctx.Err() == nil {
-		b.cur.wg.Add(1)
-		b.mu.Unlock()
-		return b.cur, nil
+	if cur := b.cur; cur != nil && cur.ctx.Err() == nil {
+		cur.wg.Add(1)
+		b.mu.Unlock() // Close may take b.cur from now on: cur is ours
+		return cur, nil
 	}
 	if b.cur != nil {
 		old := b.cur

@@ -15,6 +15,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
 )
 
 // fakeChromium writes a shell script that stands in for Chromium: it logs
@@ -389,5 +393,106 @@ func TestOptionsChecked(t *testing.T) {
 		if _, err := b.Render(context.Background(), nil, nil, c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("Render(%+v): %v, want an error with %q", c.opt, err, c.want)
 		}
+	}
+}
+
+// TestRetryAfterPageCrash crashes the page's renderer process (as the
+// kernel ends one that runs out of memory) while the browser lives on:
+// the crash ends the page's wait at once, not at its time limit, and the
+// page is rendered again in a new tab; a page that crashes every time
+// gets an error wrapping ErrPageCrashed, also long before its limit.
+func TestRetryAfterPageCrash(t *testing.T) {
+	b := newBrowser(t, Options{})
+	doc := readTestdata(t, "blocks.html")
+	const limit = 40 * time.Second
+	var mu sync.Mutex
+	var tab context.Context
+	crashes := 0 // how many pages to crash yet
+	b.tabHook = func(c context.Context) { mu.Lock(); tab = c; mu.Unlock() }
+	b.phaseHook = func(name string) {
+		mu.Lock()
+		c, crash := tab, name == "load" && crashes > 0
+		if crash {
+			crashes--
+		}
+		mu.Unlock()
+		if crash {
+			chromedp.Call(c, page.Crash, cdp.Empty{}) // no answer: the renderer is gone
+		}
+	}
+
+	crashes = 1
+	t0 := time.Now()
+	res, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true, Timeout: limit})
+	if err != nil {
+		t.Fatalf("a page whose renderer crashed once: %v", err)
+	}
+	checkBlocks(t, res, testColors)
+	if el := time.Since(t0); el > limit/2 || b.retries != 1 || b.starts != 1 {
+		t.Errorf("%v, %d retries, %d browsers started; want well under %v, 1 retry in the one browser", el, b.retries, b.starts, limit)
+	}
+
+	mu.Lock()
+	crashes = 2
+	mu.Unlock()
+	t0 = time.Now()
+	_, err = b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true, Timeout: limit})
+	if !errors.Is(err, ErrPageCrashed) || errors.Is(err, ErrPageTimeout) {
+		t.Fatalf("a page whose renderer crashes twice: %v, want ErrPageCrashed", err)
+	}
+	t.Logf("crashed twice: %v", err)
+	if el := time.Since(t0); el > limit/2 {
+		t.Errorf("crashed twice: the error came after %v, want well under the limit %v", el, limit)
+	}
+
+	// The browser renders the next page as before.
+	b.phaseHook = nil
+	res, err = b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true})
+	if err != nil {
+		t.Fatalf("after the crashes: %v", err)
+	}
+	checkBlocks(t, res, testColors)
+}
+
+// TestNewContextDone: New with a context that is done, or ends within a
+// millisecond, returns its error at once, every time, and leaves no
+// profile directory (a start abandoned so once waited for chromedp twice,
+// and the second wait never ended).
+func TestNewContextDone(t *testing.T) {
+	if _, err := FindChromium(); err != nil {
+		t.Skipf("skipping: no Chromium binary found (apt-get install -y chromium): %v", err)
+	}
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp)
+	for i := range 8 {
+		var ctx context.Context
+		var cancel context.CancelFunc
+		if i%2 == 0 {
+			ctx, cancel = context.WithCancel(context.Background())
+			cancel()
+		} else {
+			ctx, cancel = context.WithTimeout(context.Background(), time.Millisecond)
+		}
+		done := make(chan error, 1)
+		go func() {
+			b, err := New(ctx, Options{})
+			if err == nil {
+				b.Close()
+			}
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil && ctx.Err() != nil && i%2 == 0 {
+				t.Errorf("run %d: New with a done context: no error", i)
+			}
+		case <-time.After(30 * time.Second):
+			t.Fatalf("run %d: New with a done context has not returned after 30 s", i)
+		}
+		cancel()
+	}
+	left, _ := filepath.Glob(filepath.Join(tmp, profilePrefix+"*"))
+	if len(left) > 0 {
+		t.Errorf("profiles left: %v", left)
 	}
 }

@@ -111,7 +111,7 @@ func (inst *instance) kill() {
 	if inst.userDataDir != "" {
 		killLeftovers(inst.userDataDir, inst.groups)
 	}
-	inst.cancel() // waits for chromedp to let go of the browser
+	inst.cancelOnce.Do(inst.cancel) // waits for chromedp to let go of the browser
 }
 
 // shutdown ends the instance once all its Render calls finished: it ends

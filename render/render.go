@@ -21,6 +21,7 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
+	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -116,6 +117,8 @@ var pageSeq atomic.Int64
 // out gives an error; the browser stays usable. A page lost because the
 // browser process died is retried once, on a restarted browser, with its
 // timeout afresh; if that fails too, the error wraps [ErrBrowserDied].
+// A page whose renderer process crashed ([ErrPageCrashed]: killed for
+// memory, say, while the browser lives on) is retried once in a new tab.
 func (b *Browser) Render(ctx context.Context, doc []byte, colors []color.RGBA, opt RenderOptions) (*Result, error) {
 	if opt.Timeout < 0 {
 		return nil, fmt.Errorf("render: RenderOptions.Timeout is %v: want a positive duration, or 0 for Options.Timeout", opt.Timeout)
@@ -125,13 +128,19 @@ func (b *Browser) Render(ctx context.Context, doc []byte, colors []color.RGBA, o
 	}
 	res, err := b.renderOnce(ctx, doc, colors, opt)
 	var died *diedError
-	if errors.As(err, &died) && ctx.Err() == nil {
+	if (errors.As(err, &died) || errors.Is(err, ErrPageCrashed)) && ctx.Err() == nil {
 		b.mu.Lock()
 		b.retries++
 		b.mu.Unlock()
 		res, err = b.renderOnce(ctx, doc, colors, opt)
-		if err != nil {
+		switch {
+		case err == nil:
+		case died != nil:
 			err = &retryError{err}
+		case errors.Is(err, ErrPageCrashed):
+			err = fmt.Errorf("%w, on its retry in a new tab too", err)
+		default:
+			err = fmt.Errorf("%w; its retry in a new tab failed: %w", ErrPageCrashed, err)
 		}
 	}
 	return res, err
@@ -219,6 +228,10 @@ func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.
 		tabCtx, closeTab, err = inst.takeTab(ctx)
 		if err != nil {
 			switch {
+			case parent.Err() != nil:
+				// The caller's own context ended first (a first tab of a
+				// cold browser takes about half a second).
+				return nil, fmt.Errorf("render: the caller's context ended after %v, while the browser opened a tab: %w", cut(), parent.Err())
 			case ctx.Err() != nil:
 				// The page had not started: the browser gave no tab in
 				// time (busy, or hung).
@@ -232,8 +245,27 @@ func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.
 	// Tie the tab to ctx: chromedp contexts must derive from the browser's.
 	stop := context.AfterFunc(ctx, closeTab)
 
-	res, err := b.render(tabCtx, doc, colors, opt)
-	if stopped := stop(); stopped && err == nil && b.opt.ReuseTabs && pages+1 < b.opt.TabPages {
+	// A renderer process that dies under the page (killed for memory,
+	// say) leaves the browser running and the page's calls waiting: the
+	// crash, which the tab reports, ends them at once.
+	pageCtx, crashed := context.WithCancelCause(tabCtx)
+	defer crashed(nil)
+	if err := chromedp.Listen(pageCtx, func(ev any) {
+		if _, ok := ev.(*inspector.EventTargetCrashed); ok {
+			crashed(ErrPageCrashed)
+		}
+	}); err != nil {
+		closeTab()
+		stop()
+		return nil, fmt.Errorf("render: %w", err)
+	}
+	res, err := b.render(pageCtx, doc, colors, opt)
+	if context.Cause(pageCtx) == ErrPageCrashed {
+		stop()
+		closeTab()
+		return nil, fmt.Errorf("%w (after %v)", ErrPageCrashed, cut())
+	}
+	if stopped := stop(); stopped && err == nil && b.opt.ReuseTabs && pages+1 < b.opt.TabPages && len(doc) <= ReuseMaxBytes {
 		select {
 		case inst.idle <- &tab{ctx: tabCtx, close: closeTab, pages: pages + 1}:
 		default:

@@ -27,6 +27,10 @@ type batchIn struct {
 	Name string          `json:"name,omitempty"`
 	HTML *string         `json:"html,omitempty"`
 	Data *string         `json:"data,omitempty"` // base64 (standard or URL alphabet, padded or not)
+	// ContentType is the page's HTTP Content-Type header, as a crawl
+	// recorded it: its charset is the page's HTTP charset, as a /clean
+	// request's Content-Type charset is.
+	ContentType string `json:"content_type,omitempty"`
 }
 
 // batchOut is one line of a batch answer.
@@ -170,7 +174,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 		}
 		if errors.Is(err, errLineTooLong) {
 			s.met.error(&Error{Status: http.StatusRequestEntityTooLarge, Kind: "too_large"})
-			send(batchOut{Line: n, Status: http.StatusRequestEntityTooLarge,
+			send(batchOut{Line: n, ID: leadingID(line), Status: http.StatusRequestEntityTooLarge,
 				Error: fmt.Sprintf("line %d is longer than the limit of %d bytes", n, maxLine)})
 			continue
 		}
@@ -321,21 +325,24 @@ var (
 	errClientGone  = errors.New("the client does not take the answers")
 )
 
-// readLine reads one line (without its newline). A line longer than max
-// is skipped up to its end and reported with errLineTooLong. At the end
+// readLine reads one line (without its newline). A line longer than limit
+// is skipped up to its end and reported with errLineTooLong, with its
+// first idHead bytes (for its id). At the end
 // of the input it returns the last line, if any, and io.EOF.
-func readLine(br *bufio.Reader, max int64) ([]byte, error) {
+func readLine(br *bufio.Reader, limit int64) ([]byte, error) {
 	var buf []byte
 	for {
 		chunk, err := br.ReadSlice('\n')
-		if int64(len(buf)+len(chunk)) > max {
+		if int64(len(buf)+len(chunk)) > limit {
+			// The line's start, for its id (leadingID).
+			head := append(buf[:len(buf):len(buf)], chunk[:min(len(chunk), max(0, idHead-len(buf)))]...)
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = br.ReadSlice('\n')
 			}
 			if err != nil && err != io.EOF {
 				return nil, err
 			}
-			return nil, errLineTooLong
+			return head[:min(len(head), idHead)], errLineTooLong
 		}
 		buf = append(buf, chunk...)
 		switch {
@@ -345,6 +352,32 @@ func readLine(br *bufio.Reader, max int64) ([]byte, error) {
 			continue
 		default:
 			return buf, err
+		}
+	}
+}
+
+// idHead is how much of a line over the limit readLine keeps, for its id.
+const idHead = 4096
+
+// leadingID returns the "id" of a JSON object whose start is head (a line
+// cut short), where it comes before any member that head does not hold
+// whole (as {"id": ..., "html": ...} writes it); nil otherwise.
+func leadingID(head []byte) json.RawMessage {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return nil
+	}
+	for {
+		key, err := dec.Token()
+		if err != nil {
+			return nil
+		}
+		var v json.RawMessage
+		if dec.Decode(&v) != nil {
+			return nil
+		}
+		if key == "id" {
+			return v
 		}
 	}
 }
@@ -385,7 +418,7 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 		case errors.As(err, &ute):
 			return fail(badRequest("line %d: %q is %s, want %s", n, ute.Field, ute.Value, ute.Type))
 		case strings.HasPrefix(err.Error(), "json: unknown field"):
-			return fail(badRequest("line %d: %s (a line has html or data, and url, name, id)", n, strings.TrimPrefix(err.Error(), "json: ")))
+			return fail(badRequest("line %d: %s (a line has html or data, and url, name, id, content_type)", n, strings.TrimPrefix(err.Error(), "json: ")))
 		}
 		return fail(badRequest("line %d: not a JSON object: %v", n, err))
 	}
@@ -430,7 +463,7 @@ func (s *Server) batchLine(ctx context.Context, o options, n int, line []byte) b
 	if lo.name == "" {
 		lo.name = "-"
 	}
-	a, e := s.clean(ctx, lo, page{name: lo.name, url: lo.url, data: data})
+	a, e := s.clean(ctx, lo, page{name: lo.name, url: lo.url, data: data, contentType: in.ContentType})
 	if e != nil {
 		le := *e
 		le.Msg = fmt.Sprintf("line %d: %s", n, e.Msg) // as the line's other errors
@@ -509,7 +542,7 @@ func (b *batchRunning) remaining(admitted int) (sec float64, all bool) {
 }
 
 // batchFields are the fields of a batch line.
-var batchFields = map[string]bool{"id": true, "url": true, "name": true, "html": true, "data": true}
+var batchFields = map[string]bool{"id": true, "url": true, "name": true, "html": true, "data": true, "content_type": true}
 
 // checkFields refuses a batch line whose object names a field in another
 // case than batchIn's ("HTML", which encoding/json would take for html)

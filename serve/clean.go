@@ -19,6 +19,7 @@ import (
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/render"
 	"github.com/fiasco-project/fiasco/vision"
 )
 
@@ -262,8 +263,11 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		// render=auto is what fiasco clean does by default: a page the
 		// browser fails on is cleaned by the text model.
 		cc.TextFallback = o.render == "auto"
+		// A page whose renderer crashed was rendered twice already
+		// (render.ErrPageCrashed): no third time.
+		crashed := errors.Is(err, render.ErrPageCrashed)
 		switch {
-		case errors.Is(err, context.DeadlineExceeded) && cc.TextFallback:
+		case (errors.Is(err, context.DeadlineExceeded) || crashed) && cc.TextFallback:
 			// The page ran out of the renderer's own time limit (drawing
 			// it, or waiting for a browser that does not answer): a
 			// second render would take as long and use up the page's.
@@ -271,7 +275,7 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 			// render's.
 			cc.Prepare.Visual = failedVisual{re.err}
 			res, err = safeClean(ctx, &cc, p)
-		case !errors.Is(err, context.DeadlineExceeded):
+		case !errors.Is(err, context.DeadlineExceeded) && !crashed:
 			// Chromium may have died under the page (it restarts on the
 			// next render): try once more.
 			s.met.retry()
@@ -291,6 +295,7 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 	}
 	renderErr := ""
 	if err == nil && res.RenderErr != nil {
+		// As the json answer's render_error says it, word for word.
 		rendered, renderErr = false, res.RenderErrText()
 		s.log.Warn("render failed, cleaned by the text model", "page", p.name, "err", res.RenderErr)
 	}
@@ -299,6 +304,7 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 	}
 	if err != nil {
 		e := s.pageError(ctx, err)
+		e.Msg = unnamed(e.Msg, p.name)
 		// A page refused as no page (empty, binary) was not rendered.
 		s.met.page(rendered && e.Kind != "empty" && e.Kind != "binary", time.Since(t0), nil, e.Kind)
 		return nil, e
@@ -418,6 +424,37 @@ func (s *Server) ctxError(ctx context.Context, err error, doing string) *Error {
 	}
 }
 
+// headerText makes s, which may quote the page (a frame's address), a
+// header value that every client reads alike: line breaks and other
+// control characters become spaces, and each byte of a character beyond
+// ASCII is written %XX (the percent-encoding of its UTF-8, as in a URL;
+// invalid UTF-8 is first replaced by U+FFFD).
+func headerText(s string) string {
+	var b strings.Builder
+	for _, c := range []byte(strings.ToValidUTF8(s, "\ufffd")) {
+		switch {
+		case c >= 0x80:
+			fmt.Fprintf(&b, "%%%02X", c)
+		case c < 0x20 || c == 0x7f:
+			b.WriteByte(' ')
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// unnamed drops the name "-" (a page given no name or url, named as the
+// command line names standard input) from the front of msg: it means
+// nothing to a client. A page's own name stays.
+func unnamed(msg, name string) string {
+	if name == "-" {
+		msg = strings.TrimPrefix(msg, "-: ")
+		msg = strings.Replace(msg, "the page: -: ", "the page: ", 1) // 502's
+	}
+	return msg
+}
+
 // pageError is the answer for a page that failed.
 func (s *Server) pageError(ctx context.Context, err error) *Error {
 	var pe *panicError
@@ -478,6 +515,10 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		s.refuse(w, e)
 		return
 	}
+	if e := notAPage(r); e != nil {
+		s.refuse(w, e)
+		return
+	}
 	if ce := r.Header.Values("Content-Encoding"); len(ce) > 1 || len(ce) == 1 && strings.Contains(ce[0], ",") {
 		s.refuse(w, &Error{Status: http.StatusUnsupportedMediaType, Kind: "encoding",
 			Msg: fmt.Sprintf("Content-Encoding %q: one coding at most (gzip or zstd)", strings.Join(ce, ", "))})
@@ -531,7 +572,7 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 	}
 	h.Set("X-Fiasco-Render", onOff(a.rendered))
 	if a.renderErr != "" {
-		h.Set("X-Fiasco-Render-Error", strings.ToValidUTF8(strings.ReplaceAll(a.renderErr, "\n", " "), "?"))
+		h.Set("X-Fiasco-Render-Error", headerText(a.renderErr))
 	}
 	h.Set("X-Fiasco-Blocks", strconv.Itoa(a.blocks))
 	h.Set("X-Fiasco-Kept", strconv.Itoa(a.kept))
@@ -545,7 +586,7 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		h.Set("X-Fiasco-Floored", "true") // json and jsonl: floored
 	}
 	if a.note != "" {
-		h.Set("X-Fiasco-Note", strings.ToValidUTF8(a.note, "?"))
+		h.Set("X-Fiasco-Note", headerText(a.note))
 	}
 	if _, err := w.Write(a.body); err != nil {
 		// The client went away, or took too long to read (the write

@@ -21,7 +21,8 @@
 //	                     (415): fiasco clean reads it record by record,
 //	                     the service one page at a time.
 //	POST /clean/batch    JSON Lines in, one page per line; JSON Lines out,
-//	                     one answer per input line, written as pages finish.
+//	                     one answer per input line that is not blank (each
+//	                     names its line), written as pages finish.
 //	GET  /healthz        200 while the service and its Chromium are alive,
 //	                     503 otherwise and while shutting down.
 //	GET  /metrics        Prometheus text format: requests, pages, errors,
@@ -71,7 +72,9 @@
 // and X-Fiasco-Floored: true where the prose floor kept the page's prose
 // (pipeline.Result.Floored), and X-Fiasco-Note where the page gave no
 // text, saying why as fiasco clean says it on standard error (a batch
-// line's note). A page without a text block is not rendered
+// line's note). These two headers and X-Fiasco-Render-Error are ASCII:
+// a character beyond it (in a frame's address, say) is written as the
+// %XX bytes of its UTF-8, as in a URL; a batch line's fields keep it. A page without a text block is not rendered
 // (X-Fiasco-Render: off).
 //
 // A render that fails sets off a probe of the browser, as /healthz does
@@ -96,8 +99,10 @@
 //
 // A batch line is a JSON object with "html" (the page as a string) or
 // "data" (its bytes in base64, which may be gzip- or zstd-compressed),
-// and optionally "url", "name" and "id" (any JSON value, echoed back,
-// also with the error of a line refused for another field);
+// and optionally "url", "name", "id" (any JSON value, echoed back,
+// also with the error of a line refused for another field) and
+// "content_type" (the page's HTTP Content-Type header, whose charset is
+// taken as a /clean request's is);
 // any other field is an error of that line, as an unknown query parameter
 // is of a request.
 // Its answer line carries "line" (1-based input line), "id", "url",
@@ -129,11 +134,14 @@
 // a batch (its lines' data may hold compressed pages) and a batch sent
 // whole (with a Content-Length) that is gzip or zstd data, and a
 // multipart body (a form upload: its part headers would be cleaned as the
-// page); 400 for a batch sent whole that starts as an HTML page (posted
+// page), and on /clean a body whose Content-Type is a form's
+// (application/x-www-form-urlencoded: curl -d, which drops a file's line
+// breaks) or JSON's (a batch's lines); 400 for a batch sent whole that starts as an HTML page (posted
 // to /clean/batch instead of /clean); 422 for a page
 // that cannot be cleaned (nesting too deep, too many blocks); 501 for render=on on a service without a
 // browser; 502 when Chromium fails on the page (one retry first, for a
-// browser that died and restarts) with render=on, 504 when the rendering
+// browser that died and restarts or a renderer process that crashed,
+// killed for memory say, which is noticed at once) with render=on, 504 when the rendering
 // runs out of the renderer's own time limit (no retry: it would take as
 // long); with render=auto such a page (after the retry that fails too,
 // or at once for a render out of time) is cleaned by the text model, as

@@ -92,6 +92,26 @@ func TestUploadsRefused(t *testing.T) {
 		}
 	}
 	line, _ := json.Marshal(map[string]string{"html": string(page), "url": "http://ex.org/"})
+	// A batch line posted to /clean, and a form (curl -d): refused with
+	// where to send them, not cleaned as a page of JSON or of form data.
+	for _, c := range []struct {
+		ctype, advice string
+		body          []byte
+	}{
+		{"application/json", "/clean/batch", line},
+		{"application/x-www-form-urlencoded", "--data-binary", []byte("foo=bar")},
+	} {
+		resp, err := http.Post(srv.url+"/clean?render=off", c.ctype, bytes.NewReader(c.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := new(bytes.Buffer)
+		body.ReadFrom(resp.Body)
+		resp.Body.Close()
+		if msg := errorOf(t, c.ctype+" to /clean", resp, body.Bytes(), 415); !strings.Contains(msg, c.advice) {
+			t.Errorf("%s to /clean: %q does not say %s", c.ctype, msg, c.advice)
+		}
+	}
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
 	zw.Write(append(line, '\n'))

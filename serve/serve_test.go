@@ -229,6 +229,15 @@ func TestOptions(t *testing.T) {
 	if !strings.Contains(string(b), "Café crème") {
 		t.Errorf("charset from Content-Type not used: %q", b)
 	}
+	// A batch line's content_type likewise: the same bytes read as
+	// windows-1251 when it says so, where the guess reads windows-1252.
+	for ct, word := range map[string]string{"": "Café", "text/html; charset=windows-1251": "Cafй"} {
+		line, _ := json.Marshal(map[string]string{"data": base64.StdEncoding.EncodeToString(latin), "content_type": ct})
+		_, out := postBatch(t, srv.url+"/clean/batch?format=text&threshold=-100", bytes.NewReader(append(line, '\n')))
+		if len(out) != 1 || out[0].Output == nil || !strings.Contains(*out[0].Output, word) {
+			t.Errorf("batch line with content_type %q: %+v, want %q", ct, out, word)
+		}
+	}
 }
 
 // errorOf checks that an answer is a JSON error with the status.
@@ -273,6 +282,9 @@ func TestBadRequests(t *testing.T) {
 	} {
 		resp, body := post(t, srv.url+"/clean"+c.query, c.body)
 		msg := errorOf(t, c.what, resp, body, c.status)
+		if (c.what == "blank page" || c.what == "binary") && strings.HasPrefix(msg, "-") {
+			t.Errorf("%s: %q names the page \"-\", the command line's standard input", c.what, msg)
+		}
 		if c.what == "unknown policy" && !(strings.Contains(msg, "corpus") && strings.Contains(msg, "article")) {
 			t.Errorf("unknown policy: the message does not list the known ones: %q", msg)
 		}
@@ -543,16 +555,25 @@ func TestBatch(t *testing.T) {
 func TestBatchLongLine(t *testing.T) {
 	srv := start(t, Config{MaxBody: 1000})
 	var in bytes.Buffer
-	fmt.Fprintf(&in, `{"html": "%s"}`+"\n", strings.Repeat("<p>word</p>", 1000))
+	long := strings.Repeat("<p>word</p>", int(MaxLine(1000))/10) // over the line limit
+	fmt.Fprintf(&in, `{"id": "first", "html": "%s"}`+"\n", long)
 	fmt.Fprintf(&in, `{"html": "<p>%s</p>"}`+"\n", strings.Repeat("word ", 300))
 	fmt.Fprintf(&in, `{"html": "<p>A short page with a sentence of words that reads like text.</p>"}`+"\n")
+	fmt.Fprintf(&in, `{"html": "%s", "id": 4}`+"\n", long)
 	_, out := postBatch(t, srv.url+"/clean/batch?format=text", &in)
 	got := map[int]int{}
+	ids := map[int]string{}
 	for _, l := range out {
 		got[l.Line] = l.Status
+		ids[l.Line] = string(l.ID)
 	}
-	if got[1] != 413 || got[2] != 413 || got[3] != 200 || len(out) != 3 {
-		t.Errorf("statuses by line %v, want 1: 413 (line too long), 2: 413 (page too large), 3: 200", got)
+	if got[1] != 413 || got[2] != 413 || got[3] != 200 || got[4] != 413 || len(out) != 4 {
+		t.Errorf("statuses by line %v, want 1: 413 (line too long), 2: 413 (page too large), 3: 200, 4: 413 (line too long)", got)
+	}
+	// A line over the limit keeps its id where the id comes first; one
+	// after the page cannot be read.
+	if ids[1] != `"first"` || ids[4] != "" {
+		t.Errorf("ids of the lines too long: %q and %q, want \"first\" and none", ids[1], ids[4])
 	}
 }
 
@@ -700,6 +721,11 @@ func TestNoTextAndWARC(t *testing.T) {
 	resp, body := post(t, srv.url+"/clean?format=text", frames)
 	if resp.StatusCode != 200 || len(body) != 0 || resp.Header.Get("X-Fiasco-Note") != "no text found: its text is in the pages its frames load (nav.html, main.html); clean those" || resp.Header.Get("X-Fiasco-Render") != "off" {
 		t.Errorf("frames: %d %q, headers %v", resp.StatusCode, body, resp.Header)
+	}
+	// A frame's address beyond ASCII: %XX in the header, as in a URL.
+	resp, _ = post(t, srv.url+"/clean?format=text", []byte(`<html><frameset><frame src="café.html"></frameset></html>`))
+	if n := resp.Header.Get("X-Fiasco-Note"); n != "no text found: its text is in the pages its frames load (caf%C3%A9.html); clean those" {
+		t.Errorf("a frame named café.html: X-Fiasco-Note %q", n)
 	}
 	resp, _ = post(t, srv.url+"/clean?format=text&threshold=100", readFile(t, article))
 	if n := resp.Header.Get("X-Fiasco-Note"); !strings.HasPrefix(n, "no text kept (") || !strings.HasSuffix(n, "text blocks, every one classed boilerplate)") {

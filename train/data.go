@@ -176,6 +176,9 @@ func LoadData(ctx context.Context, dirs []string, opt DataOptions) ([]*Example, 
 			defer wg.Done()
 			for i := range next {
 				out[i], errs[i] = loadExample(ctx, jobs[i].set, jobs[i].pair, opt)
+				if ctx.Err() != nil {
+					continue // stopped, not done: the progress counts pages done
+				}
 				if opt.Each != nil {
 					mu.Lock()
 					done++
@@ -185,8 +188,13 @@ func LoadData(ctx context.Context, dirs []string, opt DataOptions) ([]*Example, 
 			}
 		}()
 	}
+dispatch:
 	for i := range jobs {
-		next <- i
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break dispatch
+		}
 	}
 	close(next)
 	wg.Wait()

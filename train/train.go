@@ -15,6 +15,9 @@ import (
 
 // TrainOptions configure Train.
 type TrainOptions struct {
+	// Params are the SVM's. The zero Params means svm.DefaultParams();
+	// set some of them by changing DefaultParams' (a zero Eps or CacheMB
+	// is refused, not read as its default).
 	Params svm.Params
 	// Features names the columns to train on; nil means every text and
 	// structure feature, plus the visual ones when the examples were
@@ -122,6 +125,9 @@ func (o *TrainOptions) defaults(ex []*Example) {
 
 // Train learns a model from the examples.
 func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Model, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("train: %w", err) // the solver looks at ctx only now and then
+	}
 	ex = loaded(ex)
 	opt.defaults(ex)
 	if len(ex) == 0 {
@@ -280,28 +286,36 @@ func LearnKeywords(ex []*Example, k int) (*features.Keywords, error) {
 }
 
 // learnKeywords ranks keywords between the clean and dirty blocks of the
-// English examples.
+// English examples. A training set without both among its English pages
+// (pages in German, say) gets no keywords: the keyword columns are 0 on
+// every block and the other columns decide (Model.Keywords is then
+// empty, which the caller may report). Labels of one class over all the
+// pages are an error: there is nothing to tell boilerplate by.
 func learnKeywords(ex []*Example, opt TrainOptions) (*features.Keywords, error) {
 	var clean, dirty [][]string
+	var anyClean, anyDirty bool
 	for _, e := range ex {
-		if !e.Doc.English {
-			continue
-		}
 		for i, y := range e.Labels() {
-			if y > 0 {
+			anyClean = anyClean || y > 0
+			anyDirty = anyDirty || y <= 0
+			switch {
+			case !e.Doc.English:
+			case y > 0:
 				clean = append(clean, e.Doc.Table.Tokens[i])
-			} else {
+			default:
 				dirty = append(dirty, e.Doc.Table.Tokens[i])
 			}
 		}
 	}
 	switch {
-	case len(clean)+len(dirty) == 0:
-		return nil, fmt.Errorf("train: keywords: no block of an English page among the %d training pages", len(ex))
-	case len(clean) == 0:
-		return nil, fmt.Errorf("train: keywords: no block of the English pages among the %d training pages is labelled clean: does the gold hold their text?", len(ex))
-	case len(dirty) == 0:
-		return nil, fmt.Errorf("train: keywords: every block of the English pages among the %d training pages is labelled clean: nothing to tell boilerplate by", len(ex))
+	case !anyClean && !anyDirty:
+		return nil, fmt.Errorf("train: no block among the %d training pages", len(ex))
+	case !anyClean:
+		return nil, fmt.Errorf("train: no block of the %d training pages is labelled clean: does the gold hold their text?", len(ex))
+	case !anyDirty:
+		return nil, fmt.Errorf("train: every block of the %d training pages is labelled clean: nothing to tell boilerplate by", len(ex))
+	case len(clean) == 0 || len(dirty) == 0:
+		return &features.Keywords{Clean: map[string]float64{}, Dirty: map[string]float64{}}, nil
 	}
 	kw, err := features.LearnKeywords(clean, dirty, opt.Keywords, opt.KeywordMinCount)
 	if err != nil {

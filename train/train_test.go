@@ -2,6 +2,7 @@ package train
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/fiasco-project/fiasco/features"
@@ -64,5 +65,47 @@ func TestCrossValidateBeatsBaseline(t *testing.T) {
 	}
 	if o.F < m.F {
 		t.Errorf("oracle F %.3f below the model's %.3f", o.F, m.F)
+	}
+}
+
+// TestTrainWithoutEnglish: a training set none of whose pages reads as
+// English (a German one, say) trains with no keywords, the keyword
+// columns 0, rather than failing; labels of one class still fail.
+func TestTrainWithoutEnglish(t *testing.T) {
+	ex := synthPages(t, "de", 8, 3)
+	for _, e := range ex {
+		e.Doc.English = false
+	}
+	m, err := Train(context.Background(), ex, TrainOptions{})
+	if err != nil {
+		t.Fatalf("Train without English pages: %v", err)
+	}
+	if n := len(m.Keywords.Clean) + len(m.Keywords.Dirty); n != 0 {
+		t.Errorf("keywords learned from no English page: %d", n)
+	}
+	if m.Other == nil {
+		t.Fatal("no classifier for pages that are not English")
+	}
+	e := ex[0]
+	s, err := m.Decide(e.Doc.Table, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	right := 0
+	for i, v := range s {
+		if (v >= m.Threshold) == (e.Share[i] >= 0.5) {
+			right++
+		}
+	}
+	if right < len(s)*3/4 {
+		t.Errorf("page 0: %d of %d blocks classed as labelled", right, len(s))
+	}
+	for _, e := range ex {
+		for i := range e.Share {
+			e.Share[i] = 0
+		}
+	}
+	if _, err := Train(context.Background(), ex, TrainOptions{}); err == nil || !strings.Contains(err.Error(), "labelled clean") {
+		t.Errorf("every block dirty: got %v, want an error saying none is labelled clean", err)
 	}
 }

@@ -81,8 +81,10 @@ type Stats struct {
 	// Corrupt counts entries found unreadable and recomputed (also counted
 	// in Misses).
 	Corrupt int64
-	// WriteErrors counts entries that could not be stored.
-	WriteErrors int64
+	// WriteErrors counts entries that could not be stored;
+	// FirstWriteError is the first of their errors.
+	WriteErrors     int64
+	FirstWriteError error
 }
 
 // Cache is a pipeline.Visualizer that remembers its answers on disk.
@@ -92,6 +94,7 @@ type Cache struct {
 	prefix []byte // everything of the key but the page
 
 	hits, misses, corrupt, writeErrs atomic.Int64
+	firstWriteErr                    atomic.Pointer[error]
 }
 
 // DefaultDir is $XDG_CACHE_HOME/fiasco, or ~/.cache/fiasco when
@@ -115,6 +118,9 @@ func New(v pipeline.Visualizer, opt Options) (*Cache, error) {
 		if dir, err = DefaultDir(); err != nil {
 			return nil, err
 		}
+	}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("vcache: %s is not a directory", dir)
 	}
 	r := opt.Render
 	orDefault := func(v, def int) int {
@@ -149,7 +155,11 @@ func (c *Cache) Dir() string { return c.dir }
 
 // Stats returns the counts so far.
 func (c *Cache) Stats() Stats {
-	return Stats{Hits: c.hits.Load(), Misses: c.misses.Load(), Corrupt: c.corrupt.Load(), WriteErrors: c.writeErrs.Load()}
+	st := Stats{Hits: c.hits.Load(), Misses: c.misses.Load(), Corrupt: c.corrupt.Load(), WriteErrors: c.writeErrs.Load()}
+	if p := c.firstWriteErr.Load(); p != nil {
+		st.FirstWriteError = *p
+	}
+	return st
 }
 
 // entry is what a file holds after its checksum.
@@ -198,6 +208,7 @@ func (c *Cache) Visual(ctx context.Context, d *pipeline.Doc) ([]vision.Features,
 	}
 	if err := c.write(key, vf); err != nil {
 		c.writeErrs.Add(1)
+		c.firstWriteErr.CompareAndSwap(nil, &err)
 	}
 	return vf, nil
 }

@@ -203,3 +203,26 @@ func TestLazy(t *testing.T) {
 		t.Errorf("a cached page started the visualizer (err %v)", err)
 	}
 }
+
+// TestCacheDirNotDirectory: a cache directory that is a file is refused
+// by New; one below a file cannot be written, which Visual does not fail
+// on but Stats reports, with the first error.
+func TestCacheDirNotDirectory(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cachefile")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := New(&fake{}, Options{Dir: file}); err == nil {
+		t.Errorf("New with a file for the directory: no error")
+	}
+	c, err := New(&fake{}, Options{Dir: filepath.Join(file, "sub")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.Visual(context.Background(), doc(t, "Text of a page.")); err != nil {
+		t.Fatalf("Visual: %v", err)
+	}
+	if s := c.Stats(); s.WriteErrors != 1 || s.FirstWriteError == nil {
+		t.Errorf("stats %+v: want 1 write error and its error", s)
+	}
+}

@@ -240,11 +240,14 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 		}
 	}
 	blocks := 0
-	var noGold, truncated []string
+	var noGold, unmatched, truncated []string
 	pages := len(ex) + len(failed) // with keepFailed the failed pages are among ex too, to be scored as empty
 	for _, e := range ex {
 		if e.Gold != nil && len(e.Gold.Words) == 0 {
 			noGold = append(noGold, e.Set+"/"+e.ID)
+		}
+		if e.Doc != nil && e.Gold != nil && len(e.Gold.Words) >= unmatchedGoldWords && matchedWords(e) < 0.1*float64(len(e.Gold.Words)) {
+			unmatched = append(unmatched, e.Set+"/"+e.ID)
 		}
 		if e.Doc != nil {
 			blocks += len(e.Doc.Blocks)
@@ -264,6 +267,10 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 		fmt.Fprintf(stderr, "fiasco %s: warning: %s without a clean word in the gold (%s): every block counts as dirty there\n",
 			d.cmd, plural(len(noGold), "page"), listSome(noGold, 3))
 	}
+	if len(unmatched) > 0 {
+		fmt.Fprintf(stderr, "fiasco %s: warning: %s whose gold (%d words or more) matches under a tenth of its words in the page (%s): is the gold another page's, or misnamed?\n",
+			d.cmd, plural(len(unmatched), "page"), unmatchedGoldWords, listSome(unmatched, 3))
+	}
 	if len(truncated) > 0 {
 		fmt.Fprintf(stderr, "fiasco %s: %s cut at a size limit (%s; %d bytes, %d tags or %d text blocks): only what came before the cut is used, against the whole gold\n",
 			d.cmd, plural(len(truncated), "page"), listSome(truncated, 3), load.DefaultMaxBytes, load.DefaultMaxTags, pipeline.DefaultMaxBlocks)
@@ -281,6 +288,24 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 		return nil, errors.New("no usable pages")
 	}
 	return ex, nil
+}
+
+// unmatchedGoldWords is the size of a gold from which the loader warns
+// when under a tenth of its words are found in the page's blocks
+// (matchedWords): a gold file swapped with another page's, or named after
+// the wrong page.
+const unmatchedGoldWords = 20
+
+// matchedWords approximates how many of the gold's words the alignment
+// found in e's blocks: each block's tokens times its share.
+func matchedWords(e *train.Example) float64 {
+	var n float64
+	for i, s := range e.Share {
+		if i < len(e.Doc.Table.Tokens) {
+			n += s * float64(len(e.Doc.Table.Tokens[i]))
+		}
+	}
+	return n
 }
 
 // noArgs rejects positional arguments, for commands that take none.

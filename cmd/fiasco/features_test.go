@@ -205,3 +205,23 @@ func TestFeaturesColumns(t *testing.T) {
 		t.Error("rows were written without their sidecar")
 	}
 }
+
+// TestFeaturesUnmatchedGold: a page whose gold is another text (a gold
+// file swapped or misnamed) is named in a warning: not one of its blocks
+// is labelled clean although the gold holds many words.
+func TestFeaturesUnmatchedGold(t *testing.T) {
+	dir := t.TempDir()
+	pages := riverPages("river", false)
+	p := pages["2"]
+	p[1] = "URL: http://x/2\n<h>Baking bread at home\n<p>Mix the flour, water, salt and yeast, knead the dough for ten minutes and let it rise in a warm kitchen until it doubles in size.\n"
+	pages["2"] = p
+	writeGoldSet(t, dir, pages)
+	code, _, errs := fiasco(t, "features", "-q", "--data", dir, "-o", filepath.Join(t.TempDir(), "f.libsvm"))
+	if code != 0 {
+		t.Fatalf("features: exit %d: %s", code, errs)
+	}
+	want := "1 page whose gold (20 words or more) matches under a tenth of its words in the page (" + filepath.Base(dir) + "/2)"
+	if !strings.Contains(errs, want) {
+		t.Errorf("no warning %q in:\n%s", want, errs)
+	}
+}

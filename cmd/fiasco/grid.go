@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -28,8 +29,9 @@ grid: C is then -c's (default 1), gamma -g's (default 1/features), the
 table and the last line leave it out, and no heatmap is drawn.
 Kernel values are shared across C values and folds of one gamma; each
 training is an exact LIBSVM-equivalent run. Writes the table to
-DATA.out and a heatmap of CV accuracy to DATA.png unless -out/-png say
-otherwise ("null" disables).
+DATA.out and a heatmap of CV accuracy to DATA.png, both named after
+DATA's file name and in the current directory as svm-grid's, unless
+-out/-png say otherwise ("null" disables).
 
 The decision-tree baselines that FIASCO compared against run on the same
 folds in a command of their own, fiasco-baselines (kept out of this
@@ -68,8 +70,8 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	folds := fs.Int("v", 5, "number of cross-validation folds")
 	workers := fs.Int("workers", 0, "parallel trainings (0 = all cores)")
 	kernelMB := fs.Float64("kernel-mb", 1024, "memory for shared precomputed kernel matrices, MB")
-	out := fs.String("out", "", "result table file (default DATA.out, \"null\" for none)")
-	pngPath := fs.String("png", "", "heatmap PNG file (default DATA.png, \"null\" for none)")
+	out := fs.String("out", "", "result table file (default DATA.out in the current directory, \"null\" for none)")
+	pngPath := fs.String("png", "", "heatmap PNG file (default DATA.png in the current directory, \"null\" for none)")
 	quiet := fs.Bool("q", false, "no progress bar")
 	args, weights, err := labelWeights("grid", args)
 	if err != nil {
@@ -126,7 +128,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	data := pos[0]
-	for _, o := range []struct{ flag, path string }{{"out", orDefault(*out, data+".out")}, {"png", orDefault(*pngPath, data+".png")}} {
+	for _, o := range []struct{ flag, path string }{{"out", orDefault(*out, filepath.Base(data)+".out")}, {"png", orDefault(*pngPath, filepath.Base(data)+".png")}} {
 		if o.path == "" {
 			continue
 		}
@@ -174,7 +176,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	showG := base.Kernel != svm.Linear && !nullG
 	table := gridTable(res, !nullC, showG)
 	fmt.Fprint(stdout, table)
-	outPath := orDefault(*out, data+".out")
+	outPath := orDefault(*out, filepath.Base(data)+".out")
 	if outPath != "" {
 		if err := writeFile(outPath, []byte(table)); err != nil {
 			return err
@@ -188,7 +190,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if outPath != "" {
 			where = "their table is in " + outPath
 		}
-		if p := orDefault(*pngPath, data+".png"); p != "" {
+		if p := orDefault(*pngPath, filepath.Base(data)+".png"); p != "" {
 			if fi, serr := os.Stat(p); serr == nil && fi.Mode().IsRegular() && os.Remove(p) == nil {
 				where += "; the older heatmap " + p + " is removed"
 			}
@@ -215,7 +217,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	last = append(last, fmt.Sprint(100*res.Best.Accuracy))
 	fmt.Fprintf(stdout, "best: %s  %v  (%d pairs in %v)\n", strings.Join(best, " "), res.Best.Metrics, len(res.Points), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintln(stdout, strings.Join(last, " "))
-	if p := orDefault(*pngPath, data+".png"); p != "" {
+	if p := orDefault(*pngPath, filepath.Base(data)+".png"); p != "" {
 		if err := writeOutput(p, func(w io.Writer) error { return svm.WriteHeatmap(w, res) }); err != nil {
 			return err
 		}

@@ -390,6 +390,7 @@ func TestFlagValues(t *testing.T) {
 		{"eval --data d --nested 2,2 -t 0 --grid-gamma 0.1,0.2", "--grid-gamma: a linear kernel (-t 0) has no gamma"},
 		{"grid -t 0 -log2g 1,3,1 x.libsvm", "-log2g: a linear kernel (-t 0) has no gamma"},
 		{"grid -v 1 x.libsvm", "-v 1: want 2 or more folds"},
+		{"svm predict -b 1 -threshold 0.5 x.libsvm m o", "-threshold with -b 1"},
 		{"eval --data d --bootstrap 3", "--bootstrap 3: want 0 (no intervals) or 100 resamples or more"},
 		{"compare --bootstrap 1 a.jsonl b.jsonl", "--bootstrap 1: want 100 or more"},
 		{"train --data d -o d/html/1.html", "-o d/html/1.html lies in d/html: it would overwrite"},

@@ -96,7 +96,7 @@ func (r *cachedRenderer) loaded(stderr io.Writer) error {
 	st := r.cache.Stats()
 	fmt.Fprintf(stderr, "fiasco %s: render cache %s: %d pages from the cache, %d rendered", r.cmd, r.cache.Dir(), st.Hits, st.Misses)
 	if st.WriteErrors > 0 {
-		fmt.Fprintf(stderr, ", %d could not be stored", st.WriteErrors)
+		fmt.Fprintf(stderr, ", %d could not be stored (%v)", st.WriteErrors, st.FirstWriteError)
 	}
 	fmt.Fprintln(stderr)
 	r.mu.Lock()

@@ -54,8 +54,8 @@ that requests get 503 with Retry-After. On SIGTERM or SIGINT it stops
 accepting connections, finishes the requests under way (at most
 --shutdown-timeout), closes Chromium and exits 143 (SIGTERM) or 130.
 A second signal, 2 s or more after the first, quits at once (Chromium's
-profile may then be left behind; the next run that starts Chromium
-removes it); one sooner is taken for the same request, as timeout(1)
+profile may then be left behind; a later run that starts Chromium
+removes it once it is a minute old); one sooner is taken for the same request, as timeout(1)
 sends its signal twice.`
 
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) error {

@@ -143,11 +143,14 @@ func svmTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 func svmPredict(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("svm predict", "usage: fiasco svm predict [options] DATA MODEL OUTPUT\n\nWrites one predicted label per line of DATA to OUTPUT, as svm-predict does.")
 	prob := fs.Int("b", 0, "probability estimates: 1 writes \"labels ...\" and per-class probabilities (model must have them)")
-	thr := fs.String("threshold", "", "decision threshold: predict the positive class iff decision value > T (default: the model's, 0 for LIBSVM models)")
+	thr := fs.String("threshold", "", "decision threshold: predict the positive class iff decision value > T (default: the model's, 0 for LIBSVM models; not with -b 1, except that a model's own nonzero threshold labels by decision value there too)")
 	quiet := fs.Bool("q", false, "quiet mode")
 	pos, err := fs.parseN(args, stdout, 3, "DATA MODEL OUTPUT")
 	if err != nil {
 		return err
+	}
+	if *thr != "" && *prob == 1 {
+		return usagef("svm predict", "-threshold with -b 1: -b 1 labels each row by the more probable class, as svm-predict does, -threshold by the decision value; choose one")
 	}
 	if err := checkNotInput("svm predict", "OUTPUT", pos[2], nil, pos[0], pos[1]); err != nil {
 		return err

@@ -211,6 +211,31 @@ func TestGridCommand(t *testing.T) {
 	}
 }
 
+// TestGridDefaultOutputs: without -out and -png, the table and heatmap
+// are named after the data file and written to the current directory, as
+// svm-grid writes its table, never beside the data (which may be
+// read-only or shared).
+func TestGridDefaultOutputs(t *testing.T) {
+	dataDir, work := t.TempDir(), t.TempDir()
+	data := filepath.Join(dataDir, "small")
+	if err := os.WriteFile(data, []byte("+1 1:0.5 2:0.2\n-1 1:-0.25 2:-0.3\n+1 1:0.75 2:0.9\n-1 1:-0.5 2:-0.7\n+1 1:1 2:0.8\n-1 1:0 2:-1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(work)
+	code, _, errs := runCmd(t, gridCmd, "-q", "-v", "2", "-log2c", "0,1,1", "-log2g", "0,1,1", data)
+	if code != 0 {
+		t.Fatalf("grid: exit %d, %s", code, errs)
+	}
+	for _, name := range []string{"small.out", "small.png"} {
+		if _, err := os.Stat(filepath.Join(work, name)); err != nil {
+			t.Errorf("%s not in the current directory: %v", name, err)
+		}
+		if _, err := os.Stat(filepath.Join(dataDir, name)); err == nil {
+			t.Errorf("%s written beside the data file", name)
+		}
+	}
+}
+
 func TestSVMFlags(t *testing.T) {
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	sf := addSVMFlags(fs, libsvmLetters)

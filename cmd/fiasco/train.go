@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
+	"slices"
 	"strings"
 
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/features"
 	"github.com/fiasco-project/fiasco/gold"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/svm"
@@ -267,8 +271,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	m.Info.Data = df.dirs
-	m.Info.Extra, m.Info.Split = extraDirs, df.split
+	m.Info.Data = namedDirs(df.dirs)
+	m.Info.Extra, m.Info.Split = namedDirs(extraDirs), df.split
 	if len(extraDirs) > 0 {
 		m.Info.ExtraPages = *extraPages
 	}
@@ -276,6 +280,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	m.Info.Command = "fiasco train " + strings.Join(args, " ")
 	if err := writeOutput(*out, m.Write); err != nil {
 		return err
+	}
+	if kw := m.Keywords; kw != nil && len(kw.Clean)+len(kw.Dirty) == 0 && usesKeywords(m) {
+		fmt.Fprintln(stderr, "fiasco train: warning: no keywords learned (they come from pages whose text looks English, with blocks both clean and dirty, and none has them): the keyword columns are 0 on every block")
 	}
 	n := m.English.TotalSV()
 	vectors := plural(n, "support vector")
@@ -340,4 +347,27 @@ func printGridMatrix(w io.Writer, res *svm.GridResult, linear bool) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// namedDirs returns the data folders as the model records them: as given,
+// unless the path does not end in the set's name ("." or ".."), which is
+// then made absolute, so that eval names the set whatever its working
+// directory (trainedSets).
+func namedDirs(dirs []string) []string {
+	out := make([]string, len(dirs))
+	for i, d := range dirs {
+		out[i] = d
+		if b := filepath.Base(filepath.Clean(d)); b == "." || b == ".." {
+			if abs, err := filepath.Abs(d); err == nil {
+				out[i] = abs
+			}
+		}
+	}
+	return out
+}
+
+// usesKeywords says whether a classifier of m reads a keyword column.
+func usesKeywords(m *classify.Model) bool {
+	kw := features.Names(features.Keyword, true)
+	return slices.ContainsFunc(m.English.FeatureNames, func(n string) bool { return slices.Contains(kw, n) })
 }

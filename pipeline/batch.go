@@ -63,17 +63,19 @@ func (c *Cleaner) Batch(ctx context.Context, inputs []Input, workers int, emit f
 // (rendering at once); a stream that reads an archive should stop at
 // cancellation. The stream runs on a goroutine of Stream's: if it panics,
 // the inputs it yielded before are cleaned and emitted and Stream returns
-// the panic as its error. A panic of emit ends the feeding and goes on
-// to Stream's caller; the pages under way finish in the background.
+// the panic as its error. A panic of emit goes on to Stream's caller:
+// the stream is read no further (it is asked for no more inputs), and the
+// pages under way finish in the background.
 // Stream returns only after every worker is done.
 func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchOptions, emit func(Outcome)) error {
 	if inputs == nil || emit == nil {
 		return errors.New("pipeline: Stream needs inputs and an emit function")
 	}
 	// Ended when Stream returns: a panic of emit (passed on to the
-	// caller) stops the feeding, and the workers' outcomes are drained.
-	ctx, stop := context.WithCancel(ctx)
-	defer stop()
+	// caller) stops the feeding (errEmitPanicked), and the workers'
+	// outcomes are drained.
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -118,8 +120,12 @@ func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchO
 		}()
 		i := 0
 		for in := range inputs {
+			if context.Cause(ctx) == errEmitPanicked {
+				return // nobody takes the outcomes: read no more of the stream
+			}
 			if tokens != nil {
-				// Released by the emitter: never blocks for good.
+				// Released by the emitter (or, after its panic, the
+				// drain): never blocks for good.
 				tokens <- struct{}{}
 			}
 			// No page is handed out once ctx is done, also when a worker
@@ -131,6 +137,9 @@ func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchO
 					continue
 				case <-ctx.Done():
 				}
+			}
+			if context.Cause(ctx) == errEmitPanicked {
+				return
 			}
 			in.Data = nil
 			o := Outcome{Index: i, Input: in, Err: fmt.Errorf("%s: %w", in.Name, ctx.Err())}
@@ -147,7 +156,7 @@ func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchO
 			// emit panicked: end the feeding, let the workers finish into
 			// nothing (taking back the feeder's tokens), and pass the
 			// panic on.
-			stop()
+			stop(errEmitPanicked)
 			go func() {
 				for {
 					select {
@@ -191,6 +200,9 @@ func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchO
 	}
 	return done()
 }
+
+// errEmitPanicked ends a Stream whose emit panicked.
+var errEmitPanicked = errors.New("pipeline: Stream: emit panicked")
 
 func post(f func(*Outcome), o *Outcome) {
 	if f == nil {

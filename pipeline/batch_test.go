@@ -126,6 +126,7 @@ func TestStreamCancelled(t *testing.T) {
 // no goroutine of the batch behind; no inputs or no emit is an error.
 func TestStreamPanics(t *testing.T) {
 	c := &Cleaner{Model: defaultText(t)}
+	before := runtime.NumGoroutine()
 	var taken atomic.Int64
 	n := 0
 	err := c.Stream(context.Background(), func(yield func(Input) bool) {
@@ -140,23 +141,27 @@ func TestStreamPanics(t *testing.T) {
 		t.Errorf("a stream that panics: Stream = %v after %d outcomes, want its panic and 3", err, n)
 	}
 
-	before := runtime.NumGoroutine()
 	for _, ordered := range []bool{false, true} {
+		var taken atomic.Int64
 		func() {
 			defer func() {
 				if r := recover(); r != "emit failed" {
 					t.Errorf("ordered %v: recovered %v, want emit's panic", ordered, r)
 				}
 			}()
-			c.Stream(context.Background(), pages(40, &taken), BatchOptions{Workers: 2, Ordered: ordered, Window: 2}, func(o Outcome) { panic("emit failed") })
+			c.Stream(context.Background(), pages(400, &taken), BatchOptions{Workers: 2, Ordered: ordered, Window: 2}, func(o Outcome) { panic("emit failed") })
 		}()
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	if g := runtime.NumGoroutine(); g > before {
-		t.Errorf("%d goroutines after emit panicked, %d before", g, before)
+		deadline := time.Now().Add(10 * time.Second)
+		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if g := runtime.NumGoroutine(); g > before {
+			t.Errorf("ordered %v: %d goroutines after emit panicked, %d before", ordered, g, before)
+		}
+		// The stream is asked for no more pages than were under way.
+		if n := taken.Load(); n > 10 {
+			t.Errorf("ordered %v: %d of 400 pages taken from the stream after emit panicked at the first", ordered, n)
+		}
 	}
 
 	if err := c.Stream(context.Background(), nil, BatchOptions{}, func(Outcome) {}); err == nil {

@@ -9,8 +9,10 @@ import (
 	"os"
 	"os/exec"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/chromedp"
 )
 
@@ -65,6 +67,15 @@ type Options struct {
 	// pages are captured in strips stitched together. 0 means
 	// DefaultTileHeight.
 	TileHeight int
+	// MaxInflightBytes bounds the bytes of the documents rendered at
+	// once: a renderer process takes memory in proportion to its page
+	// (about 1.4 GB for a 6.5 MB page of table rows), so two large pages
+	// at once can exhaust a container's memory where one at a time would
+	// not. A Render call waits (as long as its ctx allows) until its
+	// document fits under the limit beside those in flight, in arrival
+	// order; a document larger than the limit renders alone. 0 means
+	// DefaultMaxInflightBytes, -1 no limit.
+	MaxInflightBytes int64
 	// OnRestart, if not nil, is called after the browser died and another
 	// was started in its place, with the start's error (nil when it
 	// started), from the goroutine that started it: a service logs it.
@@ -80,6 +91,9 @@ const (
 	DefaultMaxHeight    = 60000
 	DefaultTileHeight   = 8192
 	DefaultTabPages     = 100
+	// DefaultMaxInflightBytes lets about twenty pages of a typical size
+	// (100 to 200 KB) render at once, and a page of several MB alone.
+	DefaultMaxInflightBytes = 4 << 20
 )
 
 // MaxImageBytes bounds the largest screenshot that Options allow: 4 bytes
@@ -102,6 +116,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.TabPages < 0 {
 		errs = append(errs, fmt.Errorf("render: Options.TabPages is %d: want a positive number of pages, or 0 for DefaultTabPages (%d)", o.TabPages, DefaultTabPages))
+	}
+	if o.MaxInflightBytes < -1 {
+		errs = append(errs, fmt.Errorf("render: Options.MaxInflightBytes is %d: want a positive number of bytes, 0 for DefaultMaxInflightBytes (%d) or -1 for no limit", o.MaxInflightBytes, DefaultMaxInflightBytes))
 	}
 	if o.Timeout < 0 {
 		errs = append(errs, fmt.Errorf("render: Options.Timeout is %v: want a positive duration, or 0 for DefaultTimeout (%v)", o.Timeout, DefaultTimeout))
@@ -138,6 +155,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.TabPages == 0 {
 		o.TabPages = DefaultTabPages
+	}
+	if o.MaxInflightBytes == 0 {
+		o.MaxInflightBytes = DefaultMaxInflightBytes
 	}
 	w := math.Ceil(float64(o.Width) * o.Scale)
 	h := math.Ceil(float64(o.MaxHeight) * o.Scale)
@@ -217,6 +237,7 @@ func isScript(p string) bool {
 type Browser struct {
 	opt  Options
 	exec string
+	gate *gate // Options.MaxInflightBytes
 
 	// ctx is canceled by Close; it ends a start under way.
 	ctx    context.Context
@@ -327,6 +348,9 @@ type tab struct {
 	ctx   context.Context
 	close context.CancelFunc
 	pages int // pages rendered in it (Options.TabPages)
+	// crashed is set when the tab's renderer process crashes, also while
+	// the tab waits as a spare or idle one: such a tab is not used.
+	crashed *atomic.Bool
 }
 
 // openTab opens a new tab (a new target) in the browser.
@@ -336,7 +360,16 @@ func (inst *instance) openTab() (*tab, error) {
 		cancel()
 		return nil, fmt.Errorf("render: new tab: %w", err)
 	}
-	return &tab{ctx: ctx, close: cancel}, nil
+	crashed := new(atomic.Bool)
+	if err := chromedp.Listen(ctx, func(ev any) {
+		if _, ok := ev.(*inspector.EventTargetCrashed); ok {
+			crashed.Store(true)
+		}
+	}); err != nil {
+		cancel()
+		return nil, fmt.Errorf("render: new tab: %w", err)
+	}
+	return &tab{ctx: ctx, close: cancel, crashed: crashed}, nil
 }
 
 // takeTab returns a new tab for one page: the spare tab opened in the
@@ -344,15 +377,20 @@ func (inst *instance) openTab() (*tab, error) {
 // opens the next spare tab in the background, so that opening a tab (a
 // new renderer process, 50 to 400 ms) overlaps with the work on the page.
 // Each page still gets a tab of its own, closed after it.
-func (inst *instance) takeTab(ctx context.Context) (context.Context, context.CancelFunc, error) {
+func (inst *instance) takeTab(ctx context.Context, fresh bool) (*tab, error) {
 	var t *tab
-	select {
-	case t = <-inst.spare:
-	default:
+	if !fresh { // else a tab opened now
+		select {
+		case t = <-inst.spare:
+		default:
+		}
 	}
 	go inst.fillSpare()
+	if t != nil && !t.crashed.Load() {
+		return t, nil
+	}
 	if t != nil {
-		return t.ctx, t.close, nil
+		t.close() // its renderer crashed while it waited
 	}
 	// Open a tab now, bounded by ctx.
 	type result struct {
@@ -366,17 +404,14 @@ func (inst *instance) takeTab(ctx context.Context) (context.Context, context.Can
 	}()
 	select {
 	case r := <-ch:
-		if r.err != nil {
-			return nil, nil, r.err
-		}
-		return r.t.ctx, r.t.close, nil
+		return r.t, r.err
 	case <-ctx.Done():
 		go func() {
 			if r := <-ch; r.t != nil {
 				r.t.close()
 			}
 		}()
-		return nil, nil, ctx.Err()
+		return nil, ctx.Err()
 	}
 }
 
@@ -404,7 +439,7 @@ func New(ctx context.Context, opt Options) (*Browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Browser{opt: opt}
+	b := &Browser{opt: opt, gate: newGate(opt.MaxInflightBytes)}
 	if opt.RemoteURL == "" {
 		b.exec = opt.ExecPath
 		if b.exec == "" {
@@ -543,6 +578,23 @@ func (b *Browser) pid() int {
 		return 0
 	}
 	return c.Browser.Process().Pid
+}
+
+// Stats counts what a Browser did to keep rendering.
+type Stats struct {
+	// Restarts counts browsers started in place of one that died (or
+	// was recycled).
+	Restarts int
+	// Retries counts pages rendered a second time: after the browser
+	// died under them, or their renderer process crashed.
+	Retries int
+}
+
+// Stats returns the counts so far. It is safe for concurrent use.
+func (b *Browser) Stats() Stats {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return Stats{Restarts: b.starts - 1, Retries: b.retries}
 }
 
 // Close waits for running Render calls, ends the browser (and a restart

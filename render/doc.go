@@ -37,8 +37,13 @@
 // kill), the next Render starts a new one transparently, and every page
 // that was being rendered when it died is rendered once more on the new
 // one, with its timeout afresh. A page whose retry fails too gets an error
-// wrapping [ErrBrowserDied]; a page that fails or times out by itself (the
-// browser alive) is not retried. Close waits for running calls, ends the
+// wrapping [ErrBrowserDied]. A page whose renderer process crashes (the
+// kernel ends one that runs out of memory; the browser lives on) is
+// noticed at once, by the tab's crash event, and rendered once more in a
+// new tab; a second failure gets an error wrapping [ErrPageCrashed]. A
+// reused or spare tab whose renderer crashed while it waited is not used.
+// A page that otherwise fails or times out by itself (the browser alive)
+// is not retried. Close waits for running calls, ends the
 // process and removes its profile directory.
 //
 // # Options

@@ -126,19 +126,29 @@ func (b *Browser) Render(ctx context.Context, doc []byte, colors []color.RGBA, o
 	if _, err := pageURL(opt.URL); err != nil {
 		return nil, err
 	}
-	res, err := b.renderOnce(ctx, doc, colors, opt)
+	if err := b.gate.acquire(ctx, int64(len(doc))); err != nil {
+		return nil, fmt.Errorf("render: canceled while waiting for larger pages to finish (Options.MaxInflightBytes): %w", err)
+	}
+	defer b.gate.release(int64(len(doc)))
+	res, err := b.renderOnce(ctx, doc, colors, opt, false)
 	var died *diedError
 	if (errors.As(err, &died) || errors.Is(err, ErrPageCrashed)) && ctx.Err() == nil {
 		b.mu.Lock()
 		b.retries++
 		b.mu.Unlock()
-		res, err = b.renderOnce(ctx, doc, colors, opt)
+		// In a tab opened for it: the renderers of the spare and idle
+		// tabs may have been killed with the page's, their crash not
+		// reported yet.
+		res, err = b.renderOnce(ctx, doc, colors, opt, true)
 		switch {
 		case err == nil:
 		case died != nil:
 			err = &retryError{err}
 		case errors.Is(err, ErrPageCrashed):
 			err = fmt.Errorf("%w, on its retry in a new tab too", err)
+		case errors.As(err, new(*diedError)):
+			// The browser died under the retry: not the page's crash
+			// again, and the caller may try on the restarted browser.
 		default:
 			err = fmt.Errorf("%w; its retry in a new tab failed: %w", ErrPageCrashed, err)
 		}
@@ -197,7 +207,8 @@ func (inst *instance) died() bool {
 }
 
 // renderOnce is one attempt of Render.
-func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.RGBA, opt RenderOptions) (*Result, error) {
+// With fresh, the page gets a tab opened for it, not a spare or idle one.
+func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.RGBA, opt RenderOptions, fresh bool) (*Result, error) {
 	timeout := opt.Timeout
 	if timeout == 0 {
 		timeout = b.opt.Timeout
@@ -214,18 +225,19 @@ func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.
 	}
 	defer inst.wg.Done()
 
-	var tabCtx context.Context
-	var closeTab context.CancelFunc
-	pages := 0 // rendered in the tab before
-	if b.opt.ReuseTabs {
+	var t *tab
+	if b.opt.ReuseTabs && !fresh {
 		select {
-		case t := <-inst.idle:
-			tabCtx, closeTab, pages = t.ctx, t.close, t.pages
+		case t = <-inst.idle:
+			if t.crashed.Load() { // its renderer crashed while it waited
+				t.close()
+				t = nil
+			}
 		default:
 		}
 	}
-	if tabCtx == nil {
-		tabCtx, closeTab, err = inst.takeTab(ctx)
+	if t == nil {
+		t, err = inst.takeTab(ctx, fresh)
 		if err != nil {
 			switch {
 			case parent.Err() != nil:
@@ -243,36 +255,40 @@ func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.
 		}
 	}
 	// Tie the tab to ctx: chromedp contexts must derive from the browser's.
-	stop := context.AfterFunc(ctx, closeTab)
+	stop := context.AfterFunc(ctx, t.close)
 
 	// A renderer process that dies under the page (killed for memory,
 	// say) leaves the browser running and the page's calls waiting: the
 	// crash, which the tab reports, ends them at once.
-	pageCtx, crashed := context.WithCancelCause(tabCtx)
+	pageCtx, crashed := context.WithCancelCause(t.ctx)
 	defer crashed(nil)
 	if err := chromedp.Listen(pageCtx, func(ev any) {
 		if _, ok := ev.(*inspector.EventTargetCrashed); ok {
 			crashed(ErrPageCrashed)
 		}
 	}); err != nil {
-		closeTab()
+		t.close()
 		stop()
 		return nil, fmt.Errorf("render: %w", err)
+	}
+	if t.crashed.Load() { // between the tab's check and the listener
+		crashed(ErrPageCrashed)
 	}
 	res, err := b.render(pageCtx, doc, colors, opt)
 	if context.Cause(pageCtx) == ErrPageCrashed {
 		stop()
-		closeTab()
+		t.close()
 		return nil, fmt.Errorf("%w (after %v)", ErrPageCrashed, cut())
 	}
-	if stopped := stop(); stopped && err == nil && b.opt.ReuseTabs && pages+1 < b.opt.TabPages && len(doc) <= ReuseMaxBytes {
+	if stopped := stop(); stopped && err == nil && b.opt.ReuseTabs && t.pages+1 < b.opt.TabPages && len(doc) <= ReuseMaxBytes {
+		t.pages++
 		select {
-		case inst.idle <- &tab{ctx: tabCtx, close: closeTab, pages: pages + 1}:
+		case inst.idle <- t:
 		default:
-			closeTab()
+			t.close()
 		}
 	} else {
-		closeTab()
+		t.close()
 	}
 	if err != nil {
 		switch {

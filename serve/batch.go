@@ -172,16 +172,16 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 			// its place for ever.
 			rc.SetWriteDeadline(time.Now().Add(s.cfg.WriteTimeout))
 		}
+		if n == 1 {
+			// A byte order mark (notJSONLines took that of a batch
+			// sent whole; a streamed one is not looked at before).
+			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
+		}
 		if errors.Is(err, errLineTooLong) {
 			s.met.error(&Error{Status: http.StatusRequestEntityTooLarge, Kind: "too_large"})
 			send(batchOut{Line: n, ID: leadingID(line), Status: http.StatusRequestEntityTooLarge,
 				Error: fmt.Sprintf("line %d is longer than the limit of %d bytes", n, maxLine)})
 			continue
-		}
-		if n == 1 {
-			// A byte order mark (notJSONLines took that of a batch
-			// sent whole; a streamed one is not looked at before).
-			line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 		}
 		if (err == nil || err == io.EOF) && len(bytes.TrimSpace(line)) > 0 {
 			// A page that is read goes out, whatever happens to the rest;

@@ -265,7 +265,7 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		cc.TextFallback = o.render == "auto"
 		// A page whose renderer crashed was rendered twice already
 		// (render.ErrPageCrashed): no third time.
-		crashed := errors.Is(err, render.ErrPageCrashed)
+		crashed := errors.Is(err, render.ErrPageCrashed) && !errors.Is(err, render.ErrBrowserDied)
 		switch {
 		case (errors.Is(err, context.DeadlineExceeded) || crashed) && cc.TextFallback:
 			// The page ran out of the renderer's own time limit (drawing
@@ -427,13 +427,14 @@ func (s *Server) ctxError(ctx context.Context, err error, doing string) *Error {
 // headerText makes s, which may quote the page (a frame's address), a
 // header value that every client reads alike: line breaks and other
 // control characters become spaces, and each byte of a character beyond
-// ASCII is written %XX (the percent-encoding of its UTF-8, as in a URL;
-// invalid UTF-8 is first replaced by U+FFFD).
+// ASCII, and "%", is written %XX (the percent-encoding of its UTF-8, as
+// in a URL, which url.PathUnescape reverses; invalid UTF-8 is first
+// replaced by U+FFFD).
 func headerText(s string) string {
 	var b strings.Builder
 	for _, c := range []byte(strings.ToValidUTF8(s, "\ufffd")) {
 		switch {
-		case c >= 0x80:
+		case c >= 0x80 || c == '%':
 			fmt.Fprintf(&b, "%%%02X", c)
 		case c < 0x20 || c == 0x7f:
 			b.WriteByte(' ')

@@ -73,8 +73,9 @@
 // (pipeline.Result.Floored), and X-Fiasco-Note where the page gave no
 // text, saying why as fiasco clean says it on standard error (a batch
 // line's note). These two headers and X-Fiasco-Render-Error are ASCII:
-// a character beyond it (in a frame's address, say) is written as the
-// %XX bytes of its UTF-8, as in a URL; a batch line's fields keep it. A page without a text block is not rendered
+// a character beyond it (in a frame's address, say), and "%", is written
+// as the %XX bytes of its UTF-8, as in a URL; a batch line's fields keep
+// it. A page without a text block is not rendered
 // (X-Fiasco-Render: off).
 //
 // A render that fails sets off a probe of the browser, as /healthz does
@@ -134,9 +135,8 @@
 // a batch (its lines' data may hold compressed pages) and a batch sent
 // whole (with a Content-Length) that is gzip or zstd data, and a
 // multipart body (a form upload: its part headers would be cleaned as the
-// page), and on /clean a body whose Content-Type is a form's
-// (application/x-www-form-urlencoded: curl -d, which drops a file's line
-// breaks) or JSON's (a batch's lines); 400 for a batch sent whole that starts as an HTML page (posted
+// page), and on /clean a body whose Content-Type is JSON's (a batch's
+// lines); 400 for a batch sent whole that starts as an HTML page (posted
 // to /clean/batch instead of /clean); 422 for a page
 // that cannot be cleaned (nesting too deep, too many blocks); 501 for render=on on a service without a
 // browser; 502 when Chromium fails on the page (one retry first, for a

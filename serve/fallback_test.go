@@ -11,6 +11,7 @@ import (
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/render"
 	"github.com/fiasco-project/fiasco/vision"
 )
 
@@ -76,7 +77,13 @@ func TestRenderFailureFallback(t *testing.T) {
 	if resp, got := post(t, srv.url+"/clean?render=on", data); resp.StatusCode != 502 {
 		t.Errorf("render=on: %d, want 502: %s", resp.StatusCode, trunc(got))
 	}
-	if m := metricsText(t, srv.url); !strings.Contains(m, `fiasco_render_retries_total 5`+"\n") {
-		t.Errorf("metrics: want 5 retries (four auto, one on):\n%s", m)
+	if m := metricsText(t, srv.url); !strings.Contains(m, `fiasco_render_retries_total 5`+"\n") || !strings.Contains(m, "fiasco_browser_restarts_total 0\n") {
+		t.Errorf("metrics: want 5 retries (four auto, one on) and no restart:\n%s", m)
+	}
+	// The browser's own retries and restarts (render.Browser.Stats) are
+	// counted too.
+	srv2 := start(t, Config{Rendered: autoRendered(t, crashing{}), BrowserStats: func() render.Stats { return render.Stats{Restarts: 2, Retries: 3} }})
+	if m := metricsText(t, srv2.url); !strings.Contains(m, "fiasco_render_retries_total 3\n") || !strings.Contains(m, "fiasco_browser_restarts_total 2\n") {
+		t.Errorf("metrics with the browser's counts: want 3 retries and 2 restarts:\n%s", m)
 	}
 }

@@ -92,14 +92,15 @@ func TestUploadsRefused(t *testing.T) {
 		}
 	}
 	line, _ := json.Marshal(map[string]string{"html": string(page), "url": "http://ex.org/"})
-	// A batch line posted to /clean, and a form (curl -d): refused with
-	// where to send them, not cleaned as a page of JSON or of form data.
+	// A batch line posted to /clean: refused with where to send it, not
+	// cleaned as a page of JSON. A form's type is what curl --data-binary
+	// sends: the page is cleaned.
 	for _, c := range []struct {
 		ctype, advice string
 		body          []byte
 	}{
 		{"application/json", "/clean/batch", line},
-		{"application/x-www-form-urlencoded", "--data-binary", []byte("foo=bar")},
+		{"application/x-ndjson", "/clean/batch", line},
 	} {
 		resp, err := http.Post(srv.url+"/clean?render=off", c.ctype, bytes.NewReader(c.body))
 		if err != nil {
@@ -111,6 +112,11 @@ func TestUploadsRefused(t *testing.T) {
 		if msg := errorOf(t, c.ctype+" to /clean", resp, body.Bytes(), 415); !strings.Contains(msg, c.advice) {
 			t.Errorf("%s to /clean: %q does not say %s", c.ctype, msg, c.advice)
 		}
+	}
+	if resp, err := http.Post(srv.url+"/clean?render=off", "application/x-www-form-urlencoded", bytes.NewReader(page)); err != nil {
+		t.Fatal(err)
+	} else if resp.Body.Close(); resp.StatusCode != 200 {
+		t.Errorf("a page sent as curl --data-binary sends it (a form's type): %d, want 200", resp.StatusCode)
 	}
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/render"
 )
 
 // metrics are the service's counters and histograms, written in the
@@ -189,6 +190,10 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) writeMetrics(w io.Writer) {
+	var bs render.Stats // before m.mu: the browser has a lock of its own
+	if s.cfg.BrowserStats != nil {
+		bs = s.cfg.BrowserStats()
+	}
 	m := s.met
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -199,8 +204,10 @@ func (s *Server) writeMetrics(w io.Writer) {
 	for _, k := range sortedKeys(m.rejects) {
 		fmt.Fprintf(w, "fiasco_rejected_total{reason=%q} %d\n", k, m.rejects[k])
 	}
-	header(w, "fiasco_render_retries_total", "counter", "Pages rendered a second time after Chromium failed.")
-	fmt.Fprintf(w, "fiasco_render_retries_total %d\n", m.retries)
+	header(w, "fiasco_render_retries_total", "counter", "Pages rendered again after Chromium failed on them (the browser died, the page's renderer crashed, or the service tried once more).")
+	fmt.Fprintf(w, "fiasco_render_retries_total %d\n", m.retries+uint64(bs.Retries))
+	header(w, "fiasco_browser_restarts_total", "counter", "Browsers started in place of one that died or was recycled.")
+	fmt.Fprintf(w, "fiasco_browser_restarts_total %d\n", bs.Restarts)
 	header(w, "fiasco_browser_recycles_total", "counter", "Browsers ended because health probes in a row could not render (a browser that hangs).")
 	fmt.Fprintf(w, "fiasco_browser_recycles_total %d\n", m.recycles)
 	header(w, "fiasco_render_fallbacks_total", "counter", "Pages of render=auto that the browser failed on (twice, or once by running out of --render-timeout), cleaned by the text model.")

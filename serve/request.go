@@ -28,19 +28,16 @@ func formUpload(r *http.Request) *Error {
 	return nil
 }
 
-// notAPage refuses, on /clean, a body whose Content-Type says it is not
-// a page: JSON (a batch's lines, which /clean/batch takes) and a form
-// (curl -d, which also strips a file's line breaks, gluing the words at
-// the ends of its lines). Other types, and none, are read as a page.
+// notAPage refuses, on /clean, a body whose Content-Type says it is JSON:
+// a batch's lines, which /clean/batch takes. (A form's type is not
+// refused: curl sends it with --data-binary too.) Other types, and none,
+// are read as a page.
 func notAPage(r *http.Request) *Error {
 	mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	switch mt {
 	case "application/json", "application/x-ndjson", "application/jsonl", "application/json-seq":
 		return &Error{Status: http.StatusUnsupportedMediaType, Kind: "content_type",
 			Msg: fmt.Sprintf("Content-Type %s: /clean takes the bytes of one HTML page; JSON lines of pages go to /clean/batch", mt)}
-	case "application/x-www-form-urlencoded":
-		return &Error{Status: http.StatusUnsupportedMediaType, Kind: "content_type",
-			Msg: "Content-Type application/x-www-form-urlencoded (curl -d, which also drops a file's line breaks and glues words): POST the page's bytes as they are (curl --data-binary @page.html -H 'Content-Type: text/html')"}
 	}
 	return nil
 }

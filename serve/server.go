@@ -15,6 +15,7 @@ import (
 
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/pipeline"
+	"github.com/fiasco-project/fiasco/render"
 )
 
 // Defaults of [Config].
@@ -104,6 +105,10 @@ type Config struct {
 	// for a browser that hangs rather than dies (one that dies is started
 	// again by itself). It reports whether there was a browser to end.
 	Recycle func() bool
+	// BrowserStats, when set, gives the browser's own counts
+	// (render.Browser.Stats): its restarts and the pages it rendered a
+	// second time, which /metrics adds to the service's.
+	BrowserStats func() render.Stats
 	// AccessLog writes a line to Log for every request answered (method,
 	// path, status, bytes, milliseconds, client, and the X-Fiasco
 	// headers of a cleaned page), but for /healthz and /metrics answered

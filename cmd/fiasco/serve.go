@@ -137,6 +137,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}()
 		cfg.Rendered = &pipeline.Cleaner{Model: m, Prepare: pipeline.PrepareOptions{Visual: v}}
 		cfg.Recycle = v.Browser.Recycle
+		cfg.BrowserStats = v.Browser.Stats
 		am, err := classify.DefaultFor("article", true)
 		if err != nil {
 			return err

@@ -9,6 +9,7 @@ import (
 	"runtime/debug"
 	"slices"
 	"sync"
+	"sync/atomic"
 )
 
 // Outcome is what a batch reports for one input: a result or an error,
@@ -72,10 +73,11 @@ func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchO
 		return errors.New("pipeline: Stream needs inputs and an emit function")
 	}
 	// Ended when Stream returns: a panic of emit (passed on to the
-	// caller) stops the feeding (errEmitPanicked), and the workers'
-	// outcomes are drained.
-	ctx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
+	// caller) stops the feeding (emitPanicked, whatever ctx's state),
+	// and the workers' outcomes are drained.
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	var emitPanicked atomic.Bool
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -120,7 +122,7 @@ func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchO
 		}()
 		i := 0
 		for in := range inputs {
-			if context.Cause(ctx) == errEmitPanicked {
+			if emitPanicked.Load() {
 				return // nobody takes the outcomes: read no more of the stream
 			}
 			if tokens != nil {
@@ -138,7 +140,7 @@ func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchO
 				case <-ctx.Done():
 				}
 			}
-			if context.Cause(ctx) == errEmitPanicked {
+			if emitPanicked.Load() {
 				return
 			}
 			in.Data = nil
@@ -156,7 +158,8 @@ func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchO
 			// emit panicked: end the feeding, let the workers finish into
 			// nothing (taking back the feeder's tokens), and pass the
 			// panic on.
-			stop(errEmitPanicked)
+			emitPanicked.Store(true)
+			stop()
 			go func() {
 				for {
 					select {
@@ -200,9 +203,6 @@ func (c *Cleaner) Stream(ctx context.Context, inputs iter.Seq[Input], opt BatchO
 	}
 	return done()
 }
-
-// errEmitPanicked ends a Stream whose emit panicked.
-var errEmitPanicked = errors.New("pipeline: Stream: emit panicked")
 
 func post(f func(*Outcome), o *Outcome) {
 	if f == nil {

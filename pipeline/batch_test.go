@@ -141,7 +141,13 @@ func TestStreamPanics(t *testing.T) {
 		t.Errorf("a stream that panics: Stream = %v after %d outcomes, want its panic and 3", err, n)
 	}
 
-	for _, ordered := range []bool{false, true} {
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel() // its outcomes are all failures, emitted as fast as the stream yields
+	for k, ordered := range []bool{false, true, false, true} {
+		ctx := context.Background()
+		if k >= 2 {
+			ctx = cancelled
+		}
 		var taken atomic.Int64
 		func() {
 			defer func() {
@@ -149,18 +155,18 @@ func TestStreamPanics(t *testing.T) {
 					t.Errorf("ordered %v: recovered %v, want emit's panic", ordered, r)
 				}
 			}()
-			c.Stream(context.Background(), pages(400, &taken), BatchOptions{Workers: 2, Ordered: ordered, Window: 2}, func(o Outcome) { panic("emit failed") })
+			c.Stream(ctx, pages(400, &taken), BatchOptions{Workers: 2, Ordered: ordered, Window: 2}, func(o Outcome) { panic("emit failed") })
 		}()
 		deadline := time.Now().Add(10 * time.Second)
 		for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
 			time.Sleep(10 * time.Millisecond)
 		}
 		if g := runtime.NumGoroutine(); g > before {
-			t.Errorf("ordered %v: %d goroutines after emit panicked, %d before", ordered, g, before)
+			t.Errorf("case %d (ordered %v): %d goroutines after emit panicked, %d before", k, ordered, g, before)
 		}
 		// The stream is asked for no more pages than were under way.
 		if n := taken.Load(); n > 10 {
-			t.Errorf("ordered %v: %d of 400 pages taken from the stream after emit panicked at the first", ordered, n)
+			t.Errorf("case %d (ordered %v): %d of 400 pages taken from the stream after emit panicked at the first", k, ordered, n)
 		}
 	}
 

@@ -249,8 +249,8 @@ type Browser struct {
 	starting *startCall     // the restart under way, if any
 	bg       sync.WaitGroup // restarts under way
 	dead     []*instance    // browsers that died, being shut down
-	starts   int            // how many browsers were started, for tests
-	retries  int            // pages retried after the browser died, for tests
+	starts   int            // how many browsers were started (Stats)
+	retries  int            // pages rendered again after the browser died or their renderer crashed (Stats)
 
 	// tabHook, when set (by tests), is called with each new tab before
 	// the page loads.

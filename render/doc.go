@@ -33,7 +33,10 @@
 // two-block page.
 //
 // Render may be called from several goroutines at once: each call works in
-// a tab of its own. A Browser is one Chromium process; if it dies (crash,
+// a tab of its own. Documents over 64 KB render at once only while their
+// bytes together stay under Options.MaxInflightBytes (a larger one
+// alone); the others wait their turn, in arrival order, as long as their
+// ctx allows. A Browser is one Chromium process; if it dies (crash,
 // kill), the next Render starts a new one transparently, and every page
 // that was being rendered when it died is rendered once more on the new
 // one, with its timeout afresh. A page whose retry fails too gets an error

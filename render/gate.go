@@ -12,8 +12,10 @@ import (
 // where one at a time would not. Pages are admitted in arrival order; a
 // page is admitted when the bytes in flight and its own fit under the
 // limit, or when nothing is in flight (a page larger than the limit
-// renders alone). Small pages wait behind a large one that waits, so it
-// is not starved.
+// renders alone). Pages wait behind a large one that waits, so it is not
+// starved. A document of gateFree bytes or fewer does not pass the gate
+// at all (nor count in it): it costs little memory, and a health probe's
+// page must not queue behind large ones and be taken for a hung browser.
 type gate struct {
 	max int64 // <= 0: no limit
 
@@ -24,6 +26,9 @@ type gate struct {
 	changed   chan struct{}   // closed and replaced on every admission and release
 }
 
+// gateFree is the largest document that renders without the gate.
+const gateFree = 64 << 10
+
 func newGate(max int64) *gate {
 	return &gate{max: max, gone: map[uint64]bool{}, changed: make(chan struct{})}
 }
@@ -31,7 +36,7 @@ func newGate(max int64) *gate {
 // acquire waits until the page of n bytes may render, or ctx ends. The
 // caller releases n once the page is done (not when acquire failed).
 func (g *gate) acquire(ctx context.Context, n int64) error {
-	if g == nil || g.max <= 0 {
+	if g == nil || g.max <= 0 || n <= gateFree {
 		return nil
 	}
 	g.mu.Lock()
@@ -69,7 +74,7 @@ func (g *gate) acquire(ctx context.Context, n int64) error {
 
 // release gives back the n bytes of a page done.
 func (g *gate) release(n int64) {
-	if g == nil || g.max <= 0 {
+	if g == nil || g.max <= 0 || n <= gateFree {
 		return
 	}
 	g.mu.Lock()

@@ -528,3 +528,38 @@ func TestIdleTabCrash(t *testing.T) {
 		t.Errorf("%v and %d retries, want well under %v and none (the crashed tab is not taken)", el, b.retries, limit)
 	}
 }
+
+// TestSpareTabCrash: the spare tab, opened ahead of the next page, whose
+// renderer crashes while it waits is not used either.
+func TestSpareTabCrash(t *testing.T) {
+	b := newBrowser(t, Options{})
+	doc := readTestdata(t, "blocks.html")
+	if _, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true}); err != nil {
+		t.Fatal(err)
+	}
+	var spare *tab
+	select {
+	case spare = <-b.cur.spare: // opened in the background after the first page took its tab
+	case <-time.After(10 * time.Second):
+		t.Fatal("no spare tab after 10 s")
+	}
+	crashCtx, cancel := context.WithTimeout(spare.ctx, 2*time.Second)
+	chromedp.Call(crashCtx, page.Crash, cdp.Empty{}) // no answer: the renderer is gone
+	cancel()
+	for deadline := time.Now().Add(10 * time.Second); !spare.crashed.Load(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the spare tab's crash was not noticed in 10 s")
+		}
+	}
+	b.cur.spare <- spare
+	const limit = 40 * time.Second
+	t0 := time.Now()
+	res, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true, Timeout: limit})
+	if err != nil {
+		t.Fatalf("the page after the spare tab crashed: %v", err)
+	}
+	checkBlocks(t, res, testColors)
+	if el := time.Since(t0); el > limit/2 || b.Stats().Retries != 0 {
+		t.Errorf("%v and %+v, want well under %v and no retry (the crashed tab is not taken)", el, b.Stats(), limit)
+	}
+}

@@ -119,6 +119,9 @@ var pageSeq atomic.Int64
 // timeout afresh; if that fails too, the error wraps [ErrBrowserDied].
 // A page whose renderer process crashed ([ErrPageCrashed]: killed for
 // memory, say, while the browser lives on) is retried once in a new tab.
+// A document over 64 KB may first wait, as long as ctx allows and outside
+// the page's timeout, until it fits beside those rendering
+// (Options.MaxInflightBytes).
 func (b *Browser) Render(ctx context.Context, doc []byte, colors []color.RGBA, opt RenderOptions) (*Result, error) {
 	if opt.Timeout < 0 {
 		return nil, fmt.Errorf("render: RenderOptions.Timeout is %v: want a positive duration, or 0 for Options.Timeout", opt.Timeout)
@@ -127,7 +130,7 @@ func (b *Browser) Render(ctx context.Context, doc []byte, colors []color.RGBA, o
 		return nil, err
 	}
 	if err := b.gate.acquire(ctx, int64(len(doc))); err != nil {
-		return nil, fmt.Errorf("render: canceled while waiting for larger pages to finish (Options.MaxInflightBytes): %w", err)
+		return nil, fmt.Errorf("render: the context ended while the page waited to render beside others (Options.MaxInflightBytes): %w", err)
 	}
 	defer b.gate.release(int64(len(doc)))
 	res, err := b.renderOnce(ctx, doc, colors, opt, false)

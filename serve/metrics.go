@@ -204,7 +204,7 @@ func (s *Server) writeMetrics(w io.Writer) {
 	for _, k := range sortedKeys(m.rejects) {
 		fmt.Fprintf(w, "fiasco_rejected_total{reason=%q} %d\n", k, m.rejects[k])
 	}
-	header(w, "fiasco_render_retries_total", "counter", "Pages rendered again after Chromium failed on them (the browser died, the page's renderer crashed, or the service tried once more).")
+	header(w, "fiasco_render_retries_total", "counter", "Renders repeated after Chromium failed on a page (the browser's own retry after it died or the page's renderer crashed, and the service's once more: a page can count twice).")
 	fmt.Fprintf(w, "fiasco_render_retries_total %d\n", m.retries+uint64(bs.Retries))
 	header(w, "fiasco_browser_restarts_total", "counter", "Browsers started in place of one that died or was recycled.")
 	fmt.Fprintf(w, "fiasco_browser_restarts_total %d\n", bs.Restarts)

@@ -498,68 +498,55 @@ func TestNewContextDone(t *testing.T) {
 	}
 }
 
-// TestIdleTabCrash: a reused tab whose renderer crashes while it waits for
-// the next page is not used: the next page gets a new tab and renders at
-// once, not after its time limit.
-func TestIdleTabCrash(t *testing.T) {
-	b := newBrowser(t, Options{ReuseTabs: true})
-	doc := readTestdata(t, "blocks.html")
-	if _, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true}); err != nil {
-		t.Fatal(err)
+// crashWaiting crashes the renderer of a tab that waits (idle or spare),
+// taken from pool, waits for the crash to be noticed, puts the tab back,
+// and checks that the next page renders at once, not after its time
+// limit, and without a retry: the crashed tab is not taken.
+func crashWaiting(t *testing.T, b *Browser, pool chan *tab, what string) {
+	t.Helper()
+	var tb *tab
+	select {
+	case tb = <-pool: // a spare is opened in the background after a page takes its tab
+	case <-time.After(10 * time.Second):
+		t.Fatalf("no %s tab after 10 s", what)
 	}
-	idle := <-b.cur.idle
-	crashCtx, cancel := context.WithTimeout(idle.ctx, 2*time.Second)
+	crashCtx, cancel := context.WithTimeout(tb.ctx, 2*time.Second)
 	chromedp.Call(crashCtx, page.Crash, cdp.Empty{}) // no answer: the renderer is gone
 	cancel()
-	for deadline := time.Now().Add(10 * time.Second); !idle.crashed.Load(); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); !tb.crashed.Load(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatal("the idle tab's crash was not noticed in 10 s")
+			t.Fatalf("the %s tab's crash was not noticed in 10 s", what)
 		}
 	}
-	b.cur.idle <- idle
+	pool <- tb
 	const limit = 40 * time.Second
 	t0 := time.Now()
-	res, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true, Timeout: limit})
+	res, err := b.Render(context.Background(), readTestdata(t, "blocks.html"), testColors, RenderOptions{Highlight: true, Timeout: limit})
 	if err != nil {
-		t.Fatalf("the page after the idle tab crashed: %v", err)
+		t.Fatalf("the page after the %s tab crashed: %v", what, err)
 	}
 	checkBlocks(t, res, testColors)
-	if el := time.Since(t0); el > limit/2 || b.retries != 0 {
-		t.Errorf("%v and %d retries, want well under %v and none (the crashed tab is not taken)", el, b.retries, limit)
+	if el := time.Since(t0); el > limit/2 || b.Stats().Retries != 0 {
+		t.Errorf("%v and %+v, want well under %v and no retry (the crashed %s tab is not taken)", el, b.Stats(), limit, what)
 	}
+}
+
+// TestIdleTabCrash: a reused tab whose renderer crashes while it waits for
+// the next page is not used: the next page gets a new tab.
+func TestIdleTabCrash(t *testing.T) {
+	b := newBrowser(t, Options{ReuseTabs: true})
+	if _, err := b.Render(context.Background(), readTestdata(t, "blocks.html"), testColors, RenderOptions{Highlight: true}); err != nil {
+		t.Fatal(err)
+	}
+	crashWaiting(t, b, b.cur.idle, "idle")
 }
 
 // TestSpareTabCrash: the spare tab, opened ahead of the next page, whose
 // renderer crashes while it waits is not used either.
 func TestSpareTabCrash(t *testing.T) {
 	b := newBrowser(t, Options{})
-	doc := readTestdata(t, "blocks.html")
-	if _, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true}); err != nil {
+	if _, err := b.Render(context.Background(), readTestdata(t, "blocks.html"), testColors, RenderOptions{Highlight: true}); err != nil {
 		t.Fatal(err)
 	}
-	var spare *tab
-	select {
-	case spare = <-b.cur.spare: // opened in the background after the first page took its tab
-	case <-time.After(10 * time.Second):
-		t.Fatal("no spare tab after 10 s")
-	}
-	crashCtx, cancel := context.WithTimeout(spare.ctx, 2*time.Second)
-	chromedp.Call(crashCtx, page.Crash, cdp.Empty{}) // no answer: the renderer is gone
-	cancel()
-	for deadline := time.Now().Add(10 * time.Second); !spare.crashed.Load(); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("the spare tab's crash was not noticed in 10 s")
-		}
-	}
-	b.cur.spare <- spare
-	const limit = 40 * time.Second
-	t0 := time.Now()
-	res, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true, Timeout: limit})
-	if err != nil {
-		t.Fatalf("the page after the spare tab crashed: %v", err)
-	}
-	checkBlocks(t, res, testColors)
-	if el := time.Since(t0); el > limit/2 || b.Stats().Retries != 0 {
-		t.Errorf("%v and %+v, want well under %v and no retry (the crashed tab is not taken)", el, b.Stats(), limit)
-	}
+	crashWaiting(t, b, b.cur.spare, "spare")
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"net/url"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -62,8 +63,8 @@ func (f Format) Ext() string {
 
 // Write writes page p in format f. bs are the blocks of p.Doc (blocks.Find),
 // keep says which to keep (nil keeps all) and score holds the classifier's
-// decision values (nil if there are none; only JSON shows them). The HTML
-// format modifies p.Doc in place.
+// decision values (nil if there are none; only JSON shows them). No
+// format changes p (HTML prunes a copy of p.Doc).
 func Write(w io.Writer, f Format, p *load.Page, bs []*blocks.Block, keep []bool, score []float64) error {
 	return write(w, f, p, nil, bs, keep, score, nil)
 }
@@ -300,19 +301,22 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// writeHTML prunes p.Doc: the own text of every dropped block goes, then
-// every element left without text or images (except html, head, body and
-// the head's content); the rest is rendered unchanged, with a <base> in
-// the head (see baseURL) unless it has one.
+// writeHTML prunes a copy of p.Doc (p.Doc is left as it is): the own
+// text of every dropped block goes, then every element left without text
+// or images (except html, head, body and the head's content); the rest is
+// rendered unchanged, with a <base> in the head (see baseURL) unless it
+// has one.
 func writeHTML(w stringWriter, p *load.Page, bs []*blocks.Block, kept func(int) bool) error {
 	if p == nil || p.Doc == nil {
 		return fmt.Errorf("export: html format needs the page document")
 	}
-	addBase(p.Doc, baseURL(p.BaseHref, p.URL))
-	owner := make(map[*html.Node]int, len(bs))
+	blockOf := make(map[*html.Node]int, len(bs))
 	for i, b := range bs {
-		owner[b.Node] = i
+		blockOf[b.Node] = i
 	}
+	owner := make(map[*html.Node]int, len(bs)) // the blocks' nodes in the copy
+	doc := cloneTree(p.Doc, blockOf, owner)
+	addBase(doc, baseURL(p.BaseHref, p.URL))
 	var strip func(n *html.Node, blk int)
 	strip = func(n *html.Node, blk int) {
 		if i, ok := owner[n]; ok {
@@ -328,9 +332,22 @@ func writeHTML(w stringWriter, p *load.Page, bs []*blocks.Block, kept func(int) 
 			c = next
 		}
 	}
-	strip(p.Doc, -1)
-	prune(p.Doc)
-	return html.Render(w, p.Doc)
+	strip(doc, -1)
+	prune(doc)
+	return html.Render(w, doc)
+}
+
+// cloneTree returns a deep copy of n; for each node of n's tree that
+// blockOf names, owner gets its copy with the same block.
+func cloneTree(n *html.Node, blockOf, owner map[*html.Node]int) *html.Node {
+	c := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace, Attr: slices.Clone(n.Attr)}
+	if i, ok := blockOf[n]; ok {
+		owner[c] = i
+	}
+	for ch := n.FirstChild; ch != nil; ch = ch.NextSibling {
+		c.AppendChild(cloneTree(ch, blockOf, owner))
+	}
+	return c
 }
 
 // baseURL returns what the page's relative links resolve against: its

@@ -496,3 +496,39 @@ func TestKeptTypes(t *testing.T) {
 		t.Errorf("json: %v\n%s", err, b.String())
 	}
 }
+
+// TestHTMLLeavesPage: the HTML format prunes a copy: the page's document
+// is as before, and JSON written after HTML is JSON written alone.
+func TestHTMLLeavesPage(t *testing.T) {
+	src := `<html><body><div><a href="/">Home</a> <a href="/news">News</a></div><h1>Rain</h1><p>It rains all day in the valley.</p><div>Copyright 2026</div></body></html>`
+	page, err := load.Bytes("page.html", []byte(src), load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs := blocks.Find(page.Doc)
+	keep := make([]bool, len(bs))
+	for i, b := range bs {
+		keep[i] = !strings.Contains(b.Text, "Home") && !strings.Contains(b.Text, "Copyright")
+	}
+	var before, after, jsonAlone, jsonAfter, htmlOut bytes.Buffer
+	html.Render(&before, page.Doc)
+	if err := Write(&jsonAlone, JSON, page, bs, keep, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := Write(&htmlOut, HTML, page, bs, keep, nil); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(htmlOut.String(), "Home") || !strings.Contains(htmlOut.String(), "It rains") {
+		t.Errorf("HTML output %s: want the menu dropped and the paragraph kept", htmlOut.String())
+	}
+	html.Render(&after, page.Doc)
+	if before.String() != after.String() {
+		t.Errorf("the HTML format changed the page:\nbefore %s\nafter  %s", before.String(), after.String())
+	}
+	if err := Write(&jsonAfter, JSON, page, bs, keep, nil); err != nil {
+		t.Fatal(err)
+	}
+	if jsonAlone.String() != jsonAfter.String() {
+		t.Errorf("JSON after HTML differs:\n%s\nalone:\n%s", jsonAfter.String(), jsonAlone.String())
+	}
+}

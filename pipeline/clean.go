@@ -286,10 +286,8 @@ func (r *Result) UnseenBlocks() []bool {
 // rendering's error (RenderErrText), the unseen blocks (UnseenBlocks),
 // the blocks smoothing relabelled (Smoothed), the blocks the prose
 // floor kept (Floor) and why a rule dropped a block whatever its value
-// (NeverKept). The HTML format prunes r.Page.Doc in place: the
-// dropped blocks leave the document, so every other output of r (Text,
-// Write in another format) is to be made before it, and HTML written
-// last.
+// (NeverKept). No format changes r: the HTML format prunes a copy of
+// the document, so outputs of r may be written in any order.
 func (r *Result) Write(w io.Writer, f export.Format) error {
 	n := export.Notes{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Unseen: r.UnseenBlocks(), Smoothed: r.Smoothed, Floor: r.Floor, Charset: r.Page.Encoding, NeverKept: r.NeverKept()}
 	if r.Score != nil {

@@ -44,6 +44,9 @@ func TestAccessLog(t *testing.T) {
 		} else {
 			resp.Body.Close()
 		}
+		if resp, _ := post(t, srv.url+"/clean?render=on", readFile(t, article)); resp.StatusCode != 501 {
+			t.Fatalf("render=on without a browser: %d, want 501", resp.StatusCode)
+		}
 		srv.stop(t)
 		var requests []string
 		for _, l := range strings.Split(buf.String(), "\n") {
@@ -57,12 +60,14 @@ func TestAccessLog(t *testing.T) {
 			}
 			continue
 		}
-		if len(requests) != 2 {
-			t.Fatalf("%d request lines, want 2 (the page and the 404):\n%s", len(requests), buf.String())
+		if len(requests) != 3 {
+			t.Fatalf("%d request lines, want 3 (the page, the 404, the 501):\n%s", len(requests), buf.String())
 		}
+		// The service's failures (5xx) at WARN, the rest at INFO.
 		for i, want := range [][]string{
-			{"method=POST", "path=/clean", "status=200", "render=off", "blocks=", "kept=", "query=\"format=text&render=off&name=a.html\""},
-			{"method=GET", "path=/nothing", "status=404"},
+			{"level=INFO", "method=POST", "path=/clean", "status=200", "render=off", "blocks=", "kept=", "query=\"format=text&render=off&name=a.html\""},
+			{"level=INFO", "method=GET", "path=/nothing", "status=404"},
+			{"level=WARN", "method=POST", "path=/clean", "status=501"},
 		} {
 			for _, w := range want {
 				if !strings.Contains(requests[i], w) {

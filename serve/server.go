@@ -325,7 +325,13 @@ func (s *Server) logRequest(r *http.Request, sw *statusWriter, took time.Duratio
 	if e := sw.err; e != nil {
 		args = append(args, "error_kind", e.Kind, "error", e.Msg)
 	}
-	s.log.Info("request", args...)
+	// The service's own failures (5xx, 499 aside: the client left) stand
+	// out from the clients' mistakes (4xx) and the pages cleaned.
+	level := slog.LevelInfo
+	if sw.code() >= 500 {
+		level = slog.LevelWarn
+	}
+	s.log.Log(r.Context(), level, "request", args...)
 }
 
 // statusWriter records the status of an answer for the metrics. It keeps

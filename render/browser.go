@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/chromedp/cdproto/inspector"
@@ -345,31 +344,36 @@ func (inst *instance) noteGroups() {
 
 // tab is an open tab of a browser instance.
 type tab struct {
+	// ctx is the tab's chromedp context, ended with the cause
+	// ErrPageCrashed when the tab's renderer process crashes (also while
+	// the tab waits as a spare or idle one: such a tab is not used), which
+	// ends the calls of a page under way at once.
 	ctx   context.Context
 	close context.CancelFunc
 	pages int // pages rendered in it (Options.TabPages)
-	// crashed is set when the tab's renderer process crashes, also while
-	// the tab waits as a spare or idle one: such a tab is not used.
-	crashed *atomic.Bool
 }
+
+// crashed reports whether the tab's renderer process crashed.
+func (t *tab) crashed() bool { return context.Cause(t.ctx) == ErrPageCrashed }
 
 // openTab opens a new tab (a new target) in the browser.
 func (inst *instance) openTab() (*tab, error) {
-	ctx, cancel := chromedp.NewContext(inst.ctx)
-	if err := chromedp.Do(ctx); err != nil {
-		cancel()
+	target, closeTarget := chromedp.NewContext(inst.ctx)
+	if err := chromedp.Do(target); err != nil {
+		closeTarget()
 		return nil, fmt.Errorf("render: new tab: %w", err)
 	}
-	crashed := new(atomic.Bool)
-	if err := chromedp.Listen(ctx, func(ev any) {
+	ctx, crash := context.WithCancelCause(target)
+	closeTab := func() { crash(nil); closeTarget() }
+	if err := chromedp.Listen(target, func(ev any) {
 		if _, ok := ev.(*inspector.EventTargetCrashed); ok {
-			crashed.Store(true)
+			crash(ErrPageCrashed)
 		}
 	}); err != nil {
-		cancel()
+		closeTab()
 		return nil, fmt.Errorf("render: new tab: %w", err)
 	}
-	return &tab{ctx: ctx, close: cancel, crashed: crashed}, nil
+	return &tab{ctx: ctx, close: closeTab}, nil
 }
 
 // takeTab returns a new tab for one page: the spare tab opened in the
@@ -386,7 +390,7 @@ func (inst *instance) takeTab(ctx context.Context, fresh bool) (*tab, error) {
 		}
 	}
 	go inst.fillSpare()
-	if t != nil && !t.crashed.Load() {
+	if t != nil && !t.crashed() {
 		return t, nil
 	}
 	if t != nil {

@@ -513,7 +513,7 @@ func crashWaiting(t *testing.T, b *Browser, pool chan *tab, what string) {
 	crashCtx, cancel := context.WithTimeout(tb.ctx, 2*time.Second)
 	chromedp.Call(crashCtx, page.Crash, cdp.Empty{}) // no answer: the renderer is gone
 	cancel()
-	for deadline := time.Now().Add(10 * time.Second); !tb.crashed.Load(); time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); !tb.crashed(); time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the %s tab's crash was not noticed in 10 s", what)
 		}

@@ -21,7 +21,6 @@ import (
 	"github.com/chromedp/cdproto/dom"
 	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/cdproto/fetch"
-	"github.com/chromedp/cdproto/inspector"
 	"github.com/chromedp/cdproto/log"
 	"github.com/chromedp/cdproto/network"
 	"github.com/chromedp/chromedp"
@@ -232,7 +231,7 @@ func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.
 	if b.opt.ReuseTabs && !fresh {
 		select {
 		case t = <-inst.idle:
-			if t.crashed.Load() { // its renderer crashed while it waited
+			if t.crashed() { // its renderer crashed while it waited
 				t.close()
 				t = nil
 			}
@@ -261,24 +260,10 @@ func (b *Browser) renderOnce(parent context.Context, doc []byte, colors []color.
 	stop := context.AfterFunc(ctx, t.close)
 
 	// A renderer process that dies under the page (killed for memory,
-	// say) leaves the browser running and the page's calls waiting: the
-	// crash, which the tab reports, ends them at once.
-	pageCtx, crashed := context.WithCancelCause(t.ctx)
-	defer crashed(nil)
-	if err := chromedp.Listen(pageCtx, func(ev any) {
-		if _, ok := ev.(*inspector.EventTargetCrashed); ok {
-			crashed(ErrPageCrashed)
-		}
-	}); err != nil {
-		t.close()
-		stop()
-		return nil, fmt.Errorf("render: %w", err)
-	}
-	if t.crashed.Load() { // between the tab's check and the listener
-		crashed(ErrPageCrashed)
-	}
-	res, err := b.render(pageCtx, doc, colors, opt)
-	if context.Cause(pageCtx) == ErrPageCrashed {
+	// say) leaves the browser running: the crash, which the tab reports,
+	// ends the tab's context and the page's calls with it (openTab).
+	res, err := b.render(t.ctx, doc, colors, opt)
+	if t.crashed() {
 		stop()
 		t.close()
 		return nil, fmt.Errorf("%w (after %v)", ErrPageCrashed, cut())

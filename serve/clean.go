@@ -303,8 +303,7 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 		err = ctx.Err() // the limit passed in the last stage: the answer is late all the same
 	}
 	if err != nil {
-		e := s.pageError(ctx, err)
-		e.Msg = unnamed(e.Msg, p.name)
+		e := s.pageError(ctx, err, p.name)
 		// A page refused as no page (empty, binary) was not rendered.
 		s.met.page(rendered && e.Kind != "empty" && e.Kind != "binary", time.Since(t0), nil, e.Kind)
 		return nil, e
@@ -445,38 +444,34 @@ func headerText(s string) string {
 	return b.String()
 }
 
-// unnamed drops the name "-" (a page given no name or url, named as the
-// command line names standard input) from the front of msg: it means
-// nothing to a client. A page's own name stays.
-func unnamed(msg, name string) string {
+// pageError is the answer for a page named name that failed. The name
+// "-" (a page given no name or url, named as the command line names
+// standard input) is left out of the message: it means nothing to a
+// client.
+func (s *Server) pageError(ctx context.Context, err error, name string) *Error {
+	msg := err.Error()
 	if name == "-" {
 		msg = strings.TrimPrefix(msg, "-: ")
-		msg = strings.Replace(msg, "the page: -: ", "the page: ", 1) // 502's
 	}
-	return msg
-}
-
-// pageError is the answer for a page that failed.
-func (s *Server) pageError(ctx context.Context, err error) *Error {
 	var pe *panicError
 	switch {
 	case ctx.Err() != nil:
 		return s.ctxError(ctx, ctx.Err(), "cleaning the page")
 	case errors.As(err, &pe):
 		s.log.Error("panic", "err", err)
-		return &Error{Status: http.StatusInternalServerError, Msg: firstLine(err.Error()), Kind: "internal"}
+		return &Error{Status: http.StatusInternalServerError, Msg: firstLine(msg), Kind: "internal"}
 	case errors.Is(err, load.ErrEmpty):
-		return &Error{Status: http.StatusBadRequest, Msg: err.Error(), Kind: "empty"}
+		return &Error{Status: http.StatusBadRequest, Msg: msg, Kind: "empty"}
 	case errors.Is(err, load.ErrBinary):
-		return &Error{Status: http.StatusUnsupportedMediaType, Msg: err.Error() + ": send the bytes of an HTML page", Kind: "binary"}
+		return &Error{Status: http.StatusUnsupportedMediaType, Msg: msg + ": send the bytes of an HTML page", Kind: "binary"}
 	case errors.Is(err, context.DeadlineExceeded):
 		// The renderer's own time limit (render.Options.Timeout).
-		return &Error{Status: http.StatusGatewayTimeout, Msg: err.Error(), Kind: "timeout"}
+		return &Error{Status: http.StatusGatewayTimeout, Msg: msg, Kind: "timeout"}
 	case isRenderError(err):
 		s.log.Warn("render failed", "err", err)
-		return &Error{Status: http.StatusBadGateway, Msg: "Chromium failed on the page: " + err.Error(), Kind: "render"}
+		return &Error{Status: http.StatusBadGateway, Msg: "Chromium failed on the page: " + msg, Kind: "render"}
 	}
-	return &Error{Status: http.StatusUnprocessableEntity, Msg: err.Error(), Kind: "page"}
+	return &Error{Status: http.StatusUnprocessableEntity, Msg: msg, Kind: "page"}
 }
 
 func firstLine(s string) string {

@@ -128,7 +128,9 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		}
 	}
 	data := pos[0]
-	for _, o := range []struct{ flag, path string }{{"out", orDefault(*out, filepath.Base(data)+".out")}, {"png", orDefault(*pngPath, filepath.Base(data)+".png")}} {
+	// As svm-grid: named after DATA's file, in the current directory.
+	outPath, heatmap := orDefault(*out, filepath.Base(data)+".out"), orDefault(*pngPath, filepath.Base(data)+".png")
+	for _, o := range []struct{ flag, path string }{{"out", outPath}, {"png", heatmap}} {
 		if o.path == "" {
 			continue
 		}
@@ -176,7 +178,6 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	showG := base.Kernel != svm.Linear && !nullG
 	table := gridTable(res, !nullC, showG)
 	fmt.Fprint(stdout, table)
-	outPath := orDefault(*out, filepath.Base(data)+".out")
 	if outPath != "" {
 		if err := writeFile(outPath, []byte(table)); err != nil {
 			return err
@@ -190,9 +191,9 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if outPath != "" {
 			where = "their table is in " + outPath
 		}
-		if p := orDefault(*pngPath, filepath.Base(data)+".png"); p != "" {
-			if fi, serr := os.Stat(p); serr == nil && fi.Mode().IsRegular() && os.Remove(p) == nil {
-				where += "; the older heatmap " + p + " is removed"
+		if heatmap != "" {
+			if fi, serr := os.Stat(heatmap); serr == nil && fi.Mode().IsRegular() && os.Remove(heatmap) == nil {
+				where += "; the older heatmap " + heatmap + " is removed"
 			}
 		}
 		fmt.Fprintf(stderr, "fiasco grid: stopped with %d of %d pairs finished (%s)\n", len(res.Points), total, where)
@@ -217,8 +218,8 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	last = append(last, fmt.Sprint(100*res.Best.Accuracy))
 	fmt.Fprintf(stdout, "best: %s  %v  (%d pairs in %v)\n", strings.Join(best, " "), res.Best.Metrics, len(res.Points), time.Since(start).Round(time.Millisecond))
 	fmt.Fprintln(stdout, strings.Join(last, " "))
-	if p := orDefault(*pngPath, filepath.Base(data)+".png"); p != "" {
-		if err := writeOutput(p, func(w io.Writer) error { return svm.WriteHeatmap(w, res) }); err != nil {
+	if heatmap != "" {
+		if err := writeOutput(heatmap, func(w io.Writer) error { return svm.WriteHeatmap(w, res) }); err != nil {
 			return err
 		}
 	}

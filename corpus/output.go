@@ -146,12 +146,93 @@ func CheckOutputPath(format, path string) error {
 	return nil
 }
 
+// CheckErrorLog refuses an error log (OutputOptions.Errors) that would
+// overwrite the run's own output: the output file itself or its settings
+// file, or, for a per-page format, a file in the output directory other
+// than the directory's own error log (ErrorsName), where the pages, the
+// manifest and the settings are written. Open checks it too.
+func CheckErrorLog(format, path, errors string) error {
+	if errors == "" || path == "" || IsDevice(errors) || IsDevice(path) {
+		return nil
+	}
+	e, o := absPath(errors), absPath(path)
+	same := e == o
+	if fe, err := os.Stat(errors); err == nil {
+		if fo, err := os.Stat(path); err == nil && os.SameFile(fe, fo) {
+			same = true
+		}
+	}
+	switch {
+	case same:
+		return fmt.Errorf("--errors %s is the output (-o) too: the error records and the pages would overwrite each other; name another file", errors)
+	case IsStream(format) && e == absPath(settingsPath(path, false)):
+		return fmt.Errorf("--errors %s is the settings file of the output %s; name another file", errors, path)
+	case !IsStream(format) && inDir(e, o) && e != absPath(filepath.Join(path, ErrorsName)):
+		return fmt.Errorf("--errors %s lies in the output directory %s, where the run writes its pages, %s and its settings: leave --errors out (the log is then %s) or name a file outside it", errors, path, ManifestName, filepath.Join(path, ErrorsName))
+	}
+	return nil
+}
+
+// inDir reports whether the absolute path p lies below the absolute
+// directory dir, symbolic links of dir resolved.
+func inDir(p, dir string) bool {
+	if r, err := filepath.EvalSymlinks(dir); err == nil {
+		if rp, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
+			p = filepath.Join(rp, filepath.Base(p))
+		}
+		dir = r
+	}
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// Foreign reports whether path, the output file of a stream format, is an
+// existing file that holds something and is not a fiasco output: it has
+// no settings file beside it and does not begin as fiasco's output of
+// format does (Orphaned). Overwriting it may destroy a user's data (a
+// crawl's WARC file named as a WET output): a command refuses it unless
+// told to overwrite. A per-page format's directory keeps files it did not
+// write, so Foreign is false for it.
+func Foreign(format, path string) bool {
+	if !IsStream(format) || path == "" {
+		return false
+	}
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return false
+	}
+	return !HasSettings(format, path) && !Orphaned(format, path)
+}
+
+// ForeignLog reports whether the error log path exists and holds
+// something other than JSON Lines records, as fiasco writes them: a file
+// that is no error log of an earlier run.
+func ForeignLog(path string) bool {
+	if path == "" {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return false
+	}
+	head := make([]byte, len(`{"input":`))
+	n, _ := io.ReadFull(f, head)
+	return string(head[:n]) != `{"input":`
+}
+
 // Open opens the outputs of a run (creating an output directory) and,
 // with opt.Resume, prepares to skip what an earlier run finished.
 func Open(opt OutputOptions) (out *Output, err error) {
 	out = &Output{}
 	var logs []*doneLog
 	if err := CheckOutputPath(opt.Format, opt.Path); err != nil {
+		return nil, err
+	}
+	if err := CheckErrorLog(opt.Format, opt.Path, opt.Errors); err != nil {
 		return nil, err
 	}
 	var pageFormat export.Format // of the per-page formats, parsed before the log is locked
@@ -332,6 +413,13 @@ func OutputPaths(format, path, errors string) []string {
 		out = append(out, errors)
 	}
 	return out
+}
+
+// ErrorLogPath is the error log of a run of format into path given
+// errors (OutputOptions.Errors): errors, or the default one ("" for
+// none: the errors go to the standard error).
+func ErrorLogPath(format, path, errors string) string {
+	return errorLogPath(OutputOptions{Format: format, Path: path, Errors: errors})
 }
 
 // errorLogPath is the error log of opt: OutputOptions.Errors, or the

@@ -532,3 +532,32 @@ func TestHTMLLeavesPage(t *testing.T) {
 		t.Errorf("JSON after HTML differs:\n%s\nalone:\n%s", jsonAfter.String(), jsonAlone.String())
 	}
 }
+
+// TestHTMLWithoutAnon: the <div>s that blocks.Find wraps around runs of
+// inline content are not in the HTML output; their content is, in place.
+func TestHTMLWithoutAnon(t *testing.T) {
+	long := strings.Repeat("A paragraph inside the same div, long enough to outweigh the run. ", 5)
+	src := `<html><body><div class="main">Posted by <b>Ann</b> <div>` + long + `</div></div></body></html>`
+	page, err := load.Bytes("page.html", []byte(src), load.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bs := blocks.Find(page.Doc)
+	var before bytes.Buffer
+	html.Render(&before, page.Doc)
+	if !strings.Contains(before.String(), blocks.AnonAttr) {
+		t.Fatalf("blocks.Find wrapped no run: %s", before.String())
+	}
+	keep := make([]bool, len(bs))
+	for i := range keep {
+		keep[i] = true
+	}
+	var out bytes.Buffer
+	if err := Write(&out, HTML, page, bs, keep, nil); err != nil {
+		t.Fatal(err)
+	}
+	want := `<div class="main">Posted by <b>Ann</b> <div>` + long + `</div></div>`
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("HTML output\n%s\nwant it to hold\n%s", out.String(), want)
+	}
+}

@@ -80,8 +80,9 @@
 // # Resource guards
 //
 // Input beyond Options.MaxBytes (default 8 MiB) is not read and the page is
-// cut there; a page with more than Options.MaxTags '<' characters (default
-// 200,000) is cut before the next one; Page.Truncated reports either. A
+// cut there; a page with more than Options.MaxTags start tags (default
+// 200,000; those in comments and in scripts, styles and other raw text
+// do not count) is cut before the next one; Page.Truncated reports either. A
 // page nested deeper than the parser's limit of 512 open elements is
 // flattened: start tags beyond a depth of 256 (then 64) are dropped, their
 // text kept, and Page.Flattened counts them. An empty page is an error
@@ -104,6 +105,13 @@
 // spliced into a script keeps that script's text in its title. Eight of
 // L3S-GN1's 621 pages need the repair; without it they have no text
 // blocks at all (RESULTS.md).
+//
+// A page that a browser parses as XML (Options.ContentType
+// application/xhtml+xml, or without one a name ending in .xhtml or .xht)
+// has its self-closing tags of elements that are not void read as XML
+// reads them: <script src="a.js"/> is a script and its end, not a script
+// whose text is the rest of the page. Pages served as text/html are
+// parsed as HTML whatever their DOCTYPE says, as browsers parse them.
 //
 // # Example
 //

@@ -33,6 +33,12 @@ func binaryKind(data []byte) string {
 			return m.kind
 		}
 	}
+	// NUL bytes that pad a file's end (a download or a disk image
+	// written in blocks) are no sign of binary data.
+	data = bytes.TrimRight(data, "\x00")
+	if len(data) == 0 {
+		return "NUL bytes only"
+	}
 	n := len(data)
 	if n > 16<<10 {
 		n = 16 << 10
@@ -58,16 +64,70 @@ var isControl = func() (t [256]uint8) {
 	return t
 }()
 
-// cutTags returns text cut before its (max+1)-th '<', and whether it cut.
+// cutTags returns text cut before its (max+1)-th start tag, and whether
+// it cut. Start tags are what make the parser's elements: a '<' and a
+// letter, outside comments and outside the raw text of script, style,
+// textarea, title, xmp, iframe, noembed, noframes, noscript and
+// plaintext. A page's comparisons in a script, a long comment and end
+// tags count for nothing.
 func cutTags(text string, max int) (string, bool) {
 	if max <= 0 || strings.Count(text, "<") <= max {
 		return text, false
 	}
-	off := 0
-	for i := 0; i < max; i++ {
-		off += strings.IndexByte(text[off:], '<') + 1
+	n := 0
+	for i := 0; i < len(text); {
+		j := strings.IndexByte(text[i:], '<')
+		if j < 0 {
+			break
+		}
+		i += j
+		rest := text[i+1:]
+		switch {
+		case strings.HasPrefix(rest, "!--"):
+			end := strings.Index(rest[3:], "-->")
+			if end < 0 {
+				return text, false // the rest is one comment
+			}
+			i += 1 + 3 + end + 3
+			continue
+		case len(rest) == 0 || !isASCIILetter(rune(rest[0])):
+			i++
+			continue
+		}
+		if n++; n > max {
+			return text[:i], true
+		}
+		name := tagName(rest)
+		if !rawText[name] {
+			i++
+			continue
+		}
+		if name == "plaintext" {
+			return text, false // all that follows is text
+		}
+		end := indexFold(rest, "</"+name)
+		if end < 0 {
+			return text, false
+		}
+		i += 1 + end + 2
 	}
-	return text[:off-1], true
+	return text, false
+}
+
+// rawText are the elements whose content the parser reads as text (or
+// may: noscript with scripting on, as a browser parses it).
+var rawText = map[string]bool{
+	"script": true, "style": true, "textarea": true, "title": true, "xmp": true,
+	"iframe": true, "noembed": true, "noframes": true, "noscript": true, "plaintext": true,
+}
+
+// tagName returns the lower-cased name of the tag whose name starts s.
+func tagName(s string) string {
+	k := 0
+	for k < len(s) && k < 16 && (isASCIILetter(rune(s[k])) || s[k] >= '0' && s[k] <= '9' || s[k] == '-') {
+		k++
+	}
+	return strings.ToLower(s[:k])
 }
 
 // isDepthError reports whether err is html.Parse refusing a deep nesting.

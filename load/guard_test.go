@@ -34,6 +34,11 @@ func TestBinary(t *testing.T) {
 			t.Errorf("%s: got %v, want ErrBinary naming the file", name, err)
 		}
 	}
+	// So is one padded with NUL bytes at its end.
+	pad := append([]byte(strings.Repeat("<p>Some text of the page.</p>", 40)), make([]byte, 512)...)
+	if p, err := Bytes("padded.html", pad, Options{}); err != nil || !strings.Contains(docText(p.Doc), "Some text") {
+		t.Errorf("page padded with NUL bytes: %v", err)
+	}
 	// A text page with a few stray NUL bytes is still a page.
 	p, err := Bytes("nul.html", []byte("<p>hello\x00 world</p>"+strings.Repeat("<p>more text here</p>", 20)), Options{})
 	if err != nil || !strings.Contains(docText(p.Doc), "world") {
@@ -153,5 +158,33 @@ func TestHuge(t *testing.T) {
 	p, err = File(path, Options{MaxBytes: 1 << 30, MaxTags: 1000})
 	if err != nil || !p.Truncated || p.Cut != CutTags {
 		t.Fatalf("MaxTags: %v, truncated %v, cut %q", err, p != nil && p.Truncated, p.Cut)
+	}
+}
+
+// TestTagLimit: the tag limit counts start tags, not every '<': a
+// script's comparisons, a comment and end tags leave the page whole.
+func TestTagLimit(t *testing.T) {
+	body := "<body><p>The first paragraph of the page.</p><p>The last one.</p></body>"
+	for _, c := range []struct {
+		name, page string
+		cut        bool
+	}{
+		{"script", "<head><script>if (a<b && c<d) {} if (e<f) {}</script></head>" + body, false},
+		{"script in capitals", "<head><SCRIPT>a<b; c<d; e<f; g<h</SCRIPT></head>" + body, false},
+		{"style", "<style>p{} <!-- < < < --></style>" + body, false},
+		{"comment", "<!-- <a> <b> <c> <d> <e> -->" + body, false},
+		{"end tags", "<div><div><div></div></div></div>" + body, false},
+		{"start tags", "<div><div><div><div><div><div>" + body, true},
+	} {
+		p, err := Bytes(c.name+".html", []byte(c.page), Options{MaxTags: 6})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if p.Truncated != c.cut {
+			t.Errorf("%s: truncated %v, want %v", c.name, p.Truncated, c.cut)
+		}
+		if !c.cut && !strings.Contains(docText(p.Doc), "The last one.") {
+			t.Errorf("%s: the last paragraph is lost: %q", c.name, docText(p.Doc))
+		}
 	}
 }

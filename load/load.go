@@ -63,8 +63,9 @@ type Options struct {
 	// MaxBytes is the largest input read; longer inputs are cut there
 	// (Page.Truncated). 0 means DefaultMaxBytes.
 	MaxBytes int64
-	// MaxTags caps the number of '<' characters parsed; the input is cut
-	// before the next one (Page.Truncated). 0 means DefaultMaxTags.
+	// MaxTags caps the number of start tags parsed (not counting those in
+	// comments and raw text such as scripts); the input is cut before the
+	// next one (Page.Truncated). 0 means DefaultMaxTags.
 	MaxTags int
 	// ContentType is the value of an HTTP Content-Type header, if known,
 	// e.g. "text/html; charset=iso-8859-1".
@@ -169,6 +170,9 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 	}
 	if len(strings.TrimSpace(text)) == 0 {
 		return nil, fmt.Errorf("%s: %w", name, ErrEmpty)
+	}
+	if servedAsXML(name, opt.ContentType) {
+		text, _ = closeSelfClosing(text)
 	}
 	if cut, ok := cutTags(text, opt.maxTags()); ok {
 		text = cut

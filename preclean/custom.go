@@ -71,6 +71,9 @@ func openShadowRoots(root *html.Node) bool {
 		if n.Type != html.ElementNode {
 			continue
 		}
+		if inlineSrcdoc(n) {
+			opened = true
+		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if shadowTemplate(c) {
 				compose(n, c)
@@ -296,4 +299,41 @@ func amongBlocks(p *html.Node) bool {
 		}
 	}
 	return block
+}
+
+// inlineSrcdoc turns n, an <iframe srcdoc="..."> (the frame's document
+// written into the page: no request loads it), into a <div> that holds
+// the body of that document, as the reader sees it in place of the
+// frame. It reports whether it did.
+func inlineSrcdoc(n *html.Node) bool {
+	if n.Namespace != "" || n.DataAtom != atom.Iframe {
+		return false
+	}
+	src, ok := dom.LookupAttr(n, "srcdoc")
+	if !ok || strings.TrimSpace(src) == "" {
+		return false
+	}
+	doc, err := html.Parse(strings.NewReader(src))
+	if err != nil {
+		return false
+	}
+	var body *html.Node
+	for c := doc; c != nil; c = dom.Next(doc, c) {
+		if c.Type == html.ElementNode && c.DataAtom == atom.Body {
+			body = c
+			break
+		}
+	}
+	if body == nil {
+		return false
+	}
+	for c := n.FirstChild; c != nil; c = n.FirstChild {
+		n.RemoveChild(c) // an iframe's children are text a browser does not show
+	}
+	for c := body.FirstChild; c != nil; c = body.FirstChild {
+		body.RemoveChild(c)
+		n.AppendChild(c)
+	}
+	n.Data, n.DataAtom, n.Attr = "div", atom.Div, nil
+	return true
 }

@@ -66,6 +66,9 @@
 // attribute; the unnamed slot takes the text and the elements without
 // one) or by its own fallback content; children assigned to no slot are
 // not drawn and go. Any other <template> is dropped with its content.
+// An <iframe srcdoc="..."> (a frame whose document the page writes in
+// the attribute) becomes a <div> holding that document's body, as it is
+// drawn in place of the frame; other frames are dropped.
 //
 // A custom element (a name HTML leaves to pages, with a hyphen:
 // <story-dek>, <fact-box>) that holds an element that is not inline, or

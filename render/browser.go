@@ -100,6 +100,15 @@ const (
 const MaxImageBytes = 4 << 30
 
 // withDefaults checks o and fills in the defaults of its zero fields.
+// Check reports what [New] would refuse in o: a negative size, limit or
+// duration, a scale that is not a positive number, or screenshots larger
+// than [MaxImageBytes]. A command checks its flags with it before
+// starting anything.
+func (o Options) Check() error {
+	_, err := o.withDefaults()
+	return err
+}
+
 func (o Options) withDefaults() (Options, error) {
 	var errs []error
 	positive := func(name string, v int, def string) {

@@ -107,7 +107,9 @@ The same command run again without --resume over the output of a run
 that did not finish (killed, interrupted, stopped by an error) stops
 too, before touching it: give --resume to continue, or --overwrite to
 start afresh and lose its pages. A finished run's output is overwritten,
-with a note.
+with a note. An existing file that is no output of fiasco's (a crawl's
+WARC file named as the WET output, a page named as the error log) is
+refused unless --overwrite is given.
 
 On SIGINT or SIGTERM a batch takes no more pages, stops the pages under
 way at their next stage, writes an error record "interrupted" in the
@@ -149,7 +151,7 @@ func addCleanFlags(fs *flag.FlagSet) *cleanFlags {
 	fs.IntVar(&c.workers, "workers", 0, "pages cleaned at once (0: one per CPU)")
 	fs.BoolVar(&c.quiet, "q", false, "no progress report (a batch's summary line at the end is still printed: jsonl, wet, or -o)")
 	fs.BoolVar(&c.resume, "resume", false, "continue an earlier run of the same command: keep its outputs and clean only the pages they lack")
-	fs.BoolVar(&c.overwrite, "overwrite", false, "start afresh over the output of an earlier run that did not finish (killed, interrupted, stopped by an error), or one without its settings file: a file is overwritten, a directory's files that the earlier run's manifest lists are removed and its manifest starts afresh (files it does not list stay); without it, or --resume, such an output is refused (a finished run's is overwritten, with a note)")
+	fs.BoolVar(&c.overwrite, "overwrite", false, "start afresh over the output of an earlier run that did not finish (killed, interrupted, stopped by an error), or one without its settings file, or a file (-o of jsonl or wet, --errors) that is no output of fiasco's: a file is overwritten, a directory's files that the earlier run's manifest lists are removed and its manifest starts afresh (files it does not list stay); without it, or --resume, such an output is refused (a finished run's is overwritten, with a note)")
 	fs.BoolVar(&c.keepDirs, "keep-dirs", false, "mirror the input folders in the output directory (default: base names, -2, -3 on collisions)")
 	fs.BoolVar(&c.blocks, "blocks", false, "jsonl: add every block with its label, type and decision value (and unseen, smoothed, floor, never_kept: the text model decided it where the rendering could not show it; sequence smoothing gave it the other label than its own value would; the prose floor kept it; a rule dropped it whatever its value, box or ad label)")
 	fs.Int64Var(&c.maxBytes, "max-bytes", load.DefaultMaxBytes, "most bytes read of one page; a longer page is cut there and reported truncated")
@@ -211,6 +213,8 @@ func (c *cleanFlags) validate() error {
 		return bad("-o %s: a WET file is gzip data, a member per record: give a name ending .gz (e.g. %s.warc.wet.gz)", c.out, strings.TrimSuffix(strings.TrimSuffix(strings.TrimSuffix(c.out, ".wet"), ".warc"), "."))
 	case stream && otherStream(c.out, ".zst", ".bz2", ".xz", ".zip"):
 		return bad("-o %s names a compression fiasco does not write: JSON Lines under a name ending .gz are written gzip-compressed, under any other uncompressed; WET is always gzip", c.out)
+	case !stream && c.out != "" && corpus.IsDevice(c.out):
+		return bad("-o %s is a device; the %s format writes one file per page into a directory (to see one page's text, leave -o out)", c.out, c.format)
 	case !stream && c.out != "" && isRegular(c.out):
 		return bad("-o %s is a file; the %s format writes one file per page into a directory (for one page in a file, redirect the standard output)", c.out, c.format)
 	case !stream && looksLikeFile(c.out):
@@ -300,6 +304,9 @@ func runClean(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if err := corpus.CheckOutputPath(cf.format, cf.out); err != nil {
+		return &usageError{cmd: "clean", err: err}
+	}
+	if err := corpus.CheckErrorLog(cf.format, cf.out, cf.errors); err != nil {
 		return &usageError{cmd: "clean", err: err}
 	}
 	if cf.format == corpus.WET && cf.out == "" && isTerminal(stdout) {
@@ -526,6 +533,9 @@ func onePage(ctx context.Context, src *corpus.Source, pos, lists []string) (page
 		}
 		if line := walkSummary(src.Stats()); line != "" {
 			return nil, nil, fmt.Errorf("%s: no page found (%s)", strings.Join(append(append([]string(nil), pos...), lists...), ", "), line)
+		}
+		if args := append(append([]string(nil), pos...), lists...); len(args) > 0 {
+			return nil, nil, fmt.Errorf("no input files found in %s (hidden files and folders are skipped)", strings.Join(args, ", "))
 		}
 		return nil, nil, errors.New("no input files found")
 	}

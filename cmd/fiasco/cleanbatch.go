@@ -63,6 +63,14 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		release(false)
 		return fmt.Errorf("%s holds an earlier run's output without the settings file that run wrote beside it (moved without it? mv DIR/* skips hidden files), so that whether it finished cannot be told: move that file with it and give --resume, or give --overwrite to start afresh", cf.out)
 	}
+	if !cf.overwrite && corpus.Foreign(cf.format, cf.out) {
+		release(false)
+		return fmt.Errorf("%s exists and is no output of fiasco's (no settings file beside it, and it does not begin as fiasco's %s output does): give --overwrite to replace it, or name another output", cf.out, cf.format)
+	}
+	if l := corpus.ErrorLogPath(cf.format, cf.out, cf.errors); !cf.overwrite && corpus.ForeignLog(l) {
+		release(false)
+		return fmt.Errorf("%s, the error log, exists and holds no error records of fiasco's: give --overwrite to replace it, or name another error log (--errors FILE)", l)
+	}
 	var check func(*pipeline.Cleaner) error
 	if cf.resume { // a resume with other settings is refused before Chromium starts too
 		check = func(c *pipeline.Cleaner) error {
@@ -175,7 +183,7 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		// their run leaves its empty output, as a finished shard. An
 		// empty WARC file (an aborted download) is none.
 		corpus.Discard(cf.format, cf.out, cf.errors)
-		out.Where = "none (no input)"
+		out.Where = "" // none written
 	}
 	b.summary(out, stats)
 	return b.result(out, stats)
@@ -361,7 +369,11 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 	if b.damaged > 0 {
 		msg += fmt.Sprintf("; %s for damage in WARC files (not pages)", plural(b.damaged, "error record"))
 	}
-	msg += "; output in " + out.Where
+	if out.Where == "" {
+		msg += "; no output written (no input)"
+	} else {
+		msg += "; output in " + out.Where
+	}
 	if out.Errors != nil && out.Errors.Len() > 0 {
 		msg += ", errors in " + out.Errors.Path()
 	}
@@ -509,7 +521,7 @@ func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 		if out.Where == "standard output" {
 			again = "rerun it: standard output cannot be resumed; with -o FILE a run can"
 		}
-		return fmt.Errorf("%w; the run stopped: %d pages were not written (fix the cause and %s)", b.fatal, b.unwritten+b.interrupted, again)
+		return fmt.Errorf("%w; the run stopped: %s not written (fix the cause and %s)", b.fatal, plural(b.unwritten+b.interrupted, "page"), again)
 	}
 	if err := b.ctx.Err(); err != nil {
 		return err

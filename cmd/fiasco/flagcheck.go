@@ -31,5 +31,10 @@ func validateRenderFlags(cmd string, r *renderFlags) error {
 	case r.timeout <= 0:
 		return usagef(cmd, "--render-timeout %v: want a positive duration", r.timeout)
 	}
+	if err := r.options().Check(); err != nil {
+		// Screenshots too large for the width and scale: a flag's
+		// mistake, not a browser that would not start.
+		return usagef(cmd, "--width %d and --scale %v: %v", r.width, r.scale, err)
+	}
 	return nil
 }

@@ -90,11 +90,16 @@ func TestFolderSummary(t *testing.T) {
 	if code != 0 || !strings.Contains(stderr, "out held an earlier run's output: the pages its manifest listed are removed") {
 		t.Errorf("a second run: exit %d, stderr:\n%s", code, stderr)
 	}
-	// A file of the user's own (no settings file beside it) gets no note.
+	// A file of the user's own (no settings file beside it) is refused;
+	// with --overwrite it is replaced, with no note of an earlier run.
 	os.WriteFile("notes.jsonl", []byte("{}\n"), 0o644)
 	code, _, stderr = fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", "notes.jsonl", "site/index.html")
-	if code != 0 || strings.Contains(stderr, "earlier run") {
+	if code != 1 || !strings.Contains(stderr, "notes.jsonl exists and is no output of fiasco's") {
 		t.Errorf("over a user's file: exit %d, stderr:\n%s", code, stderr)
+	}
+	code, _, stderr = fiasco(t, "clean", "--no-render", "--overwrite", "--format", "jsonl", "-o", "notes.jsonl", "site/index.html")
+	if code != 0 || strings.Contains(stderr, "earlier run") {
+		t.Errorf("over a user's file, --overwrite: exit %d, stderr:\n%s", code, stderr)
 	}
 	code, _, stderr = fiasco(t, "clean", "--no-render", "-q", "-o", "out2", "site/css")
 	if code != 1 || !strings.Contains(stderr, "no page found in the folders") {
@@ -151,4 +156,91 @@ func TestResumeSkippedJSONLines(t *testing.T) {
 	if code != 1 || !strings.Contains(errs, "folder walks skip JSON Lines") {
 		t.Errorf("exit %d: %s", code, errs)
 	}
+}
+
+// TestErrorLogIsOutput: an error log (--errors) that is the run's own
+// output file, or lies in its output directory where pages and the
+// manifest are written, is a usage error; the directory's own
+// errors.jsonl may be named.
+func TestErrorLogIsOutput(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		args []string
+		want string // "" for a run that cleans
+	}{
+		{"jsonl", []string{"--format", "jsonl", "-o", "v.jsonl", "--errors", "v.jsonl"}, "--errors v.jsonl is the output (-o) too"},
+		{"manifest", []string{"-o", "d", "--errors", "d/manifest.jsonl"}, "--errors d/manifest.jsonl lies in the output directory d"},
+		{"a page's file", []string{"--format", "text", "-o", "d", "--errors", "d/p.txt"}, "--errors d/p.txt lies in the output directory d"},
+		{"settings", []string{"--format", "jsonl", "-o", "v.jsonl", "--errors", ".v.jsonl.settings.json"}, "is the settings file of the output v.jsonl"},
+		{"the directory's own log", []string{"-o", "d", "--errors", "d/errors.jsonl"}, ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			page, err := os.ReadFile("../../testdata/article.html")
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Chdir(t.TempDir())
+			os.WriteFile("p.html", page, 0o644)
+			os.WriteFile("empty.html", nil, 0o644)
+			code, _, stderr := fiasco(t, append(append([]string{"clean", "--no-render", "-q"}, c.args...), "p.html", "empty.html")...)
+			switch {
+			case c.want == "" && code != 1:
+				t.Errorf("exit %d, stderr:\n%s\nwant 1 (a page failed)", code, stderr)
+			case c.want == "":
+				if b, _ := os.ReadFile("d/errors.jsonl"); !strings.Contains(string(b), `"input":"empty.html"`) {
+					t.Errorf("d/errors.jsonl holds %q", b)
+				}
+			case code != 2 || !strings.Contains(stderr, c.want):
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 2 and %q", code, stderr, c.want)
+			}
+		})
+	}
+}
+
+// TestForeignOutput: a stream's output file or an error log that exists
+// and is no output of fiasco's (a crawl's WARC file, a page) is refused
+// and left as it was, unless --overwrite; an earlier run's output is
+// overwritten as before.
+func TestForeignOutput(t *testing.T) {
+	page, err := os.ReadFile("../../testdata/article.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name, victim string
+		args         []string
+		want         string
+	}{
+		{"wet over a WARC", "crawl.warc.gz", []string{"--format", "wet", "-o", "crawl.warc.gz"}, "crawl.warc.gz exists and is no output of fiasco's"},
+		{"jsonl over notes", "notes.txt", []string{"--format", "jsonl", "-o", "notes.txt"}, "notes.txt exists and is no output of fiasco's"},
+		{"error log over a page", "v.html", []string{"--format", "jsonl", "-o", "x.jsonl", "--errors", "v.html"}, "v.html, the error log, exists and holds no error records"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			os.WriteFile("p.html", page, 0o644)
+			os.WriteFile(c.victim, []byte("precious\n"), 0o644)
+			code, _, stderr := fiasco(t, append(append([]string{"clean", "--no-render", "-q"}, c.args...), "p.html")...)
+			if code != 1 || !strings.Contains(stderr, c.want) {
+				t.Errorf("exit %d, stderr:\n%s\nwant exit 1 and %q", code, stderr, c.want)
+			}
+			if b, _ := os.ReadFile(c.victim); string(b) != "precious\n" {
+				t.Errorf("%s changed: %q", c.victim, b)
+			}
+			code, _, stderr = fiasco(t, append(append([]string{"clean", "--no-render", "-q", "--overwrite"}, c.args...), "p.html")...)
+			if code != 0 {
+				t.Errorf("--overwrite: exit %d, stderr:\n%s", code, stderr)
+			}
+		})
+	}
+	t.Run("an earlier run's", func(t *testing.T) {
+		t.Chdir(t.TempDir())
+		os.WriteFile("p.html", page, 0o644)
+		os.WriteFile("empty.html", nil, 0o644)
+		for i := range 2 {
+			code, _, stderr := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", "x.jsonl", "p.html", "empty.html")
+			if code != 1 || strings.Contains(stderr, "no output of fiasco's") || strings.Contains(stderr, "no error records") {
+				t.Errorf("run %d: exit %d, stderr:\n%s", i, code, stderr)
+			}
+		}
+	})
 }

@@ -214,18 +214,26 @@ func goodLines(f *os.File, size int64) (int64, error) {
 
 // lineIDs returns the identities of the lines of the first size bytes of
 // the file at path, in order, read as they are asked for; id extracts one
-// from a line ("" and false to skip it).
-func lineIDs(path string, size int64, id func(line []byte) (string, bool, error)) func() (string, bool, error) {
+// from a line ("" and false to skip it). The file is opened at the first
+// call of next and closed at its end, at an error, or by stop, whichever
+// comes first; next is not called after stop.
+func lineIDs(path string, size int64, id func(line []byte) (string, bool, error)) (next func() (string, bool, error), stop func()) {
 	return readLineIDs(path, size, false, id)
 }
 
 // readLineIDs is lineIDs, of a file of gzip members (one or more lines
 // each) with gz.
-func readLineIDs(path string, size int64, gz bool, id func(line []byte) (string, bool, error)) func() (string, bool, error) {
+func readLineIDs(path string, size int64, gz bool, id func(line []byte) (string, bool, error)) (next func() (string, bool, error), stop func()) {
 	var f *os.File
 	var br *bufio.Reader
 	lineNo := 0
-	return func() (string, bool, error) {
+	stop = func() {
+		if f != nil {
+			f.Close()
+			f = nil
+		}
+	}
+	next = func() (string, bool, error) {
 		if br == nil {
 			var err error
 			if f, err = os.Open(path); err != nil {
@@ -235,7 +243,7 @@ func readLineIDs(path string, size int64, gz bool, id func(line []byte) (string,
 			if gz && size > 0 {
 				zr, err := gzip.NewReader(bufio.NewReaderSize(r, 64<<10))
 				if err != nil {
-					f.Close()
+					stop()
 					return "", false, fmt.Errorf("%s: %w", path, err)
 				}
 				r = zr
@@ -245,17 +253,17 @@ func readLineIDs(path string, size int64, gz bool, id func(line []byte) (string,
 		for {
 			line, err := br.ReadBytes('\n')
 			if len(line) == 0 && err == io.EOF {
-				f.Close()
+				stop()
 				return "", false, nil
 			}
 			if err != nil && err != io.EOF {
-				f.Close()
+				stop()
 				return "", false, err
 			}
 			lineNo++
 			s, ok, perr := id(line)
 			if perr != nil {
-				f.Close()
+				stop()
 				return "", false, fmt.Errorf("%s, line %d: %w", path, lineNo, perr)
 			}
 			if ok {
@@ -263,6 +271,7 @@ func readLineIDs(path string, size int64, gz bool, id func(line []byte) (string,
 			}
 		}
 	}
+	return next, stop
 }
 
 // gzipEntries writes each entry as a gzip member of its own to out, so

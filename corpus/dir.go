@@ -95,7 +95,8 @@ func openDir(dir string, format export.Format, keepDirs, resume bool) (*dirSink,
 	}
 	var log *doneLog
 	if resume {
-		log = &doneLog{name: mpath, next: lineIDs(mpath, m.size, jsonlID)}
+		log = &doneLog{name: mpath}
+		log.next, log.stop = lineIDs(mpath, m.size, jsonlID)
 		if log.failures, err = readFailures(mpath, m.size, false); err != nil {
 			m.close()
 			return nil, nil, err
@@ -133,14 +134,22 @@ func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
 	in := o.Input
 	line := ManifestLine{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID}
 	where := ""
+	failed := o.Err != nil
+	if _, ok := o.Value.(*Encoded); !ok && !failed {
+		s.Encode(&o)
+	}
 	if o.Err != nil {
 		line.Error, line.Damage = o.Err.Error(), IsDamage(o.Err)
-	} else {
-		e, ok := o.Value.(*Encoded)
-		if !ok {
-			s.Encode(&o)
-			e = o.Value.(*Encoded)
+		if !failed {
+			// Encode was not called first, and failed here: the page
+			// fails, and only Put can tell (o is its own copy).
+			if _, err := s.putLine(line, ""); err != nil {
+				return "", err
+			}
+			return "", &PageError{o.Err}
 		}
+	} else {
+		e := o.Value.(*Encoded)
 		p := filepath.Join(s.dir, filepath.FromSlash(name))
 		if _, err := os.Lstat(p); err == nil && !s.listed[name] && !replace {
 			// Not a file of fiasco's: the page fails, the file stays.
@@ -165,8 +174,9 @@ func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
 }
 
 // PageError is what a Sink's Put returns where the page itself could not
-// be written, and the output could (it records the page as failed with
-// this error): the run goes on, counting the page as failed.
+// be written or encoded, and the output could (it records the page as
+// failed with this error, as its format records failed pages): the run
+// goes on, counting the page as failed.
 type PageError struct{ Err error }
 
 func (e *PageError) Error() string { return e.Err.Error() }

@@ -112,7 +112,9 @@ func openErrorLog(path string, resume bool, keep int, failed []ErrorRecord, lock
 		}
 		return l, nil, nil // none to skip
 	}
-	return l, &doneLog{name: path, next: lineIDs(path, size, jsonlID), ahead: true}, nil
+	log := &doneLog{name: path, ahead: true}
+	log.next, log.stop = lineIDs(path, size, jsonlID)
+	return l, log, nil
 }
 
 // probeErrorLog checks, for a run that does not resume and before any

@@ -14,10 +14,13 @@ type doneLog struct {
 	// failures are the entries that record a failed input (for an
 	// output that holds them: jsonl's error lines, a manifest's).
 	failures []ErrorRecord
-	next     func() (string, bool, error)
-	head     string
-	has      bool
-	n        int // entries read
+	// next reads the next entry, opening the log at its first call;
+	// stop closes it (see lineIDs).
+	next func() (string, bool, error)
+	stop func()
+	head string
+	has  bool
+	n    int // entries read
 	// ahead marks a log that a crash of the machine may leave ahead of the
 	// output it goes with: a WET file's error log, a file of its own whose
 	// writes reach the disk apart from the output's.
@@ -74,6 +77,13 @@ func (r *Resume) Filter(inputs iter.Seq[pipeline.Input], skip func(pipeline.Inpu
 		return inputs
 	}
 	return func(yield func(pipeline.Input) bool) {
+		// A log read to its end is closed already; one the filtering
+		// stops in (at an error, or when the caller stops) is not.
+		defer func() {
+			for _, l := range r.logs {
+				l.stop()
+			}
+		}()
 		for _, l := range r.logs {
 			if err := l.advance(); err != nil {
 				r.err = err

@@ -20,7 +20,9 @@ type Sink interface {
 	// Put writes the output of o, cleaned or failed, and returns where it
 	// went ("" when it went into a stream, or nowhere). An error means
 	// the output cannot be written: the run must stop; but a *PageError,
-	// the page could not be, and is recorded as failed with it.
+	// the page could not be, and is recorded as failed with it. Put
+	// encodes an o that Encode was not given; an encoding failure then
+	// is such a *PageError.
 	Put(o pipeline.Outcome) (string, error)
 	// Skip is told of an input that a resumed run skips (done before).
 	Skip(in pipeline.Input)
@@ -64,11 +66,20 @@ func (s *jsonlSink) Encode(o *pipeline.Outcome) {
 
 func (s *jsonlSink) Put(o pipeline.Outcome) (string, error) {
 	e, ok := o.Value.(*Encoded)
+	failed := o.Err != nil
 	if !ok {
 		s.Encode(&o)
 		e = o.Value.(*Encoded)
 	}
-	return "", s.out.write(e.Data)
+	if err := s.out.write(e.Data); err != nil {
+		return "", err
+	}
+	if o.Err != nil && !failed {
+		// Encode was not called first, and failed here: the line is
+		// the page's error, and only Put can tell (o is its own copy).
+		return "", &PageError{o.Err}
+	}
+	return "", nil
 }
 
 func (s *jsonlSink) Skip(pipeline.Input) {}
@@ -96,7 +107,7 @@ func jsonlID(line []byte) (string, bool, error) {
 // are held in memory, a few hundred bytes each.
 func readFailures(path string, size int64, gz bool) ([]ErrorRecord, error) {
 	var out []ErrorRecord
-	next := readLineIDs(path, size, gz, func(line []byte) (string, bool, error) {
+	next, stop := readLineIDs(path, size, gz, func(line []byte) (string, bool, error) {
 		var r ErrorRecord
 		if err := json.Unmarshal(line, &r); err != nil {
 			return "", false, err
@@ -107,6 +118,7 @@ func readFailures(path string, size int64, gz bool) ([]ErrorRecord, error) {
 		out = append(out, ErrorRecord{Input: r.Input, URL: r.URL, WARCRecordID: r.WARCRecordID, Error: r.Error, Damage: r.Damage})
 		return "", true, nil
 	})
+	defer stop()
 	for {
 		_, ok, err := next()
 		if err != nil {
@@ -134,7 +146,8 @@ func openJSONL(path string, resume, blocks bool) (*jsonlSink, *doneLog, error) {
 	}
 	var log *doneLog
 	if resume {
-		log = &doneLog{name: path, next: readLineIDs(path, a.size, gz, jsonlID)}
+		log = &doneLog{name: path}
+		log.next, log.stop = readLineIDs(path, a.size, gz, jsonlID)
 		if log.failures, err = readFailures(path, a.size, gz); err != nil {
 			a.close()
 			return nil, nil, err

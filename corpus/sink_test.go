@@ -12,7 +12,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/warc"
 )
@@ -450,6 +452,119 @@ func TestDirOutputForeignFiles(t *testing.T) {
 	}
 	if got, want := fmt.Sprint(run(true, 4, "x.html", "y.html", "e.html", "z.html", "a.html", "f.html", "b.html")), "[a.txt - failed]"; got != want {
 		t.Errorf("resumed: %s, want %s", got, want)
+	}
+}
+
+// TestPutEncodeFails: a page that Put has to encode itself (Encode was
+// not called first) and cannot fails with a *PageError, recorded as each
+// format records a failed page: a manifest line with the error and no
+// file, a JSONL error line, no WET record.
+func TestPutEncodeFails(t *testing.T) {
+	dir := t.TempDir()
+	check := func(format string, err error) {
+		t.Helper()
+		var pe *PageError
+		if !errors.As(err, &pe) {
+			t.Errorf("%s: Put returned %v, want a *PageError", format, err)
+		}
+	}
+
+	// Keep of another length than the blocks: the HTML export fails.
+	out, err := Open(OutputOptions{Format: "html", Path: filepath.Join(dir, "pages")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := pipeline.Outcome{Input: pipeline.Input{Name: "p.html"}, Result: &pipeline.Result{Doc: &pipeline.Doc{Page: &load.Page{}}, Keep: []bool{true}}}
+	where, err := out.Sink.Put(bad)
+	check("html", err)
+	out.Close()
+	if _, serr := os.Stat(filepath.Join(dir, "pages", "p.html")); where != "" || !errors.Is(serr, fs.ErrNotExist) {
+		t.Errorf("html: a page that failed to encode was written to %q (%v)", where, serr)
+	}
+	var l ManifestLine
+	m, _ := os.ReadFile(filepath.Join(dir, "pages", ManifestName))
+	if json.Unmarshal(m, &l) != nil || l.Error == "" || l.Output != "" {
+		t.Errorf("html: manifest %q, want the page's error and no output", m)
+	}
+
+	// Neither a result nor an error: JSONLine fails.
+	jpath := filepath.Join(dir, "out.jsonl")
+	if out, err = Open(OutputOptions{Format: JSONL, Path: jpath}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = out.Sink.Put(pipeline.Outcome{Input: pipeline.Input{Name: "p.html"}})
+	check("jsonl", err)
+	out.Close()
+	var jl Line
+	data, _ := os.ReadFile(jpath)
+	if json.Unmarshal(data, &jl) != nil || jl.Error == "" || jl.Input != "p.html" {
+		t.Errorf("jsonl: %q, want the page's error line", data)
+	}
+
+	// A date no WARC-Date can hold: the conversion record fails.
+	wpath := filepath.Join(dir, "out.warc.wet.gz")
+	if out, err = Open(OutputOptions{Format: WET, Path: wpath, Software: "fiasco-test"}); err != nil {
+		t.Fatal(err)
+	}
+	in := pipeline.Input{Name: "p.html", Date: time.Date(10000, 1, 1, 0, 0, 0, 0, time.UTC)}
+	_, err = out.Sink.Put(pipeline.Outcome{Input: in, Result: &pipeline.Result{Doc: &pipeline.Doc{Page: &load.Page{}}}})
+	check("wet", err)
+	out.Close()
+	f, err := os.Open(wpath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	eachRecord(t, f, func(rec *warc.Record) {
+		if rec.Type != warc.TypeWarcinfo {
+			t.Errorf("wet: a %s record for a page that failed to encode", rec.Type)
+		}
+	})
+}
+
+// TestResumeClosesLogs: a resume that stops at an error (inputs other
+// than the output was written from) leaves none of the logs it read open:
+// a JSONL file, a WET file and its error log.
+func TestResumeClosesLogs(t *testing.T) {
+	if _, err := os.Stat("/proc/self/fd"); err != nil {
+		t.Skip("no /proc/self/fd to count open files by")
+	}
+	dir := t.TempDir()
+	// open lists the files under dir this process has open.
+	open := func() []string {
+		fds, _ := os.ReadDir("/proc/self/fd")
+		var out []string
+		for _, fd := range fds {
+			if p, err := os.Readlink(filepath.Join("/proc/self/fd", fd.Name())); err == nil && strings.HasPrefix(p, dir+string(filepath.Separator)) {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	for _, opt := range []OutputOptions{
+		{Format: JSONL, Path: filepath.Join(dir, "out.jsonl")},
+		{Format: WET, Path: filepath.Join(dir, "out.warc.wet.gz"), Software: "fiasco-test"},
+	} {
+		out, err := Open(opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := outcomes(t, 6, out.Sink)
+		for _, o := range all {
+			if _, err := out.Sink.Put(o); err != nil {
+				t.Fatal(err)
+			}
+			logFailure(t, out, o)
+		}
+		out.Close()
+		out, todo := resumed(t, opt, append(all[:1:1], all[3:]...))
+		if out.Resume.Err() == nil || len(todo) != 0 {
+			t.Errorf("%s: resume over other inputs cleans %v, error %v", opt.Format, todo, out.Resume.Err())
+		}
+		out.Close()
+		if fds := open(); len(fds) > 0 {
+			t.Errorf("%s: files left open after the resume stopped: %v", opt.Format, fds)
+		}
 	}
 }
 

@@ -180,7 +180,9 @@ func (s *wetSink) Put(o pipeline.Outcome) (string, error) {
 	if !ok {
 		s.Encode(&o)
 		if o.Err != nil {
-			return "", nil
+			// Failed here, where only Put can tell (o is its own
+			// copy): no record, as for a page that failed before.
+			return "", &PageError{o.Err}
 		}
 		e = o.Value.(*Encoded)
 	}
@@ -211,11 +213,18 @@ func goodRecords(f *os.File, size int64) (int64, error) {
 }
 
 // wetIDs returns the identities of the conversion records in the first
-// size bytes of the WET file at path, read as they are asked for.
-func wetIDs(path string, size int64) func() (string, bool, error) {
+// size bytes of the WET file at path, read as they are asked for; the
+// file is closed as lineIDs closes its.
+func wetIDs(path string, size int64) (next func() (string, bool, error), stop func()) {
 	var f *os.File
 	var r *warc.Reader
-	return func() (string, bool, error) {
+	stop = func() {
+		if f != nil {
+			f.Close()
+			f = nil
+		}
+	}
+	next = func() (string, bool, error) {
 		if r == nil {
 			var err error
 			if f, err = os.Open(path); err != nil {
@@ -226,11 +235,11 @@ func wetIDs(path string, size int64) func() (string, bool, error) {
 		for {
 			rec, err := r.Next()
 			if err == io.EOF {
-				f.Close()
+				stop()
 				return "", false, nil
 			}
 			if err != nil {
-				f.Close()
+				stop()
 				return "", false, err
 			}
 			if rec.Type != warc.TypeConversion {
@@ -242,6 +251,7 @@ func wetIDs(path string, size int64) func() (string, bool, error) {
 			return rec.Header.Get(FieldInput), true, nil
 		}
 	}
+	return next, stop
 }
 
 // openWET opens a WET output file: with resume, its partial last record is
@@ -260,7 +270,8 @@ func openWET(path string, resume bool, software string, before func() error) (*w
 	s := newWETSink(a)
 	var log *doneLog
 	if resume && a.size > 0 {
-		log = &doneLog{name: path, next: wetIDs(path, a.size)}
+		log = &doneLog{name: path}
+		log.next, log.stop = wetIDs(path, a.size)
 	} else if err := s.warcinfo(filepath.Base(path), software); err != nil {
 		a.close()
 		return nil, nil, err

@@ -128,11 +128,13 @@ func (c *Cleaner) Clean(ctx context.Context, name string, data []byte) (*Result,
 // Content-Type (whose charset joins the charset chain), and for the
 // renderer its URL (when it is an absolute http or https URL) and the
 // requisites of the archive it came from (Prepare.URL, Prepare.Resources).
+// Reading the file Name stops when ctx is done: a named pipe can keep it
+// waiting for good.
 func (c *Cleaner) CleanInput(ctx context.Context, in Input) (*Result, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
-	data, err := in.ReadMax(c.Prepare.Load.MaxBytes)
+	data, err := in.readCtx(ctx, c.Prepare.Load.MaxBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"math"
@@ -69,7 +70,9 @@ func (in Input) Read() ([]byte, error) {
 // ReadMax returns the page's bytes: Data as it is, or at most max+1 bytes
 // read from Open or the file Name, so that loading sees that a longer
 // page was cut. max <= 0 means load.DefaultMaxBytes. Nothing is read
-// unbounded: /dev/zero gives max+1 zero bytes.
+// unbounded: /dev/zero gives max+1 zero bytes. A file Name that is a
+// named pipe is waited for as long as its writer takes (Cleaner.CleanInput
+// waits only as long as its context allows).
 func (in Input) ReadMax(max int64) ([]byte, error) {
 	if in.Err != nil {
 		return nil, in.Err
@@ -102,4 +105,32 @@ func (in Input) ReadMax(max int64) ([]byte, error) {
 		data = []byte{}
 	}
 	return data, nil
+}
+
+// readCtx is ReadMax that gives up reading the file Name when ctx is done
+// first, with an error wrapping ctx.Err(): a named pipe's open waits for
+// a writer, and its reads for the writer's bytes. The read goes on in a
+// goroutine of its own, which closes the file once it is done, and its
+// bytes are dropped. What Open gives is read as ReadMax reads it: it may
+// be shared (the stream an archive's records come from), and a read left
+// going on would race with the next reader's.
+func (in Input) readCtx(ctx context.Context, max int64) ([]byte, error) {
+	if in.Err != nil || in.Data != nil || in.Open != nil || ctx.Done() == nil {
+		return in.ReadMax(max)
+	}
+	type read struct {
+		data []byte
+		err  error
+	}
+	ch := make(chan read, 1)
+	go func() {
+		data, err := in.ReadMax(max)
+		ch <- read{data, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.data, r.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("%s: reading stopped: %w", in.Name, ctx.Err())
+	}
 }

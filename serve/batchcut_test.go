@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -108,6 +109,18 @@ func TestQueryMalformed(t *testing.T) {
 		resp, body := post(t, srv.url+"/clean?"+c.query, page)
 		if resp.StatusCode != c.code || !strings.Contains(string(body), c.msg) {
 			t.Errorf("?%s: %d %s; want %d and %q", c.query, resp.StatusCode, body, c.code, c.msg)
+		}
+	}
+}
+
+// TestQueryFaultsNamedInOrder: a query with several faults is refused
+// naming the same one every time: the first parameter in sorted order.
+func TestQueryFaultsNamedInOrder(t *testing.T) {
+	for range 20 {
+		r := httptest.NewRequest("POST", "/clean?zeta=1&format=text&mode=2&beta=3&format=json&alpha=4", nil)
+		_, e := parseOptions(r)
+		if e == nil || !strings.Contains(e.Msg, `unknown parameter "alpha"`) {
+			t.Fatalf("refusal %v, want one naming alpha, the first in sorted order", e)
 		}
 	}
 }

@@ -5,11 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"mime"
 	"net/http"
 	"net/url"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -50,7 +52,10 @@ func parseOptions(r *http.Request) (options, *Error) {
 	if err != nil {
 		return options{}, badRequest("the query %q does not parse: %v (separate parameters with &, escape %% as %%25)", r.URL.RawQuery, err)
 	}
-	for k, v := range q {
+	// In sorted order: the first of several faults named is the same
+	// every time.
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		v := q[k]
 		if !knownParams[k] {
 			return options{}, badRequest("unknown parameter %q (known: format, render, threshold, policy, rescue, floor, url, name)", k)
 		}

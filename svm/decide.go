@@ -3,6 +3,7 @@ package svm
 import (
 	"fmt"
 	"math"
+	"runtime/debug"
 	"sync"
 )
 
@@ -118,7 +119,10 @@ func sqDist4(a, b0, b1, b2, b3 []float64) (s0, s1, s2, s3 float64) {
 // fanOut runs run(0), ..., run(workers-1), on goroutines of their own
 // when there is more than one, and returns the first error the workers
 // left in errs (in worker order, so that the error is the first bad row's
-// when each worker takes a contiguous run of rows).
+// when each worker takes a contiguous run of rows). A panic on a worker's
+// own goroutine, which would end the process out of reach of the caller's
+// recovery, becomes the worker's error, with its stack; with one worker,
+// run runs on the caller's goroutine, and a panic is the caller's.
 func fanOut(workers int, run func(w int), errs []error) error {
 	if workers == 1 {
 		run(0)
@@ -128,6 +132,11 @@ func fanOut(workers int, run func(w int), errs []error) error {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
+				defer func() {
+					if r := recover(); r != nil {
+						errs[w] = fmt.Errorf("svm: internal error (please report): %v\n%s", r, debug.Stack())
+					}
+				}()
 				run(w)
 			}()
 		}

@@ -82,6 +82,26 @@ func TestPredictBadRows(t *testing.T) {
 	}
 }
 
+// TestDecisionBatchPanic: a panic on one of DecisionBatch's worker
+// goroutines (here a Model built by hand with fewer coefficients than
+// support vectors, which LoadModel refuses) is returned as an error, with
+// its stack; with one worker it is the caller's, on its own goroutine.
+func TestDecisionBatchPanic(t *testing.T) {
+	m := &Model{Kernel: Linear, NumFeatures: 1, Labels: [2]float64{1, -1}, NSV: [2]int{1, 1}, SV: [][]float64{{1}, {-1}}, Coef: []float64{1}}
+	rows := [][]float64{{1}, {2}, {3}, {4}}
+	if _, err := m.DecisionBatch(rows, 2); err == nil || !strings.Contains(err.Error(), "index out of range") || !strings.Contains(err.Error(), "fanOut") {
+		t.Errorf("2 workers: error %v, want the panic with its stack", err)
+	}
+	recovered := func() (r any) {
+		defer func() { r = recover() }()
+		m.DecisionBatch(rows, 1)
+		return nil
+	}()
+	if recovered == nil {
+		t.Error("1 worker: the caller recovered no panic")
+	}
+}
+
 func TestReadLIBSVMErrors(t *testing.T) {
 	for _, in := range []string{
 		"",

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"runtime"
-	"sync"
 	"sync/atomic"
 )
 
@@ -178,8 +177,10 @@ func (m *Model) probFromRaw(raw float64) float64 {
 }
 
 // DecisionBatch computes Decision for many rows on workers goroutines
-// (0 means GOMAXPROCS). Each value equals what Decision returns for the
-// row. RBF models evaluate the rows four at a time (see rbfPack).
+// (0 means GOMAXPROCS; with 1, or one row, on the caller's). Each value
+// equals what Decision returns for the row. RBF models evaluate the rows
+// four at a time (see rbfPack). A panic on a worker goroutine of its own
+// (a bug, or a Model whose fields disagree) is returned as an error.
 func (m *Model) DecisionBatch(xs [][]float64, workers int) ([]float64, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
@@ -190,26 +191,18 @@ func (m *Model) DecisionBatch(xs [][]float64, workers int) ([]float64, error) {
 	out := make([]float64, len(xs))
 	workers = max(1, min(workers, len(xs)))
 	errs := make([]error, workers)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < len(xs); i += workers {
-				d, err := m.Decision(xs[i])
-				if err != nil {
-					errs[w] = fmt.Errorf("row %d: %w", i, err)
-					return
-				}
-				out[i] = d
+	run := func(w int) {
+		for i := w; i < len(xs); i += workers {
+			d, err := m.Decision(xs[i])
+			if err != nil {
+				errs[w] = fmt.Errorf("row %d: %w", i, err)
+				return
 			}
-		}(w)
-	}
-	wg.Wait()
-	for _, e := range errs {
-		if e != nil {
-			return nil, e
+			out[i] = d
 		}
+	}
+	if err := fanOut(workers, run, errs); err != nil {
+		return nil, err
 	}
 	return out, nil
 }

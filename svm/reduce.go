@@ -200,7 +200,7 @@ func kmeans(ctx context.Context, x [][]float64, k, iters, workers int, rng *rand
 			return nil, err
 		}
 		errs := make([]error, workers)
-		_ = fanOut(workers, func(w int) {
+		if err := fanOut(workers, func(w int) {
 			for i := w * len(x) / workers; i < (w+1)*len(x)/workers; i++ {
 				best, bd := 0, math.Inf(1)
 				for c, ce := range centres {
@@ -210,7 +210,9 @@ func kmeans(ctx context.Context, x [][]float64, k, iters, workers int, rng *rand
 				}
 				assign[i] = best
 			}
-		}, errs)
+		}, errs); err != nil {
+			return nil, err // a worker's panic
+		}
 		sum := make([]float64, len(centres)*nf)
 		cnt := make([]int, len(centres))
 		for i, c := range assign {
@@ -268,7 +270,7 @@ func fitBeta(ctx context.Context, basis, pts [][]float64, t []float64, gamma, ri
 	// K column by column: col[j*n+i] = k(pts[i], basis[j]).
 	col := make([]float64, nb*n)
 	errs := make([]error, workers)
-	_ = fanOut(workers, func(w int) {
+	if err := fanOut(workers, func(w int) {
 		for j := w; j < nb; j += workers {
 			if ctx.Err() != nil {
 				return
@@ -278,7 +280,9 @@ func fitBeta(ctx context.Context, basis, pts [][]float64, t []float64, gamma, ri
 				col[j*n+i] = math.Exp(-gamma * l2sq(p[:nf], z))
 			}
 		}
-	}, errs)
+	}, errs); err != nil {
+		return nil, err // a worker's panic
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -286,7 +290,7 @@ func fitBeta(ctx context.Context, basis, pts [][]float64, t []float64, gamma, ri
 	b := make([]float64, nb)
 	// Rows of the upper triangle are dealt out in a zigzag so that the
 	// workers get equal shares of work.
-	_ = fanOut(workers, func(w int) {
+	if err := fanOut(workers, func(w int) {
 		for r := 0; r < nb; r++ {
 			if r%(2*workers) != w && r%(2*workers) != 2*workers-1-w {
 				continue
@@ -309,7 +313,9 @@ func fitBeta(ctx context.Context, basis, pts [][]float64, t []float64, gamma, ri
 				a[r*nb+c], a[c*nb+r] = v, v
 			}
 		}
-	}, errs)
+	}, errs); err != nil {
+		return nil, err // a worker's panic
+	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

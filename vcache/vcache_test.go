@@ -2,6 +2,7 @@ package vcache
 
 import (
 	"context"
+	"errors"
 	"image"
 	"math"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/render"
@@ -201,6 +203,62 @@ func TestLazy(t *testing.T) {
 	c2, _ := New(l2, Options{Dir: dir})
 	if _, err := c2.Visual(ctx, d); err != nil || l2.Started() {
 		t.Errorf("a cached page started the visualizer (err %v)", err)
+	}
+}
+
+// TestLazyWaitBounded: a call that comes while the start is under way
+// waits for it only as long as its own context allows; a start that fails
+// is tried again by the next call, and one that succeeds serves all.
+func TestLazyWaitBounded(t *testing.T) {
+	f := &fake{}
+	entered, release := make(chan struct{}), make(chan error)
+	var starts atomic.Int64
+	l := NewLazy(func(context.Context) (pipeline.Visualizer, error) {
+		starts.Add(1)
+		entered <- struct{}{}
+		if err := <-release; err != nil {
+			return nil, err
+		}
+		return f, nil
+	})
+	d := doc(t, "A page.")
+	first := make(chan error, 1)
+	go func() {
+		_, err := l.Visual(context.Background(), d)
+		first <- err
+	}()
+	<-entered
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	second := make(chan error, 1)
+	go func() {
+		_, err := l.Visual(ctx, d)
+		second <- err
+	}()
+	select {
+	case err := <-second:
+		if !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("second call: %v, want an error wrapping context.DeadlineExceeded", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("second call still waiting 10 s after its deadline, for the first call's start")
+	}
+	release <- errors.New("no browser")
+	if err := <-first; err == nil {
+		t.Error("first call: no error from its failed start")
+	}
+	third := make(chan error, 1)
+	go func() {
+		_, err := l.Visual(context.Background(), d)
+		third <- err
+	}()
+	<-entered
+	release <- nil
+	if err := <-third; err != nil || !l.Started() || starts.Load() != 2 {
+		t.Errorf("after a failed start: %v, started %v, %d starts; want a second start", err, l.Started(), starts.Load())
+	}
+	if _, err := l.Visual(context.Background(), d); err != nil || starts.Load() != 2 {
+		t.Errorf("once started: %v, %d starts", err, starts.Load())
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"image"
 	"math"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"sync"
 )
@@ -104,7 +105,9 @@ type Blob struct {
 // Measure computes the visual features of blocks 0..n-1 from a highlight
 // screenshot (see the package doc). Blocks absent from the image get
 // Found == false and zero features. It returns an error only for invalid
-// arguments.
+// arguments, and for a bug: a panic on one of its worker goroutines
+// (Options.Workers above 1) is returned as an error; with one worker it
+// measures on the caller's goroutine, and a panic is the caller's.
 func Measure(img image.Image, n int, opt Options) ([]Features, error) {
 	f, _, err := MeasureBlobs(img, n, opt)
 	return f, err
@@ -163,31 +166,26 @@ func MeasureBlobs(img image.Image, n int, opt Options) ([]Features, [][]Blob, er
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	jobs := make(chan int, 64)
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			var s scratch
-			for i := range jobs {
-				lh := 0.0
-				if opt.LineHeight != nil && opt.LineHeight[i] > 0 && !math.IsInf(opt.LineHeight[i], 0) {
-					// At most MaxLineHeight: the blur's radii follow the
-					// line height, and a page's CSS can ask for any.
-					lh = min(opt.LineHeight[i]*scale, MaxLineHeight)
-				}
-				feats[i], blobs[i] = measureBlock(byBlock[start[i]:start[i+1]], lh, &s)
-			}
-		}()
-	}
-	for i := 0; i < n; i++ {
-		if start[i+1] > start[i] {
-			jobs <- i
+	measure := func(i int, s *scratch) {
+		lh := 0.0
+		if opt.LineHeight != nil && opt.LineHeight[i] > 0 && !math.IsInf(opt.LineHeight[i], 0) {
+			// At most MaxLineHeight: the blur's radii follow the
+			// line height, and a page's CSS can ask for any.
+			lh = min(opt.LineHeight[i]*scale, MaxLineHeight)
 		}
+		feats[i], blobs[i] = measureOne(byBlock[start[i]:start[i+1]], lh, s)
 	}
-	close(jobs)
-	wg.Wait()
+	if workers == 1 {
+		// On the caller's goroutine, where its recovery sees a panic.
+		var s scratch
+		for i := 0; i < n; i++ {
+			if start[i+1] > start[i] {
+				measure(i, &s)
+			}
+		}
+	} else if err := measureAll(workers, n, start, measure); err != nil {
+		return nil, nil, err
+	}
 	pageFeatures(feats, bounds, opt.FontSize)
 	for i := range feats {
 		f := &feats[i]
@@ -208,6 +206,50 @@ func MeasureBlobs(img image.Image, n int, opt Options) ([]Features, [][]Blob, er
 		}
 	}
 	return feats, blobs, nil
+}
+
+// measureOne is measureBlock; tests replace it.
+var measureOne = measureBlock
+
+// measureAll runs measure for every block that has runs on workers
+// goroutines. A panic there would end the process, out of reach of the
+// caller's recovery: it is returned as an error, with its stack, and the
+// blocks after it are measured still.
+func measureAll(workers, n int, start []int, measure func(i int, s *scratch)) error {
+	jobs := make(chan int, 64)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var s scratch
+			for i := range jobs {
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							s = scratch{} // as the panic left it: not to be trusted
+							mu.Lock()
+							if first == nil {
+								first = fmt.Errorf("vision: block %d: internal error (please report): %v\n%s", i, r, debug.Stack())
+							}
+							mu.Unlock()
+						}
+					}()
+					measure(i, &s)
+				}()
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		if start[i+1] > start[i] {
+			jobs <- i
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	return first
 }
 
 // scratch holds per-worker buffers.

@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -285,6 +286,32 @@ func TestImageTypes(t *testing.T) {
 	got, _ = Measure(sub, len(s.Blocks), Options{LineHeight: lh})
 	if got[0].Box != want[0].Box || got[0].Vertices != want[0].Vertices || got[0].SolidityI != want[0].SolidityI {
 		t.Errorf("sub-image: %+v\nwant %+v", got[0], want[0])
+	}
+}
+
+// TestMeasurePanic: a panic measuring a block is returned as an error,
+// with its stack, from worker goroutines, where it would end the process;
+// with one worker it is the caller's, on its own goroutine.
+func TestMeasurePanic(t *testing.T) {
+	img, n := syntheticPage(t, 1280, 2000, 5)
+	defer func() { measureOne = measureBlock }()
+	measureOne = func(rs []run, lh float64, s *scratch) (Features, []Blob) {
+		if rs[0].block == 2 {
+			panic("block two")
+		}
+		return measureBlock(rs, lh, s)
+	}
+	_, err := Measure(img, n, Options{Workers: 3})
+	if err == nil || !strings.Contains(err.Error(), "block two") || !strings.Contains(err.Error(), "measureAll") {
+		t.Errorf("3 workers: error %v, want the panic with its stack", err)
+	}
+	recovered := func() (r any) {
+		defer func() { r = recover() }()
+		Measure(img, n, Options{Workers: 1})
+		return nil
+	}()
+	if recovered != "block two" {
+		t.Errorf("1 worker: the caller recovered %v, want the panic", recovered)
 	}
 }
 

@@ -522,6 +522,32 @@ func TestPutEncodeFails(t *testing.T) {
 	})
 }
 
+// TestEncodeEmptyOutcome: an outcome with neither a result nor an error
+// (a caller's mistake) is encoded as a failed page by every sink, not a
+// panic, and put as one.
+func TestEncodeEmptyOutcome(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ format, path string }{
+		{"text", filepath.Join(dir, "pages")},
+		{WET, filepath.Join(dir, "out.warc.wet.gz")},
+		{JSONL, filepath.Join(dir, "out.jsonl")},
+	} {
+		out, err := Open(OutputOptions{Format: c.format, Path: c.path, Software: "fiasco-test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := pipeline.Outcome{Input: pipeline.Input{Name: "p.html"}}
+		out.Sink.Encode(&o)
+		if o.Err == nil || !strings.Contains(o.Err.Error(), "neither a result nor an error") {
+			t.Errorf("%s: Encode left the error %v", c.format, o.Err)
+		}
+		if where, err := out.Sink.Put(o); where != "" || err != nil {
+			t.Errorf("%s: Put of the failed page: %q, %v; want it recorded as failed", c.format, where, err)
+		}
+		out.Close()
+	}
+}
+
 // TestResumeClosesLogs: a resume that stops at an error (inputs other
 // than the output was written from) leaves none of the logs it read open:
 // a JSONL file, a WET file and its error log.

@@ -3,6 +3,7 @@ package corpus
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -93,6 +94,9 @@ func truncatedWhy(in pipeline.Input) string {
 }
 
 func (s *wetSink) Encode(o *pipeline.Outcome) {
+	if o.Err == nil && o.Result == nil { // a caller's mistake: as JSONLine says
+		o.Err = fmt.Errorf("%s: corpus: an outcome with neither a result nor an error", o.Input.Name)
+	}
 	if o.Err != nil {
 		o.Result, o.Value = nil, &Encoded{}
 		return

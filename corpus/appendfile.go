@@ -97,9 +97,12 @@ func Claim(format, path string) (release func(keep bool), err error) {
 // (lockFile): a second run writing it would interleave its entries with
 // ours, or cut them off; it is truncated only once locked.
 func openAppend(path string, resume, lock bool, good func(f *os.File, size int64) (int64, error)) (*appendFile, error) {
-	truncLocked := !resume && lock && canLock // else O_TRUNC truncates at opening
+	// A device's name (/dev/stdout, /dev/fd/N: IsDevice) may lead to a
+	// file the shell opened, with >> to append: it is never truncated.
+	dev := IsDevice(path)
+	truncLocked := !resume && lock && canLock && !dev // else O_TRUNC truncates at opening
 	flags := os.O_WRONLY | os.O_CREATE | os.O_APPEND
-	if !resume && !truncLocked {
+	if !resume && !truncLocked && !dev {
 		flags |= os.O_TRUNC
 	}
 	f, err := os.OpenFile(path, flags, 0o644)

@@ -113,7 +113,7 @@ func openDir(dir string, format export.Format, keepDirs, resume bool) (*dirSink,
 
 func (s *dirSink) Encode(o *pipeline.Outcome) {
 	if o.Err == nil && o.Result == nil { // a caller's mistake: as JSONLine says
-		o.Err = fmt.Errorf("%s: corpus: an outcome with neither a result nor an error", o.Input.Name)
+		o.Err = emptyOutcome(o.Input.Name)
 	}
 	if o.Err != nil {
 		o.Result, o.Value = nil, &Encoded{}

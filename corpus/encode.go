@@ -3,7 +3,7 @@ package corpus
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
+	"fmt"
 	"math"
 	"net/url"
 	"strings"
@@ -170,7 +170,7 @@ type LineBlock struct {
 // newline included; withBlocks adds every block (--blocks).
 func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 	if o.Err == nil && o.Result == nil {
-		return nil, errors.New("corpus: an outcome with neither a result nor an error")
+		return nil, emptyOutcome(o.Input.Name)
 	}
 	in := o.Input
 	l := Line{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID}
@@ -289,4 +289,11 @@ func PageTitle(r *pipeline.Result) string {
 		return ""
 	}
 	return find(r.Page.Doc)
+}
+
+// emptyOutcome is the error of an outcome of the page name with neither
+// a result nor an error: a caller's mistake, which the sinks record as
+// the page's failure rather than panic on.
+func emptyOutcome(name string) error {
+	return fmt.Errorf("%s: corpus: an outcome with neither a result nor an error", name)
 }

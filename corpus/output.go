@@ -155,33 +155,40 @@ func CheckErrorLog(format, path, errors string) error {
 	if errors == "" || path == "" || IsDevice(errors) || IsDevice(path) {
 		return nil
 	}
-	e, o := absPath(errors), absPath(path)
-	same := e == o
-	if fe, err := os.Stat(errors); err == nil {
-		if fo, err := os.Stat(path); err == nil && os.SameFile(fe, fo) {
-			same = true
-		}
-	}
+	e, o := resolved(errors), resolved(path)
 	switch {
-	case same:
+	case e == o:
 		return fmt.Errorf("--errors %s is the output (-o) too: the error records and the pages would overwrite each other; name another file", errors)
-	case IsStream(format) && e == absPath(settingsPath(path, false)):
+	case IsStream(format) && e == resolved(settingsPath(path, false)):
 		return fmt.Errorf("--errors %s is the settings file of the output %s; name another file", errors, path)
-	case !IsStream(format) && inDir(e, o) && e != absPath(filepath.Join(path, ErrorsName)):
+	case !IsStream(format) && inDir(e, o) && e != resolved(filepath.Join(path, ErrorsName)):
 		return fmt.Errorf("--errors %s lies in the output directory %s, where the run writes its pages, %s and its settings: leave --errors out (the log is then %s) or name a file outside it", errors, path, ManifestName, filepath.Join(path, ErrorsName))
 	}
 	return nil
 }
 
-// inDir reports whether the absolute path p lies below the absolute
-// directory dir, symbolic links of dir resolved.
-func inDir(p, dir string) bool {
-	if r, err := filepath.EvalSymlinks(dir); err == nil {
-		if rp, err := filepath.EvalSymlinks(filepath.Dir(p)); err == nil {
-			p = filepath.Join(rp, filepath.Base(p))
+// resolved returns p absolute, with the symbolic links of the longest
+// part of it that exists resolved: two names of one file, existing or
+// to be made, resolve alike.
+func resolved(p string) string {
+	p = absPath(p)
+	rest := ""
+	for dir := p; ; {
+		if r, err := filepath.EvalSymlinks(dir); err == nil {
+			return filepath.Join(r, rest)
 		}
-		dir = r
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(dir), rest)
+		dir = parent
 	}
+}
+
+// inDir reports whether the resolved path p lies below the resolved
+// directory dir.
+func inDir(p, dir string) bool {
 	rel, err := filepath.Rel(dir, p)
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
 }
@@ -189,26 +196,27 @@ func inDir(p, dir string) bool {
 // Foreign reports whether path, the output file of a stream format, is an
 // existing file that holds something and is not a fiasco output: it has
 // no settings file beside it and does not begin as fiasco's output of
-// format does (Orphaned). Overwriting it may destroy a user's data (a
+// format does (a JSON Lines record, or a WET file's warcinfo that names
+// fiasco, even with no record after it). Overwriting it may destroy a user's data (a
 // crawl's WARC file named as a WET output): a command refuses it unless
 // told to overwrite. A per-page format's directory keeps files it did not
 // write, so Foreign is false for it.
 func Foreign(format, path string) bool {
-	if !IsStream(format) || path == "" {
+	if !IsStream(format) || path == "" || IsDevice(path) {
 		return false
 	}
 	fi, err := os.Stat(path)
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
 		return false
 	}
-	return !HasSettings(format, path) && !Orphaned(format, path)
+	return !HasSettings(format, path) && !startsAsOwn(format, path)
 }
 
 // ForeignLog reports whether the error log path exists and holds
 // something other than JSON Lines records, as fiasco writes them: a file
 // that is no error log of an earlier run.
 func ForeignLog(path string) bool {
-	if path == "" {
+	if path == "" || IsDevice(path) {
 		return false
 	}
 	f, err := os.Open(path)
@@ -219,9 +227,9 @@ func ForeignLog(path string) bool {
 	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
 		return false
 	}
-	head := make([]byte, len(`{"input":`))
+	head := make([]byte, len(recordStart))
 	n, _ := io.ReadFull(f, head)
-	return string(head[:n]) != `{"input":`
+	return string(head[:n]) != recordStart
 }
 
 // Open opens the outputs of a run (creating an output directory) and,
@@ -524,8 +532,16 @@ func namesDir(path string) bool {
 
 // IsDevice reports a path that exists as neither a regular file nor a
 // directory: a device (-o /dev/stdout) or a pipe, written as it is, with
-// nothing beside it.
+// nothing beside it. A name of a standard stream or an open file
+// (/dev/stdout, /dev/fd/N, /proc/self/fd/N) is one whatever it leads to:
+// the standard output redirected to a file gets no settings file in
+// /dev, nor is that file taken for an earlier run's output.
 func IsDevice(path string) bool {
+	switch c := filepath.Clean(path); {
+	case c == "/dev/stdout" || c == "/dev/stderr" || c == "/dev/stdin",
+		strings.HasPrefix(c, "/dev/fd/"), strings.HasPrefix(c, "/proc/self/fd/"):
+		return true
+	}
 	fi, err := os.Stat(path)
 	return err == nil && !fi.Mode().IsRegular() && !fi.IsDir()
 }

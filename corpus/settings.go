@@ -210,9 +210,18 @@ func Orphaned(format, path string) bool {
 	if HasSettings(format, path) || !HoldsPages(format, path) {
 		return false
 	}
-	if !IsStream(format) {
-		return true
-	}
+	return !IsStream(format) || startsAsOwn(format, path)
+}
+
+// recordStart is how every JSON Lines record of fiasco's, page or error,
+// begins.
+const recordStart = `{"input":`
+
+// startsAsOwn reports whether the file path, gzip-compressed or not,
+// begins as fiasco's output of the stream format does: a JSON Lines
+// record (recordStart), or a WET file's warcinfo record that names fiasco
+// as its software.
+func startsAsOwn(format, path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
@@ -228,7 +237,7 @@ func Orphaned(format, path string) bool {
 	n, _ := io.ReadFull(r, head)
 	head = head[:n]
 	if format == JSONL {
-		return bytes.HasPrefix(head, []byte(`{"input":`))
+		return bytes.HasPrefix(head, []byte(recordStart))
 	}
 	return startsWARC(head) && bytes.Contains(head, []byte("WARC-Type: warcinfo")) &&
 		bytes.Contains(head, []byte("\r\nsoftware: fiasco"))

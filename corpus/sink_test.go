@@ -803,3 +803,42 @@ func TestDirFreshRemovesListed(t *testing.T) {
 		t.Errorf("manifest after the run:\n%s", m)
 	}
 }
+
+// TestDeviceNameAppends: an output named as a device (/dev/fd/N, as
+// /dev/stdout) that leads to a file the shell opened to append (>>) is
+// appended to, not truncated, and gets no settings file beside it.
+func TestDeviceNameAppends(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(path, []byte("precious\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	dev := fmt.Sprintf("/dev/fd/%d", f.Fd())
+	if _, err := os.Stat(dev); err != nil {
+		t.Skipf("no %s: %v", dev, err)
+	}
+	if !IsDevice(dev) || Foreign(JSONL, dev) {
+		t.Fatalf("%s: IsDevice %v, Foreign %v", dev, IsDevice(dev), Foreign(JSONL, dev))
+	}
+	out, err := Open(OutputOptions{Format: JSONL, Path: dev, Settings: map[string]string{"format": JSONL}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := out.Sink.Put(pipeline.Outcome{Input: pipeline.Input{Name: "p.html"}, Err: errors.New("p.html: empty page")}); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(path)
+	if !strings.HasPrefix(string(data), "precious\n{\"input\":\"p.html\"") {
+		t.Errorf("the file holds %q; want its line, then the record", data)
+	}
+	if m, _ := filepath.Glob("/dev/fd/.*settings*"); len(m) > 0 {
+		t.Errorf("settings files in /dev/fd: %v", m)
+	}
+}

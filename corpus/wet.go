@@ -3,7 +3,6 @@ package corpus
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"net/url"
 	"os"
@@ -95,7 +94,7 @@ func truncatedWhy(in pipeline.Input) string {
 
 func (s *wetSink) Encode(o *pipeline.Outcome) {
 	if o.Err == nil && o.Result == nil { // a caller's mistake: as JSONLine says
-		o.Err = fmt.Errorf("%s: corpus: an outcome with neither a result nor an error", o.Input.Name)
+		o.Err = emptyOutcome(o.Input.Name)
 	}
 	if o.Err != nil {
 		o.Result, o.Value = nil, &Encoded{}

@@ -10,7 +10,9 @@
 //   - [Text]: plain paragraphs separated by blank lines.
 //   - [HTML]: the pruned document. The own text of every dropped block is
 //     removed, then every element left without text or images (the head,
-//     html and body stay); the rest is rendered with html.Render.
+//     html and body stay), and the <div>s that package blocks wrapped
+//     around runs of inline content give way to their content; the rest
+//     is rendered with html.Render.
 //   - [JSON]: one object per page, {"name", "url", "blocks": [...]}, with
 //     one object per block: id, label (clean or dirty), value (the
 //     decision value to six decimals, when given), type (p, h or l, by

@@ -303,9 +303,9 @@ func oneLine(s string) string {
 
 // writeHTML prunes a copy of p.Doc (p.Doc is left as it is): the own
 // text of every dropped block goes, then every element left without text
-// or images (except html, head, body and the head's content); the rest is
-// rendered unchanged, with a <base> in the head (see baseURL) unless it
-// has one.
+// or images (except html, head, body and the head's content), and the
+// blocks' anonymous <div>s (unwrapAnon); the rest is rendered unchanged,
+// with a <base> in the head (see baseURL) unless it has one.
 func writeHTML(w stringWriter, p *load.Page, bs []*blocks.Block, kept func(int) bool) error {
 	if p == nil || p.Doc == nil {
 		return fmt.Errorf("export: html format needs the page document")

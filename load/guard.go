@@ -65,69 +65,47 @@ var isControl = func() (t [256]uint8) {
 }()
 
 // cutTags returns text cut before its (max+1)-th start tag, and whether
-// it cut. Start tags are what make the parser's elements: a '<' and a
-// letter, outside comments and outside the raw text of script, style,
-// textarea, title, xmp, iframe, noembed, noframes, noscript and
-// plaintext. A page's comparisons in a script, a long comment and end
-// tags count for nothing.
+// it cut. Start tags are what make the parser's elements: those the
+// tokenizer finds, outside comments, attribute values and the raw text
+// of script, style, textarea, title and the like (which the parser reads
+// as text in HTML content, and as markup inside <svg> and <math>). A
+// page's comparisons in a script, a long comment and end tags count for
+// nothing. A page with no more '<' than max is not tokenized.
 func cutTags(text string, max int) (string, bool) {
 	if max <= 0 || strings.Count(text, "<") <= max {
 		return text, false
 	}
-	n := 0
-	for i := 0; i < len(text); {
-		j := strings.IndexByte(text[i:], '<')
-		if j < 0 {
-			break
-		}
-		i += j
-		rest := text[i+1:]
-		switch {
-		case strings.HasPrefix(rest, "!--"):
-			end := strings.Index(rest[3:], "-->")
-			if end < 0 {
-				return text, false // the rest is one comment
-			}
-			i += 1 + 3 + end + 3
-			continue
-		case len(rest) == 0 || !isASCIILetter(rune(rest[0])):
-			i++
-			continue
-		}
-		if n++; n > max {
-			return text[:i], true
-		}
-		name := tagName(rest)
-		if !rawText[name] {
-			i++
-			continue
-		}
-		if name == "plaintext" {
-			return text, false // all that follows is text
-		}
-		end := indexFold(rest, "</"+name)
-		if end < 0 {
+	z := html.NewTokenizer(strings.NewReader(text))
+	off, n, foreign := 0, 0, 0
+	for {
+		tt := z.Next()
+		if tt == html.ErrorToken {
 			return text, false
 		}
-		i += 1 + end + 2
+		switch tt {
+		case html.StartTagToken, html.SelfClosingTagToken:
+			if n++; n > max {
+				return text[:off], true
+			}
+			name, _ := z.TagName()
+			if tt == html.StartTagToken && foreignRoot(name) {
+				foreign++
+			}
+			if foreign > 0 {
+				z.NextIsNotRawText() // <svg><style>: markup, for the parser
+			}
+		case html.EndTagToken:
+			if name, _ := z.TagName(); foreign > 0 && foreignRoot(name) {
+				foreign--
+			}
+		}
+		off += len(z.Raw())
 	}
-	return text, false
 }
 
-// rawText are the elements whose content the parser reads as text (or
-// may: noscript with scripting on, as a browser parses it).
-var rawText = map[string]bool{
-	"script": true, "style": true, "textarea": true, "title": true, "xmp": true,
-	"iframe": true, "noembed": true, "noframes": true, "noscript": true, "plaintext": true,
-}
-
-// tagName returns the lower-cased name of the tag whose name starts s.
-func tagName(s string) string {
-	k := 0
-	for k < len(s) && k < 16 && (isASCIILetter(rune(s[k])) || s[k] >= '0' && s[k] <= '9' || s[k] == '-') {
-		k++
-	}
-	return strings.ToLower(s[:k])
+// foreignRoot reports whether a tag name opens foreign content.
+func foreignRoot(name []byte) bool {
+	return string(name) == "svg" || string(name) == "math"
 }
 
 // isDepthError reports whether err is html.Parse refusing a deep nesting.

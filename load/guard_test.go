@@ -175,6 +175,12 @@ func TestTagLimit(t *testing.T) {
 		{"comment", "<!-- <a> <b> <c> <d> <e> -->" + body, false},
 		{"end tags", "<div><div><div></div></div></div>" + body, false},
 		{"start tags", "<div><div><div><div><div><div>" + body, true},
+		// Where the tokenizer and the parser see tags, they count.
+		{"a comment closed at once", "<!--><div><div><div><div>" + body, true},
+		{"a comment closed by --!>", "<!-- a --!><div><div><div><div>" + body, true},
+		{"markup in an attribute", `<div title="<script>"><div><div><div>` + body, true},
+		{"a name that starts as a raw one", "<style_x><div><div><div>" + body, true},
+		{"a style in svg", "<svg><style><div><div><div><div>" + body, true},
 	} {
 		p, err := Bytes(c.name+".html", []byte(c.page), Options{MaxTags: 6})
 		if err != nil {

@@ -67,12 +67,23 @@ func shadowHost(n *html.Node) bool {
 // which parsing the page's markup again would close); see reparse.
 func openShadowRoots(root *html.Node) bool {
 	opened := false
+	// The page's own frames with a srcdoc, taken before any is opened: a
+	// frame inside a frame's document is not opened (and is dropped with
+	// the other frames), so that nesting costs nothing.
+	var frames []*html.Node
+	for n := root; n != nil; n = dom.Next(root, n) {
+		if srcdocFrame(n) {
+			frames = append(frames, n)
+		}
+	}
+	for _, f := range frames {
+		if inlineSrcdoc(f) {
+			opened = true
+		}
+	}
 	for n := root; n != nil; n = dom.Next(root, n) {
 		if n.Type != html.ElementNode {
 			continue
-		}
-		if inlineSrcdoc(n) {
-			opened = true
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {
 			if shadowTemplate(c) {
@@ -301,19 +312,37 @@ func amongBlocks(p *html.Node) bool {
 	return block
 }
 
-// inlineSrcdoc turns n, an <iframe srcdoc="..."> (the frame's document
-// written into the page: no request loads it), into a <div> that holds
-// the body of that document, as the reader sees it in place of the
-// frame. It reports whether it did.
-func inlineSrcdoc(n *html.Node) bool {
-	if n.Namespace != "" || n.DataAtom != atom.Iframe {
+// MaxSrcdoc is the longest srcdoc (in bytes) that is opened: a frame's
+// document beyond it is dropped with the frame.
+const MaxSrcdoc = 1 << 20
+
+// srcdocFrame reports whether n is an <iframe> with a srcdoc to open: not
+// empty, not longer than MaxSrcdoc, and the frame not drawn 0 pixels wide
+// or high (a tracking or ad frame).
+func srcdocFrame(n *html.Node) bool {
+	if n.Type != html.ElementNode || n.Namespace != "" || n.DataAtom != atom.Iframe {
 		return false
 	}
 	src, ok := dom.LookupAttr(n, "srcdoc")
-	if !ok || strings.TrimSpace(src) == "" {
+	if !ok || strings.TrimSpace(src) == "" || len(src) > MaxSrcdoc {
 		return false
 	}
-	doc, err := html.Parse(strings.NewReader(src))
+	for _, a := range []string{"width", "height"} {
+		if v, ok := dom.LookupAttr(n, a); ok && strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "px")) == "0" {
+			return false
+		}
+	}
+	return true
+}
+
+// inlineSrcdoc turns n, an <iframe srcdoc="..."> (srcdocFrame: the
+// frame's document written into the page, which no request loads), into
+// a <div> that holds the body of that document, as the reader sees it in
+// place of the frame. The div keeps the frame's id, class, style and
+// hidden attributes, so that a hidden frame is removed as hidden and an
+// ad frame's names count as its class. It reports whether it did.
+func inlineSrcdoc(n *html.Node) bool {
+	doc, err := html.Parse(strings.NewReader(dom.Attr(n, "srcdoc")))
 	if err != nil {
 		return false
 	}
@@ -330,10 +359,21 @@ func inlineSrcdoc(n *html.Node) bool {
 	for c := n.FirstChild; c != nil; c = n.FirstChild {
 		n.RemoveChild(c) // an iframe's children are text a browser does not show
 	}
+	host := n
+	if len(body.Attr) > 0 {
+		// The frame's body's own attributes (hidden, a style, a class)
+		// stay on a div of their own.
+		inner := &html.Node{Type: html.ElementNode, Data: "div", DataAtom: atom.Div, Attr: body.Attr}
+		n.AppendChild(inner)
+		host = inner
+	}
 	for c := body.FirstChild; c != nil; c = body.FirstChild {
 		body.RemoveChild(c)
-		n.AppendChild(c)
+		host.AppendChild(c)
 	}
-	n.Data, n.DataAtom, n.Attr = "div", atom.Div, nil
+	n.Data, n.DataAtom = "div", atom.Div
+	n.Attr = slices.DeleteFunc(n.Attr, func(a html.Attribute) bool {
+		return a.Namespace != "" || a.Key != "id" && a.Key != "class" && a.Key != "style" && a.Key != "hidden"
+	})
 	return true
 }

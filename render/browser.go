@@ -99,7 +99,6 @@ const (
 // per pixel of Width×Scale by MaxHeight×Scale image px.
 const MaxImageBytes = 4 << 30
 
-// withDefaults checks o and fills in the defaults of its zero fields.
 // Check reports what [New] would refuse in o: a negative size, limit or
 // duration, a scale that is not a positive number, or screenshots larger
 // than [MaxImageBytes]. A command checks its flags with it before
@@ -109,6 +108,7 @@ func (o Options) Check() error {
 	return err
 }
 
+// withDefaults checks o and fills in the defaults of its zero fields.
 func (o Options) withDefaults() (Options, error) {
 	var errs []error
 	positive := func(name string, v int, def string) {

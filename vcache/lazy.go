@@ -91,7 +91,8 @@ func (l *Lazy) Started() bool {
 
 // Close closes the started Visualizer if it is an io.Closer (a
 // pipeline.ChromeVisualizer stops its browser); without one it does
-// nothing.
+// nothing. A start under way is waited for first, so that the browser
+// it starts is closed too.
 func (l *Lazy) Close() error {
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -173,6 +173,8 @@ func TestErrorLogIsOutput(t *testing.T) {
 		{"a page's file", []string{"--format", "text", "-o", "d", "--errors", "d/p.txt"}, "--errors d/p.txt lies in the output directory d"},
 		{"settings", []string{"--format", "jsonl", "-o", "v.jsonl", "--errors", ".v.jsonl.settings.json"}, "is the settings file of the output v.jsonl"},
 		{"the directory's own log", []string{"-o", "d", "--errors", "d/errors.jsonl"}, ""},
+		{"through a link", []string{"-o", "link/d", "--errors", "d/sub/e.jsonl"}, "--errors d/sub/e.jsonl lies in the output directory link/d"},
+		{"the directory's own log through a link", []string{"-o", "d", "--errors", "link/d/errors.jsonl"}, ""},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			page, err := os.ReadFile("../../testdata/article.html")
@@ -182,6 +184,9 @@ func TestErrorLogIsOutput(t *testing.T) {
 			t.Chdir(t.TempDir())
 			os.WriteFile("p.html", page, 0o644)
 			os.WriteFile("empty.html", nil, 0o644)
+			if err := os.Symlink(".", "link"); err != nil {
+				t.Fatal(err)
+			}
 			code, _, stderr := fiasco(t, append(append([]string{"clean", "--no-render", "-q"}, c.args...), "p.html", "empty.html")...)
 			switch {
 			case c.want == "" && code != 1:
@@ -232,6 +237,18 @@ func TestForeignOutput(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a WET file of fiasco's with no page and no settings", func(t *testing.T) {
+		t.Chdir(t.TempDir())
+		os.WriteFile("empty.html", nil, 0o644)
+		args := []string{"clean", "--no-render", "-q", "--format", "wet", "-o", "all.warc.wet.gz", "empty.html"}
+		if code, _, stderr := fiasco(t, args...); code != 1 {
+			t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+		}
+		os.Remove(".all.warc.wet.gz.settings.json")
+		if code, _, stderr := fiasco(t, args...); code != 1 || strings.Contains(stderr, "no output of fiasco's") {
+			t.Errorf("again without its settings: exit %d, stderr:\n%s", code, stderr)
+		}
+	})
 	t.Run("an earlier run's", func(t *testing.T) {
 		t.Chdir(t.TempDir())
 		os.WriteFile("p.html", page, 0o644)

@@ -15,8 +15,10 @@ import (
 )
 
 // DateFormat is the WARC-Date layout the Writer uses: RFC 3339, UTC,
-// whole seconds (valid WARC 1.0 and 1.1).
-const DateFormat = "2006-01-02T15:04:05Z"
+// whole seconds, or the fraction of a second the date has (as WARC 1.1
+// allows, to nanoseconds, without trailing zeros): a source record's
+// date dated to the microsecond is copied as it is.
+const DateFormat = "2006-01-02T15:04:05.999999999Z"
 
 // Writer writes WARC/1.1 records, each ended by CRLF CRLF and, if asked,
 // compressed as its own gzip member. It is not safe for concurrent use.

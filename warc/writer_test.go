@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -50,7 +51,9 @@ func writeSample(t *testing.T, w *Writer) []written {
 		respID := add(TypeResponse, "application/http; msgtype=response", d, Header{{FieldTargetURI, uri}},
 			cat(httpResp("200 OK", "Content-Type: text/html\r\n", page(uri, 200))))
 		off := w.Offset()
-		c := Conversion{TargetURI: uri, RefersTo: respID, Date: d.Add(time.Duration(i) * time.Second), Text: []byte(text),
+		// The second conversion is dated to the microsecond, as its
+		// source record may be: WARC 1.1 keeps the fraction.
+		c := Conversion{TargetURI: uri, RefersTo: respID, Date: d.Add(time.Duration(i) * (time.Second + 123456*time.Microsecond)), Text: []byte(text),
 			Fields: Header{{FieldIdentifiedLanguage, "eng"}}}
 		convID, err := w.WriteConversion(c)
 		if err != nil {
@@ -229,6 +232,27 @@ func TestWriterErrors(t *testing.T) {
 		_, err2 := w.WriteRecord(TypeMetadata, d, "", nil, nil)
 		if err1 == nil || err2 != err1 {
 			t.Errorf("gzip=%v: failing writer gave %v then %v", z, err1, err2)
+		}
+	}
+}
+
+// TestDateFraction: a WARC-Date keeps a date's fraction of a second
+// (WARC 1.1), without trailing zeros, and whole seconds stay whole.
+func TestDateFraction(t *testing.T) {
+	for _, c := range []struct {
+		d    time.Time
+		want string
+	}{
+		{time.Date(2024, 3, 2, 10, 0, 1, 123456000, time.UTC), "2024-03-02T10:00:01.123456Z"},
+		{time.Date(2024, 3, 2, 10, 0, 1, 500000000, time.FixedZone("CET", 3600)), "2024-03-02T09:00:01.5Z"},
+		{time.Date(2024, 3, 2, 10, 0, 1, 0, time.UTC), "2024-03-02T10:00:01Z"},
+	} {
+		var buf bytes.Buffer
+		if _, err := NewWriter(&buf, false).WriteConversion(Conversion{TargetURI: "https://example.org/", Date: c.d, Text: []byte("x")}); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(buf.String(), "\r\nWARC-Date: "+c.want+"\r\n") {
+			t.Errorf("%v: record\n%s\nwant WARC-Date %s", c.d, buf.String(), c.want)
 		}
 	}
 }

@@ -342,22 +342,9 @@ func writeHTML(w stringWriter, p *load.Page, bs []*blocks.Block, kept func(int) 
 // run of inline content (blocks.AnonAttr) by its children, so that the
 // document is the page's own again.
 func unwrapAnon(n *html.Node) {
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		if c.Type == html.ElementNode {
-			unwrapAnon(c)
-			if c.DataAtom == atom.Div && slices.ContainsFunc(c.Attr, func(a html.Attribute) bool { return a.Key == blocks.AnonAttr }) {
-				for k := c.FirstChild; k != nil; {
-					kn := k.NextSibling
-					c.RemoveChild(k)
-					n.InsertBefore(k, c)
-					k = kn
-				}
-				n.RemoveChild(c)
-			}
-		}
-		c = next
-	}
+	dom.Unwrap(n, func(c *html.Node) bool {
+		return c.DataAtom == atom.Div && slices.ContainsFunc(c.Attr, func(a html.Attribute) bool { return a.Key == blocks.AnonAttr })
+	})
 }
 
 // cloneTree returns a deep copy of n; for each node of n's tree that

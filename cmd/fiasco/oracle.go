@@ -16,6 +16,7 @@ import (
 	"github.com/fiasco-project/fiasco/blocks"
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/gold"
+	"github.com/fiasco-project/fiasco/internal/dom"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/score"
 	"github.com/fiasco-project/fiasco/train"
@@ -227,7 +228,7 @@ func oraclePage(e *train.Example, o oracleOptions, visit func(*blocks.Block, flo
 	if o.unwrapKW || o.splitBR {
 		// Experiments on the precleaned document: find the blocks anew.
 		if o.unwrapKW {
-			unwrap(page.Doc, "kw")
+			dom.Unwrap(page.Doc, func(n *html.Node) bool { return n.Data == "kw" })
 		}
 		if o.splitBR {
 			splitLines(page.Doc)
@@ -263,24 +264,6 @@ func oraclePage(e *train.Example, o oracleOptions, visit func(*blocks.Block, flo
 	}
 	orc, err = score(keep)
 	return orc, all, text, err
-}
-
-// unwrap replaces every element named name by its children.
-func unwrap(n *html.Node, name string) {
-	for c := n.FirstChild; c != nil; {
-		next := c.NextSibling
-		unwrap(c, name)
-		if c.Type == html.ElementNode && c.Data == name {
-			for k := c.FirstChild; k != nil; {
-				kn := k.NextSibling
-				c.RemoveChild(k)
-				n.InsertBefore(k, c)
-				k = kn
-			}
-			n.RemoveChild(c)
-		}
-		c = next
-	}
 }
 
 // splitLines wraps the <br>-separated lines of every non-inline element

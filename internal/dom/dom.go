@@ -182,3 +182,22 @@ func nextAfter(root, n *html.Node) *html.Node {
 	}
 	return nil
 }
+
+// Unwrap replaces every element below n for which match reports true by
+// its children, in place.
+func Unwrap(n *html.Node, match func(*html.Node) bool) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		Unwrap(c, match)
+		if c.Type == html.ElementNode && match(c) {
+			for k := c.FirstChild; k != nil; {
+				kn := k.NextSibling
+				c.RemoveChild(k)
+				n.InsertBefore(k, c)
+				k = kn
+			}
+			n.RemoveChild(c)
+		}
+		c = next
+	}
+}

@@ -219,14 +219,11 @@ func ForeignLog(path string) bool {
 	if path == "" || IsDevice(path) {
 		return false
 	}
-	f, err := os.Open(path)
-	if err != nil {
+	f := openFilled(path)
+	if f == nil {
 		return false
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
-		return false
-	}
 	head := make([]byte, len(recordStart))
 	n, _ := io.ReadFull(f, head)
 	return string(head[:n]) != recordStart

@@ -169,14 +169,11 @@ func HoldsPages(format, path string) bool {
 		fi, err := os.Stat(filepath.Join(path, ManifestName))
 		return err == nil && fi.Mode().IsRegular() && fi.Size() > 0
 	}
-	f, err := os.Open(path)
-	if err != nil {
+	f := openFilled(path)
+	if f == nil {
 		return false
 	}
 	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
-		return false
-	}
 	if format == WET {
 		r := warc.NewReader(f, warc.Options{Name: path})
 		for n := 0; ; n++ {
@@ -241,4 +238,18 @@ func startsAsOwn(format, path string) bool {
 	}
 	return startsWARC(head) && bytes.Contains(head, []byte("WARC-Type: warcinfo")) &&
 		bytes.Contains(head, []byte("\r\nsoftware: fiasco"))
+}
+
+// openFilled opens path for reading if it is a regular file that holds a
+// byte; else it returns nil.
+func openFilled(path string) *os.File {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		f.Close()
+		return nil
+	}
+	return f
 }

@@ -30,10 +30,7 @@ func randomBytes(r *rand.Rand) []byte {
 }
 
 func TestByteTableDecode(t *testing.T) {
-	var encs []encoding.Encoding
-	for _, cm := range charmap.All {
-		encs = append(encs, cm)
-	}
+	encs := append([]encoding.Encoding(nil), charmap.All...)
 	for _, label := range []string{"windows-1252", "iso-8859-2", "koi8-r", "macintosh", "windows-874", "ibm866"} {
 		e, err := htmlindex.Get(label)
 		if err != nil {

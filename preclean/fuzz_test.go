@@ -39,9 +39,7 @@ func FuzzPreclean(f *testing.F) {
 		// show nothing (stripInvisible), which may stand inside a word.
 		var w0 []string
 		for _, w := range words(doc) {
-			for _, v := range strings.Fields(stripInvisible(w)) {
-				w0 = append(w0, v)
-			}
+			w0 = append(w0, strings.Fields(stripInvisible(w))...)
 		}
 		shadow, srcdoc := false, false
 		for n := doc; n != nil && !shadow; n = dom.Next(doc, n) {

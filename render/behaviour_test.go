@@ -27,7 +27,6 @@ type requestLog struct {
 	sent     map[network.RequestID]string // request id -> URL
 	failed   map[network.RequestID]string // request id -> error text
 	received map[network.RequestID]int64  // request id -> HTTP status
-	wg       sync.WaitGroup
 }
 
 func (l *requestLog) hook(tab context.Context) {

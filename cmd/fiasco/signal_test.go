@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
 	"syscall"
@@ -62,11 +61,8 @@ func fiascoBinary(t *testing.T) string {
 			return
 		}
 		binDir, binPath = dir, filepath.Join(dir, "fiasco")
-		gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
-		if _, err := os.Stat(gobin); err != nil {
-			gobin = "go"
-		}
-		out, err := exec.Command(gobin, "build", "-o", binPath, ".").CombinedOutput()
+		// go test puts its own GOROOT/bin first on the test's PATH.
+		out, err := exec.Command("go", "build", "-o", binPath, ".").CombinedOutput()
 		if err != nil {
 			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
 		}

@@ -29,6 +29,7 @@ type ManifestLine struct {
 	Input        string `json:"input"`
 	URL          string `json:"url,omitempty"`
 	WARCRecordID string `json:"warc_record_id,omitempty"`
+	WARCDate     string `json:"warc_date,omitempty"`
 	Output       string `json:"output,omitempty"` // relative to the directory
 	Truncated    bool   `json:"truncated,omitempty"`
 	RenderError  string `json:"render_error,omitempty"`  // cleaned by the text model: rendering failed
@@ -135,7 +136,7 @@ func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
 	s.mayReplace = false
 	name := s.names.name(o.Input)
 	in := o.Input
-	line := ManifestLine{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID}
+	line := ManifestLine{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID, WARCDate: WARCDate(in)}
 	where := ""
 	failed := o.Err != nil
 	if _, ok := o.Value.(*Encoded); !ok && !failed {
@@ -187,11 +188,11 @@ func (e *PageError) Unwrap() error { return e.Err }
 
 // putLine appends line to the manifest; where is the page's file.
 func (s *dirSink) putLine(line ManifestLine, where string) (string, error) {
-	data, err := json.Marshal(line)
+	data, err := encodeLine(line)
 	if err != nil {
 		return "", err
 	}
-	return where, s.manifest.write(append(data, '\n'))
+	return where, s.manifest.write(data)
 }
 
 func (s *dirSink) Skip(in pipeline.Input) { s.names.name(in) }

@@ -166,6 +166,16 @@ type LineBlock struct {
 	Text      string `json:"text"`
 }
 
+// WARCDate is the warc_date of output and error records: in's WARC-Date,
+// as RFC 3339 in UTC to the nanosecond, or "" for an input that is not a
+// WARC record.
+func WARCDate(in pipeline.Input) string {
+	if in.RecordID == "" || in.Date.IsZero() {
+		return ""
+	}
+	return in.Date.UTC().Format(time.RFC3339Nano)
+}
+
 // JSONLine encodes o as one line of "fiasco clean --format jsonl" output,
 // newline included; withBlocks adds every block (--blocks).
 func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
@@ -174,9 +184,7 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 	}
 	in := o.Input
 	l := Line{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID}
-	if in.RecordID != "" && !in.Date.IsZero() {
-		l.WARCDate = in.Date.UTC().Format(time.RFC3339Nano)
-	}
+	l.WARCDate = WARCDate(in)
 	if o.Err != nil {
 		l.Error, l.Damage = o.Err.Error(), IsDamage(o.Err)
 	} else {
@@ -206,10 +214,16 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 			l.Blocks = lineBlocks(r)
 		}
 	}
+	return encodeLine(l)
+}
+
+// encodeLine encodes v as one JSON line, newline included, with <, > and &
+// as they read (a page's text, a message naming a tag).
+func encodeLine(v any) ([]byte, error) {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(l); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, err
 	}
 	return b.Bytes(), nil

@@ -19,8 +19,11 @@ type ErrorRecord struct {
 	Input        string `json:"input"`
 	URL          string `json:"url,omitempty"`
 	WARCRecordID string `json:"warc_record_id,omitempty"`
-	Error        string `json:"error"`
-	Interrupted  bool   `json:"interrupted,omitempty"`
+	// WARCDate is the record's WARC-Date, as JSONL output gives it
+	// (WARCDate).
+	WARCDate    string `json:"warc_date,omitempty"`
+	Error       string `json:"error"`
+	Interrupted bool   `json:"interrupted,omitempty"`
 	// Damage marks the record of damage in a WARC file, not of a page
 	// (DamageError, Damaged).
 	Damage bool `json:"damage,omitempty"`
@@ -334,11 +337,11 @@ func (l *ErrorLog) write(r ErrorRecord) error {
 		}
 		l.f = f
 	}
-	data, err := json.Marshal(r)
+	data, err := encodeLine(r)
 	if err != nil {
 		return err
 	}
-	return l.f.write(append(data, '\n'))
+	return l.f.write(data)
 }
 
 // Close closes the log and gives its lock up.

@@ -842,3 +842,48 @@ func TestDeviceNameAppends(t *testing.T) {
 		t.Errorf("settings files in /dev/fd: %v", m)
 	}
 }
+
+// TestErrorRecordsAgree: a failed WARC record's error log line, JSON line
+// and manifest line carry the same warc_date, and a message naming a tag
+// reads as written (not \u003ctext\u003e) in all three.
+func TestErrorRecordsAgree(t *testing.T) {
+	dir := t.TempDir()
+	in := pipeline.Input{Name: "crawl.warc.gz#3", URL: "http://example.org/a?b=1&c=2", RecordID: "<urn:uuid:1>",
+		Date: time.Date(2026, 11, 30, 10, 4, 5, 123456000, time.UTC)}
+	failed := pipeline.Outcome{Input: in, Err: errors.New("crawl.warc.gz#3: no <html> or <text> element")}
+	const date, msg = `"warc_date":"2026-11-30T10:04:05.123456Z"`, `no <html> or <text> element`
+	check := func(what string, data []byte) {
+		t.Helper()
+		s := string(data)
+		if !strings.Contains(s, date) || !strings.Contains(s, msg) || !strings.Contains(s, `"<urn:uuid:1>"`) || !strings.Contains(s, "&c=2") {
+			t.Errorf("%s: %s, want %s, %q, the record ID and the URL as written", what, s, date, msg)
+		}
+	}
+	line, err := JSONLine(&failed, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("jsonl", line)
+
+	out, err := Open(OutputOptions{Format: "text", Path: filepath.Join(dir, "pages")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	put(t, out.Sink, []pipeline.Outcome{failed})
+	if err := out.Errors.Add(ErrorRecord{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID, WARCDate: WARCDate(in), Error: failed.Err.Error()}); err != nil {
+		t.Fatal(err)
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"manifest.jsonl", "errors.jsonl"} {
+		data, err := os.ReadFile(filepath.Join(dir, "pages", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(name, data)
+	}
+	if WARCDate(pipeline.Input{Name: "a.html", Date: in.Date}) != "" {
+		t.Error("a file's modification time given as warc_date")
+	}
+}

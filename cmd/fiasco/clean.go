@@ -81,7 +81,8 @@ Outputs:
   --format wet     WARC conversion records as in Common Crawl's WET files,
         one gzip member each, to standard output or -o FILE.
 
-A page that fails yields an error record, on stderr and in the error log
+A page that fails yields an error record (input, error, and for a WARC
+record url, warc_record_id and warc_date), on stderr and in the error log
 (DIR/errors.jsonl; NAME.errors.jsonl beside -o NAME.jsonl,
 NAME.wet.errors.jsonl beside -o NAME.warc.wet.gz), appended as
 it happens; the exit status is then 1. An error log belongs to one

@@ -85,6 +85,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 	// that ends inside the page's record makes the page an error, not a
 	// page and an error.
 	var pending *pipeline.Input
+	var pendingAt int64 // its record's offset: a crawl may repeat a record ID
 	flush := func() bool {
 		if pending == nil {
 			return true
@@ -147,7 +148,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			// read, which closes any stretch).
 			var hit *pipeline.Input
 			hitPage := false
-			if pending != nil && (we != nil && we.RecordID != "" && we.RecordID == pending.RecordID ||
+			if pending != nil && (we != nil && we.RecordID != "" && we.RecordID == pending.RecordID && we.Offset == pendingAt ||
 				pending.Err != nil && errors.Is(pending.Err, err)) {
 				own := *pending
 				pending = nil
@@ -164,7 +165,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 					in := pipeline.Input{Name: name, Err: err}
 					if we != nil {
 						in.Name = names.at(we.Offset)
-						in.RecordID = we.RecordID
+						in.RecordID, in.URL = we.RecordID, we.URI
 					}
 					hit = &in
 				}
@@ -255,7 +256,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			// page is lost, and the output says so.
 			seq++
 			in.Rel, in.Err = fmt.Sprintf("%s#%06d", rel, seq), err
-			pending = &in
+			pending, pendingAt = &in, rec.Offset
 			continue
 		}
 		if !s.opt.AnyStatus && (resp.StatusCode < 200 || resp.StatusCode > 299) {
@@ -284,7 +285,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			}
 			res.attach(&in)
 		}
-		pending = &in
+		pending, pendingAt = &in, rec.Offset
 	}
 }
 

@@ -618,3 +618,36 @@ func TestCutEmptyBodyNotSkipped(t *testing.T) {
 		t.Errorf("inputs %+v, skipped %v; want the cut page, truncated", ins, s.Stats().Skipped)
 	}
 }
+
+// TestBadContentLengthURL: a record whose Content-Length cannot be read
+// (reading goes on at the next record found) gives an error record with
+// its URL and record ID, as a too-long one does. The three records share
+// one record ID (each written by a fresh writer of the same seed), as
+// records of a careless crawler may: the error is still the damaged
+// record's, not the page read before it.
+func TestBadContentLengthURL(t *testing.T) {
+	var data []byte
+	var ids []string
+	for i, uri := range []string{"http://ex.org/1", "http://ex.org/2", "http://ex.org/3"} {
+		tw := newTestWARC(false)
+		tw.response(uri, "200 OK", "Content-Type: text/html\r\n", page)
+		rec := tw.buf.String()
+		ids = append(ids, tw.ids[0])
+		if i == 1 {
+			rec = regexp.MustCompile(`Content-Length: \d+`).ReplaceAllString(rec, "Content-Length: 12x")
+		}
+		data = append(data, rec...)
+	}
+	var got []string
+	for _, in := range inputsOf(t, NewSource(Options{}), writeFile(t, "bad.warc", data)) {
+		if in.Err != nil {
+			got = append(got, "error "+in.RecordID+" "+in.URL)
+			continue
+		}
+		got = append(got, in.URL)
+	}
+	want := []string{"http://ex.org/1", "error " + ids[1] + " http://ex.org/2", "http://ex.org/3"}
+	if !slices.Equal(got, want) || ids[0] != ids[1] {
+		t.Errorf("inputs %q, want %q (record IDs %q, all alike)", got, want, ids)
+	}
+}

@@ -84,6 +84,7 @@ type Error struct {
 	Name     string // Options.Name
 	Offset   int64  // offset of the record (see Record.Offset)
 	RecordID string // WARC-Record-ID of the record, if it was read
+	URI      string // its WARC-Target-URI without angle brackets, if it was read
 	Err      error  // wraps one of the Err* values, or an I/O error
 }
 

@@ -662,3 +662,21 @@ func TestCutCodedBody(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorURI: an error in a record whose header fields were read names
+// its WARC-Target-URI, so that the page's error record gives its URL.
+func TestErrorURI(t *testing.T) {
+	uri := "WARC-Target-URI: <http://example.org/a>\r\n"
+	for _, c := range []struct{ name, data string }{
+		{"bad Content-Length", record("WARC/1.1", "WARC-Record-ID: "+id(2)+"\r\n"+uri+"Content-Length: 12x\r\n", "x")},
+		{"negative Content-Length", record("WARC/1.1", "WARC-Record-ID: "+id(2)+"\r\n"+uri+"Content-Length: -1\r\n", "x")},
+		{"no Content-Length", "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: " + id(2) + "\r\n" + uri + "\r\nx\r\n\r\n"},
+		{"field without colon", "WARC/1.1\r\nWARC-Record-ID: " + id(2) + "\r\n" + uri + "this is not a field\r\n\r\n"},
+	} {
+		_, err := NewReader(strings.NewReader(c.data), Options{Name: "t.warc"}).Next()
+		var we *Error
+		if !errors.As(err, &we) || we.URI != "http://example.org/a" || we.RecordID != id(2) {
+			t.Errorf("%s: %#v, want an *Error naming http://example.org/a and %s", c.name, err, id(2))
+		}
+	}
+}

@@ -38,7 +38,7 @@ func (r *Reader) readHeader() (*Record, error) {
 	for {
 		line, err = readLine(r.dr, &r.scratch, &budget)
 		if err != nil {
-			rec.ID = rec.Header.Get(FieldRecordID)
+			rec.ID, rec.TargetURI = rec.Header.Get(FieldRecordID), trimAngle(rec.Header.Get(FieldTargetURI))
 			return nil, rec.headerErr(err)
 		}
 		if len(line) == 0 {
@@ -51,13 +51,13 @@ func (r *Reader) readHeader() (*Record, error) {
 		}
 		name, value, ok := parseField(line)
 		if !ok {
-			rec.ID = rec.Header.Get(FieldRecordID)
+			rec.ID, rec.TargetURI = rec.Header.Get(FieldRecordID), trimAngle(rec.Header.Get(FieldTargetURI))
 			return nil, rec.errorf(ErrMalformed, "bad field line %.60q", line)
 		}
 		rec.Header = append(rec.Header, Field{name, value})
 	}
 	h := rec.Header
-	rec.ID = h.Get(FieldRecordID)
+	rec.ID, rec.TargetURI = h.Get(FieldRecordID), trimAngle(h.Get(FieldTargetURI))
 	cl, ok := h.Lookup(FieldContentLength)
 	if !ok {
 		return nil, rec.errorf(ErrMalformed, "no Content-Length")
@@ -69,7 +69,6 @@ func (r *Reader) readHeader() (*Record, error) {
 	rec.ContentLength, rec.remaining = n, n
 	rec.stop = r.overrun(n)
 	rec.Type = h.Get(FieldType)
-	rec.TargetURI = trimAngle(h.Get(FieldTargetURI))
 	rec.ContentType = h.Get(FieldContentType)
 	if d, err := time.Parse(time.RFC3339Nano, h.Get(FieldDate)); err == nil {
 		rec.Date = d
@@ -147,6 +146,7 @@ func (rec *Record) errorf(sentinel error, format string, args ...any) *Error {
 		Name:     rec.r.opts.Name,
 		Offset:   rec.Offset,
 		RecordID: rec.ID,
+		URI:      rec.TargetURI,
 		Err:      fmt.Errorf("%w: "+format, append([]any{sentinel}, args...)...),
 	}
 }
@@ -155,7 +155,7 @@ func (rec *Record) wrap(err error) *Error {
 	if we, ok := err.(*Error); ok {
 		return we
 	}
-	return &Error{Name: rec.r.opts.Name, Offset: rec.Offset, RecordID: rec.ID, Err: err}
+	return &Error{Name: rec.r.opts.Name, Offset: rec.Offset, RecordID: rec.ID, URI: rec.TargetURI, Err: err}
 }
 
 // blockErr wraps an error met reading the block; a block that runs past

@@ -81,7 +81,7 @@ func TestByteTableDecode(t *testing.T) {
 func (m *model) evaluateRef(s []byte) result {
 	dec, err := m.enc.NewDecoder().Bytes(s)
 	if err != nil {
-		return result{mean: -8}
+		return result{mean: -8, faults: 1}
 	}
 	var res result
 	n := 0
@@ -92,6 +92,9 @@ func (m *model) evaluateRef(s []byte) result {
 			continue
 		}
 		sc := m.score(r)
+		if sc == -8 {
+			res.faults++
+		}
 		if _, ok := m.common[unicode.ToLower(r)]; ok && !seen[unicode.ToLower(r)] {
 			seen[unicode.ToLower(r)] = true
 			res.distinct++
@@ -104,12 +107,16 @@ func (m *model) evaluateRef(s []byte) result {
 			next = rs[i+1]
 		}
 		switch {
+		case isThai(r) && !thaiFits(prev, r, next):
+			sc = -2
+		case sc > 0 && unicode.Is(unicode.Mn, r) && !(prev >= 0x80 && (unicode.IsLetter(prev) || unicode.Is(unicode.Mn, prev))):
+			sc = -2
 		case neutral(r) || sc <= 0 || isHan(r) || isKana(r) || isHangul(r) || !unicode.IsLetter(r):
 		case !unicode.IsLetter(prev) && !unicode.IsLetter(next):
 			sc = -1
 		case isLatin(r) && prev >= 0x80 && next >= 0x80 && unicode.IsLetter(prev) && unicode.IsLetter(next):
 			sc = -1
-		case (isCyrillic(r) || isGreek(r)) && (isASCIILetter(prev) || isASCIILetter(next)):
+		case (isCyrillic(r) || isGreek(r) || isArabic(r) || isHebrew(r) || isThai(r)) && (isASCIILetter(prev) || isASCIILetter(next)):
 			sc = -2
 		case unicode.IsUpper(r) && lowerEarlier(rs, i):
 			sc = -1.5

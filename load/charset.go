@@ -10,6 +10,8 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/htmlindex"
+	"golang.org/x/text/encoding/japanese"
+	"golang.org/x/text/encoding/simplifiedchinese"
 	"golang.org/x/text/encoding/unicode"
 	"golang.org/x/text/encoding/unicode/utf32"
 )
@@ -35,7 +37,10 @@ type choice struct {
 	name     string            // canonical WHATWG name
 	source   string
 	declared string // first charset named by header, wrapper or meta
-	skip     int    // bytes of BOM to skip
+	// unsupported is the first label named there that this package
+	// cannot decode (utf-32 without a mark, iso-2022-kr), for messages.
+	unsupported string
+	skip        int // bytes of BOM to skip
 }
 
 // lookup resolves a charset label to an encoding, following the WHATWG
@@ -88,16 +93,37 @@ func chooseCharset(data []byte, contentType, wrapperHint string) choice {
 	var c choice
 	decl := func(label, source string) bool {
 		enc, name, ok := lookup(label)
+		if t := strings.Trim(strings.TrimSpace(label), `"' `); c.unsupported == "" && t != "" && (!ok || name == "replacement" && !isHZ(t)) {
+			c.unsupported = strings.ToLower(t)
+		}
 		if !ok {
 			return false
+		}
+		if name == "replacement" && isHZ(label) {
+			// The Encoding Standard maps HZ to its replacement
+			// decoder (a browser shows nothing); a corpus wants the
+			// text, which x/text decodes.
+			enc, name = simplifiedchinese.HZGB2312, "hz-gb-2312"
 		}
 		if c.declared == "" {
 			c.declared = name
 		}
 		switch name {
 		case "utf-16be", "utf-16le":
-			// The bytes are not UTF-16 (sniffUTF16 said so); the HTML
-			// standard reads such a declaration as UTF-8.
+			// The HTML standard reads a <meta> naming UTF-16 as UTF-8
+			// (a page whose meta the ASCII-based prescan read is not
+			// UTF-16); an HTTP header is taken at its word where the
+			// bytes read as UTF-16 markup (text in a script with few
+			// NUL bytes, which sniffUTF16 did not take).
+			big := name == "utf-16be"
+			if source == SourceHeader && plausibleUTF16(data[:min(len(data), 4096)&^1], big) {
+				order := unicode.LittleEndian
+				if big {
+					order = unicode.BigEndian
+				}
+				enc = unicode.UTF16(order, unicode.IgnoreBOM)
+				break
+			}
 			enc, name = nil, "utf-8"
 		case "utf-8":
 			enc = nil
@@ -116,12 +142,8 @@ func chooseCharset(data []byte, contentType, wrapperHint string) choice {
 		c.enc, c.name, c.source = enc, name, source
 		return true
 	}
-	if contentType != "" {
-		if _, params, err := mime.ParseMediaType(contentType); err == nil {
-			if decl(params["charset"], SourceHeader) {
-				return c
-			}
-		}
+	if contentType != "" && decl(headerCharset(contentType), SourceHeader) {
+		return c
 	}
 	if decl(wrapperHint, SourceWrapper) {
 		return c
@@ -130,17 +152,21 @@ func chooseCharset(data []byte, contentType, wrapperHint string) choice {
 		return c
 	}
 	declared := c.declared
-	// 4. Nothing to decode.
+	// 4. Nothing to decode, but for ISO-2022-JP, whose 7-bit bytes
+	// switch to JIS X 0208 after ESC $ B (or ESC $ @).
 	if st.valid == 0 && st.invalid == 0 {
-		return choice{name: "utf-8", source: SourceASCII, declared: declared}
+		if bytes.Contains(data, []byte("\x1b$B")) || bytes.Contains(data, []byte("\x1b$@")) {
+			return choice{enc: japanese.ISO2022JP, name: "iso-2022-jp", source: SourceGuess, declared: declared, unsupported: c.unsupported}
+		}
+		return choice{name: "utf-8", source: SourceASCII, declared: declared, unsupported: c.unsupported}
 	}
 	// 5. Statistical detector.
 	if enc, name, ok := guess(data, st); ok {
-		return choice{enc: enc, name: name, source: SourceGuess, declared: declared}
+		return choice{enc: enc, name: name, source: SourceGuess, declared: declared, unsupported: c.unsupported}
 	}
 	// 6. Default.
 	enc, name, _ := lookup(DefaultCharset)
-	return choice{enc: enc, name: name, source: SourceDefault, declared: declared}
+	return choice{enc: enc, name: name, source: SourceDefault, declared: declared, unsupported: c.unsupported}
 }
 
 // u8stats counts UTF-8 multi-byte sequences in a byte string.
@@ -164,6 +190,12 @@ func (s u8stats) mostlyUTF8() bool {
 // a sign such as © or ±).
 func (s u8stats) clearlyUTF8() bool {
 	return s.valid >= 3 && s.valid >= 2*s.invalid
+}
+
+// isHZ reports a label of HZ (RFC 1843), which lookup maps to the
+// replacement encoding.
+func isHZ(label string) bool {
+	return strings.EqualFold(strings.Trim(strings.TrimSpace(label), `"' `), "hz-gb-2312")
 }
 
 // singleByte reports a charset of one byte per character (the
@@ -211,7 +243,7 @@ func utf8Stats(data []byte) u8stats {
 }
 
 // sniffUTF16 recognises BOM-less UTF-16 text by its NUL bytes: the ASCII
-// markup of a page puts a zero in every other byte, at one parity only
+// markup of a page puts a zero in every other byte, at one parity mostly
 // (text in other scripts has few zero bytes: U+4E00 and U+3000 are among
 // the rare units with a zero low byte). The bytes must then read as
 // text: '<' among the units, and hardly any control characters or
@@ -238,8 +270,11 @@ func sniffUTF16(data []byte) (choice, bool) {
 	half := n / 2
 	var big bool
 	switch {
-	case odd*5 >= half && even*10 <= half:
-	case even*5 >= half && odd*10 <= half:
+	// A tenth of the units with a zero byte at one parity, and four
+	// times fewer at the other: a page of Chinese text with little
+	// markup has few ASCII units.
+	case odd*10 >= half && even*4 <= odd:
+	case even*10 >= half && odd*4 <= even:
 		big = true
 	default:
 		return choice{}, false
@@ -279,6 +314,21 @@ func plausibleUTF16(b []byte, big bool) bool {
 	return lt > 0 && bad*100 < units
 }
 
+// headerCharset returns the charset parameter of an HTTP Content-Type.
+// A value that mime.ParseMediaType refuses (text/html;; charset=x, an
+// unknown parameter with no value after it) is read as the HTML standard
+// extracts a charset, leniently, as browsers do.
+func headerCharset(contentType string) string {
+	if _, params, err := mime.ParseMediaType(contentType); err == nil {
+		return params["charset"]
+	}
+	return charsetFromContent(contentType)
+}
+
+// prescanBytes is how far a browser's prescan looks for a <meta> charset
+// whatever comes before it (the HTML standard's 1024 bytes).
+const prescanBytes = 1024
+
 // maxMetaScan bounds the bytes searched for a charset declaration when the
 // head never ends.
 const maxMetaScan = 1 << 20
@@ -286,7 +336,9 @@ const maxMetaScan = 1 << 20
 // metaCharset returns the charset named by the first <meta charset>,
 // <meta http-equiv=content-type content=...> or XML declaration found in the
 // head of the page. It scans the whole head, tokenising (so script and
-// comment content is skipped), and stops at the first sign of the body.
+// comment content is skipped), and stops at the first sign of the body
+// after the first prescanBytes bytes: within them a declaration counts
+// wherever it stands, after a <div> or a </head> too, as browsers read it.
 func metaCharset(data []byte) string {
 	if len(data) > maxMetaScan {
 		data = data[:maxMetaScan]
@@ -299,14 +351,17 @@ func metaCharset(data []byte) string {
 		}
 	}
 	z := html.NewTokenizer(bytes.NewReader(data))
+	pos := 0 // bytes read before the token
 	for {
 		tt := z.Next()
+		inPrescan := pos < prescanBytes
+		pos += len(z.Raw())
 		switch tt {
 		case html.ErrorToken:
 			return xml
 		case html.EndTagToken:
 			name, _ := z.TagName()
-			if string(name) == "head" {
+			if string(name) == "head" && !inPrescan {
 				return xml
 			}
 		case html.StartTagToken, html.SelfClosingTagToken:
@@ -336,7 +391,9 @@ func metaCharset(data []byte) string {
 				}
 			case "body", "frameset", "div", "p", "table", "h1", "h2", "h3", "h4",
 				"h5", "h6", "ul", "ol", "dl", "form", "center", "pre", "blockquote", "hr":
-				return xml
+				if !inPrescan {
+					return xml
+				}
 			}
 		}
 	}

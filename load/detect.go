@@ -24,6 +24,12 @@ type model struct {
 	enc    encoding.Encoding
 	common map[rune]float64
 	script func(r rune) bool
+	// soup marks the single-byte charsets in which the two bytes of a
+	// CJK character read as two plausible letters (Thai, Arabic,
+	// Hebrew: alphabets without case): such a guess gives way to a CJK
+	// charset that decodes the sample without a fault (guess).
+	soup bool
+	cjk  bool // a multi-byte CJK charset
 }
 
 func newModel(name string, enc encoding.Encoding, common string, script func(rune) bool) *model {
@@ -47,6 +53,15 @@ func isKana(r rune) bool {
 }
 func isJapanese(r rune) bool { return isKana(r) || isHan(r) }
 func isHangul(r rune) bool   { return unicode.Is(unicode.Hangul, r) }
+func isArabic(r rune) bool   { return unicode.Is(unicode.Arabic, r) }
+func isHebrew(r rune) bool   { return unicode.Is(unicode.Hebrew, r) }
+func isThai(r rune) bool     { return unicode.Is(unicode.Thai, r) }
+
+// isAlphabet reports a letter of the alphabets the detector models
+// beside Latin: one that does not stand inside a Latin word.
+func isAlphabet(r rune) bool {
+	return isCyrillic(r) || isGreek(r) || isArabic(r) || isHebrew(r) || isThai(r)
+}
 
 const (
 	western  = "éáíóúèàñçüöäêâôßãõîûëïåøæœìòùýÿðþ"
@@ -56,7 +71,12 @@ const (
 	hanzi    = "的一是不了在人有我他这个们中来上大为和国地到以说时要就出会可也你对生能而子那得于着下自之年过发后作里用道行所然家种事成方多经么去法学如都同现当没动面起看定天分还进好小部其些主样理心她本前开但因只从想实日网新闻"
 	japan    = "のにはをたがでてとしれさいなっるかもすりあんうこらまおくきけつ日本人年大中出見行事時分自上生思者方会新的前手入後間気今何物子言発場同来目社"
 	hanzi5   = "的一是不了在人有我他這個們中來上大為和國地到以說時要就出會可也你對生能而子那得於著下自之年過發後作裡用道行所然家種事成方多經麼去法學如都同現當沒動面起看定天分還進好小部其些主樣理心她本前開但因只從想實日網新聞"
-	hangul   = "이다는의에고하을가지기리사한로서도자일대정를어수으아시인구해나라스보적전부게있우주국제만면성것장들상했습니요그와과내비발위무여된화동경및원방문신소미세업"
+	arabic   = "اليمونهرتبعدةكفقسحجأىشصطخزإذضثغظءآؤئ" + "پچژکگی" // and Persian's
+	hebrew   = "יוהלארבתמםנשדעכקפחצגסןזטךףץ"
+	// Thai's twenty most frequent, marks among them: the whole alphabet
+	// would let any byte soup (GBK read in windows-874) score as Thai.
+	thai   = "านรอกเ\u0e48งมยลวดทส\u0e49\u0e35ต\u0e31\u0e34"
+	hangul = "이다는의에고하을가지기리사한로서도자일대정를어수으아시인구해나라스보적전부게있우주국제만면성것장들상했습니요그와과내비발위무여된화동경및원방문신소미세업"
 )
 
 var models = []*model{
@@ -65,15 +85,28 @@ var models = []*model{
 	newModel("iso-8859-2", charmap.ISO8859_2, central, isLatin),
 	newModel("windows-1251", charmap.Windows1251, cyrillic, isCyrillic),
 	newModel("koi8-r", charmap.KOI8R, cyrillic, isCyrillic),
+	// KOI8-U reads Russian as KOI8-R does (a tie keeps KOI8-R, listed
+	// first); its і ї є ґ are KOI8-R's box-drawing signs.
+	newModel("koi8-u", charmap.KOI8U, cyrillic, isCyrillic),
 	newModel("windows-1253", charmap.Windows1253, greek, isGreek),
-	newModel("shift_jis", japanese.ShiftJIS, japan, isJapanese),
-	newModel("euc-jp", japanese.EUCJP, japan, isJapanese),
+	// ISO-8859-7 differs from windows-1253 in Ά (0xB6, ¶ there) and a
+	// few signs.
+	newModel("iso-8859-7", charmap.ISO8859_7, greek, isGreek),
+	soup(newModel("windows-1256", charmap.Windows1256, arabic, isArabic)),
+	soup(newModel("iso-8859-6", charmap.ISO8859_6, arabic, isArabic)),
+	soup(newModel("windows-1255", charmap.Windows1255, hebrew, isHebrew)),
+	soup(newModel("windows-874", charmap.Windows874, thai, isThai)),
+	cjk(newModel("shift_jis", japanese.ShiftJIS, japan, isJapanese)),
+	cjk(newModel("euc-jp", japanese.EUCJP, japan, isJapanese)),
 	// GB18030 decodes GBK and its four-byte sequences too (the WHATWG
 	// standard's gbk decoder is gb18030's).
-	newModel("gbk", simplifiedchinese.GB18030, hanzi, isHan),
-	newModel("big5", traditionalchinese.Big5, hanzi5, isHan),
-	newModel("euc-kr", korean.EUCKR, hangul, isHangul),
+	cjk(newModel("gbk", simplifiedchinese.GB18030, hanzi, isHan)),
+	cjk(newModel("big5", traditionalchinese.Big5, hanzi5, isHan)),
+	cjk(newModel("euc-kr", korean.EUCKR, hangul, isHangul)),
 }
+
+func soup(m *model) *model { m.soup = true; return m }
+func cjk(m *model) *model  { m.cjk = true; return m }
 
 // neutral reports punctuation and symbols that pages in every language use.
 func neutral(r rune) bool {
@@ -195,6 +228,7 @@ func guess(data []byte, st u8stats) (encoding.Encoding, string, bool) {
 	if base.mean > 0 {
 		best, bestRes = 0, base
 	}
+	bestCJK, cjkRes := -1, result{} // the best CJK candidate without a fault
 	for i, m := range models[1:] {
 		r := m.evaluate(s)
 		// Another charset must beat windows-1252, the most common legacy
@@ -203,12 +237,21 @@ func guess(data []byte, st u8stats) (encoding.Encoding, string, bool) {
 		if r.mean <= 0 || r.distinct < minDistinct || r.mean < base.mean+preferDefault || r.mean*high < base.mean*high+minLead {
 			continue
 		}
+		if m.cjk && r.faults == 0 && (bestCJK < 0 || r.mean > cjkRes.mean) {
+			bestCJK, cjkRes = i+1, r
+		}
 		if best < 0 || r.mean > bestRes.mean {
 			best, bestRes = i+1, r
 		}
 	}
 	if best < 0 {
 		return nil, "", false
+	}
+	if models[best].soup && bestCJK >= 0 {
+		// Text in Thai, Arabic or Hebrew read as a CJK charset
+		// breaks its byte pairs within a few words; a CJK page read
+		// in windows-874 gives letters that fit all too well.
+		best = bestCJK
 	}
 	if LatinCharset(models[best].name) {
 		enc, name := latinGuess(s)
@@ -222,6 +265,7 @@ type result struct {
 	mean     float64 // mean score per non-ASCII rune
 	sum      float64 // total score
 	distinct int     // distinct common characters decoded
+	faults   int     // runes that no text holds: U+FFFD, C1 controls, other controls
 }
 
 // evaluate decodes s and scores its non-ASCII runes in context.
@@ -233,7 +277,7 @@ func (m *model) evaluate(s []byte) result {
 	}
 	dec, err := m.enc.NewDecoder().Bytes(s)
 	if err != nil {
-		return result{mean: -8}
+		return result{mean: -8, faults: 1}
 	}
 	rs := []rune(string(dec))
 	return m.scoreRunes(len(rs), func(i int) rune { return rs[i] })
@@ -255,6 +299,9 @@ func (m *model) scoreRunes(n int, at func(i int) rune) result {
 		lowerBefore := lowerInWord
 		lowerInWord = unicode.IsLower(r) || lowerInWord && unicode.IsLetter(r)
 		sc := m.score(r)
+		if sc == -8 {
+			res.faults++
+		}
 		if _, ok := m.common[unicode.ToLower(r)]; ok && !seen[unicode.ToLower(r)] {
 			seen[unicode.ToLower(r)] = true
 			res.distinct++
@@ -267,6 +314,14 @@ func (m *model) scoreRunes(n int, at func(i int) rune) result {
 			next = at(i + 1)
 		}
 		switch {
+		case isThai(r) && !thaiFits(prev, r, next):
+			sc = -2
+		case sc > 0 && unicode.Is(unicode.Mn, r) && !(prev >= 0x80 && (unicode.IsLetter(prev) || unicode.Is(unicode.Mn, prev))):
+			// A combining mark (Thai's vowels above and below and its
+			// tone marks) after anything but a letter of its script:
+			// the accented letters of a Latin page (è, é read in
+			// windows-874).
+			sc = -2
 		case neutral(r) || sc <= 0 || isHan(r) || isKana(r) || isHangul(r) || !unicode.IsLetter(r):
 		case !unicode.IsLetter(prev) && !unicode.IsLetter(next):
 			// An accented letter standing alone is unlikely; a symbol
@@ -277,8 +332,8 @@ func (m *model) scoreRunes(n int, at func(i int) rune) result {
 			// languages write mostly ASCII letters, and such runs are
 			// more often the bytes of a CJK charset read one by one.
 			sc = -1
-		case (isCyrillic(r) || isGreek(r)) && (isASCIILetter(prev) || isASCIILetter(next)):
-			// Cyrillic or Greek inside a Latin word.
+		case isAlphabet(r) && (isASCIILetter(prev) || isASCIILetter(next)):
+			// Cyrillic, Greek, Arabic, Hebrew or Thai inside a Latin word.
 			sc = -2
 		case unicode.IsUpper(r) && lowerBefore:
 			// An upper-case letter after a lower-case one in a word
@@ -293,6 +348,28 @@ func (m *model) scoreRunes(n int, at func(i int) rune) result {
 		res.mean = res.sum / float64(scored)
 	}
 	return res
+}
+
+// thaiFits reports whether the Thai character r may stand between prev
+// and next as Thai is written: a leading vowel (เ แ โ ใ ไ) before a
+// consonant, no mark after a leading vowel or a second tone mark, no
+// Thai digit inside a word. Bytes of another charset read in
+// windows-874 break these at every few characters.
+func thaiFits(prev, r, next rune) bool {
+	consonant := func(r rune) bool { return r >= 0x0E01 && r <= 0x0E2E }
+	leading := func(r rune) bool { return r >= 0x0E40 && r <= 0x0E44 }
+	tone := func(r rune) bool { return r >= 0x0E48 && r <= 0x0E4B }
+	digit := func(r rune) bool { return r >= 0x0E50 && r <= 0x0E59 }
+	letter := func(r rune) bool { return isThai(r) && !digit(r) && r != 0x0E3F }
+	switch {
+	case leading(r):
+		return consonant(next)
+	case unicode.Is(unicode.Mn, r):
+		return !leading(prev) && !(tone(r) && tone(prev))
+	case digit(r):
+		return !letter(prev) && !letter(next)
+	}
+	return true
 }
 
 func isASCIILetter(r rune) bool { return r < 0x80 && (r|0x20) >= 'a' && (r|0x20) <= 'z' }

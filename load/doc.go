@@ -19,15 +19,21 @@
 //  1. "bom": a UTF-8, UTF-16LE, UTF-16BE, UTF-32LE or UTF-32BE byte-order
 //     mark (browsers read UTF-32's little-endian mark as UTF-16LE, showing
 //     NUL characters; fiasco reads the text). UTF-16 without a mark is
-//     recognised by its NUL bytes ("guess").
+//     recognised by its NUL bytes ("guess": a tenth of its units with a
+//     zero byte at one parity, markup and hardly any control
+//     characters).
 //  2. "utf-8": the bytes are valid UTF-8 and hold non-ASCII characters. This
 //     beats any declaration: a page declared iso-8859-1 whose bytes are
 //     valid UTF-8 is UTF-8 (legacy text almost never forms valid UTF-8).
-//  3. "header": the charset of Options.ContentType (an HTTP header value),
-//     unless it is a single-byte charset and the bytes are UTF-8 but for
+//  3. "header": the charset of Options.ContentType (an HTTP header value,
+//     read leniently where mime.ParseMediaType refuses it, as browsers
+//     read "text/html;; charset=x"), unless it is a single-byte charset and the bytes are UTF-8 but for
 //     a few stray bytes (3 valid multi-byte sequences or more, twice as
 //     many as stray bytes): a server's default (Apache's AddDefaultCharset
 //     ISO-8859-1) over a UTF-8 page with a pasted windows-1252 quote.
+//     A header naming UTF-16 is taken where the bytes read as UTF-16
+//     markup (Chinese text with too few ASCII units for the NUL bytes
+//     to tell).
 //     The chain then goes on: a wrapper or meta that declares UTF-8, or
 //     the detector, says UTF-8; a <meta> that declares a single-byte
 //     charset over such bytes still decides, as it did (the page's own
@@ -35,19 +41,31 @@
 //  4. "wrapper": the CleanEval wrapper's encoding attribute.
 //  5. "meta": <meta charset>, <meta http-equiv="Content-Type" content=..>
 //     anywhere in the head (the head is tokenised to its end, up to 1 MiB,
-//     not only its first 1024 bytes), or an <?xml encoding=..?> declaration.
-//  6. "ascii": no byte above 0x7F; decoded as UTF-8.
+//     not only its first 1024 bytes, and within those 1024 bytes past a
+//     <div> or </head> too, as a browser's prescan reads it), or an
+//     <?xml encoding=..?> declaration. hz-gb-2312, which the Encoding
+//     Standard maps to its replacement decoder, is decoded as HZ.
+//  6. "ascii": no byte above 0x7F; decoded as UTF-8, but for ISO-2022-JP,
+//     told by its ESC $ B or ESC $ @ ("guess").
 //  7. "guess": a statistical detector. Bytes that are mostly valid UTF-8
 //     (at least as many valid multi-byte sequences as stray bytes) are
 //     UTF-8. Otherwise the lines holding non-ASCII bytes (up to 64 KiB) are
 //     decoded with windows-1252, windows-1250, iso-8859-2, windows-1251,
-//     koi8-r, windows-1253, shift_jis, euc-jp, gbk, big5 and euc-kr, and each
+//     koi8-r, koi8-u, windows-1253, iso-8859-7, windows-1256, iso-8859-6,
+//     windows-1255, windows-874, shift_jis, euc-jp, gbk, big5 and euc-kr,
+//     and each
 //     decoded character is scored against a small model of the charset's
 //     languages: common characters in frequency order, their script,
 //     undecodable bytes and C1 controls, and context (an accented letter
-//     standing alone or between two more accented letters, Cyrillic or
-//     Greek inside a Latin word, an upper-case letter after a lower-case
-//     one in a word).
+//     standing alone or between two more accented letters, Cyrillic,
+//     Greek, Arabic, Hebrew or Thai inside a Latin word, an upper-case
+//     letter after a lower-case one in a word, a combining mark after no
+//     letter, Thai written against its rules: a leading vowel before no
+//     consonant, a mark after a leading vowel, two tone marks, a digit
+//     in a word). Thai's model holds its twenty most frequent characters
+//     only, and a Thai, Arabic or Hebrew guess gives way to a CJK charset
+//     that decodes the sample without a fault: these alphabets read the
+//     byte pairs of CJK text as plausible letters.
 //     windows-1252 wins unless another charset leads it clearly: mean
 //     score +0.25; total +3, totals being the mean times the sample's
 //     non-ASCII bytes (so that a two-byte charset is not behind for
@@ -62,8 +80,9 @@
 //     for Portuguese õ (windows-1252), nor Danish æ for Polish ć. windows-1252 wins
 //     unless another leads it by a likelihood ratio of e^6 and reads the
 //     sample differently. How well this guesses is measured on the
-//     shared data sets and on text of 24 languages (RESULTS.md, "load").
-//     Arabic, Hebrew, Thai and other charsets are not guessed.
+//     shared data sets and on text of 36 languages (RESULTS.md, "load";
+//     TestGuessLocales, TestGuessCJKLocales). Charsets not listed here
+//     (windows-1258, ISO-2022-KR) are not guessed.
 //  8. "default": windows-1252.
 //
 // Labels are resolved with the WHATWG Encoding Standard's table, so
@@ -75,7 +94,12 @@
 // read where a byte-order mark or valid UTF-8 decides first). Stray bytes in text
 // decoded as UTF-8 are read as windows-1252, so pages patched together from
 // UTF-8 and legacy parts stay readable; the decoded text is always valid
-// UTF-8.
+// UTF-8. A multi-byte character cut off at the very end of the input
+// (a page cut by its crawler or at Options.MaxBytes) is dropped, in every
+// charset, and so is a "<" or "</" that ends it (a tag cut off there). A
+// page refused as binary that declares a charset this package cannot
+// decode (UTF-32 without a mark, ISO-2022-KR) names that charset in its
+// error.
 //
 // # Resource guards
 //

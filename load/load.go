@@ -156,6 +156,9 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 		// Text in UTF-16 was recognised above; anything else full of
 		// control bytes is not a page.
 		if kind := binaryKind(data); kind != "" {
+			if c.unsupported != "" && kind == "binary data" {
+				kind += fmt.Sprintf(", or text in the charset it declares, %q, which is not supported", c.unsupported)
+			}
 			return nil, fmt.Errorf("%s: %w (%s)", name, ErrBinary, kind)
 		}
 	}
@@ -164,6 +167,7 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: decoding as %s: %v", name, c.name, err)
 	}
+	text = trimCutTag(text)
 	if w != nil {
 		p.URL = w.attr("id", c)
 		p.Title = w.attr("title", c)
@@ -253,10 +257,27 @@ func decode(data []byte, c choice) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	// A multi-byte sequence cut off at the very end (a page cut by
+	// its crawler or at Options.MaxBytes) decodes to U+FFFD: dropped,
+	// as for UTF-8 above.
+	out = bytes.TrimSuffix(out, []byte("\uFFFD"))
 	if !utf8.Valid(out) {
 		return strings.ToValidUTF8(string(out), "\uFFFD"), nil
 	}
 	return string(out), nil
+}
+
+// trimCutTag drops a "<" or "</" that ends text: a tag cut off at the
+// very end, which the tokenizer would give as text ("…the end.</").
+// A page that ends whole ends otherwise.
+func trimCutTag(text string) string {
+	t := strings.TrimSuffix(text, "<")
+	if t == text {
+		if t = strings.TrimSuffix(text, "</"); t == text {
+			return text
+		}
+	}
+	return t
 }
 
 // Depth caps tried, in turn, on a page that html.Parse rejects as nested

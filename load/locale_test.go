@@ -57,14 +57,18 @@ var localeCases = []struct {
 	{"is", []*charmap.Charmap{charmap.Windows1252}},
 	{"sq", []*charmap.Charmap{charmap.Windows1252}},
 	{"ru", []*charmap.Charmap{charmap.Windows1251, charmap.KOI8R}},
-	{"uk", []*charmap.Charmap{charmap.Windows1251}},
+	{"uk", []*charmap.Charmap{charmap.Windows1251, charmap.KOI8U}},
 	{"bg", []*charmap.Charmap{charmap.Windows1251}},
-	{"el", []*charmap.Charmap{charmap.Windows1253}},
+	{"el", []*charmap.Charmap{charmap.Windows1253, charmap.ISO8859_7}},
+	{"ar", []*charmap.Charmap{charmap.Windows1256, charmap.ISO8859_6}},
+	{"fa", []*charmap.Charmap{charmap.Windows1256}},
+	{"he", []*charmap.Charmap{charmap.Windows1255}},
+	{"th", []*charmap.Charmap{charmap.Windows874}},
 }
 
 var updateCounts = flag.Bool("update", false, "write latin_counts.go from the training half of the translations (TestGuessLocales) and testdata/latin/pages.tsv (TestLatinPages)")
 
-// TestGuessLocales measures the statistical detector on real text of 28
+// TestGuessLocales measures the statistical detector on real text of 32
 // languages: the translations in the message catalogues under
 // /usr/share/locale (skipped where a language has none). A translation
 // goes to the training half or the test half by its hash; with -v the

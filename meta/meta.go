@@ -8,6 +8,7 @@ import (
 
 	"golang.org/x/net/html"
 
+	"github.com/fiasco-project/fiasco/internal/dom"
 	"github.com/fiasco-project/fiasco/load"
 )
 
@@ -300,7 +301,10 @@ func clean(s string) string {
 	if len(s) > 4*MaxValue {
 		s = s[:4*MaxValue]
 	}
-	s = strings.Join(strings.Fields(s), " ")
+	// Characters that show nothing (a soft hyphen, a zero-width space)
+	// go, as package preclean strips them from the text: a title
+	// matches its heading.
+	s = strings.Join(strings.Fields(strings.Map(dropInvisible, s)), " ")
 	if len(s) > MaxValue {
 		i := MaxValue
 		for i > 0 && !utf8.RuneStart(s[i]) {
@@ -312,6 +316,13 @@ func clean(s string) string {
 		s = strings.ToValidUTF8(s, "\uFFFD")
 	}
 	return s
+}
+
+func dropInvisible(r rune) rune {
+	if dom.Invisible(r) {
+		return -1
+	}
+	return r
 }
 
 // authorName returns the name in an author value: "By " (or "Posts by ",

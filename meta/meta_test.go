@@ -334,3 +334,14 @@ func FuzzExtract(f *testing.F) {
 		}
 	})
 }
+
+// TestInvisibleDropped: characters that show nothing go from the values
+// as package preclean strips them from the text.
+func TestInvisibleDropped(t *testing.T) {
+	doc, _ := html.Parse(strings.NewReader("<head><title>Bundes\u00adverfassungs\u00adgericht\u200b urteilt</title>" +
+		`<meta name="author" content="Anna` + "\u200b" + ` Schmidt"><meta property="og:site_name" content="Tages` + "\u00ad" + `zeitung"></head>`))
+	m := Extract(doc, "")
+	if m.Title != "Bundesverfassungsgericht urteilt" || m.Author != "Anna Schmidt" || m.Site != "Tageszeitung" {
+		t.Errorf("title %q, author %q, site %q", m.Title, m.Author, m.Site)
+	}
+}

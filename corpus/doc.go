@@ -29,7 +29,7 @@
 //
 // Every page is read through a limit of Options.MaxBytes+1 bytes (never
 // whole), so that a page cut at the limit is reported truncated and
-// /dev/zero is one cut page.
+// /dev/zero is read up to the limit and fails as binary (NUL bytes only).
 //
 // Of a WARC file, the response records holding an HTML page (by the HTTP
 // Content-Type, sniffed when that says too little) with a 2xx status are
@@ -49,12 +49,14 @@
 // page (the export formats, JSON with the page's metadata and notes as
 // pipeline.Result.Write writes it) with a manifest (manifest.jsonl: input →
 // output, or its error); a JSON Lines file or stream (jsonl: one object per
-// input: url, warc_record_id, title, author, date, site (the page's
+// input: input (its name; FILE#OFFSET for a WARC record), url,
+// warc_record_id, warc_date, title, author, date, site (the page's
 // metadata, package meta; author, date and site only when known), lang
 // ([Lang]: a guess among 20 languages, "" for others), charset, truncated, text, render_error when the text model cleaned the
 // page because rendering it failed, unseen_blocks, smoothed_blocks,
-// floored, and optionally blocks (with their unseen, smoothed and floor),
-// or error); or a
+// floored, frames (for a page without text, the pages its frames or
+// inline frames load), and optionally blocks (with their unseen, smoothed and floor),
+// or error, with damage where it is of damage in a WARC file); or a
 // WET file (wet: a warcinfo record and
 // one gzip member per page holding a conversion record with WARC-Refers-To
 // naming the response record, as Common Crawl's). Failed pages are also

@@ -79,9 +79,8 @@
 // [LabelDice] is FIASCO's method for comparison: each gold segment goes to
 // the block whose subtree text has the highest Dice coefficient with it
 // (at least [MinDice]), and everything below that block is clean. Its
-// oracle F is far lower (CleanEval dev 93.7 against 98.5, L3S-GN1 95.7
-// against 98.2, KrdWrd 83.8 against 98.7): a segment that is only part of a
-// block, or a block holding several segments, defeats it.
+// oracle F is lower (RESULTS.md, "gold"): a segment that is only part of
+// a block, or a block holding several segments, defeats it.
 //
 // # Words joined at line feeds
 //

@@ -7,13 +7,17 @@
 // [Clean] works in place on a document from html.Parse (package load) and
 // removes:
 //
-//   - comments, and in <head> everything but <title>; a
-//     <meta charset="utf-8"> is put first in <head>, since the document is
-//     UTF-8 now and the render stage hands it to a browser;
+//   - comments, and in <head> everything but <title> (and, with
+//     Options.KeepStyles, the page's <style> sheets, moved into <head>
+//     from wherever they stood, so that a browser drawing the document
+//     shows the page's own layout: package pipeline asks for it when it
+//     renders); a <meta charset="utf-8"> is put first in <head>, since
+//     the document is UTF-8 now and the render stage hands it to a
+//     browser;
 //   - <title> outside <head> (markup before it closed the head early, and
 //     the parser put it in the body, where browsers do not show it); the
 //     first moves into a <head> that has no title;
-//   - script, style, noscript, template; iframe, frame, frameset, noframes,
+//   - script, style (but with Options.KeepStyles), noscript, template; iframe, frame, frameset, noframes,
 //     object, embed, noembed, applet, param, svg, canvas, audio, video,
 //     source, track (embedded content and fallbacks a browser does not
 //     show; noembed's content is raw text, markup included); with

@@ -35,8 +35,9 @@ files are decompressed), a WARC file (WARC 1.0 or 1.1, or the drafts'
 0.17 and 0.18, plain, gzip or zstd, named .warc, .warc.gz or .warc.zst or starting with WARC/: every
 HTML response record with a 2xx status is a page; other records are
 skipped and counted; an ARC file is an error), a directory (every non-hidden file below it, symbolic
-links followed, but for style sheets, scripts, images, fonts, PDFs, archives, Markdown and CSV by
-their names, and earlier runs' output directories: counted in the summary) or - (standard input). -i LIST adds the paths listed in a
+links followed, but for style sheets, scripts, images, fonts, PDFs, archives, Markdown, CSV and
+JSON Lines by their names, and earlier runs' outputs, directories and JSONL or WET files with their
+settings beside them: counted in the summary) or - (standard input). -i LIST adds the paths listed in a
 file, one per line, after the INPUT arguments. A path that does not exist is a failed page, not the
 end of the run. Every page is read up to --max-bytes; a longer page is cut
 there and reported truncated.
@@ -64,7 +65,8 @@ Outputs:
         run's manifest does not list is never overwritten: its page fails
         with an error record saying so); DIR/manifest.jsonl maps every
         input to its output or its error.
-  --format jsonl   one JSON object per input and line (url, warc_record_id,
+  --format jsonl   one JSON object per input and line (input: its name,
+        FILE#OFFSET for a WARC record; url, warc_record_id,
         warc_date (a WARC record's WARC-Date: when it was fetched), title, author, date, site (when the page gives them: meta tags,
         JSON-LD), lang (a guess from the text's script or function words,
         for 20 languages, "" for others: corpus.Lang), charset,
@@ -74,8 +76,10 @@ Outputs:
         that renders all but blank, which the text model decided),
         smoothed_blocks (blocks whose label sequence smoothing changed: see
         --smooth), floored (the prose floor kept the page's prose: see
-        --floor); with --blocks the blocks; a failed page has error
-        instead), in input order, to
+        --floor), frames (for a page without text, the pages its frames
+        or inline frames load); with --blocks the blocks; a failed page has error
+        instead, with damage: true where the error is of damage in a
+        WARC file, not of a page), in input order, to
         standard output or -o FILE (gzip-compressed when FILE ends in .gz,
         a gzip member per line).
   --format wet     WARC conversion records as in Common Crawl's WET files,
@@ -105,8 +109,8 @@ clean as the run it continues did (format and its options, model,
 threshold, smoothing, policy, rendering, limits: kept in a hidden file beside the
 output; move the two together), else it stops before touching the output.
 The same command run again without --resume over the output of a run
-that did not finish (killed, interrupted, stopped by an error) stops
-too, before touching it: give --resume to continue, or --overwrite to
+that did not finish (killed, interrupted, stopped by an error) and that
+holds pages stops too, before touching it: give --resume to continue, or --overwrite to
 start afresh and lose its pages. A finished run's output is overwritten,
 with a note. An existing file that is no output of fiasco's (a crawl's
 WARC file named as the WET output, a page named as the error log) is

@@ -102,6 +102,10 @@ type Stats struct {
 	// them); their error logs are JSON Lines, which walks skip by name
 	// (NotPages).
 	OutputFiles int
+	// Special counts the entries of walks that are no regular file nor
+	// directory (named pipes, sockets, devices, a link to one), skipped:
+	// a pipe would block the walk, a device never ends.
+	Special int
 	// Repeated names the files skipped because they were read already
 	// in this run, as the same file by another path, argument or
 	// directory walk (a.warc ./a.warc dir/ with dir/a.warc): reading

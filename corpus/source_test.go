@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -249,5 +250,27 @@ func TestListStopped(t *testing.T) {
 	}
 	if want := []string{"a.html", "b.html", "c.html"}; !slices.Equal(got, want) {
 		t.Errorf("inputs %q: want the list's pages, %q", got, want)
+	}
+}
+
+// TestWalkSkipsSpecialFiles: a walk skips named pipes and links to
+// devices (a pipe would block it, /dev/zero never ends) and counts them.
+func TestWalkSkipsSpecialFiles(t *testing.T) {
+	root := t.TempDir()
+	chdir(t, root)
+	writeFiles(t, root, map[string]string{"site/a.html": page})
+	if err := syscall.Mkfifo(filepath.Join(root, "site", "fifo.html"), 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	if err := os.Symlink("/dev/null", filepath.Join(root, "site", "null.html")); err != nil {
+		t.Fatal(err)
+	}
+	s := NewSource(Options{})
+	got := collect(t, s, "site")
+	if want := []string{"a.html=site/a.html"}; !slices.Equal(got, want) {
+		t.Errorf("walk gave %q, want %q", got, want)
+	}
+	if n := s.Stats().Special; n != 2 {
+		t.Errorf("%d special files counted, want 2", n)
 	}
 }

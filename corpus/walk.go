@@ -111,6 +111,8 @@ func (w *walker) dir(dir, rel string) bool {
 			if !w.s.file(w.ctx, p, r, e.fi, w.yield) {
 				return false
 			}
+		default:
+			w.s.stats.Special++
 		}
 	}
 	return true

@@ -11,8 +11,9 @@
 //   - [HTML]: the pruned document. The own text of every dropped block is
 //     removed, then every element left without text or images (the head,
 //     html and body stay), and the <div>s that package blocks wrapped
-//     around runs of inline content give way to their content; the rest
-//     is rendered with html.Render.
+//     around runs of inline content give way to their content; event
+//     handler attributes and javascript: URLs go (the document is safe to
+//     open); the rest is rendered with html.Render.
 //   - [JSON]: one object per page, {"name", "url", "blocks": [...]}, with
 //     one object per block: id, label (clean or dirty), value (the
 //     decision value to six decimals, when given), type (p, h or l, by

@@ -335,7 +335,51 @@ func writeHTML(w stringWriter, p *load.Page, bs []*blocks.Block, kept func(int) 
 	strip(doc, -1)
 	prune(doc)
 	unwrapAnon(doc)
+	disarm(doc)
 	return html.Render(w, doc)
+}
+
+// disarm drops what would run code when the cleaned document is opened
+// in a browser: event handler attributes (onclick, onerror, ...) and
+// javascript: or vbscript: URLs (preclean removed the scripts
+// themselves). A browser strips tabs and line ends from a URL and reads
+// its scheme in any case, and so does disarm.
+func disarm(n *html.Node) {
+	if n.Type == html.ElementNode {
+		attrs := n.Attr[:0]
+		for _, a := range n.Attr {
+			if len(a.Key) > 2 && strings.EqualFold(a.Key[:2], "on") || scriptURL(a.Val) && urlAttr(a.Key) {
+				continue
+			}
+			attrs = append(attrs, a)
+		}
+		n.Attr = attrs
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		disarm(c)
+	}
+}
+
+// urlAttr reports the attributes that hold a URL a browser follows.
+func urlAttr(key string) bool {
+	switch strings.ToLower(key) {
+	case "href", "src", "action", "formaction", "data", "poster", "background", "cite", "xlink:href":
+		return true
+	}
+	return false
+}
+
+// scriptURL reports a javascript: or vbscript: URL, as a browser reads
+// one: leading spaces and control characters skipped, tabs and line ends
+// anywhere dropped, the scheme in any case.
+func scriptURL(v string) bool {
+	v = strings.TrimLeft(v, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
+	v = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(v)
+	if len(v) > 11 {
+		v = v[:11]
+	}
+	v = strings.ToLower(v)
+	return strings.HasPrefix(v, "javascript:") || strings.HasPrefix(v, "vbscript:")
 }
 
 // unwrapAnon replaces each <div> that package blocks inserted around a

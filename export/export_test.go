@@ -561,3 +561,36 @@ func TestHTMLWithoutAnon(t *testing.T) {
 		t.Errorf("HTML output\n%s\nwant it to hold\n%s", out.String(), want)
 	}
 }
+
+// TestHTMLDisarmed: the HTML format keeps no event handler and no
+// javascript: or vbscript: URL, however written, and keeps other links.
+func TestHTMLDisarmed(t *testing.T) {
+	src := `<html><body onload="alert(0)"><p onmouseover="alert(1)" ONCLICK='alert(2)'>A paragraph with <a href="javascript:alert(3)">one</a>,
+<a href=" JaVa&#x09;Script:alert(4)">two</a>, <a href="vbscript:msgbox(5)">three</a> and <a href="/story/next" title="on time">a link</a>.
+<img src="x.png" onerror="alert(6)"> <form action="javascript:alert(7)"></form><svg><a xlink:href="javascript:alert(8)">x</a></svg></p></body></html>`
+	doc, err := html.Parse(strings.NewReader(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &load.Page{Name: "x.html", Doc: doc}
+	bs := blocks.Find(doc)
+	var buf bytes.Buffer
+	keep := make([]bool, len(bs))
+	for i := range keep {
+		keep[i] = true
+	}
+	if err := Write(&buf, HTML, p, bs, keep, nil); err != nil {
+		t.Fatal(err)
+	}
+	out := strings.ToLower(buf.String())
+	for _, bad := range []string{"alert", "msgbox", "onload", "onmouseover", "onclick", "onerror", "javascript", "vbscript"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("output holds %q:\n%s", bad, buf.String())
+		}
+	}
+	for _, want := range []string{`href="/story/next"`, `title="on time"`, `src="x.png"`, "a paragraph with"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, buf.String())
+		}
+	}
+}

@@ -51,6 +51,11 @@ type Page struct {
 	// Flattened counts the elements dropped (their content kept) because
 	// the page nested deeper than the parser accepts.
 	Flattened int
+	// FormattingDropped reports a page whose formatting elements (<b>,
+	// <font>, ...; not <a>) were dropped, their text kept, because the
+	// parser would have reopened so many of them that the document
+	// multiplied (see the package doc, "Resource guards").
+	FormattingDropped bool
 	// TitleClosed reports a <title> without an end tag, closed at its
 	// first tag so that the rest of the page is parsed as markup rather
 	// than read as the title's text (see the package doc, "Repairs").
@@ -182,6 +187,7 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 		text = cut
 		p.MarkCut(CutTags)
 	}
+	text, p.FormattingDropped = dropFormatting(text)
 	doc, err := parse(text, p)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)

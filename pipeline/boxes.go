@@ -68,7 +68,7 @@ func NeverKept(d *Doc) []string {
 // findNeverKept is NeverKept for a document Prepare did not make.
 func findNeverKept(d *Doc) []string {
 	var why []string
-	seen := map[*html.Node]bool{} // elements checked: boxes of few words
+	seen := map[*html.Node]boxKind{} // elements checked
 	for i, b := range d.Blocks {
 		r := ""
 		switch {
@@ -95,29 +95,44 @@ func neverKept(never []string, i int) bool {
 
 // inBox reports whether n or an ancestor below the content elements is a
 // box (boxName) of at most MaxBoxWords words, remembering each element's
-// answer in seen. The content elements, which are never boxes, nor is
-// anything above them: <html>, <body>, <main>, <article>, and a
-// WordPress post's wrapper (postWrapper).
-func inBox(n *html.Node, seen map[*html.Node]bool) bool {
+// answer in seen (each element's class list is read once: a page of
+// nested elements with thousands of class names each took minutes when
+// every block read every ancestor's). The content elements, which are
+// never boxes, nor is anything above them: <html>, <body>, <main>,
+// <article>, and a WordPress post's wrapper (postWrapper).
+func inBox(n *html.Node, seen map[*html.Node]boxKind) bool {
 	for e := n; e != nil && e.Type == html.ElementNode; e = e.Parent {
-		switch e.DataAtom {
-		case atom.Html, atom.Head, atom.Body, atom.Main, atom.Article:
-			return false
-		}
-		if postWrapper(e) {
-			return false
-		}
-		box, ok := seen[e]
+		kind, ok := seen[e]
 		if !ok {
-			box = boxName(e) && dom.Words(e, MaxBoxWords+1, nil) <= MaxBoxWords
-			seen[e] = box
+			switch {
+			case e.DataAtom == atom.Html, e.DataAtom == atom.Head, e.DataAtom == atom.Body,
+				e.DataAtom == atom.Main, e.DataAtom == atom.Article, postWrapper(e):
+				kind = boxContent
+			case boxName(e) && dom.Words(e, MaxBoxWords+1, nil) <= MaxBoxWords:
+				kind = boxSmall
+			default:
+				kind = boxNone
+			}
+			seen[e] = kind
 		}
-		if box {
+		switch kind {
+		case boxContent:
+			return false
+		case boxSmall:
 			return true
 		}
 	}
 	return false
 }
+
+// boxKind is what inBox found an element to be.
+type boxKind uint8
+
+const (
+	boxNone    boxKind = iota + 1 // neither: look further up
+	boxSmall                      // a box (boxName) of few words
+	boxContent                    // a content element or a post's wrapper: no box at or above it
+)
 
 // postWrapper reports whether e is the wrapper WordPress's post_class
 // writes around a post ("hentry", or "type-product status-publish"): its

@@ -36,8 +36,8 @@ files are decompressed), a WARC file (WARC 1.0 or 1.1, or the drafts'
 HTML response record with a 2xx status is a page; other records are
 skipped and counted; an ARC file is an error), a directory (every non-hidden file below it, symbolic
 links followed, but for style sheets, scripts, images, fonts, PDFs, archives, Markdown, CSV and
-JSON Lines by their names, and earlier runs' outputs, directories and JSONL or WET files with their
-settings beside them: counted in the summary) or - (standard input). -i LIST adds the paths listed in a
+JSON Lines by their names, earlier runs' outputs, directories and JSONL or WET files with their
+settings beside them, and named pipes, sockets and devices: counted in the summary) or - (standard input). -i LIST adds the paths listed in a
 file, one per line, after the INPUT arguments. A path that does not exist is a failed page, not the
 end of the run. Every page is read up to --max-bytes; a longer page is cut
 there and reported truncated.

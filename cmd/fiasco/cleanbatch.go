@@ -443,6 +443,9 @@ func walkSummary(stats corpus.Stats) string {
 	if n := stats.OutputFiles; n > 0 {
 		parts = append(parts, "skipped "+plural(n, "output file")+" of earlier runs (JSONL or WET)")
 	}
+	if n := stats.Special; n > 0 {
+		parts = append(parts, "skipped "+plural(n, "special file")+" (named pipes, sockets, devices)")
+	}
 	return strings.Join(parts, "; ")
 }
 

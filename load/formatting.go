@@ -1,0 +1,104 @@
+package load
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Formatting elements left open (a forum's <font color> that no post
+// closes, 400 <b class=…> that a page never ends) are reopened by the
+// parser wherever text or an element follows a block's end (the HTML
+// standard's "reconstruct the active formatting elements"): a page of
+// 1.2 MB made tens of millions of elements and ran fiasco out of memory,
+// and 520 open <font>s nested the document past the parser's 512
+// open elements. Browsers build such trees too; the text of a page does
+// not need its formatting elements, so where they would multiply the
+// document, their tags are dropped and their text kept.
+
+// Limits of the reopening, as estimated by formattingLoad: more open
+// formatting elements at once than maxActiveFormatting, or more
+// reopened elements in all than maxReopened, and the formatting tags go.
+const (
+	maxActiveFormatting = 64
+	maxReopened         = 1 << 21
+)
+
+// formattingElem reports the formatting elements the parser reopens,
+// but for <a>, whose start tag closes an open one (a link's tags stay:
+// links are features) and <nobr>, treated the same way.
+func formattingElem(a atom.Atom) bool {
+	switch a {
+	case atom.B, atom.Big, atom.Code, atom.Em, atom.Font, atom.I, atom.S,
+		atom.Small, atom.Strike, atom.Strong, atom.Tt, atom.U:
+		return true
+	}
+	return false
+}
+
+// formattingLoad estimates, from the tags alone, the most formatting
+// elements open at once and the elements the parser would make reopening
+// them: each start tag of another element, and each text, after an end
+// tag that closed a block, reopens every formatting element still open
+// (an overestimate where the block did not close them; a page with
+// properly closed <b>s has none open). Scripts, styles and comments are
+// the tokenizer's raw text and count for nothing.
+func formattingLoad(text string) (maxActive int, reopened int64) {
+	z := html.NewTokenizer(strings.NewReader(text))
+	var active []atom.Atom
+	for {
+		switch z.Next() {
+		case html.ErrorToken:
+			return maxActive, reopened
+		case html.StartTagToken, html.SelfClosingTagToken:
+			name, _ := z.TagName()
+			a := atom.Lookup(name)
+			if formattingElem(a) {
+				active = append(active, a)
+				maxActive = max(maxActive, len(active))
+				continue
+			}
+			reopened += int64(len(active))
+		case html.EndTagToken:
+			name, _ := z.TagName()
+			a := atom.Lookup(name)
+			if !formattingElem(a) {
+				continue
+			}
+			for i := len(active) - 1; i >= 0; i-- {
+				if active[i] == a {
+					active = append(active[:i], active[i+1:]...)
+					break
+				}
+			}
+		}
+	}
+}
+
+// dropFormatting returns text without the start and end tags of the
+// formatting elements (formattingElem) and whether it dropped any,
+// where formattingLoad says the parser would multiply them.
+func dropFormatting(text string) (string, bool) {
+	if maxActive, reopened := formattingLoad(text); maxActive <= maxActiveFormatting && reopened <= maxReopened {
+		return text, false
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	z := html.NewTokenizer(strings.NewReader(text))
+	for {
+		tt := z.Next()
+		raw := z.Raw()
+		if tt == html.ErrorToken {
+			b.Write(raw) // what the tokenizer read but made no token of
+			return b.String(), true
+		}
+		if tt == html.StartTagToken || tt == html.EndTagToken || tt == html.SelfClosingTagToken {
+			name, _ := z.TagName()
+			if formattingElem(atom.Lookup(name)) {
+				continue
+			}
+		}
+		b.Write(raw)
+	}
+}

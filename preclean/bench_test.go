@@ -2,6 +2,7 @@ package preclean
 
 import (
 	"bytes"
+	"fmt"
 	"github.com/fiasco-project/fiasco/internal/shared"
 	"os"
 	"path/filepath"
@@ -63,4 +64,33 @@ func BenchmarkCleanEvalDev(b *testing.B) {
 			return Clean(p.Doc)
 		})
 	})
+}
+
+// BenchmarkBreaks: a paragraph of n lines parted by <br><br>, beside the
+// same lines as n paragraphs (the reference, with no run to split): the
+// ratio stays flat as n grows where each split costs the stretch before
+// it (it grew with n when a split moved the rest of the paragraph).
+func BenchmarkBreaks(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		var runs, paras bytes.Buffer
+		runs.WriteString("<body><p>")
+		paras.WriteString("<body>")
+		for range n {
+			runs.WriteString("Some words of text here<br><br>")
+			paras.WriteString("<p>Some words of text here</p>")
+		}
+		for name, src := range map[string][]byte{"runs": runs.Bytes(), "paragraphs": paras.Bytes()} {
+			b.Run(fmt.Sprintf("%s-%d", name, n), func(b *testing.B) {
+				for b.Loop() {
+					doc, err := html.Parse(bytes.NewReader(src))
+					if err != nil {
+						b.Fatal(err)
+					}
+					if err := Clean(doc); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
 }

@@ -114,3 +114,23 @@ func TestOpenShadowRootsTwice(t *testing.T) {
 		}
 	}
 }
+
+// TestBreaksKeepFirstID: a paragraph split at its <br> runs keeps its id
+// in the first part only, and its other attributes in every part, down
+// to the inline elements the splits cross (the output of the code that
+// split first to last, moving what followed each run).
+func TestBreaksKeepFirstID(t *testing.T) {
+	doc, err := html.Parse(strings.NewReader(`<body><p id=x class=c>one<br><br><b id=y class=d>two<br><br>three</b><br><br>four</p></body>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Clean(doc); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	html.Render(&b, doc)
+	want := `<p id="x" class="c">one</p><p class="c"><b class="d" id="y">two</b></p><p class="c"><b class="d">three</b></p><p class="c">four</p>`
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("got %s\nwant %s", b.String(), want)
+	}
+}

@@ -40,8 +40,9 @@ func (st *Stats) splitBreaks(doc *html.Node) {
 		}
 	}
 	walk(doc)
+	inline := map[*html.Node]bool{} // pureInline's answers: a split keeps them
 	for _, r := range runs {
-		if st.split(r) {
+		if st.split(r, inline) {
 			st.Paragraphs++
 		} else {
 			st.Kept++
@@ -56,7 +57,14 @@ func (st *Stats) splitBreaks(doc *html.Node) {
 // around r in r's parent (bounded by elements holding blocks) is wrapped in
 // a <p> that is then split. Runs where neither is possible without making a
 // document that a parser would read differently are left alone (Stats.Kept).
-func (st *Stats) split(r run) bool {
+//
+// The split moves what precedes the run into a copy of its paragraph
+// (splitBefore), so that the paragraph goes on holding the runs still
+// to split, each split costing the stretch before it: moving what
+// follows, as a first version did, made a page of 60,000 lines parted by
+// <br><br> take two minutes. inline remembers pureInline's answer for
+// each paragraph: splitting inline content leaves inline content.
+func (st *Stats) split(r run, inline map[*html.Node]bool) bool {
 	e := r.first.Parent
 	if e == nil || r.last.Parent != e {
 		return false
@@ -64,7 +72,12 @@ func (st *Stats) split(r run) bool {
 	var root *html.Node
 	for n := e; n != nil && n.Type == html.ElementNode && n.Namespace == ""; n = n.Parent {
 		if paraLike(n) {
-			if !pureInline(n) {
+			pure, ok := inline[n]
+			if !ok {
+				pure = pureInline(n)
+				inline[n] = pure
+			}
+			if !pure {
 				return false
 			}
 			root = n
@@ -78,7 +91,7 @@ func (st *Stats) split(r run) bool {
 	if root == nil || root.Parent == nil {
 		return false
 	}
-	right := splitAfter(root, r.last)
+	left := splitBefore(root, r.first)
 	for n := r.first; n != nil; {
 		next := n.NextSibling
 		n.Parent.RemoveChild(n)
@@ -87,8 +100,8 @@ func (st *Stats) split(r run) bool {
 		}
 		n = next
 	}
-	if !hasContent(right) {
-		right.Parent.RemoveChild(right)
+	if !hasContent(left) {
+		left.Parent.RemoveChild(left)
 	}
 	if !hasContent(root) {
 		root.Parent.RemoveChild(root)
@@ -130,27 +143,31 @@ func pureInline(n *html.Node) bool {
 	return true
 }
 
-// splitAfter moves everything that follows x inside root into a shallow
-// copy of root inserted right after it, copying the elements between root
-// and x on the way, and returns the copy.
-func splitAfter(root, x *html.Node) *html.Node {
+// splitBefore moves everything that precedes x inside root into a
+// shallow copy of root inserted right before it, copying the elements
+// between root and x on the way, and returns the copy. The copies take
+// the elements' attributes and the elements keep them without their id,
+// as the part before a split keeps the id in a browser's parser (ids
+// stay unique).
+func splitBefore(root, x *html.Node) *html.Node {
 	var carry *html.Node
 	child := x
 	for {
 		p := child.Parent
 		clone := shallowClone(p)
-		if carry != nil {
-			clone.AppendChild(carry)
-		}
-		for s := child.NextSibling; s != nil; {
+		clone.Attr, p.Attr = p.Attr, clone.Attr
+		for s := p.FirstChild; s != child; {
 			next := s.NextSibling
 			p.RemoveChild(s)
 			clone.AppendChild(s)
 			s = next
 		}
+		if carry != nil {
+			clone.AppendChild(carry)
+		}
 		carry = clone
 		if p == root {
-			root.Parent.InsertBefore(clone, root.NextSibling)
+			root.Parent.InsertBefore(clone, root)
 			return clone
 		}
 		child = p

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/pipeline"
@@ -239,12 +240,34 @@ func (n *namer) name(in pipeline.Input) string {
 	if dir == "." || !filepath.IsLocal(filepath.FromSlash(dir)) {
 		dir = ""
 	}
+	dir, base = escapeInvalid(dir), escapeInvalid(base)
 	name := path.Join(dir, base+n.ext)
 	for k := 2; n.used[name]; k++ {
 		name = path.Join(dir, fmt.Sprintf("%s-%d%s", base, k, n.ext))
 	}
 	n.used[name] = true
 	return name
+}
+
+// escapeInvalid writes each byte of s that is not part of valid UTF-8 as
+// %XX: an output's name is recorded in JSON (the manifest), which holds
+// such a byte as U+FFFD, and the name on disk must be the one recorded
+// (a page of a Latin-1 site's mirror, "caf\xe9.html", is caf%E9.txt).
+func escapeInvalid(s string) string {
+	if utf8.ValidString(s) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			fmt.Fprintf(&b, "%%%02X", s[i])
+		} else {
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
 }
 
 // SplitRecord splits the name of a WARC record's input (NAME#NNNNNN, a

@@ -887,3 +887,33 @@ func TestErrorRecordsAgree(t *testing.T) {
 		t.Error("a file's modification time given as warc_date")
 	}
 }
+
+// TestDirOutputNamesNotUTF8: a page whose file name is not UTF-8 (a
+// Latin-1 site's mirror) gets an output named with %XX for those bytes,
+// the name the manifest records, so that the next run replaces it
+// rather than failing on a file its manifest does not list.
+func TestDirOutputNamesNotUTF8(t *testing.T) {
+	dir := t.TempDir()
+	for run := range 2 {
+		out, err := Open(OutputOptions{Format: "text", Path: dir})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := outcomes(t, 2, out.Sink)
+		all[0].Input.Rel, all[1].Input.Rel = "caf\xe9.html", "caf%E9.html"
+		for _, o := range all {
+			if _, err := out.Sink.Put(o); err != nil {
+				t.Fatalf("run %d: %v", run, err)
+			}
+		}
+		if err := out.Close(); err != nil {
+			t.Fatal(err)
+		}
+		m, _ := os.ReadFile(filepath.Join(dir, ManifestName))
+		_, err1 := os.Stat(filepath.Join(dir, "caf%E9.txt"))
+		_, err2 := os.Stat(filepath.Join(dir, "caf%E9-2.txt"))
+		if err1 != nil || err2 != nil || !strings.Contains(string(m), `"output":"caf%E9.txt"`) || !strings.Contains(string(m), `"output":"caf%E9-2.txt"`) || strings.Contains(string(m), `"error"`) {
+			t.Errorf("run %d: %v, %v; manifest:\n%s", run, err1, err2, m)
+		}
+	}
+}

@@ -80,7 +80,11 @@ func (v *ChromeVisualizer) Visual(ctx context.Context, d *Doc) ([]vision.Feature
 		return nil, err
 	}
 	t0 := time.Now()
-	res, err := v.Browser.Render(ctx, doc, colors, render.RenderOptions{Highlight: true, URL: d.URL, Resources: d.Resources})
+	pageURL := d.URL
+	if !render.UsableURL(pageURL) {
+		pageURL = "" // a URL Chromium would not navigate to: the page renders at the made-up one
+	}
+	res, err := v.Browser.Render(ctx, doc, colors, render.RenderOptions{Highlight: true, URL: pageURL, Resources: d.Resources})
 	if err != nil {
 		return nil, err
 	}

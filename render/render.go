@@ -164,11 +164,30 @@ func pageURL(s string) (string, error) {
 		return "", nil
 	}
 	u, err := url.Parse(s)
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || !validPort(u.Port()) {
 		return "", fmt.Errorf("render: RenderOptions.URL %q: not an absolute http or https URL", s)
 	}
 	u.Fragment, u.RawFragment = "", ""
 	return u.String(), nil
+}
+
+// validPort reports a URL's port that Chromium navigates to: none, or
+// 1 to 65535 (url.Parse takes any digits: http://[::1]:99999/).
+func validPort(p string) bool {
+	if p == "" {
+		return true
+	}
+	n, err := strconv.Atoi(p)
+	return err == nil && n >= 1 && n <= 65535
+}
+
+// UsableURL reports whether RenderOptions.URL may be s: an absolute
+// http or https URL that Chromium navigates to. A caller with another
+// (a WARC record's odd WARC-Target-URI) renders the page at the made-up
+// URL instead (URL "").
+func UsableURL(s string) bool {
+	_, err := pageURL(s)
+	return err == nil
 }
 
 // retryError is the error of a page whose retry after the browser died

@@ -270,11 +270,12 @@ func sniffUTF16(data []byte) (choice, bool) {
 	half := n / 2
 	var big bool
 	switch {
-	// A tenth of the units with a zero byte at one parity, and four
-	// times fewer at the other: a page of Chinese text with little
-	// markup has few ASCII units.
-	case odd*10 >= half && even*4 <= odd:
-	case even*10 >= half && odd*4 <= even:
+	// A fifth of the units with a zero byte at one parity and at most
+	// a tenth at the other; or, for a page of Chinese text with little
+	// markup and so few ASCII units, a tenth at one parity and four
+	// times fewer at the other.
+	case odd*5 >= half && even*10 <= half, odd*10 >= half && even*4 <= odd:
+	case even*5 >= half && odd*10 <= half, even*10 >= half && odd*4 <= even:
 		big = true
 	default:
 		return choice{}, false

@@ -19,8 +19,9 @@
 //  1. "bom": a UTF-8, UTF-16LE, UTF-16BE, UTF-32LE or UTF-32BE byte-order
 //     mark (browsers read UTF-32's little-endian mark as UTF-16LE, showing
 //     NUL characters; fiasco reads the text). UTF-16 without a mark is
-//     recognised by its NUL bytes ("guess": a tenth of its units with a
-//     zero byte at one parity, markup and hardly any control
+//     recognised by its NUL bytes ("guess": a fifth of its units with a
+//     zero byte at one parity and at most a tenth at the other, or a
+//     tenth and four times fewer; markup and hardly any control
 //     characters).
 //  2. "utf-8": the bytes are valid UTF-8 and hold non-ASCII characters. This
 //     beats any declaration: a page declared iso-8859-1 whose bytes are

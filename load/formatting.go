@@ -76,10 +76,50 @@ func formattingLoad(text string) (maxActive int, reopened int64) {
 	}
 }
 
+// formattingTags counts, from the bytes alone, the '<'s of text (t) and
+// those followed by a formatting element's name and the end of a tag
+// name (f): upper bounds of the start tags and of the formatting ones.
+func formattingTags(text string) (f, t int) {
+	for i := 0; ; {
+		j := strings.IndexByte(text[i:], '<')
+		if j < 0 {
+			return f, t
+		}
+		i += j + 1
+		t++
+		var name [6]byte // the longest formatting element's name: strike, strong
+		n := 0
+		for k := i; k < len(text); k++ {
+			c := text[k] | 0x20
+			if c < 'a' || c > 'z' {
+				if '0' <= text[k] && text[k] <= '9' {
+					n = 0 // h1: no formatting element
+				}
+				break
+			}
+			if n == len(name) {
+				n = 0
+				break
+			}
+			name[n] = c
+			n++
+		}
+		if n > 0 && formattingElem(atom.Lookup(name[:n])) {
+			f++
+		}
+	}
+}
+
 // dropFormatting returns text without the start and end tags of the
 // formatting elements (formattingElem) and whether it dropped any,
 // where formattingLoad says the parser would multiply them.
 func dropFormatting(text string) (string, bool) {
+	// Most pages are let through by a count of bytes: with f formatting
+	// start tags among t tags, no more than f are open at once and no
+	// more than f*t are reopened.
+	if f, t := formattingTags(text); f <= maxActiveFormatting && int64(f)*int64(t) <= maxReopened {
+		return text, false
+	}
 	if maxActive, reopened := formattingLoad(text); maxActive <= maxActiveFormatting && reopened <= maxReopened {
 		return text, false
 	}

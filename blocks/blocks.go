@@ -377,8 +377,12 @@ var asciiWord = func() (t [256]bool) {
 
 // nonSpace counts the runes of s that are not white space (unicode.IsSpace;
 // an invalid byte counts as one rune, as range over a string reads it).
+//
+// A text of blank characters alone (blankRune: ‎ alone in a
+// paragraph) counts 0: it is no text. Inside a text they count, as
+// they always did (the training pages' counts stay).
 func nonSpace(s string) int {
-	n := 0
+	n, blank := 0, 0
 	for i := 0; i < len(s); {
 		if c := s[i]; c < utf8.RuneSelf {
 			if !asciiSpace[c] {
@@ -390,10 +394,29 @@ func nonSpace(s string) int {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		if !unicode.IsSpace(r) {
 			n++
+			if blankRune(r) {
+				blank++
+			}
 		}
 		i += size
 	}
+	if blank == n {
+		return 0
+	}
 	return n
+}
+
+// blankRune reports the characters beside white space that show nothing
+// and carry no text: format characters (the bidirectional marks and
+// isolates of Hebrew and Arabic sites, ‎ alone in a paragraph;
+// the invisible operators) and the blank fillers (braille blank, Hangul
+// fillers). A text of them alone is no text.
+func blankRune(r rune) bool {
+	switch r {
+	case 0x2800, 0x3164, 0x115F, 0x1160, 0xFFA0:
+		return true
+	}
+	return unicode.Is(unicode.Cf, r)
 }
 
 // Collapse turns every run of white space into one space, keeping a line

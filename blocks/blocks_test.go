@@ -104,3 +104,18 @@ func TestEmpty(t *testing.T) {
 		t.Errorf("%d blocks in a page without text", len(bs))
 	}
 }
+
+// TestBlankOnly: a paragraph whose text is only characters that show
+// nothing (bidirectional marks, the braille blank, a Hangul filler) is no
+// block; the same characters inside a text count as before.
+func TestBlankOnly(t *testing.T) {
+	doc, _ := html.Parse(strings.NewReader("<html><body><p>\u200e</p><p> \u202c\u2066\u2069 </p><p>\u2800</p><p>\u3164</p>" +
+		"<p>\u200fשלום עולם, this is the text.\u200e</p></body></html>"))
+	bs := Find(doc)
+	if len(bs) != 1 || !strings.Contains(bs[0].Text, "this is the text") {
+		t.Errorf("blocks %d: %v", len(bs), bs)
+	}
+	if n := nonSpace("\u200fab\u200e"); n != 4 {
+		t.Errorf("nonSpace counts %d, want 4: marks inside a text count", n)
+	}
+}

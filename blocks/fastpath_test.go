@@ -228,11 +228,15 @@ func findBodyRef(n *html.Node) *html.Node {
 }
 
 func nonSpaceRef(s string) int {
-	n := 0
+	n, shown := 0, false
 	for _, r := range s {
 		if !unicode.IsSpace(r) {
 			n++
+			shown = shown || !blankRune(r)
 		}
+	}
+	if !shown {
+		return 0
 	}
 	return n
 }

@@ -124,6 +124,7 @@ func (m *model) evaluateRef(s []byte) result {
 		res.sum += sc
 		n++
 	}
+	res.runes = n
 	if n > 0 {
 		res.mean = res.sum / float64(n)
 	}

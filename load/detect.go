@@ -106,7 +106,13 @@ var models = []*model{
 }
 
 func soup(m *model) *model { m.soup = true; return m }
-func cjk(m *model) *model  { m.cjk = true; return m }
+
+// fewFaults reports a CJK reading of a sample with hardly a fault: one
+// (a character cut at the end of a page, a stray byte), or one in twenty
+// runes. Text in Thai, Arabic or Hebrew read so breaks its byte pairs
+// within a few words.
+func fewFaults(r result) bool { return r.faults <= 1 || r.faults*20 <= r.runes }
+func cjk(m *model) *model     { m.cjk = true; return m }
 
 // neutral reports punctuation and symbols that pages in every language use.
 func neutral(r rune) bool {
@@ -237,7 +243,7 @@ func guess(data []byte, st u8stats) (encoding.Encoding, string, bool) {
 		if r.mean <= 0 || r.distinct < minDistinct || r.mean < base.mean+preferDefault || r.mean*high < base.mean*high+minLead {
 			continue
 		}
-		if m.cjk && r.faults == 0 && (bestCJK < 0 || r.mean > cjkRes.mean) {
+		if m.cjk && fewFaults(r) && (bestCJK < 0 || r.mean > cjkRes.mean) {
 			bestCJK, cjkRes = i+1, r
 		}
 		if best < 0 || r.mean > bestRes.mean {
@@ -249,8 +255,9 @@ func guess(data []byte, st u8stats) (encoding.Encoding, string, bool) {
 	}
 	if models[best].soup && bestCJK >= 0 {
 		// Text in Thai, Arabic or Hebrew read as a CJK charset
-		// breaks its byte pairs within a few words; a CJK page read
-		// in windows-874 gives letters that fit all too well.
+		// breaks its byte pairs within a few words (fewFaults); a
+		// CJK page read in windows-874 gives letters that fit all
+		// too well.
 		best = bestCJK
 	}
 	if LatinCharset(models[best].name) {
@@ -266,6 +273,7 @@ type result struct {
 	sum      float64 // total score
 	distinct int     // distinct common characters decoded
 	faults   int     // runes that no text holds: U+FFFD, C1 controls, other controls
+	runes    int     // non-ASCII runes scored
 }
 
 // evaluate decodes s and scores its non-ASCII runes in context.
@@ -344,6 +352,7 @@ func (m *model) scoreRunes(n int, at func(i int) rune) result {
 		res.sum += sc
 		scored++
 	}
+	res.runes = scored
 	if scored > 0 {
 		res.mean = res.sum / float64(scored)
 	}

@@ -63,7 +63,8 @@ func (st *Stats) splitBreaks(doc *html.Node) {
 // to split, each split costing the stretch before it: moving what
 // follows, as a first version did, made a page of 60,000 lines parted by
 // <br><br> take two minutes. inline remembers pureInline's answer for
-// each paragraph: splitting inline content leaves inline content.
+// each paragraph that holds inline content only: splitting inline
+// content leaves inline content.
 func (st *Stats) split(r run, inline map[*html.Node]bool) bool {
 	e := r.first.Parent
 	if e == nil || r.last.Parent != e {
@@ -72,8 +73,10 @@ func (st *Stats) split(r run, inline map[*html.Node]bool) bool {
 	var root *html.Node
 	for n := e; n != nil && n.Type == html.ElementNode && n.Namespace == ""; n = n.Parent {
 		if paraLike(n) {
-			pure, ok := inline[n]
-			if !ok {
+			pure := inline[n]
+			if !pure {
+				// Only a yes is kept: a split that removes an emptied
+				// block inside n can make n inline content.
 				pure = pureInline(n)
 				inline[n] = pure
 			}

@@ -492,27 +492,35 @@ func names(ins []pipeline.Input) []string {
 	return s
 }
 
-// TestOverlongRecord: in a WARC gzipped per record, or plain, a response whose
-// Content-Length is too long yields an error record naming it, and the
-// response after it is still a page (it was swallowed before).
-func TestOverlongRecord(t *testing.T) {
-	var data, plain []byte
-	var ids []string
+// threeRecords writes three responses, http://ex.org/1 to 3, each by a
+// fresh writer, the second changed by edit, plain and gzipped per record;
+// ids are their record IDs.
+func threeRecords(edit func(rec string) string) (plain, gz []byte, ids []string) {
 	for i, uri := range []string{"http://ex.org/1", "http://ex.org/2", "http://ex.org/3"} {
 		tw := newTestWARC(false)
 		tw.response(uri, "200 OK", "Content-Type: text/html\r\n", page)
 		rec := tw.buf.String()
 		ids = append(ids, tw.ids[0])
 		if i == 1 {
-			cl := regexp.MustCompile(`Content-Length: (\d+)`)
-			rec = cl.ReplaceAllStringFunc(rec, func(s string) string {
-				n, _ := strconv.Atoi(cl.FindStringSubmatch(s)[1])
-				return fmt.Sprintf("Content-Length: %d", n+300)
-			})
+			rec = edit(rec)
 		}
-		data = append(data, gzipped(rec)...)
+		gz = append(gz, gzipped(rec)...)
 		plain = append(plain, rec...)
 	}
+	return plain, gz, ids
+}
+
+// TestOverlongRecord: in a WARC gzipped per record, or plain, a response whose
+// Content-Length is too long yields an error record naming it, and the
+// response after it is still a page (it was swallowed before).
+func TestOverlongRecord(t *testing.T) {
+	cl := regexp.MustCompile(`Content-Length: (\d+)`)
+	plain, data, ids := threeRecords(func(rec string) string {
+		return cl.ReplaceAllStringFunc(rec, func(s string) string {
+			n, _ := strconv.Atoi(cl.FindStringSubmatch(s)[1])
+			return fmt.Sprintf("Content-Length: %d", n+300)
+		})
+	})
 	for name, data := range map[string][]byte{"long.warc.gz": data, "long.warc": plain} {
 		ins := inputsOf(t, NewSource(Options{}), writeFile(t, name, data))
 		var got []string
@@ -626,18 +634,9 @@ func TestCutEmptyBodyNotSkipped(t *testing.T) {
 // records of a careless crawler may: the error is still the damaged
 // record's, not the page read before it.
 func TestBadContentLengthURL(t *testing.T) {
-	var data []byte
-	var ids []string
-	for i, uri := range []string{"http://ex.org/1", "http://ex.org/2", "http://ex.org/3"} {
-		tw := newTestWARC(false)
-		tw.response(uri, "200 OK", "Content-Type: text/html\r\n", page)
-		rec := tw.buf.String()
-		ids = append(ids, tw.ids[0])
-		if i == 1 {
-			rec = regexp.MustCompile(`Content-Length: \d+`).ReplaceAllString(rec, "Content-Length: 12x")
-		}
-		data = append(data, rec...)
-	}
+	data, _, ids := threeRecords(func(rec string) string {
+		return regexp.MustCompile(`Content-Length: \d+`).ReplaceAllString(rec, "Content-Length: 12x")
+	})
 	var got []string
 	for _, in := range inputsOf(t, NewSource(Options{}), writeFile(t, "bad.warc", data)) {
 		if in.Err != nil {

@@ -115,7 +115,8 @@ func readFailures(path string, size int64, gz bool) ([]ErrorRecord, error) {
 		if r.Error == "" {
 			return "", false, nil
 		}
-		out = append(out, ErrorRecord{Input: r.Input, URL: r.URL, WARCRecordID: r.WARCRecordID, WARCDate: r.WARCDate, Error: r.Error, Damage: r.Damage})
+		r.Interrupted = false
+		out = append(out, r)
 		return "", true, nil
 	})
 	defer stop()

@@ -373,7 +373,7 @@ func urlAttr(key string) bool {
 // one: leading spaces and control characters skipped, tabs and line ends
 // anywhere dropped, the scheme in any case.
 func scriptURL(v string) bool {
-	v = strings.TrimLeft(v, "\x00\x01\x02\x03\x04\x05\x06\x07\x08\t\n\v\f\r\x0e\x0f\x10\x11\x12\x13\x14\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f ")
+	v = strings.TrimLeftFunc(v, func(r rune) bool { return r <= ' ' })
 	v = strings.NewReplacer("\t", "", "\n", "", "\r", "").Replace(v)
 	if len(v) > 11 {
 		v = v[:11]

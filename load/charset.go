@@ -47,7 +47,7 @@ type choice struct {
 // Encoding Standard's label table (so iso-8859-1 means windows-1252).
 // It returns ok=false for unknown labels.
 func lookup(label string) (encoding.Encoding, string, bool) {
-	label = strings.Trim(strings.TrimSpace(label), `"' `)
+	label = cleanLabel(label)
 	if label == "" {
 		return nil, "", false
 	}
@@ -93,7 +93,7 @@ func chooseCharset(data []byte, contentType, wrapperHint string) choice {
 	var c choice
 	decl := func(label, source string) bool {
 		enc, name, ok := lookup(label)
-		if t := strings.Trim(strings.TrimSpace(label), `"' `); c.unsupported == "" && t != "" && (!ok || name == "replacement" && !isHZ(t)) {
+		if t := cleanLabel(label); c.unsupported == "" && t != "" && (!ok || name == "replacement" && !isHZ(t)) {
 			c.unsupported = strings.ToLower(t)
 		}
 		if !ok {
@@ -195,7 +195,12 @@ func (s u8stats) clearlyUTF8() bool {
 // isHZ reports a label of HZ (RFC 1843), which lookup maps to the
 // replacement encoding.
 func isHZ(label string) bool {
-	return strings.EqualFold(strings.Trim(strings.TrimSpace(label), `"' `), "hz-gb-2312")
+	return strings.EqualFold(cleanLabel(label), "hz-gb-2312")
+}
+
+// cleanLabel is a charset label without the spaces and quotes around it.
+func cleanLabel(label string) string {
+	return strings.Trim(strings.TrimSpace(label), `"' `)
 }
 
 // singleByte reports a charset of one byte per character (the

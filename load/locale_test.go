@@ -132,22 +132,31 @@ var roCedilla = strings.NewReplacer("ș", "ş", "ț", "ţ", "Ș", "Ş", "Ț", "�
 // guessRight returns the share of n pages of size characters of text,
 // drawn from lines and encoded in cm, that load.Text decodes to the text.
 func guessRight(lang string, lines []string, cm *charmap.Charmap, size, n int) float64 {
+	fix := func(s string) string { return s }
+	if lang == "ro" {
+		fix = roCedilla.Replace
+	}
+	encode := func(s string) []byte { return encodeLossy(s, cm) }
+	return readRight(lines, fix, func(s string) int { return len(s) }, encode, cm, size, n)
+}
+
+// readRight returns the share of n pages of text drawn from lines (each
+// line changed by fix; size characters as length counts them), encoded
+// by encode, that load.Text decodes as dec does.
+func readRight(lines []string, fix func(string) string, length func(string) int, encode func(string) []byte, dec encoding.Encoding, size, n int) float64 {
 	rng := rand.New(rand.NewSource(1))
 	right := 0
 	for range n {
 		var sb strings.Builder
 		sb.WriteString("<!DOCTYPE html>\n<html><head><title>t</title></head><body>\n")
 		for j, text := rng.Intn(len(lines)), 0; text < size; j = (j + 1) % len(lines) {
-			s := lines[j]
-			if lang == "ro" {
-				s = roCedilla.Replace(s)
-			}
+			s := fix(lines[j])
 			sb.WriteString("<p>" + s + "</p>\n")
-			text += len(s)
+			text += length(s)
 		}
 		sb.WriteString("</body></html>\n")
-		data := encodeLossy(sb.String(), cm)
-		want, _ := cm.NewDecoder().Bytes(data)
+		data := encode(sb.String())
+		want, _ := dec.NewDecoder().Bytes(data)
 		if got, _, _, err := Text(data); err == nil && got == string(want) {
 			right++
 		}

@@ -38,7 +38,7 @@ func (r *Reader) readHeader() (*Record, error) {
 	for {
 		line, err = readLine(r.dr, &r.scratch, &budget)
 		if err != nil {
-			rec.ID, rec.TargetURI = rec.Header.Get(FieldRecordID), trimAngle(rec.Header.Get(FieldTargetURI))
+			rec.readIdentity()
 			return nil, rec.headerErr(err)
 		}
 		if len(line) == 0 {
@@ -51,13 +51,13 @@ func (r *Reader) readHeader() (*Record, error) {
 		}
 		name, value, ok := parseField(line)
 		if !ok {
-			rec.ID, rec.TargetURI = rec.Header.Get(FieldRecordID), trimAngle(rec.Header.Get(FieldTargetURI))
+			rec.readIdentity()
 			return nil, rec.errorf(ErrMalformed, "bad field line %.60q", line)
 		}
 		rec.Header = append(rec.Header, Field{name, value})
 	}
 	h := rec.Header
-	rec.ID, rec.TargetURI = h.Get(FieldRecordID), trimAngle(h.Get(FieldTargetURI))
+	rec.readIdentity()
 	cl, ok := h.Lookup(FieldContentLength)
 	if !ok {
 		return nil, rec.errorf(ErrMalformed, "no Content-Length")
@@ -140,6 +140,12 @@ func (rec *Record) Block() io.Reader {
 // the cap with more data left. It says nothing of the WARC-Truncated field,
 // which is in Header.
 func (rec *Record) Truncated() bool { return rec.truncated }
+
+// readIdentity sets the record's ID and TargetURI from the fields read
+// so far, so that an error in the rest of its header names them.
+func (rec *Record) readIdentity() {
+	rec.ID, rec.TargetURI = rec.Header.Get(FieldRecordID), trimAngle(rec.Header.Get(FieldTargetURI))
+}
 
 func (rec *Record) errorf(sentinel error, format string, args ...any) *Error {
 	return &Error{

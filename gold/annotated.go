@@ -10,6 +10,7 @@ import (
 
 	"github.com/fiasco-project/fiasco/blocks"
 	"github.com/fiasco-project/fiasco/internal/dom"
+	"github.com/fiasco-project/fiasco/internal/mojibake"
 )
 
 // A labeler tells whether an element carries a gold label: ok reports that
@@ -115,8 +116,10 @@ func (a *annotator) walk(n *html.Node, clean bool, kind byte) {
 		if len(a.run) == 0 {
 			a.kind = kind
 		}
-		for _, r := range n.Data {
-			if dom.Invisible(r) { // as package preclean strips them
+		// Mojibake undone and invisible characters dropped, as
+		// package preclean does to a page's text.
+		for _, r := range mojibake.Repair(n.Data) {
+			if dom.Invisible(r) {
 				continue
 			}
 			a.run = append(a.run, r)

@@ -31,7 +31,9 @@
 // annotated formats also Page, every visible word of the annotated page
 // with its label. Bytes that are not UTF-8 are decoded as a page's are
 // (load.Text), but for a guess of another Latin charset than
-// windows-1252, which is taken as windows-1252.
+// windows-1252, which is taken as windows-1252. Mojibake is undone as
+// package preclean undoes it in a page's text (internal/mojibake: "Israelâ€™s"
+// is "Israel’s"), so that output and gold hold the same words.
 //
 // # Policies
 //

@@ -10,6 +10,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/fiasco-project/fiasco/internal/mojibake"
 	"github.com/fiasco-project/fiasco/load"
 	"golang.org/x/net/html"
 	"golang.org/x/text/encoding/charmap"
@@ -137,10 +138,13 @@ func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 	var err error
 	switch f {
 	case CleanEval:
+		// Mojibake undone as package preclean undoes it in a page's
+		// text (an annotated page's text nodes, in parseAnnotated).
+		text = mojibake.Repair(text)
 		g = parseCleanEval(text)
 		g.Raw = text
 	case Plain:
-		g = parsePlain(text, opt)
+		g = parsePlain(mojibake.Repair(text), opt)
 	case L3S:
 		g, err = parseAnnotated(text, l3sLabeler(opt))
 	case KrdWrd:

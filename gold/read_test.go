@@ -106,6 +106,29 @@ func TestParseWindows1252(t *testing.T) {
 	}
 }
 
+// TestParseMojibake: gold is repaired as package preclean repairs a
+// page's text (package internal/mojibake), in each format, so that the
+// repaired output matches it.
+func TestParseMojibake(t *testing.T) {
+	want := "Israel’s résumé — 2010–2012"
+	for _, c := range []struct {
+		f    Format
+		text string
+	}{
+		{CleanEval, "<p>Israelâ€™s rÃ©sumÃ© â\u0080\u0094 2010\u00962012\n"},
+		{Plain, "Israelâ€™s rÃ©sumÃ© â\u0080\u0094 2010\u00962012\n"},
+		{L3S, `<html><body><p><span class="x-nc-sel2">Israelâ€™s rÃ&copy;sumÃ© â` + "\u0080\u0094 2010\u00962012</span></p></body></html>"},
+	} {
+		g, err := Parse([]byte(c.text), c.f, Options{})
+		if err != nil {
+			t.Fatalf("%v: %v", c.f, err)
+		}
+		if got := strings.Join(g.Words, " "); got != want {
+			t.Errorf("%v: words %q, want %q", c.f, got, want)
+		}
+	}
+}
+
 // TestParseCharsets: gold in UTF-8 with one stray byte keeps its UTF-8
 // (the stray byte read as windows-1252), gold in another legacy charset
 // is decoded by its declaration or the guess, not as windows-1252.

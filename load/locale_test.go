@@ -2,7 +2,6 @@ package load
 
 import (
 	"bytes"
-	"encoding/binary"
 	"flag"
 	"fmt"
 	"go/format"
@@ -20,6 +19,8 @@ import (
 	"golang.org/x/text/encoding"
 	"golang.org/x/text/encoding/charmap"
 	"golang.org/x/text/encoding/htmlindex"
+
+	"github.com/fiasco-project/fiasco/internal/shared"
 )
 
 // localeDir holds the message catalogues (gettext .mo files) of the
@@ -250,7 +251,7 @@ func localeText(t *testing.T, lang string, limit int) (train, test []string) {
 			t.Logf("%s: %v", f, err)
 			continue
 		}
-		for _, s := range moTranslations(data) {
+		for _, s := range shared.MoTranslations(data) {
 			if !utf8.ValidString(s) {
 				continue // a catalogue in a legacy charset
 			}
@@ -269,44 +270,6 @@ func localeText(t *testing.T, lang string, limit int) (train, test []string) {
 		}
 	}
 	return train, test
-}
-
-// moTranslations returns the translations of a GNU .mo catalogue (plural
-// forms each on their own); nil for what is no catalogue.
-func moTranslations(data []byte) []string {
-	if len(data) < 28 {
-		return nil
-	}
-	var order binary.ByteOrder
-	switch binary.LittleEndian.Uint32(data) {
-	case 0x950412de:
-		order = binary.LittleEndian
-	case 0xde120495:
-		order = binary.BigEndian
-	default:
-		return nil
-	}
-	n, table := int(order.Uint32(data[8:])), int(order.Uint32(data[16:]))
-	var out []string
-	for i := range n {
-		at := table + 8*i
-		if at+8 > len(data) {
-			break
-		}
-		size, off := int(order.Uint32(data[at:])), int(order.Uint32(data[at+4:]))
-		if off < 0 || size < 0 || off+size > len(data) {
-			break
-		}
-		if i == 0 && size > 0 && strings.Contains(string(data[off:off+size]), "Content-Type:") {
-			continue // the header entry
-		}
-		for _, s := range strings.Split(string(data[off:off+size]), "\x00") {
-			if s != "" {
-				out = append(out, s)
-			}
-		}
-	}
-	return out
 }
 
 // writeLatinCounts counts the letters of the training half of each

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/fiasco-project/fiasco/internal/dom"
+	"github.com/fiasco-project/fiasco/internal/mojibake"
 	"github.com/fiasco-project/fiasco/load"
 )
 
@@ -301,10 +302,10 @@ func clean(s string) string {
 	if len(s) > 4*MaxValue {
 		s = s[:4*MaxValue]
 	}
-	// Characters that show nothing (a soft hyphen, a zero-width space)
-	// go, as package preclean strips them from the text: a title
-	// matches its heading.
-	s = strings.Join(strings.Fields(strings.Map(dropInvisible, s)), " ")
+	// Mojibake is undone, and characters that show nothing (a soft
+	// hyphen, a zero-width space) go, as package preclean does to the
+	// text: a title matches its heading.
+	s = strings.Join(strings.Fields(strings.Map(dropInvisible, mojibake.Repair(s))), " ")
 	if len(s) > MaxValue {
 		i := MaxValue
 		for i > 0 && !utf8.RuneStart(s[i]) {

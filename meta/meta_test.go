@@ -345,3 +345,14 @@ func TestInvisibleDropped(t *testing.T) {
 		t.Errorf("title %q, author %q, site %q", m.Title, m.Author, m.Site)
 	}
 }
+
+// TestMojibakeRepaired: the values are repaired as package preclean
+// repairs the text, so that a title matches its heading.
+func TestMojibakeRepaired(t *testing.T) {
+	doc, _ := html.Parse(strings.NewReader("<head><title>RÃ©sumÃ© of Israelâ€™s tech scene</title>" +
+		`<meta name="author" content="FranÃ§ois MÃ¼ller"><meta property="og:site_name" content="Le Monde â` + "\u0080\u0094" + ` Tech"></head>`))
+	m := Extract(doc, "")
+	if m.Title != "Résumé of Israel’s tech scene" || m.Author != "François Müller" || m.Site != "Le Monde — Tech" {
+		t.Errorf("title %q, author %q, site %q", m.Title, m.Author, m.Site)
+	}
+}

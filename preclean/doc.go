@@ -84,10 +84,15 @@
 // inline. A custom element's name is read as a class for the consent
 // notices above (<cookie-banner>, <consent-manager>).
 //
-// From the text that stays, characters that show nothing are removed:
-// control characters (but those that are white space: tab, line feed,
-// vertical tab, form feed, carriage return, next line),
-// the soft hyphen, the zero-width space (but between letters of Thai,
+// The text that stays is first repaired where it is UTF-8 that was read
+// once more as windows-1252 or ISO-8859-1, or windows-1252 read as
+// ISO-8859-1 ("Israelâ€™s" is "Israel’s", "RÃ©sumÃ©" "Résumé",
+// "Britain\u0092s" "Britain’s"; package internal/mojibake says when
+// exactly), so that a spacer "Â&nbsp;" is white space and no block.
+// Then characters that show nothing are removed: control characters
+// (but those that are white space: tab, line feed, vertical tab, form
+// feed, carriage return; U+0085, next line, the repair reads as
+// windows-1252's "…"), the soft hyphen, the zero-width space (but between letters of Thai,
 // Lao, Khmer and Myanmar, where it marks a word break), the word joiner
 // and U+FEFF, so that "ban&shy;ner" is the word "banner" and a paragraph
 // of &#8203; no paragraph. Zero-width joiners and non-joiners stay (they

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/html"
 
 	"github.com/fiasco-project/fiasco/internal/dom"
+	"github.com/fiasco-project/fiasco/internal/mojibake"
 )
 
 // FuzzPreclean cleans arbitrary parsed HTML: no panic or error, the text
@@ -35,12 +36,10 @@ func FuzzPreclean(f *testing.F) {
 		before := render(t, doc)
 		d2, err := html.Parse(strings.NewReader(before))
 		stable := err == nil && render(t, d2) == before
-		// The words as Clean leaves them: without the characters that
-		// show nothing (stripInvisible), which may stand inside a word.
-		var w0 []string
-		for _, w := range words(doc) {
-			w0 = append(w0, strings.Fields(stripInvisible(w))...)
-		}
+		// The words as Clean leaves them: each text node's mojibake
+		// repaired and the characters that show nothing dropped
+		// (stripInvisible), which may stand inside a word.
+		w0 := wordsOf(doc, func(s string) string { return stripInvisible(mojibake.Repair(s)) })
 		shadow, srcdoc := false, false
 		for n := doc; n != nil && !shadow; n = dom.Next(doc, n) {
 			shadow = shadowTemplate(n)

@@ -6,6 +6,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/fiasco-project/fiasco/internal/mojibake"
 )
 
 // Stats counts what Clean did to one document.
@@ -134,7 +136,7 @@ func (st *Stats) drop(n *html.Node) bool {
 		return true
 	case html.ElementNode:
 	case html.TextNode:
-		n.Data = stripInvisible(n.Data)
+		n.Data = stripInvisible(mojibake.Repair(n.Data))
 		return false
 	default:
 		return false

@@ -13,7 +13,10 @@ import (
 
 // words returns the white-space separated words of the text below n,
 // outside <head>.
-func words(n *html.Node) []string {
+func words(n *html.Node) []string { return wordsOf(n, nil) }
+
+// wordsOf is words with fix applied to each text node's text first.
+func wordsOf(n *html.Node, fix func(string) string) []string {
 	var b strings.Builder
 	var walk func(n *html.Node)
 	walk = func(n *html.Node) {
@@ -21,7 +24,11 @@ func words(n *html.Node) []string {
 			return
 		}
 		if n.Type == html.TextNode {
-			b.WriteString(n.Data)
+			if fix != nil {
+				b.WriteString(fix(n.Data))
+			} else {
+				b.WriteString(n.Data)
+			}
 			b.WriteByte(' ')
 		}
 		for c := n.FirstChild; c != nil; c = c.NextSibling {

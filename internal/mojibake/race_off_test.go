@@ -1,0 +1,5 @@
+//go:build !race
+
+package mojibake
+
+const raceEnabled = false

@@ -132,7 +132,6 @@ func Repair(s string) string {
 		b.WriteString(text)
 		out = end
 	}
-	var one [utf8.UTFMax]byte
 	for i := 0; ; {
 		j := suspect(s, i)
 		if j < 0 {
@@ -155,10 +154,9 @@ func Repair(s string) string {
 		}
 		prev, _ := utf8.DecodeLastRuneInString(s[:j])
 		if r, n := decodeAt(s[j:], prev); n > 0 {
-			r = shown(r)
 			text := ""
-			if !invisible(r) {
-				text = string(one[:utf8.EncodeRune(one[:], r)])
+			if r = shown(r); !invisible(r) {
+				text = string(r)
 			}
 			emit(j, j+n, text)
 			i = j + n
@@ -193,13 +191,13 @@ func suspect(s string, i int) int {
 
 // sequence reads one UTF-8 sequence of mojibake at the start of s: the
 // character it encodes, the length in bytes of s it spans (0 where s
-// starts with none), the character that stands for its second byte, and
-// whether it holds a C1 control.
-func sequence(s string) (r rune, n int, second rune, c1 bool) {
+// starts with none), the characters that stand for its first and second
+// bytes, and whether it holds a C1 control.
+func sequence(s string) (r rune, n int, lead, second rune, c1 bool) {
 	lead, size := utf8.DecodeRuneInString(s)
 	b0, ok := byteOf(lead)
 	if !ok {
-		return 0, 0, 0, false
+		return 0, 0, 0, 0, false
 	}
 	var want int
 	switch {
@@ -210,7 +208,7 @@ func sequence(s string) (r rune, n int, second rune, c1 bool) {
 	case b0 >= 0xF0 && b0 <= 0xF4:
 		want = 4
 	default:
-		return 0, 0, 0, false
+		return 0, 0, 0, 0, false
 	}
 	var buf [4]byte
 	buf[0] = b0
@@ -219,7 +217,7 @@ func sequence(s string) (r rune, n int, second rune, c1 bool) {
 		c, size := utf8.DecodeRuneInString(s[n:])
 		b, ok := byteOf(c)
 		if !ok || b < 0x80 || b > 0xBF {
-			return 0, 0, 0, false
+			return 0, 0, 0, 0, false
 		}
 		if k == 1 {
 			second = c
@@ -230,9 +228,9 @@ func sequence(s string) (r rune, n int, second rune, c1 bool) {
 	}
 	r, rs := utf8.DecodeRune(buf[:want])
 	if r == utf8.RuneError || rs != want {
-		return 0, 0, 0, false
+		return 0, 0, 0, 0, false
 	}
-	return r, n, second, c1
+	return r, n, lead, second, c1
 }
 
 // decodeRun decodes the longest stretch at the start of s of sequences
@@ -247,7 +245,7 @@ func decodeRun(s string) (string, int) {
 	raw := buf[:0]
 	n, seqs, script := 0, 0, -1
 	for {
-		r, size, _, _ := sequence(s[n:])
+		r, size, _, _, _ := sequence(s[n:])
 		if size == 0 || !unicode.IsGraphic(r) || seqs == 0 && unicode.IsMark(r) {
 			break
 		}
@@ -293,11 +291,10 @@ func scriptOf(r rune) int {
 // the character it encodes and the length in bytes of s it spans; n is
 // 0 where there is none.
 func decodeAt(s string, prev rune) (r rune, n int) {
-	r, n, second, c1 := sequence(s)
+	r, n, lead, second, c1 := sequence(s)
 	if n == 0 {
 		return 0, 0
 	}
-	lead, _ := utf8.DecodeRuneInString(s)
 	if unicode.IsLetter(shown(prev)) {
 		// The lead may end a word.
 		next, _ := utf8.DecodeRuneInString(s[n:])

@@ -21,7 +21,38 @@ func TestBreaksMakeBlocks(t *testing.T) {
 			"Tail text",
 		},
 		"testdata/golden/br-inline.html": {"Cell one", "cell two italic", "more", "Item start", "item end", "Body-level font text", "next part"},
-		"testdata/golden/br-p.html":      {"Alpha bold", "still bold beta", "gamma", "Heading part", "second heading part", "Leading run"},
+		// A run inside a span cuts the div's paragraph, not the span's
+		// edge: the dateline before the span starts the first half.
+		"testdata/golden/br-inline-line.html": {
+			"LOS ANGELES, Dec. 27 (UPI) -- Josh Groban's \"Noel\" topped the chart.",
+			"Elvis came second. Both sold well.",
+			"Premier League",
+			"Sunday\nWigan 1-2 Everton\nMan City 1-1 West Ham",
+			"Saturday\nFulham 0-3 Arsenal",
+			"Before a span holding a block",
+			"one", "two", "inside",
+		},
+		// Floated and block-styled inline elements keep their words
+		// apart (not a drop cap, a floated image, preformatted text, or
+		// a float the style takes back); map, spacer and command are
+		// inline; a plugin's object or applet shows its fallback, inline,
+		// unless hidden; an SVG's, a PDF's or a script's does not, nor
+		// does a video player's empty box.
+		"testdata/golden/boxes.html": {
+			"RSS Follow us, or read on.",
+			"Already spaced words stay as they are.",
+			"An image map and a spacer stay in their sentence.",
+			"The drop cap stays in its word, as do “L’homme and International.",
+			"Feed About and nobox, but this, a B c, Follow us.",
+			"keeppreas is",
+			"keeppretoo",
+			"Video:",
+			"The minister speaks at the summit.",
+			"Get the Flash player.",
+			"Your browser does not run Java.",
+			"Before after.",
+		},
+		"testdata/golden/br-p.html": {"Alpha bold", "still bold beta", "gamma", "Heading part", "second heading part", "Leading run"},
 		// Ruby and MathML inside a sentence leave it one block: the
 		// readings go, the base text and the formula stay in place.
 		"testdata/golden/ruby-math.html": {"今年も東京で春祭りが開かれた。", "The formula E=mc2 was shown."},

@@ -40,9 +40,10 @@ func (st *Stats) splitBreaks(doc *html.Node) {
 		}
 	}
 	walk(doc)
-	inline := map[*html.Node]bool{} // pureInline's answers: a split keeps them
+	inline := map[*html.Node]bool{} // pureInline's answers for paragraphs: a split keeps them
+	tops := map[*html.Node]bool{}   // inlineOrText's answers for the inline elements runs lie in
 	for _, r := range runs {
-		if st.split(r, inline) {
+		if st.split(r, inline, tops) {
 			st.Paragraphs++
 		} else {
 			st.Kept++
@@ -54,8 +55,10 @@ func (st *Stats) splitBreaks(doc *html.Node) {
 // paragraph-like element (p, h1-h6, pre) holding inline content only, that
 // element becomes two, inline elements crossing the split being copied as a
 // browser's parser does for misnested tags. Otherwise the inline content
-// around r in r's parent (bounded by elements holding blocks) is wrapped in
-// a <p> that is then split. Runs where neither is possible without making a
+// around r (bounded by elements holding blocks) is wrapped in a <p> that
+// is then split: the content of r's parent, or, where r lies in inline
+// elements holding inline content only, that of the first element above
+// them that is not inline. Runs where neither is possible without making a
 // document that a parser would read differently are left alone (Stats.Kept).
 //
 // The split moves what precedes the run into a copy of its paragraph
@@ -64,14 +67,15 @@ func (st *Stats) splitBreaks(doc *html.Node) {
 // follows, as a first version did, made a page of 60,000 lines parted by
 // <br><br> take two minutes. inline remembers pureInline's answer for
 // each paragraph that holds inline content only: splitting inline
-// content leaves inline content.
-func (st *Stats) split(r run, inline map[*html.Node]bool) bool {
+// content leaves inline content. tops does the same for the inline
+// element a run lies in (see the comment where it is filled).
+func (st *Stats) split(r run, inline, tops map[*html.Node]bool) bool {
 	e := r.first.Parent
 	if e == nil || r.last.Parent != e {
 		return false
 	}
-	var root *html.Node
-	for n := e; n != nil && n.Type == html.ElementNode && n.Namespace == ""; n = n.Parent {
+	var root, child *html.Node // child: n's child on the way up from e
+	for n := e; n != nil && n.Type == html.ElementNode && n.Namespace == ""; child, n = n, n.Parent {
 		if paraLike(n) {
 			pure := inline[n]
 			if !pure {
@@ -87,7 +91,25 @@ func (st *Stats) split(r run, inline map[*html.Node]bool) bool {
 			break
 		}
 		if !dom.IsInline(n) && !pInScope(n) {
-			root = wrapAround(e, r)
+			top, ok := tops[child]
+			if !ok && child != nil {
+				// Asked once a pass: every run in a span holding a
+				// block would walk it again. An answer can only turn
+				// stale from no to yes (a split removes an emptied
+				// block), which leaves such a run as it was before.
+				top = inlineOrText(child)
+				tops[child] = top
+			}
+			if top {
+				// The run lies in inline content of n (a <span> of a
+				// <div>): the paragraph is n's inline content around
+				// it, as for a run of n's own, the span being cut in
+				// two as a paragraph is (the text before the span is
+				// the paragraph's start, not a block of its own).
+				root = wrapAround(n, child, child)
+			} else {
+				root = wrapAround(e, r.first, r.last)
+			}
 			break
 		}
 	}
@@ -112,10 +134,11 @@ func (st *Stats) split(r run, inline map[*html.Node]bool) bool {
 	return true
 }
 
-// wrapAround wraps the run r and the inline siblings around it that hold no
-// block elements into a new <p> inside e, and returns the <p>.
-func wrapAround(e *html.Node, r run) *html.Node {
-	start, end := r.first, r.last
+// wrapAround wraps the children of e from first to last and the inline
+// siblings around them that hold no block elements into a new <p> inside
+// e, and returns the <p>.
+func wrapAround(e, first, last *html.Node) *html.Node {
+	start, end := first, last
 	for start.PrevSibling != nil && inlineOrText(start.PrevSibling) {
 		start = start.PrevSibling
 	}

@@ -28,6 +28,12 @@ func FuzzPreclean(f *testing.F) {
 	}
 	f.Add([]byte("<p>a<br><br>b<br> <br>c</p>"))
 	f.Add([]byte("<div><b>a<br><br><i>b<br><br>c</i></b></div>"))
+	// An object is a scope boundary: the fallback it keeps may hold what
+	// its parent could not.
+	f.Add([]byte("<!DOCTYPE html><p>a <object data=x.swf><div>fb</div></object> b</p>"))
+	f.Add([]byte("<li>a <object><li>inner</li></object></li><a href=ad>x <object type=application/x-shockwave-flash><a href=get>Get Flash</a></object></a>"))
+	f.Add([]byte("<p><applet code=C.class><div>No Java<br><br>at all</div></applet></p><h1>a <object><h2>x</h2></object></h1>"))
+	f.Add([]byte("<div><span>a<br><br>b<map><area></map></span> c<span style=float:left>T</span>he <pre>x<b style=float:right>y</b>z</pre></div>"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := html.Parse(bytes.NewReader(data))
 		if err != nil {

@@ -7,6 +7,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/fiasco-project/fiasco/internal/dom"
 	"github.com/fiasco-project/fiasco/internal/mojibake"
 )
 
@@ -19,21 +20,23 @@ type Stats struct {
 	HeadNodes  int // children of <head> removed
 	Paragraphs int // paragraphs made from runs of <br>
 	Kept       int // runs of <br> left alone (see splitBreaks)
+	Fallbacks  int // <object> and <applet> elements kept for their fallback content (pluginObject)
 
 	keepHidden bool
 	keepStyles bool
 	styles     []*html.Node // <style> elements kept for the head
 	title      *html.Node   // the first <title> outside <head>, for a head without one
+	objects    []*html.Node // plugin objects kept, in document order (emptyObjects)
 }
 
 // dropped are the elements removed with their content: nothing a reader
-// sees as text (scripts, styles, embedded objects, media fallbacks, form
+// sees as text (scripts, styles, embedded content, media fallbacks, form
 // controls whose text is a label or a choice list, not prose, the readings
 // that ruby annotations set above a word and their parentheses).
 var dropped = map[atom.Atom]bool{
 	atom.Script: true, atom.Style: true, atom.Noscript: true, atom.Template: true,
 	atom.Iframe: true, atom.Frame: true, atom.Frameset: true, atom.Noframes: true,
-	atom.Object: true, atom.Embed: true, atom.Applet: true, atom.Param: true,
+	atom.Embed: true, atom.Param: true,
 	atom.Svg: true, atom.Canvas: true, atom.Audio: true, atom.Video: true,
 	atom.Source: true, atom.Track: true, atom.Noembed: true,
 	atom.Select: true, atom.Option: true, atom.Optgroup: true, atom.Datalist: true,
@@ -88,7 +91,9 @@ func CleanWith(doc *html.Node, opt Options) (st Stats, err error) {
 	}
 	OpenShadowRoots(doc)
 	st.remove(doc)
+	st.emptyObjects()
 	blockCustomElements(doc)
+	spaceBoxes(doc)
 	ensureBody(doc)
 	st.cleanHead(doc)
 	st.splitBreaks(doc)
@@ -128,6 +133,104 @@ func (st *Stats) remove(root *html.Node) {
 	}
 }
 
+// pluginObject reports whether n is an <object> or <applet> that a
+// browser shows its fallback content for, its children (but <param> and
+// <embed>, which go): one that needs a plugin (Flash, Java, ActiveX,
+// QuickTime, Windows Media), which browsers no longer run, so that a
+// Flash video's caption is drawn in its place, or one that embeds
+// nothing. One that embeds what a browser displays itself (an image, a
+// text or document, a PDF, a video or sound it plays) is no plugin: its
+// fallback ("your browser does not support SVG") is not shown and goes
+// with it. The type is the type attribute's, else the one the data's
+// file name implies; one neither tells is taken for a plugin's (the
+// object's resource unreachable, a browser shows the fallback too).
+func pluginObject(n *html.Node) bool {
+	switch {
+	case n.Namespace != "":
+		return false
+	case n.DataAtom == atom.Applet:
+		return true
+	case n.DataAtom != atom.Object:
+		return false
+	}
+	if strings.TrimSpace(dom.Attr(n, "classid")) != "" {
+		return true // ActiveX
+	}
+	typ, _, _ := strings.Cut(strings.ToLower(dom.Attr(n, "type")), ";")
+	typ = strings.TrimSpace(typ)
+	if typ == "" {
+		typ = typeOfName(dom.Attr(n, "data"))
+	}
+	return !displayedType(typ)
+}
+
+// displayedType reports whether a browser displays a resource of MIME
+// type typ itself, without a plugin.
+func displayedType(typ string) bool {
+	major, minor, _ := strings.Cut(typ, "/")
+	switch major {
+	case "image", "text":
+		return true
+	case "video", "audio":
+		switch minor {
+		case "mp4", "webm", "ogg", "mpeg", "mp3", "wav", "x-wav", "aac", "flac", "opus":
+			return true
+		}
+		return false
+	}
+	switch typ {
+	case "application/pdf", "application/x-pdf", "application/xhtml+xml", "application/xml",
+		"application/json", "application/javascript", "application/x-javascript", "application/ecmascript":
+		return true
+	}
+	return false
+}
+
+// typeOfName returns the MIME type that the file name ending a URL
+// implies for the types displayedType tells apart, or "" where it
+// implies none of them.
+func typeOfName(url string) string {
+	url = strings.ToLower(strings.TrimSpace(url))
+	if i := strings.IndexAny(url, "?#"); i >= 0 {
+		url = url[:i]
+	}
+	if i := strings.LastIndexByte(url, '/'); i >= 0 {
+		url = url[i+1:]
+	}
+	i := strings.LastIndexByte(url, '.')
+	if i < 0 {
+		return ""
+	}
+	switch url[i+1:] {
+	case "gif", "jpg", "jpeg", "png", "webp", "svg", "bmp", "ico", "avif":
+		return "image/" + url[i+1:]
+	case "html", "htm", "xhtml", "txt", "xml", "shtml", "php", "asp", "aspx", "jsp", "cgi":
+		return "text/html"
+	case "pdf":
+		return "application/pdf"
+	case "mp4", "webm", "ogg", "mp3", "wav":
+		return "video/" + url[i+1:]
+	}
+	return ""
+}
+
+// fallbackOnly makes a plugin object show its fallback content when a
+// browser draws the cleaned document (package render): the attributes
+// that name what it embeds go. The element stays, so that the parser
+// reads its content as it did (an object is a scope boundary: it may hold
+// a <div> inside a <p>).
+func fallbackOnly(n *html.Node) {
+	attrs := n.Attr[:0]
+	for _, a := range n.Attr {
+		switch a.Key {
+		case "data", "type", "classid", "codebase", "codetype", "archive", "code", "object":
+			continue
+		}
+		attrs = append(attrs, a)
+	}
+	n.Attr = attrs
+}
+
 // drop reports whether n must be removed, counting it.
 func (st *Stats) drop(n *html.Node) bool {
 	switch n.Type {
@@ -158,6 +261,10 @@ func (st *Stats) drop(n *html.Node) bool {
 		st.Elements++
 		return true
 	}
+	if n.Namespace == "" && (n.DataAtom == atom.Object || n.DataAtom == atom.Applet) && !pluginObject(n) {
+		st.Elements++
+		return true
+	}
 	if consentNotice(n) {
 		st.Elements++
 		st.Consent++
@@ -180,7 +287,31 @@ func (st *Stats) drop(n *html.Node) bool {
 		st.Hidden++
 		return true
 	}
+	if n.Namespace == "" && (n.DataAtom == atom.Object || n.DataAtom == atom.Applet) {
+		fallbackOnly(n)
+		st.objects = append(st.objects, n)
+	}
 	return false
+}
+
+// emptyObjects removes the plugin objects that hold no content once
+// cleaned (a video player's <param> and <embed> gone): a browser would
+// draw the box of a plugin it does not run, empty, where the page showed
+// the video. Those holding content are counted in Stats.Fallbacks.
+func (st *Stats) emptyObjects() {
+	for i := len(st.objects) - 1; i >= 0; i-- { // inner ones first
+		n := st.objects[i]
+		if n.Parent == nil {
+			continue
+		}
+		if hasContent(n) {
+			st.Fallbacks++
+			continue
+		}
+		n.Parent.RemoveChild(n)
+		st.Elements++
+	}
+	st.objects = nil
 }
 
 // hidden reports an element hidden by its attributes: the hidden attribute,

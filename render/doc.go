@@ -166,7 +166,8 @@
 // else: background colours and images, border, outline, column-rule and text
 // decoration colours transparent; box and text shadows, filters, blend modes
 // and masks off; list markers and ::before/::after/::first-letter text
-// transparent; img, video, audio, iframe, svg, canvas, object, embed and form
+// transparent; img, video, audio, iframe, svg, canvas, embed, an object that
+// embeds something (one that does not shows its fallback content) and form
 // controls visibility:hidden; text outside every block transparent; opacity
 // forced to 1 (it would blend the colours) except where it was 0. Boxes
 // measured with and without Highlight agree within 1 px (tested).

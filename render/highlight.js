@@ -49,8 +49,11 @@ window.__fiasco = (function () {
       "mask: none !important; -webkit-mask: none !important; }",
     // Opacity would blend the block colours; opacity 0 stays (see below).
     "*:not([data-fiasco-o0]) { opacity: 1 !important; }",
-    // Replaced and embedded content: invisible, layout box kept.
-    "img, video, audio, iframe, frame, svg, svg *, canvas, object, embed, picture, " +
+    // Replaced and embedded content: invisible, layout box kept. (An
+    // object that embeds nothing, as package preclean keeps them, shows
+    // its fallback content, which is drawn.)
+    "img, video, audio, iframe, frame, svg, svg *, canvas, embed, picture, " +
+      "object[data], object[type], object[classid], " +
       "input, select, textarea, meter, progress { visibility: hidden !important; }",
     TAG + " { display: inline !important; color: transparent !important;" +
       "-webkit-text-fill-color: transparent !important; text-shadow: none !important;" +

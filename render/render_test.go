@@ -194,3 +194,23 @@ func TestRenderStyles(t *testing.T) {
 		t.Errorf("block 4 starts at %d px, want 3 screens down", top)
 	}
 }
+
+// An <object> or <applet> that package preclean keeps holds fallback
+// content only (what it embedded is gone): the browser draws that
+// content, and each of its blocks shows in its colour.
+func TestRenderObjectFallback(t *testing.T) {
+	b := newBrowser(t, Options{})
+	doc := readTestdata(t, "object.html")
+	res, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeDump(t, "object.png", res.Image)
+	checkBlocks(t, res, testColors)
+	_, counts := colorBoxes(res.Image)
+	for i, c := range testColors {
+		if counts[c] < 500 {
+			t.Errorf("block %d: %d pixels of its colour, want a line of text's worth (box %v)", i, counts[c], res.Boxes[i])
+		}
+	}
+}

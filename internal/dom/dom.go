@@ -25,6 +25,16 @@ var inline = map[atom.Atom]bool{
 	atom.Acronym: true, atom.Blink: true, atom.Input: true, atom.Select: true,
 	atom.Option: true, atom.Button: true, atom.Textarea: true,
 	atom.Ruby: true, atom.Rb: true, atom.Rtc: true, atom.Rt: true, atom.Rp: true,
+	// No line break in a browser either, though HTML names them: an image
+	// map and its areas, a picture's sources, the obsolete command and
+	// spacer, which a browser draws as the unknown elements they are now,
+	// and basefont and bgsound, which it does not draw.
+	atom.Map: true, atom.Area: true, atom.Picture: true, atom.Command: true, atom.Spacer: true,
+	atom.Basefont: true, atom.Bgsound: true,
+	// An object or applet that package preclean keeps shows its fallback
+	// content, which browsers draw inline ("Get the <object>Flash</object>
+	// player").
+	atom.Object: true, atom.Applet: true,
 }
 
 // IsInline reports whether n is an element whose text counts as its parent's

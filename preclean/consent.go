@@ -124,6 +124,6 @@ func consentNotice(n *html.Node) bool {
 // text below n (a script's or a style's aside), counting up to limit.
 func wordCount(n *html.Node, limit int) int {
 	return dom.Words(n, limit, func(e *html.Node) bool {
-		return e.Namespace == "" && (dropped[e.DataAtom] || (e.DataAtom == atom.Object || e.DataAtom == atom.Applet) && !pluginObject(e))
+		return e.Namespace == "" && dropped[e.DataAtom] || isObject(e) && !pluginObject(e)
 	})
 }

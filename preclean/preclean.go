@@ -146,12 +146,10 @@ func (st *Stats) remove(root *html.Node) {
 // object's resource unreachable, a browser shows the fallback too).
 func pluginObject(n *html.Node) bool {
 	switch {
-	case n.Namespace != "":
+	case !isObject(n):
 		return false
 	case n.DataAtom == atom.Applet:
 		return true
-	case n.DataAtom != atom.Object:
-		return false
 	}
 	if strings.TrimSpace(dom.Attr(n, "classid")) != "" {
 		return true // ActiveX
@@ -162,6 +160,11 @@ func pluginObject(n *html.Node) bool {
 		typ = typeOfName(dom.Attr(n, "data"))
 	}
 	return !displayedType(typ)
+}
+
+// isObject reports whether n is an HTML <object> or <applet>.
+func isObject(n *html.Node) bool {
+	return n.Type == html.ElementNode && n.Namespace == "" && (n.DataAtom == atom.Object || n.DataAtom == atom.Applet)
 }
 
 // displayedType reports whether a browser displays a resource of MIME
@@ -261,7 +264,7 @@ func (st *Stats) drop(n *html.Node) bool {
 		st.Elements++
 		return true
 	}
-	if n.Namespace == "" && (n.DataAtom == atom.Object || n.DataAtom == atom.Applet) && !pluginObject(n) {
+	if isObject(n) && !pluginObject(n) {
 		st.Elements++
 		return true
 	}
@@ -287,7 +290,7 @@ func (st *Stats) drop(n *html.Node) bool {
 		st.Hidden++
 		return true
 	}
-	if n.Namespace == "" && (n.DataAtom == atom.Object || n.DataAtom == atom.Applet) {
+	if isObject(n) {
 		fallbackOnly(n)
 		st.objects = append(st.objects, n)
 	}

@@ -14,7 +14,14 @@ var embedded embed.FS
 // (CleanEval's: all running text of the page's own content, comments
 // included) and article (the main article only). Model.Info.Policy holds
 // one of them.
-var Policies = []string{"corpus", "article"}
+var Policies = []string{PolicyCorpus, PolicyArticle}
+
+// PolicyCorpus and PolicyArticle are the policies' names, as
+// Model.Info.Policy holds them.
+const (
+	PolicyCorpus  = "corpus"
+	PolicyArticle = "article"
+)
 
 // RendersByDefault reports whether fiasco uses a policy's rendered model
 // (visual features) by default, when Chromium is available; otherwise the

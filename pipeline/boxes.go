@@ -47,14 +47,17 @@ var (
 	}
 )
 
-// NeverKept returns, per block of d, why it is never kept whatever its
-// decision value: "ad label" when its whole text is an advertisement's
-// label and it is no heading (adLabel), "box" when it lies in a box named
-// for what it holds (boxName, inBox), "" for the others; nil when no
-// block is either. Keep drops these blocks before the smoothing, the
-// fallback and the prose floor, which so never count them as kept.
-// Prepare finds them once; the slice is the document's, not to be
-// changed.
+// NeverKept returns, per block of d, why it may never be kept whatever
+// its decision value: "ad label" when its whole text is an
+// advertisement's label and it is no heading (adLabel), "box" when it
+// lies in a box named for what it holds (boxName, inBox), "stamp" when
+// its whole text is a time stamp and it is no heading, header cell or
+// element in a heading's role (isStamp, headingLike), "" for the others;
+// nil when no block is any of them. Keep drops these blocks before the
+// smoothing, the fallback and the prose floor, which so never count them
+// as kept; but for a model of the article policy it leaves a stamp to
+// its value ([Result.NeverKept] holds what applied). Prepare finds them
+// once; the slice is the document's, not to be changed.
 func NeverKept(d *Doc) []string {
 	if d == nil {
 		return nil
@@ -76,6 +79,8 @@ func findNeverKept(d *Doc) []string {
 			r = "ad label"
 		case inBox(b.Node, seen):
 			r = "box"
+		case !headingLike(b.Node) && isStamp(b.Text):
+			r = stampReason
 		default:
 			continue
 		}

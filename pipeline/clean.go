@@ -300,13 +300,14 @@ func (r *Result) Write(w io.Writer, f export.Format) error {
 }
 
 // NeverKept is NeverKept of the page's document where a model decided
-// its blocks (Score), for the outputs that say why a rule dropped a
-// block; nil otherwise.
+// its blocks (Score), less the time stamps where that model is of the
+// article policy (which leaves them to its values), for the outputs
+// that say why a rule dropped a block; nil otherwise.
 func (r *Result) NeverKept() []string {
 	if r == nil || r.Score == nil {
 		return nil
 	}
-	return NeverKept(r.Doc)
+	return neverFor(r.Model, r.Doc)
 }
 
 // RenderErrText is RenderErr's message on one line, every control

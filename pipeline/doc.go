@@ -38,7 +38,10 @@
 // advertisement's label ("Advertisement", "Anzeige") is never kept, nor
 // one inside a box of [MaxBoxWords] words or fewer whose class or id
 // names what it holds (a newsletter prompt, a login box, the comment
-// form, an author's bio, teasers, a most-popular list, pagination).
+// form, an author's bio, teasers, a most-popular list, pagination), nor,
+// under the corpus policy (classify.Info.Policy), one whose whole text is
+// a time stamp ("05-06-2005, 05:41 PM", "Last updated at 13:25 GMT") and
+// that is no heading ([NeverKept]).
 //
 // # Contract
 //

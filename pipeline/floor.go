@@ -30,7 +30,8 @@ const (
 // under m and the threshold th: classify.KeepSmooth with m.Smooth
 // (classify.Keep when it is 0), and with m.Floor the prose floor
 // (FloorShare) after it. The blocks NeverKept names (an advertisement's
-// label, a block in a box named for what it holds) are never kept: they
+// label, a block in a box named for what it holds, and under the corpus
+// policy a time stamp) are never kept: they
 // go to the smoothing and the fallback as values that are not numbers,
 // and the floor neither counts nor keeps them.
 func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
@@ -44,7 +45,7 @@ func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
 // when there is none). A block the smoothing dropped and the floor kept
 // again is marked floor only.
 func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smoothed, floor []bool) {
-	never := NeverKept(d)
+	never := neverFor(m, d)
 	if never != nil {
 		s = slices.Clone(s)
 		for i := range s {

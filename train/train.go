@@ -69,6 +69,11 @@ type TrainOptions struct {
 	// Smooth is the model's switch cost of sequence smoothing
 	// (classify.Model.Smooth, classify.KeepSmooth); 0: none.
 	Smooth float64
+	// Policy is the annotation policy the examples' gold labels were
+	// mapped to, stored in the model (classify.Info.Policy): it decides
+	// which rules drop a block whatever its value (pipeline.Keep), in
+	// cross-validation as in use. "" is the corpus policy.
+	Policy string
 	// MaxSV > 0 replaces each SVM with more support vectors than that by
 	// a reduced set of at most MaxSV of them (svm.Reduce with Medoids:
 	// the support vectors nearest to k-means centres, their coefficients
@@ -182,7 +187,7 @@ func Train(ctx context.Context, ex []*Example, opt TrainOptions) (*classify.Mode
 			clean++
 		}
 	}
-	m.Info = classify.Info{Pages: len(ex), Blocks: len(y), Clean: clean, C: opt.Params.C, Gamma: m.English.Gamma, MaxSV: opt.MaxSV}
+	m.Info = classify.Info{Pages: len(ex), Blocks: len(y), Clean: clean, C: opt.Params.C, Gamma: m.English.Gamma, MaxSV: opt.MaxSV, Policy: opt.Policy}
 	m.Rescue, m.Floor, m.FloorShare, m.Smooth = opt.Rescue, opt.Floor, opt.FloorShare, opt.Smooth
 	if m.Visual {
 		m.Blend = opt.Blend

@@ -636,7 +636,7 @@ func foldOptions(df *dataFlags, mf *modelFlags, to train.TrainOptions) (train.Tr
 	if err := mf.checkFoldFloorShare(); err != nil {
 		return to, err
 	}
-	to.FloorShare = mf.floorShare
+	to.FloorShare, to.Policy = mf.floorShare, df.policy.String()
 	text, err := train.TextOptions(df.policy.String(), to)
 	if err != nil {
 		return to, err

@@ -41,8 +41,8 @@ page is rendered for the picture either way. The labels and values are
 fiasco clean's with the same flags: the blocks are measured at --scale as
 clean measures them, and the picture is drawn at full scale. A block
 dropped whatever its value (an advertisement's label, a block in a box
-named for what it holds, such as a newsletter prompt or an author's bio;
-README) is labelled dirty, and in JSON its never_kept says which. PAGE is read
+named for what it holds, such as a newsletter prompt or an author's bio,
+and under the corpus policy a time stamp; README) is labelled dirty, and in JSON its never_kept says which. PAGE is read
 as fiasco clean reads a page: a file, gzip- or zstd-compressed or not,
 "-" for standard input, or a WARC archive holding one page.`
 
@@ -203,12 +203,12 @@ func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
 			Smoothed bool `json:"smoothed,omitempty"`
 			Floor    bool `json:"floor,omitempty"`
 			// NeverKept says why a block is dropped whatever its value
-			// (pipeline.NeverKept: "ad label", "box").
+			// (pipeline.NeverKept: "ad label", "box", "stamp").
 			NeverKept string `json:"never_kept,omitempty"`
 		}
 		var out []row
 		texts := export.BlockTexts(res.Blocks)
-		never := pipeline.NeverKept(res.Doc)
+		never := res.NeverKept()
 		for i, b := range res.Blocks {
 			fv := map[string]float64{}
 			for j, n := range names {

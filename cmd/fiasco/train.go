@@ -202,7 +202,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return &usageError{cmd: "train", err: err}
 	}
-	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed, Stack: *stack, StackBySite: bySite, Floor: *floor, FloorShare: *floorShare, Blend: blend, Smooth: smooth, MaxSV: sf.maxSV}
+	to := train.TrainOptions{Params: params, Threshold: *threshold, MaxBlocks: *maxBlocks, Keywords: *keywords, Features: feats, Seed: sf.seed, Stack: *stack, StackBySite: bySite, Floor: *floor, FloorShare: *floorShare, Blend: blend, Smooth: smooth, MaxSV: sf.maxSV, Policy: df.policy.String()}
 	if foldsBy && !*grid && *stack == 0 {
 		return usagef("train", "--folds-by deals the folds of --grid and --stack: give one")
 	}

@@ -271,6 +271,9 @@ func splitDigits(t string) (parts []string, sep byte) {
 // an element in the role of a heading: a time stamp there is left to the
 // model.
 func headingLike(n *html.Node) bool {
+	if n == nil {
+		return false
+	}
 	if dom.IsHeading(n) || n.Type == html.ElementNode && n.DataAtom == atom.Th {
 		return true
 	}

@@ -42,8 +42,9 @@ fiasco clean's with the same flags: the blocks are measured at --scale as
 clean measures them, and the picture is drawn at full scale. A block
 dropped whatever its value (an advertisement's label, a block in a box
 named for what it holds, such as a newsletter prompt or an author's bio,
-and under the corpus policy a time stamp; README) is labelled dirty, and in JSON its never_kept says which. PAGE is read
-as fiasco clean reads a page: a file, gzip- or zstd-compressed or not,
+and under the corpus policy a time stamp; README) is labelled dirty, and
+in JSON its never_kept says which. PAGE is read as fiasco clean reads a
+page: a file, gzip- or zstd-compressed or not,
 "-" for standard input, or a WARC archive holding one page.`
 
 func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {

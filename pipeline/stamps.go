@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"strconv"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -102,7 +103,7 @@ func stampToken(t string) stampKind {
 	if stampMeridiems[t] {
 		return stampMeridiem // before the trimming: "a.m."
 	}
-	if n, ok := strings.CutPrefix(t, "("); ok && allDigits(strings.TrimSuffix(n, ")")) && strings.HasSuffix(n, ")") {
+	if len(t) > 2 && t[0] == '(' && t[len(t)-1] == ')' && allDigits(t[1:len(t)-1]) {
 		return stampOther // an archive's count of posts: "November 2010 (32)"
 	}
 	t = strings.TrimLeft(t, "([")
@@ -140,8 +141,8 @@ func stampToken(t string) stampKind {
 // year), or a time of two or three numbers parted by colons (hours to 24,
 // minutes and seconds to 59).
 func stampNumber(t string) stampKind {
-	if day, ok := strings.CutSuffix(t, ordinalSuffix(t)); ok && day != t && allDigits(day) && len(day) <= 2 {
-		if n := atoi(day); n >= 1 && n <= 31 {
+	if suffix := ordinalSuffix(t); suffix != "" {
+		if n := atoi(t[:len(t)-len(suffix)]); n >= 1 && n <= 31 {
 			return stampDay
 		}
 		return stampNone
@@ -236,10 +237,7 @@ func atoi(p string) int {
 	if len(p) > 4 || !allDigits(p) {
 		return -1
 	}
-	n := 0
-	for i := 0; i < len(p); i++ {
-		n = 10*n + int(p[i]-'0')
-	}
+	n, _ := strconv.Atoi(p)
 	return n
 }
 

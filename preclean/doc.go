@@ -66,7 +66,39 @@
 //     data sets' 2,339 pages holds a notice with a word in it: the 2007 to
 //     2012 pages have none, and the models never learnt to drop them.
 //
-// CSS in style sheets is not evaluated: an element hidden by a class stays.
+// # Style sheets
+//
+// The page's own style sheets, the text of its <style> elements (a
+// browser rendering the page offline has no other), hide elements too:
+// display:none, and visibility:hidden or collapse where no element
+// below is made visible again. The cascade decides between the rules
+// that set the property and the element's inline style (!important,
+// then inline over sheet, then specificity, then the later rule), so a
+// class that hides, overridden by an id's rule or an inline style that
+// shows, does not hide. Media queries are evaluated for a screen
+// ViewportWidth pixels wide: width conditions in px, em and rem are met
+// or not, any other condition (orientation, resolution, hover, colour
+// scheme) is taken as unmet; print sheets and sheets of another type
+// than text/css are skipped. Dynamic pseudo-classes (:hover, :focus)
+// never match, as in a page no one points at, so the submenu a hover
+// opens is hidden; pseudo-elements and selectors that
+// github.com/andybalholm/cascadia cannot parse are not applied.
+//
+// Text a sheet or an inline style moves out of sight goes too: the
+// "visually hidden" text for screen readers (Bootstrap's sr-only,
+// WordPress's screen-reader-text: "Skip to content", "Posted on",
+// "(opens in a new tab)"), positioned and clipped to nothing or shrunk to
+// a pixel with its overflow hidden, and the off-left and image
+// replacement techniques, positioned 999px or more to the left or top or
+// indented as far (see offscreen). A more specific rule that puts the
+// element back (left: 0, position: static) wins, as in a browser.
+//
+// Options.KeepHidden keeps these elements too. What is read is capped
+// (maxSheetBytes, maxSheetSelectors, maxSheetWork): past a cap the rules
+// read so far apply. On the 2,339 pages of the five data sets, sheets
+// and offscreen styles hide text on 183 pages (7,795 words; none on
+// CleanEval's development set); a hostile page of 20,000 rules that
+// every element meets costs about 0.4 s (BenchmarkSheets).
 //
 // # Web components
 //

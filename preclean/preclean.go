@@ -15,7 +15,8 @@ import (
 type Stats struct {
 	Elements   int // elements removed (their subtrees included once)
 	Comments   int // comment nodes removed
-	Hidden     int // elements removed because hidden by attribute or style
+	Hidden     int // elements removed because hidden by attribute, style or style sheet
+	Sheet      int // of those, elements hidden by the page's style sheets or moved out of sight (sheetHidden)
 	Consent    int // elements removed as cookie or consent notices (consentNotice)
 	HeadNodes  int // children of <head> removed
 	Paragraphs int // paragraphs made from runs of <br>
@@ -24,9 +25,10 @@ type Stats struct {
 
 	keepHidden bool
 	keepStyles bool
-	styles     []*html.Node // <style> elements kept for the head
-	title      *html.Node   // the first <title> outside <head>, for a head without one
-	objects    []*html.Node // plugin objects kept, in document order (emptyObjects)
+	sheet      map[*html.Node]bool // elements the page's style sheets hide (sheetHidden)
+	styles     []*html.Node        // <style> elements kept for the head
+	title      *html.Node          // the first <title> outside <head>, for a head without one
+	objects    []*html.Node        // plugin objects kept, in document order (emptyObjects)
 }
 
 // dropped are the elements removed with their content: nothing a reader
@@ -47,8 +49,9 @@ var dropped = map[atom.Atom]bool{
 
 // Options change what Clean removes.
 type Options struct {
-	// KeepHidden keeps elements hidden by the hidden attribute or an
-	// inline style (some pages hide text that a script reveals).
+	// KeepHidden keeps elements hidden by the hidden attribute, an
+	// inline style or the page's style sheets (some pages hide text that
+	// a script reveals).
 	KeepHidden bool
 	// KeepStyles keeps the page's <style> sheets, moved into <head> where
 	// they are no text block's text, so that a browser rendering the
@@ -89,8 +92,18 @@ func CleanWith(doc *html.Node, opt Options) (st Stats, err error) {
 	if opt.KeepFallbacks {
 		openFallbacks(doc)
 	}
+	var rules []rule
+	if !opt.KeepHidden {
+		// Read before the shadow roots open, so that a shadow tree's own
+		// sheet, which applies to it alone, is left out with its template.
+		rules = pageRules(doc)
+	}
 	OpenShadowRoots(doc)
+	if !opt.KeepHidden {
+		st.sheet = sheetHidden(doc, rules)
+	}
 	st.remove(doc)
+	st.sheet = nil
 	st.emptyObjects()
 	blockCustomElements(doc)
 	spaceBoxes(doc)
@@ -273,7 +286,10 @@ func (st *Stats) drop(n *html.Node) bool {
 		st.Consent++
 		return true
 	}
-	if !st.keepHidden && hidden(n) {
+	if !st.keepHidden && (hidden(n) || st.sheet[n]) {
+		if !hidden(n) {
+			st.Sheet++
+		}
 		if n.Namespace == "" && (n.DataAtom == atom.Html || n.DataAtom == atom.Head || n.DataAtom == atom.Body) {
 			// Keep the document's skeleton; drop what it shows.
 			target := n

@@ -21,7 +21,7 @@ func TestCleanSmooth(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		kept bool
-	}{{[]string{"--smooth", "0"}, false}, {[]string{"--smooth", "0.2"}, true}, {nil, true}} {
+	}{{[]string{"--smooth", "0"}, false}, {[]string{"--smooth", "0.24"}, true}, {nil, true}} {
 		args := append(append([]string{"clean", "--no-render", "--format", "text"}, c.args...), page)
 		code, out, errs := fiasco(t, args...)
 		if code != 0 {

@@ -88,7 +88,7 @@ func sheetHidden(doc *html.Node, rules []rule) map[*html.Node]bool {
 			continue
 		}
 		if n.DataAtom == atom.Head && n.Namespace == "" {
-			n = skip(doc, n) // hidden by every browser; its <title> is the page's
+			n = dom.NextAfter(doc, n) // hidden by every browser; its <title> is the page's
 			continue
 		}
 		cands = append(cands[:0], byKey[""]...)
@@ -139,7 +139,7 @@ func sheetHidden(doc *html.Node, rules []rule) map[*html.Node]bool {
 		off := votes[2].value == "yes" || votes[2].value == "indent" && block
 		if display.value == "none" || off {
 			hidden[n] = true
-			n = skip(doc, n)
+			n = dom.NextAfter(doc, n)
 			continue
 		}
 		switch visibility.value {
@@ -156,17 +156,6 @@ func sheetHidden(doc *html.Node, rules []rule) map[*html.Node]bool {
 		}
 	}
 	return hidden
-}
-
-// skip returns the node after n's subtree in document order below root,
-// or nil.
-func skip(root, n *html.Node) *html.Node {
-	for ; n != nil && n != root; n = n.Parent {
-		if n.NextSibling != nil {
-			return n.NextSibling
-		}
-	}
-	return nil
 }
 
 // showsBelow reports whether an element below n is made visible again.

@@ -171,7 +171,7 @@ func Words(n *html.Node, limit int, skip func(*html.Node) bool) int {
 	count := 0
 	for c := n; c != nil && count < limit; {
 		if c != n && skip != nil && c.Type == html.ElementNode && skip(c) {
-			c = nextAfter(n, c)
+			c = NextAfter(n, c)
 			continue
 		}
 		if c.Type == html.TextNode {
@@ -182,9 +182,9 @@ func Words(n *html.Node, limit int, skip func(*html.Node) bool) int {
 	return min(count, limit)
 }
 
-// nextAfter returns the node after n's subtree in document order below
+// NextAfter returns the node after n's subtree in document order below
 // root, or nil.
-func nextAfter(root, n *html.Node) *html.Node {
+func NextAfter(root, n *html.Node) *html.Node {
 	for ; n != root; n = n.Parent {
 		if n.NextSibling != nil {
 			return n.NextSibling

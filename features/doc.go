@@ -65,7 +65,15 @@
 //     content, post, ...), the length and link ratio of the neighbouring
 //     blocks, and, over the three blocks on each side, the share of their
 //     text inside links and in prose blocks (ten or more tokens ending in
-//     sentence punctuation; window.go).
+//     sentence punctuation; window.go); and the record columns
+//     (records.go; the alias "record" of fiasco's --features), which
+//     describe the repeated structure around a block: its nearest
+//     ancestor (or itself) with two or more siblings of the same tag and
+//     first class word, and that group's share of records holding prose,
+//     share of text in links, number of records and words out of links
+//     per record. A short comment in a thread of them sits in a group
+//     that holds prose and few links, a menu item in one of links. The
+//     article models leave them out (their default: text,context,-record).
 //   - Candidate: columns kept for measurement, in no default set ("all"
 //     included): named one by one or as the group. They are depth and
 //     depth_rel, the block's depth counting every element and relative to

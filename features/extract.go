@@ -180,6 +180,7 @@ func ExtractTitled(bs []*blocks.Block, vis []vision.Features, title string) *Tab
 		t.Values[i] = v
 	}
 	windowFeatures(bs, prose, t.Values)
+	recordFeatures(bs, t.Tokens, prose, t.Values)
 	contextFeatures(bs, t.Tokens, t.Values, title)
 	return t
 }

@@ -88,6 +88,10 @@ const (
 	colWinProse
 	colBranchDepth
 	colBranchDepthRel
+	colRecProse
+	colRecLink
+	colRecCount
+	colRecWords
 	numText
 )
 
@@ -141,6 +145,10 @@ var textSchema = [numText]Feature{
 	colWinProse:        {"win_prose", Structural, false},
 	colBranchDepth:     {"branch_depth", Structural, false},
 	colBranchDepthRel:  {"branch_depth_rel", Structural, false},
+	colRecProse:        {"rec_prose", Structural, false},
+	colRecLink:         {"rec_link", Structural, false},
+	colRecCount:        {"rec_count", Structural, false},
+	colRecWords:        {"rec_words", Structural, false},
 }
 
 // The layout features, in their order after the vision columns.

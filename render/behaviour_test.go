@@ -79,7 +79,11 @@ func TestNetworkBlocked(t *testing.T) {
 		t.Fatalf("Render after %v: %v", elapsed, err)
 	}
 	t.Logf("render %v, timings %+v", elapsed, res.Timings)
-	if res.Timings.Load > 3*time.Second {
+	// A request that got out would hold the page's load for the 20 s the
+	// server sleeps (until the 15 s time-out); blocked ones fail at once,
+	// and the load takes well under a second on an idle machine. 10 s
+	// leaves room for a machine busy with other work.
+	if res.Timings.Load > 10*time.Second {
 		t.Errorf("load took %v: blocked requests must fail at once", res.Timings.Load)
 	}
 	if n, c := hits.Load(), conns.Load(); n != 0 || c != 0 {

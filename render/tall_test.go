@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"strings"
 	"testing"
+	"time"
 )
 
 // tallPage is a page of the given height in CSS px with one single-line
@@ -33,7 +34,9 @@ func TestTallPage(t *testing.T) {
 	for i := range colors {
 		colors[i] = color.RGBA{uint8(30 * i), 0, 200, 255}
 	}
-	for _, opt := range []Options{{MaxHeight: 50000}, {MaxHeight: 50000, Scale: 0.75, TileHeight: 3001}} {
+	// The time limit is raised from the default 30 s: the capture takes a
+	// few seconds alone, but more on a machine busy with other work.
+	for _, opt := range []Options{{MaxHeight: 50000, Timeout: 3 * time.Minute}, {MaxHeight: 50000, Scale: 0.75, TileHeight: 3001, Timeout: 3 * time.Minute}} {
 		t.Run(fmt.Sprintf("scale=%g", opt.Scale), func(t *testing.T) {
 			b := newBrowser(t, opt)
 			scale := b.Options().Scale

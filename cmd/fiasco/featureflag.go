@@ -65,18 +65,20 @@ func featureToken(tok string) ([]string, error) {
 		return features.Names(g, true), nil
 	}
 	if _, err := features.Select([]string{tok}); err != nil {
-		return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, visual, style, shape, context, candidate, text, all) nor a feature", tok)
+		return nil, fmt.Errorf("--features: %q is neither a group (linguistic, keyword, structural, record, visual, style, shape, context, candidate, text, all) nor a feature", tok)
 	}
 	return []string{tok}, nil
 }
 
-// featureAliases name sets of visual features within the visual group:
-// style, what the renderer reads from the computed style of a block's
-// text and where it lies (vision.Style, Features.Screens); shape, the
-// measurements of the screenshot and the layout (FIASCO's, and what the
-// models before the style readings used).
+// featureAliases name sets of features within a group: of the visual
+// group, style, what the renderer reads from the computed style of a
+// block's text and where it lies (vision.Style, Features.Screens), and
+// shape, the measurements of the screenshot and the layout (FIASCO's, and
+// what the models before the style readings used); of the structural
+// group, record, the columns of the repeated structure around a block
+// (features' records.go), which the article models do without.
 var featureAliases = func() map[string][]string {
-	a := map[string][]string{}
+	a := map[string][]string{"record": features.RecordNames()}
 	for _, n := range features.Names(features.Visual, true) {
 		if features.IsStyle(n) {
 			a["style"] = append(a["style"], n)
@@ -102,7 +104,7 @@ func needsRender(noRender bool, feats []string) bool {
 }
 
 // featuresHelp documents --features (train, eval).
-const featuresHelp = "features to train on: groups (linguistic, keyword, structural, visual = shape + style, context, candidate (columns kept for measurement, in no other group: depth, depth_rel), text, all) and names, comma-separated, a leading - dropping one (text,shape,-vis_x) (default: text; train --policy article adds context); visual ones render the pages"
+const featuresHelp = "features to train on: groups (linguistic, keyword, structural (record: its columns of the repeated structure around a block), visual = shape + style, context, candidate (columns kept for measurement, in no other group: depth, depth_rel), text, all) and names, comma-separated, a leading - dropping one (text,shape,-vis_x) (default: text; train --policy article: text,context,-record); visual ones render the pages"
 
 // checkRenderFeatures rejects visual features with --no-render.
 func checkRenderFeatures(noRender bool, flagValue string, feats []string, cmd string) error {

@@ -77,3 +77,31 @@ func TestFeatureExclusion(t *testing.T) {
 		}
 	}
 }
+
+// The record alias names the record columns, which the text group holds
+// and the article policy's default leaves out.
+func TestRecordAlias(t *testing.T) {
+	rec, err := featureSet("record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"rec_prose", "rec_link", "rec_count", "rec_words"}; !slices.Equal(rec, want) {
+		t.Errorf("record = %v, want %v", rec, want)
+	}
+	text, err := featureSet("text")
+	if err != nil {
+		t.Fatal(err)
+	}
+	noRec, err := featureSet("text,-record")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range rec {
+		if !slices.Contains(text, n) || slices.Contains(noRec, n) {
+			t.Errorf("%s: in text %v, in text,-record %v; want true, false", n, slices.Contains(text, n), slices.Contains(noRec, n))
+		}
+	}
+	if len(noRec) != len(text)-len(rec) {
+		t.Errorf("text,-record has %d features, text %d: want %d fewer", len(noRec), len(text), len(rec))
+	}
+}

@@ -186,9 +186,10 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return &usageError{cmd: "train", err: err}
 	}
 	if feats == nil && df.policy == gold.Article {
-		// The article policy's default adds the context features (the
-		// embedded article models read them).
-		if feats, err = featureSet("text,context"); err != nil {
+		// The article policy's default adds the context features and
+		// leaves out the record columns, as the embedded article models
+		// (RESULTS.md, "Records").
+		if feats, err = featureSet("text,context,-record"); err != nil {
 			return err
 		}
 	}

@@ -11,21 +11,25 @@ import (
 )
 
 // The record columns place a block in the repeated structure around it.
-// A record is an element with at least minRecords siblings (itself
-// included) of the same tag and class: the comments of a thread, the
-// items of a menu, the teasers of an index page, the paragraphs of an
-// article. A block's record is its nearest ancestor (or itself) that is
-// one; the record's group is it and those siblings. The columns describe
-// the group, not the block: a short comment ("Great post, thanks!") sits
-// in a group whose records hold prose and few links, a menu item in one
-// whose records hold links and no prose.
+// A record is an element with two or more siblings of the same tag and
+// first class word (minRecords of a kind under one parent, itself
+// included): the comments of a thread, the items of a menu, the teasers
+// of an index page, the paragraphs of an article. A block's record is its
+// nearest ancestor (or itself) that is one; the record's group is it and
+// those siblings. The columns describe the group, not the block: a short
+// comment ("Great post, thanks!") sits in a group whose records hold
+// prose and few links, a menu item in one whose records hold links and
+// no prose. (The <div data-fiasco-anon> wrappers package blocks puts
+// around loose text count as class-less divs, as the models were trained.)
 //
 // Every column is 0 for a block in no record.
 //
 //   - rec_prose: the share of the group's records that hold a prose block
 //   - rec_link: the share of the group's text in links
 //   - rec_count: log1p of the number of records in the group
-//   - rec_words: log1p of the mean number of words out of links a record holds
+//   - rec_words: log1p of the mean number of words out of links a record
+//     holds (a block's word tokens times the share of its characters
+//     outside links)
 
 // RecordNames returns the names of the record columns.
 func RecordNames() []string {
@@ -36,7 +40,8 @@ func RecordNames() []string {
 	return out
 }
 
-// minRecords is the number of like siblings that make records.
+// minRecords is the number of like elements under one parent, each
+// included, that make them records: an element and two like siblings.
 const minRecords = 3
 
 // recGroup is what one group of records holds.
@@ -81,23 +86,39 @@ func recordFeatures(bs []*blocks.Block, tokens [][]string, prose []bool, rows []
 		}
 		return m[sig(n)]
 	}
+	// up[n] is n's nearest ancestor, or n, that is a record (nil: none
+	// below <body>), so that each block walks its records, not every
+	// ancestor.
+	up := map[*html.Node]*html.Node{}
+	record := func(n *html.Node) *html.Node {
+		var path []*html.Node
+		var r *html.Node
+		for ; n != nil && n.Parent != nil && n.Type == html.ElementNode && n.DataAtom != atom.Body && n.DataAtom != atom.Html; n = n.Parent {
+			if v, ok := up[n]; ok {
+				r = v
+				break
+			}
+			path = append(path, n)
+			if siblings(n) >= minRecords {
+				r = n
+				break
+			}
+		}
+		for _, p := range path {
+			up[p] = r
+		}
+		return r
+	}
 	groups := map[groupKey]*recGroup{}
 	proseIn := map[*html.Node]bool{} // records already counted as holding prose
 	nearest := make([]*recGroup, len(bs))
 	for i, b := range bs {
 		words := float64(len(tokens[i])) * (1 - ratio(b.LinkChars, b.Chars))
-		for n := b.Node; n != nil && n.Parent != nil && n.Type == html.ElementNode; n = n.Parent {
-			if n.DataAtom == atom.Body || n.DataAtom == atom.Html {
-				break
-			}
-			k := siblings(n)
-			if k < minRecords {
-				continue
-			}
+		for n := record(b.Node); n != nil; n = record(n.Parent) {
 			key := groupKey{n.Parent, sig(n)}
 			g := groups[key]
 			if g == nil {
-				g = &recGroup{records: k}
+				g = &recGroup{records: siblings(n)}
 				groups[key] = g
 			}
 			if nearest[i] == nil {

@@ -9,7 +9,7 @@ import (
 
 // featureSet resolves a --features value: a comma-separated list of group
 // names (linguistic, keyword, structural, visual, context, candidate; text = the
-// first three; all; the aliases shape and style) and feature names, each
+// first three; all; the aliases shape, style and record) and feature names, each
 // of which a leading "-" turns into an exclusion ("text,shape,-vis_x":
 // the text and shape features but vis_x; "all,-context"). Exclusions
 // apply after every inclusion, whatever their place in the list, and a
@@ -69,6 +69,11 @@ func featureToken(tok string) ([]string, error) {
 	}
 	return []string{tok}, nil
 }
+
+// articleFeatures is train's (and features') default set under the
+// article policy: the context columns added, the record columns left out,
+// as the embedded article models (RESULTS.md, "Records").
+const articleFeatures = "text,context,-record"
 
 // featureAliases name sets of features within a group: of the visual
 // group, style, what the renderer reads from the computed style of a

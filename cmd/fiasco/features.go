@@ -88,8 +88,8 @@ Writes one line per text block of the gold data in LIBSVM's data format
 (label +1 clean, -1 dirty; features unscaled, indices from 1 in the order of
 the sidecar BLOCKS.libsvm.json, which also names the page and block of every
 row and holds the keywords learned from the data and the policy). The
-columns are fiasco train's by default (text, and context under --policy
-article; --visual adds every visual feature); --features picks others,
+columns are fiasco train's by default (text; under --policy article
+text,context,-record; --visual adds every visual feature); --features picks others,
 as train's does. fiasco grid, svm-scale, svm-train and svm-grid read the
 file as it is. fiasco train scales every column to [-1, 1] before it
 trains: to tune C and gamma for it, scale the file first (fiasco svm
@@ -114,7 +114,7 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	df.add(fs)
 	out := fs.String("o", "", "output file (required)")
 	visual := fs.Bool("visual", false, "render pages and add every visual feature (shape and style) to the default columns")
-	featFlag := fs.String("features", "", "the columns: groups (linguistic, keyword, structural, visual = shape + style, context, candidate (columns kept for measurement, in no other group: depth, depth_rel), text, all) and names, comma-separated, a leading - dropping one (text,shape,-vis_x), as fiasco train's --features (default: train's: text, and context under --policy article); visual ones render the pages")
+	featFlag := fs.String("features", "", "the columns: groups (linguistic, keyword, structural (record: its columns of the repeated structure around a block), visual = shape + style, context, candidate (columns kept for measurement, in no other group: depth, depth_rel), text, all) and names, comma-separated, a leading - dropping one (text,shape,-vis_x), as fiasco train's --features (default: train's: text; under --policy article text,context,-record); visual ones render the pages")
 	noRender := fs.Bool("no-render", false, "never render pages: visual --features are an error")
 	rf := &renderFlags{}
 	rf.add(fs.FlagSet)
@@ -160,14 +160,16 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 		return &usageError{cmd: "features", err: err}
 	}
 	if names == nil { // train's default columns
-		groups := features.Linguistic | features.Keyword | features.Structural
-		if *visual {
-			groups |= features.Visual
-		}
+		spec := "text"
 		if df.policy == gold.Article {
-			groups |= features.Context
+			spec = articleFeatures
 		}
-		names = features.Names(groups, true)
+		if *visual {
+			spec += ",visual"
+		}
+		if names, err = featureSet(spec); err != nil {
+			return err
+		}
 	}
 	if err := checkRenderFeatures(*noRender, *featFlag, names, "features"); err != nil {
 		return err

@@ -132,7 +132,8 @@ func TestFeaturesKeywordsFrom(t *testing.T) {
 }
 
 // TestFeaturesColumns: features writes fiasco train's columns by default
-// (the context ones added under --policy article), --features picks
+// (under --policy article the context ones added, the record ones left
+// out), --features picks
 // others as train's does, the sidecar records the policy, and keywords of
 // another policy, visual --features with --no-render and an -o that would
 // be another file's sidecar are refused.
@@ -152,7 +153,7 @@ func TestFeaturesColumns(t *testing.T) {
 		return sc
 	}
 	text, _ := featureSet("text")
-	textCtx, _ := featureSet("text,context")
+	textCtx, _ := featureSet(articleFeatures) // text,context,-record
 	for _, c := range []struct {
 		args   []string
 		want   []string

@@ -189,7 +189,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		// The article policy's default adds the context features and
 		// leaves out the record columns, as the embedded article models
 		// (RESULTS.md, "Records").
-		if feats, err = featureSet("text,context,-record"); err != nil {
+		if feats, err = featureSet(articleFeatures); err != nil {
 			return err
 		}
 	}

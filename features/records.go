@@ -3,6 +3,7 @@ package features
 import (
 	"math"
 	"strings"
+	"unicode"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -60,31 +61,22 @@ func recordFeatures(bs []*blocks.Block, tokens [][]string, prose []bool, rows []
 	}
 	type groupKey struct {
 		parent *html.Node
-		sig    string
+		sig    sigKey
 	}
-	sigs := map[*html.Node]string{}
-	sig := func(n *html.Node) string {
-		s, ok := sigs[n]
-		if !ok {
-			s = signature(n)
-			sigs[n] = s
-		}
-		return s
-	}
-	counts := map[*html.Node]map[string]int{} // per parent: children per signature
+	counts := map[*html.Node]map[sigKey]int{} // per parent: children per signature
 	siblings := func(n *html.Node) int {
 		p := n.Parent
 		m, ok := counts[p]
 		if !ok {
-			m = map[string]int{}
+			m = map[sigKey]int{}
 			for c := p.FirstChild; c != nil; c = c.NextSibling {
 				if c.Type == html.ElementNode {
-					m[sig(c)]++
+					m[signature(c)]++
 				}
 			}
 			counts[p] = m
 		}
-		return m[sig(n)]
+		return m[signature(n)]
 	}
 	// up[n] is n's nearest ancestor, or n, that is a record (nil: none
 	// below <body>), so that each block walks its records, not every
@@ -115,7 +107,7 @@ func recordFeatures(bs []*blocks.Block, tokens [][]string, prose []bool, rows []
 	for i, b := range bs {
 		words := float64(len(tokens[i])) * (1 - ratio(b.LinkChars, b.Chars))
 		for n := record(b.Node); n != nil; n = record(n.Parent) {
-			key := groupKey{n.Parent, sig(n)}
+			key := groupKey{n.Parent, signature(n)}
 			g := groups[key]
 			if g == nil {
 				g = &recGroup{records: siblings(n)}
@@ -145,18 +137,21 @@ func recordFeatures(bs []*blocks.Block, tokens [][]string, prose []bool, rows []
 	}
 }
 
-// signature is an element's tag and the first word of its class, which
-// like records share (WordPress's comments are "comment even thread-even
+// sigKey is an element's tag and the first word of its class, which like
+// records share (WordPress's comments are "comment even thread-even
 // depth-1", "comment odd alt depth-2": the words after the first mark
-// alternation and nesting).
-func signature(n *html.Node) string {
+// alternation and nesting). class is a slice of the attribute's value.
+type sigKey struct{ tag, class string }
+
+func signature(n *html.Node) sigKey {
 	for _, a := range n.Attr {
 		if a.Key == "class" {
-			if f := strings.Fields(a.Val); len(f) > 0 {
-				return n.Data + "." + f[0]
+			c := strings.TrimLeftFunc(a.Val, unicode.IsSpace)
+			if i := strings.IndexFunc(c, unicode.IsSpace); i >= 0 {
+				c = c[:i]
 			}
-			break
+			return sigKey{n.Data, c}
 		}
 	}
-	return n.Data
+	return sigKey{tag: n.Data}
 }

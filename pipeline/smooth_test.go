@@ -20,9 +20,8 @@ import (
 // from the threshold, and drops it otherwise (the switch costs tried are
 // set from that distance, which retraining moves: the embedded model's
 // 0.25 kept the line at 0.44 below, and drops it since 2026-12-02 at
-// 1.26);
-// Result.Smoothed marks exactly the blocks whose label differs from the
-// plain cut's, and the JSON output carries the marks.
+// 1.26); Result.Smoothed marks exactly the blocks whose label differs
+// from the plain cut's, and the JSON output carries the marks.
 func TestCleanerSmooth(t *testing.T) {
 	data, err := os.ReadFile("../testdata/walk.html")
 	if err != nil {

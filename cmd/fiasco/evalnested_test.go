@@ -74,6 +74,7 @@ func foldRows(t *testing.T, out, header string) []foldRow {
 var (
 	intervalRe = regexp.MustCompile(`(?m)^  word F \(micro\)\s+([0-9.]+)\s+\[([0-9.]+), ([0-9.]+)\]$`)
 	microRe    = regexp.MustCompile(`(?m)^  model micro\s+[0-9.]+\s+[0-9.]+\s+([0-9.]+)$`)
+	microRRe   = regexp.MustCompile(`(?m)^  model micro\s+[0-9.]+\s+([0-9.]+)\s+[0-9.]+$`) // recall
 )
 
 // checkInterval finds the bootstrap line of word F and checks lo <= F <=

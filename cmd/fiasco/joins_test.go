@@ -54,7 +54,7 @@ func TestEvalJoinedGold(t *testing.T) {
 			// does not move: the page's 4 lines of prose hold all its gold;
 			// kept, they match every gold word but the 3 joined against the
 			// gold as written, and every one against it split.
-			m := regexp.MustCompile(`(?m)^  model micro\s+[0-9.]+\s+([0-9.]+)\s+[0-9.]+$`).FindStringSubmatch(out)
+			m := microRRe.FindStringSubmatch(out)
 			if row == nil || m == nil || !strings.Contains(out, "3 gold words on 1 page join two words") {
 				t.Fatalf("no micro row, joins row or note in the report:\n%s", out)
 			}

@@ -17,8 +17,9 @@ import (
 // distance below the threshold, the line goes with its neighbours. The
 // switch costs tried are set from that distance, which retraining moves:
 // the embedded text model, which stores the switch cost 0.25, kept the
-// line by default at 0.44 below and drops it since 2026-12-02 at 1.26. inspect's labels are
-// classify.KeepSmooth of its values at every switch cost.
+// line by default at 0.44 below and drops it since 2026-12-02 at 1.26.
+// inspect's labels are classify.KeepSmooth of its values at every switch
+// cost.
 func TestCleanSmooth(t *testing.T) {
 	const page, line = "../../testdata/walk.html", "More walks by the weir"
 	m, err := classify.Default(false)

@@ -20,7 +20,10 @@ import (
 // post whose archive of links the model keeps instead) then keeps its
 // running text. Only kept prose counts: until 2026-11-29 the floor
 // counted every kept block's words, and a long kept list of links kept
-// it from firing (RESULTS.md, "The floor counts kept prose").
+// it from firing (RESULTS.md, "The floor counts kept prose"). A page
+// that would keep no block at all keeps its prose blocks however few
+// words they hold: a page with a paragraph of running text never comes
+// out empty (RESULTS.md, "No page of prose empty").
 const (
 	FloorShare    = 0.25
 	FloorMinWords = 50
@@ -83,11 +86,13 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 
 // proseFloor keeps every prose block of d that keep drops when the kept
 // prose blocks hold fewer than share of the prose's word tokens (at least
-// FloorMinWords of them), and returns which it kept (nil when none). The
-// blocks never names are neither counted nor kept (never may be nil).
+// FloorMinWords of them, or any number when keep keeps no block at all),
+// and returns which it kept (nil when none). The blocks never names are
+// neither counted nor kept (never may be nil).
 func proseFloor(d *Doc, keep []bool, share float64, never []string) (floor []bool) {
-	prose, kept := 0, 0
+	prose, kept, anyKept := 0, 0, false
 	for i, k := range keep {
+		anyKept = anyKept || k
 		if i >= len(d.Table.Tokens) {
 			break
 		}
@@ -102,7 +107,7 @@ func proseFloor(d *Doc, keep []bool, share float64, never []string) (floor []boo
 			}
 		}
 	}
-	if prose < FloorMinWords || float64(kept) >= share*float64(prose) {
+	if prose == 0 || (prose < FloorMinWords && anyKept) || float64(kept) >= share*float64(prose) {
 		return nil
 	}
 	for i := range keep {

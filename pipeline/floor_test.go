@@ -368,3 +368,76 @@ func TestAdLabels(t *testing.T) {
 		t.Error("without a model the label is kept")
 	}
 }
+
+// TestFloorEmptyPage: a page whose prose holds fewer than FloorMinWords
+// words keeps it when it would otherwise keep no block at all (every
+// block beyond the fallback's margin, classify.FallbackMargin, as
+// Dragnet's page 68 was), and stays as the model cut it when the
+// threshold or the fallback keeps any block, prose or not. Without
+// Model.Floor the page stays empty.
+func TestFloorEmptyPage(t *testing.T) {
+	m, err := classify.Default(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fm := *m
+	fm.Floor, fm.Smooth = true, 0.25
+	d, err := Prepare(context.Background(), "p.html", []byte("<html><body><ul><li><a href=/>Home</a></li><li><a href=/news>News</a></li></ul>"+
+		"<p>Entry 1. The council met on Tuesday to discuss the new bridge over the river and its cost.</p>"+
+		"<p>Entry 2. The council met on Tuesday to discuss the new bridge over the river and its cost.</p></body></html>"), PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var prose, words int
+	first := -1
+	for i := range d.Blocks {
+		if d.Table.Prose(i) {
+			if first < 0 {
+				first = i
+			}
+			prose++
+			words += len(d.Table.Tokens[i])
+		}
+	}
+	if prose != 2 || first < 1 || words >= FloorMinWords {
+		t.Fatalf("%d prose blocks of %d words, the first at %d: want 2 after the links, under %d words", prose, words, first, FloorMinWords)
+	}
+	for _, c := range []struct {
+		name  string
+		floor bool
+		set   func(s []float64) // the values, from -3 everywhere
+		want  []int             // the blocks kept
+	}{
+		// Beyond the fallback's margin everywhere: the two paragraphs
+		// are kept.
+		{"empty", true, func(s []float64) {}, []int{first, first + 1}},
+		// The same without the floor: nothing.
+		{"no floor", false, func(s []float64) {}, nil},
+		// A link within the margin: the fallback keeps it, and the
+		// floor, below FloorMinWords, does not fire.
+		{"fallback", true, func(s []float64) { s[0] = -0.5 }, []int{0}},
+		// A link kept by the threshold: the same.
+		{"kept", true, func(s []float64) { s[0] = 1 }, []int{0}},
+	} {
+		s := make([]float64, len(d.Blocks))
+		for i := range s {
+			s[i] = -3
+		}
+		c.set(s)
+		mm := fm
+		mm.Floor = c.floor
+		keep, _, floor := keepFloor(&mm, d, s, 0)
+		var got []int
+		for i, k := range keep {
+			if k {
+				got = append(got, i)
+			}
+		}
+		if fmt.Sprint(got) != fmt.Sprint(c.want) {
+			t.Errorf("%s: kept %v, want %v", c.name, got, c.want)
+		}
+		if (floor != nil) != (c.name == "empty") {
+			t.Errorf("%s: floor %v", c.name, floor)
+		}
+	}
+}

@@ -22,8 +22,9 @@ import (
 // counted every kept block's words, and a long kept list of links kept
 // it from firing (RESULTS.md, "The floor counts kept prose"). A page
 // that would keep no block at all keeps its prose blocks however few
-// words they hold: a page with a paragraph of running text never comes
-// out empty (RESULTS.md, "No page of prose empty").
+// words they hold: under a model with the floor, a page with a prose
+// block that is not NeverKept's never comes out empty (RESULTS.md, "No
+// page of prose empty").
 const (
 	FloorShare    = 0.25
 	FloorMinWords = 50
@@ -90,9 +91,8 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 // and returns which it kept (nil when none). The blocks never names are
 // neither counted nor kept (never may be nil).
 func proseFloor(d *Doc, keep []bool, share float64, never []string) (floor []bool) {
-	prose, kept, anyKept := 0, 0, false
+	prose, kept, anyKept := 0, 0, slices.Contains(keep, true)
 	for i, k := range keep {
-		anyKept = anyKept || k
 		if i >= len(d.Table.Tokens) {
 			break
 		}
@@ -107,7 +107,7 @@ func proseFloor(d *Doc, keep []bool, share float64, never []string) (floor []boo
 			}
 		}
 	}
-	if prose == 0 || (prose < FloorMinWords && anyKept) || float64(kept) >= share*float64(prose) {
+	if (prose < FloorMinWords && anyKept) || float64(kept) >= share*float64(prose) {
 		return nil
 	}
 	for i := range keep {

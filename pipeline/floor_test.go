@@ -79,7 +79,9 @@ func TestFloor(t *testing.T) {
 		{5, -2, m, func(*Doc) int { return 1 }},
 		// Kept already: nothing changes.
 		{5, 0.5, &floor, prose},
-		// Two paragraphs hold fewer than FloorMinWords words.
+		// Two paragraphs hold fewer than FloorMinWords words, and the
+		// fallback keeps the link (within classify.FallbackMargin): the
+		// page keeps a block, so the floor stays off.
 		{2, -2, &floor, func(*Doc) int { return 1 }},
 	} {
 		d := page(c.paras)
@@ -426,7 +428,12 @@ func TestFloorEmptyPage(t *testing.T) {
 		c.set(s)
 		mm := fm
 		mm.Floor = c.floor
-		keep, _, floor := keepFloor(&mm, d, s, 0)
+		keep, smoothed, floor := keepFloor(&mm, d, s, 0)
+		if smoothed != nil {
+			// The plain cut keeps what the smoothing keeps: every value
+			// but the one link's is the same.
+			t.Errorf("%s: smoothed %v", c.name, smoothed)
+		}
 		var got []int
 		for i, k := range keep {
 			if k {

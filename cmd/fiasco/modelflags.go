@@ -88,7 +88,7 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 		m.smoothSet = err == nil
 		return err
 	})
-	fs.Var(&m.floor, "floor", "keep every block of prose (ten words or more, ending like a sentence) of a page the model all but empties: one whose prose holds 50 words or more, of which its kept prose blocks hold less than the model's floor share (--floor-share); --floor=false: never (default: as the model says, the corpus policy's embedded models do, the others do not; off with --threshold)")
+	fs.Var(&m.floor, "floor", "keep every block of prose (ten words or more, ending like a sentence) of a page the model all but empties: one whose prose holds 50 words or more, of which its kept prose blocks hold less than the model's floor share (--floor-share), or any prose at all where nothing else is kept; --floor=false: never (default: as the model says, the corpus policy's embedded models do, the others do not; off with --threshold)")
 	fs.Func("floor-share", "the floor's share: the floor keeps a page's prose where its kept prose blocks hold less than this share of its words (above 0 and below 1; default: the model's own: a tenth for the corpus policy's rendered model, a quarter, pipeline.FloorShare, for the text model; also for the text model a page falls back on, and for the models eval trains, which need --floor)", func(s string) error {
 		v, err := parseFloorShare(s)
 		m.floorShare, m.floorShareSet = v, err == nil

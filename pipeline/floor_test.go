@@ -406,20 +406,21 @@ func TestFloorEmptyPage(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name  string
-		floor bool
+		floor bool              // the model has the floor
+		fires bool              // the floor keeps blocks
 		set   func(s []float64) // the values, from -3 everywhere
 		want  []int             // the blocks kept
 	}{
 		// Beyond the fallback's margin everywhere: the two paragraphs
 		// are kept.
-		{"empty", true, func(s []float64) {}, []int{first, first + 1}},
+		{"empty", true, true, func(s []float64) {}, []int{first, first + 1}},
 		// The same without the floor: nothing.
-		{"no floor", false, func(s []float64) {}, nil},
+		{"no floor", false, false, func(s []float64) {}, nil},
 		// A link within the margin: the fallback keeps it, and the
 		// floor, below FloorMinWords, does not fire.
-		{"fallback", true, func(s []float64) { s[0] = -0.5 }, []int{0}},
+		{"fallback", true, false, func(s []float64) { s[0] = -0.5 }, []int{0}},
 		// A link kept by the threshold: the same.
-		{"kept", true, func(s []float64) { s[0] = 1 }, []int{0}},
+		{"kept", true, false, func(s []float64) { s[0] = 1 }, []int{0}},
 	} {
 		s := make([]float64, len(d.Blocks))
 		for i := range s {
@@ -443,8 +444,8 @@ func TestFloorEmptyPage(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(c.want) {
 			t.Errorf("%s: kept %v, want %v", c.name, got, c.want)
 		}
-		if (floor != nil) != (c.name == "empty") {
-			t.Errorf("%s: floor %v", c.name, floor)
+		if (floor != nil) != c.fires {
+			t.Errorf("%s: floor %v, want it to fire %v", c.name, floor, c.fires)
 		}
 	}
 }

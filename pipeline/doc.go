@@ -34,7 +34,8 @@
 // [Cleaner.Floor] sets it for a run), a page the model all but empties of
 // its running text keeps every block of prose ([FloorShare], [Keep];
 // [Result.Floored] reports it, [Result.Floor] marks the blocks), after
-// any smoothing. Whatever the model says, a block that is only an
+// any smoothing; so does a page that would keep no block at all,
+// however few words its prose holds. Whatever the model says, a block that is only an
 // advertisement's label ("Advertisement", "Anzeige") is never kept, nor
 // one inside a box of [MaxBoxWords] words or fewer whose class or id
 // names what it holds (a newsletter prompt, a login box, the comment

@@ -111,6 +111,11 @@ type Stats struct {
 	// directory walk (a.warc ./a.warc dir/ with dir/a.warc): reading
 	// them again would give every page twice.
 	Repeated []string
+	// EmptyDirs names the directories given as arguments or listed
+	// whose walk found no file to read (none, or only hidden files,
+	// files skipped by name and earlier runs' outputs): a mistyped or
+	// unmounted folder among others would otherwise pass unnoticed.
+	EmptyDirs []string
 }
 
 // Stats returns the counts so far.
@@ -240,11 +245,21 @@ func (s *Source) arg(ctx context.Context, a string, yield func(pipeline.Input) b
 		return yield(pipeline.Input{Name: a, Err: fmt.Errorf("%s is an output of this run: not read as input", a)})
 	}
 	if fi.IsDir() {
-		w := walker{s: s, ctx: ctx, yield: yield, seen: map[fileKey]bool{}}
+		found := 0
+		counted := func(in pipeline.Input) bool {
+			found++
+			return yield(in)
+		}
+		read := s.stats.Files + s.stats.Archives + len(s.stats.Repeated)
+		w := walker{s: s, ctx: ctx, yield: counted, seen: map[fileKey]bool{}}
 		if k, ok := keyOf(fi); ok {
 			w.seen[k] = true
 		}
-		return w.dir(a, "")
+		more := w.dir(a, "")
+		if more && found == 0 && s.stats.Files+s.stats.Archives+len(s.stats.Repeated) == read {
+			s.stats.EmptyDirs = append(s.stats.EmptyDirs, a)
+		}
+		return more
 	}
 	return s.file(ctx, a, filepath.Base(a), fi, yield)
 }

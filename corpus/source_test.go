@@ -225,6 +225,36 @@ func TestWalkSkipsNoPages(t *testing.T) {
 	}
 }
 
+// TestWalkEmptyDirs: a folder argument whose walk finds no file to read
+// (empty, or holding only hidden files, files skipped by name and
+// earlier outputs) is named in Stats.EmptyDirs; one that holds a page, a
+// file that fails or a file read already is not. A working folder's
+// scripts, logs and pid file are skipped by name.
+func TestWalkEmptyDirs(t *testing.T) {
+	root := t.TempDir()
+	chdir(t, root)
+	writeFiles(t, root, map[string]string{
+		"pages/a.html": page, "pages/run.py": "print(1)", "pages/run.log": "log", "pages/run.pid": "123",
+		"hidden/.a.html": page, "skipped/style.css": "body{}",
+	})
+	os.MkdirAll(filepath.Join(root, "empty"), 0o755)
+	os.MkdirAll(filepath.Join(root, "again"), 0o755)
+	os.MkdirAll(filepath.Join(root, "nested/deeper"), 0o755)
+	os.Symlink(filepath.Join(root, "pages/a.html"), filepath.Join(root, "again/link.html"))
+	s := NewSource(Options{})
+	got := collect(t, s, "empty", "pages", "hidden", "skipped", "nested", "again")
+	if len(got) != 1 || !strings.HasSuffix(got[0], "=pages/a.html") {
+		t.Errorf("walk gave %q, want pages/a.html alone", got)
+	}
+	st := s.Stats()
+	if want := []string{"empty", "hidden", "skipped", "nested"}; !slices.Equal(st.EmptyDirs, want) {
+		t.Errorf("empty folders %q, want %q", st.EmptyDirs, want)
+	}
+	if st.NotPages[".py"] != 1 || st.NotPages[".log"] != 1 || st.NotPages[".pid"] != 1 {
+		t.Errorf("not pages %v: want the script, the log and the pid file skipped", st.NotPages)
+	}
+}
+
 // TestURLArgument: a URL given as an input says that fiasco reads files.
 func TestURLArgument(t *testing.T) {
 	got := collect(t, NewSource(Options{}), "https://example.org/page")

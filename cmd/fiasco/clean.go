@@ -35,9 +35,11 @@ files are decompressed), a WARC file (WARC 1.0 or 1.1, or the drafts'
 0.17 and 0.18, plain, gzip or zstd, named .warc, .warc.gz or .warc.zst or starting with WARC/: every
 HTML response record with a 2xx status is a page; other records are
 skipped and counted; an ARC file is an error), a directory (every non-hidden file below it, symbolic
-links followed, but for style sheets, scripts, images, fonts, PDFs, archives, Markdown, CSV and
-JSON Lines by their names, earlier runs' outputs, directories and JSONL or WET files with their
-settings beside them, and named pipes, sockets and devices: counted in the summary) or - (standard input). -i LIST adds the paths listed in a
+links followed, but for style sheets, scripts, images, fonts, PDFs, archives, Markdown, CSV,
+JSON and JSON Lines, source code, logs and pid files by their names (corpus.Source; name one as an
+INPUT to read it), earlier runs' outputs, directories and JSONL or WET files with their
+settings beside them, and named pipes, sockets and devices: counted in the summary, which also
+names a folder that held no file to read) or - (standard input). -i LIST adds the paths listed in a
 file, one per line, after the INPUT arguments. A path that does not exist is a failed page, not the
 end of the run. Every page is read up to --max-bytes; a longer page is cut
 there and reported truncated.
@@ -536,7 +538,7 @@ func onePage(ctx context.Context, src *corpus.Source, pos, lists []string) (page
 		if line := warcSummary(src.Stats()); line != "" {
 			return nil, nil, fmt.Errorf("%s: no HTML page found (%s)", strings.Join(append(append([]string(nil), pos...), lists...), ", "), line)
 		}
-		if line := walkSummary(src.Stats()); line != "" {
+		if line := walkSummary(skipsOnly(src.Stats())); line != "" {
 			return nil, nil, fmt.Errorf("%s: no page found (%s)", strings.Join(append(append([]string(nil), pos...), lists...), ", "), line)
 		}
 		if args := append(append([]string(nil), pos...), lists...); len(args) > 0 {

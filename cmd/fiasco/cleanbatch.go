@@ -412,8 +412,16 @@ func earlierOutput(format, path string) bool {
 	return path != "" && corpus.HasSettings(format, path) && corpus.HoldsPages(format, path)
 }
 
-// walkSummary says which files the directory walks skipped; "" where
-// none.
+// skipsOnly is stats without its empty folders: where a run found no
+// page at all, walkSummary of it says what the walks skipped, if any,
+// and the run's error names the folders.
+func skipsOnly(stats corpus.Stats) corpus.Stats {
+	stats.EmptyDirs = nil
+	return stats
+}
+
+// walkSummary says which files the directory walks skipped, and which
+// folders held no file to read; "" where none.
 func walkSummary(stats corpus.Stats) string {
 	var parts []string
 	if len(stats.NotPages) > 0 {
@@ -445,6 +453,14 @@ func walkSummary(stats corpus.Stats) string {
 	}
 	if n := stats.Special; n > 0 {
 		parts = append(parts, "skipped "+plural(n, "special file")+" (named pipes, sockets, devices)")
+	}
+	if n := len(stats.EmptyDirs); n > 0 {
+		names := stats.EmptyDirs[:min(n, maxEmptyNamed)]
+		more := ""
+		if n > maxEmptyNamed {
+			more = fmt.Sprintf(" and %d more", n-maxEmptyNamed)
+		}
+		parts = append(parts, fmt.Sprintf("found no file to read in %s%s (hidden files and folders are skipped)", strings.Join(names, ", "), more))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -538,7 +554,7 @@ func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 		if stats.Archives > 0 {
 			return errors.New("no WARC record found (empty WARC files: the WARC summary above)")
 		}
-		if walkSummary(stats) != "" {
+		if walkSummary(skipsOnly(stats)) != "" {
 			return errors.New("no page found in the folders (the line above says what they held)")
 		}
 		if len(b.args) > 0 {

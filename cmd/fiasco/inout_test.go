@@ -131,6 +131,23 @@ func TestNoInputLeavesNothing(t *testing.T) {
 	}
 }
 
+// TestEmptyFolderAmongOthers: a run over several inputs says which
+// folder held no file to read (a mistyped or unmounted one), and still
+// cleans the others.
+func TestEmptyFolderAmongOthers(t *testing.T) {
+	t.Chdir(t.TempDir())
+	os.MkdirAll("empty", 0o755)
+	os.MkdirAll("pages", 0o755)
+	os.WriteFile("pages/a.html", []byte("<html><body><p>A paragraph of running text that a reader would keep, long enough to be kept.</p></body></html>"), 0o644)
+	code, _, stderr := fiasco(t, "clean", "--no-render", "-q", "-o", "out", "empty", "pages")
+	if code != 0 || !strings.Contains(stderr, "folders: found no file to read in empty (hidden files and folders are skipped)") {
+		t.Errorf("exit %d, stderr:\n%s", code, stderr)
+	}
+	if _, err := os.Stat("out/a.txt"); err != nil {
+		t.Errorf("the other folder's page: %v", err)
+	}
+}
+
 // TestResumeSkippedJSONLines: a run an earlier version began over a
 // folder holding JSON Lines, which it cleaned as pages and walks now
 // skip, cannot be resumed, and the refusal says why (not that the inputs

@@ -122,7 +122,8 @@
 // unclosed <b>s ran the parser out of memory, and a forum page of 520
 // unclosed <font>s nested too deep to parse. An empty page is an error
 // wrapping [ErrEmpty]; a binary file (a known magic number, or more than 5%
-// control bytes in the first 16 KiB) one wrapping [ErrBinary]; errors name
+// control bytes in the first 16 KiB) one wrapping [ErrBinary]; a fiasco
+// model file (its JSON, decompressed) one wrapping [ErrModel]; errors name
 // the page. Loading time and memory grow linearly with the page
 // (guard_test.go; figures in RESULTS.md).
 //

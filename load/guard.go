@@ -16,7 +16,24 @@ var (
 	ErrEmpty  = errors.New("empty page")
 	ErrBinary = errors.New("not a text file")
 	ErrDepth  = errors.New("nesting too deep to parse")
+	ErrModel  = errors.New("a fiasco model, not a page (a model is given with --model)")
 )
+
+// isModel reports whether data is a fiasco model file's JSON (package
+// classify's format "fiasco-model/N", decompressed): given as a page by
+// mistake, it would come out as a page of JSON text.
+func isModel(data []byte) bool {
+	head := bytes.TrimLeft(data[:min(len(data), 256)], " \t\r\n\ufeff")
+	if len(head) == 0 || head[0] != '{' {
+		return false
+	}
+	i := bytes.Index(head, []byte(`"format"`))
+	if i < 0 {
+		return false
+	}
+	rest := bytes.TrimLeft(head[i+len(`"format"`):], " \t\r\n:")
+	return bytes.HasPrefix(rest, []byte(`"fiasco-model/`))
+}
 
 // binaryKind returns a description of data if it looks like a binary file:
 // a known magic number, or more than 5% control bytes in its first 16 KiB.

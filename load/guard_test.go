@@ -46,6 +46,29 @@ func TestBinary(t *testing.T) {
 	}
 }
 
+// TestModel: a fiasco model file's JSON given as a page is refused,
+// naming the file; JSON of another kind, and a page that speaks of the
+// format, are not taken for one.
+func TestModel(t *testing.T) {
+	for name, data := range map[string]string{
+		"model.json":   "{\n \"format\": \"fiasco-model/1\",\n \"visual\": true}",
+		"stacked.json": "\ufeff{\"format\":\"fiasco-model/2\"}",
+	} {
+		_, err := Bytes(name, []byte(data), Options{})
+		if !errors.Is(err, ErrModel) || !strings.Contains(err.Error(), name) {
+			t.Errorf("%s: got %v, want ErrModel naming the file", name, err)
+		}
+	}
+	for name, data := range map[string]string{
+		"other.json": `{"format": "geojson", "note": "fiasco-model/1"}`,
+		"page.html":  `<p>{"format": "fiasco-model/1"} is how a model file begins.</p>`,
+	} {
+		if _, err := Bytes(name, []byte(data), Options{}); err != nil {
+			t.Errorf("%s: %v, want a page", name, err)
+		}
+	}
+}
+
 // TestDeepNesting parses 100,000 nested elements of several kinds: the
 // result keeps the text and the tree stays within the parser's depth.
 func TestDeepNesting(t *testing.T) {

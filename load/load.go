@@ -136,8 +136,8 @@ func Reader(name string, r io.Reader, opt Options) (*Page, error) {
 }
 
 // Bytes parses the page held in data; name is used in errors and
-// Page.Name. Errors name the page and wrap ErrEmpty, ErrBinary or ErrDepth
-// where they apply.
+// Page.Name. Errors name the page and wrap ErrEmpty, ErrBinary, ErrModel
+// or ErrDepth where they apply.
 func Bytes(name string, data []byte, opt Options) (*Page, error) {
 	p := &Page{Name: name}
 	if max := opt.maxBytes(); int64(len(data)) > max {
@@ -151,6 +151,9 @@ func Bytes(name string, data []byte, opt Options) (*Page, error) {
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return nil, fmt.Errorf("%s: %w", name, ErrEmpty)
+	}
+	if isModel(data) {
+		return nil, fmt.Errorf("%s: %w", name, ErrModel)
 	}
 	hint := ""
 	if w != nil {

@@ -279,6 +279,13 @@ func parseRange(s string) ([]float64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%q: %s", s, strings.TrimPrefix(err.Error(), "svm: "))
 	}
+	for _, e := range r {
+		// Refused here, before any page is loaded or rendered, as the
+		// grid search would refuse it after.
+		if v := math.Exp2(e); v == 0 || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("%q: 2^%g is no usable value (log2 values run from -1074 to 1023)", s, e)
+		}
+	}
 	return r, nil
 }
 

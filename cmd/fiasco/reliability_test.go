@@ -388,6 +388,8 @@ func TestFlagValues(t *testing.T) {
 		{"train --data d -o m --log2c 0,2,1", "--log2c sets the grid search: give --grid"},
 		{"train --data d -o m --folds 3", "--folds sets the grid search"},
 		{"train --data d -o m --grid --folds 1", "--folds 1: want 2 or more"},
+		{"train --data d -o m --grid --log2g 1025,1025,1", `--log2g "1025,1025,1": 2^1025 is no usable value`},
+		{"train --data d -o m --grid --log2c -2000,-2000,1", `--log2c "-2000,-2000,1": 2^-2000 is no usable value`},
 		{"train --data d -o m --grid -t 0 --log2g -4,-2,2", "--log2g: a linear kernel (-t 0) has no gamma"},
 		{"train --data d -o m -t 0 -g 0.5", "-g: a linear kernel (-t 0) has no gamma"},
 		{"eval --data d --nested 2,2 -t 0 --grid-gamma 0.1,0.2", "--grid-gamma: a linear kernel (-t 0) has no gamma"},

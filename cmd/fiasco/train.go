@@ -62,8 +62,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rf.add(fs.FlagSet)
 	threshold := fs.Float64("threshold", 0, "decision threshold stored in the model (higher = more precision)")
 	grid := fs.Bool("grid", false, "choose C and gamma by a grid search first")
-	log2c := fs.String("log2c", "-1,9,2", "grid: log2 C begin,end,step")
-	log2g := fs.String("log2g", "-9,1,2", "grid: log2 gamma begin,end,step")
+	log2c := fs.String("log2c", "-1,9,2", "grid: log2 C begin,end,step; null: C is -c's, not searched")
+	log2g := fs.String("log2g", "-9,1,2", "grid: log2 gamma begin,end,step; null: gamma is -g's, not searched")
 	folds := fs.Int("folds", 5, "grid: folds (pages, not blocks, are split)")
 	bySite, foldsBy := false, false
 	fs.Func("folds-by", "--grid, --stack: deal their folds by `MODE`: page (the default) or site (a page's registrable domain, from its address: see fiasco eval -h)", func(s string) error {
@@ -122,8 +122,18 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if f := fs.given("log2c", "log2g", "folds"); f != "" && !*grid {
 		return usagef("train", "%s sets the grid search: give --grid", flagName(f))
 	}
-	if f := fs.given("c", "g"); f != "" && *grid {
-		return usagef("train", "%s and --grid: the grid search chooses C and gamma (--log2c and --log2g set its ranges)", flagName(f))
+	nullC, nullG := *grid && isNull(*log2c), *grid && isNull(*log2g)
+	switch {
+	case nullC && nullG:
+		return usagef("train", "--log2c null and --log2g null: nothing to search")
+	case fs.given("c") != "" && *grid && !nullC:
+		return usagef("train", "-c and --grid: the grid search chooses C and gamma (--log2c and --log2g set its ranges; --log2c null keeps -c's C)")
+	case fs.given("g") != "" && *grid && !nullG:
+		return usagef("train", "-g and --grid: the grid search chooses C and gamma (--log2c and --log2g set its ranges; --log2g null keeps -g's gamma)")
+	case nullG && fs.given("g") == "" && sf.kernel != 0:
+		return usagef("train", "--log2g null keeps -g's gamma: give -g")
+	case nullC && sf.kernel == 0:
+		return usagef("train", "--log2c null with a linear kernel (-t 0): nothing to search")
 	}
 	if err := linearGamma("train", sf.kernel, fs.given("g", "log2g")); err != nil {
 		return err
@@ -209,10 +219,15 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	gopt := svm.GridOptions{Workers: df.workers} // --workers bounds the grid's trainings too
 	if *grid {
-		if gopt.Log2C, err = parseRange(*log2c); err != nil {
+		if nullC {
+			// A label: the C is -c's, exactly (GridOptions.C).
+			gopt.Log2C, gopt.C = []float64{math.Log2(params.C)}, []float64{params.C}
+		} else if gopt.Log2C, err = parseRange(*log2c); err != nil {
 			return usagef("train", "--log2c %v", err)
 		}
-		if gopt.Log2G, err = parseRange(*log2g); err != nil {
+		if nullG {
+			gopt.Log2G, gopt.Gamma = []float64{math.Log2(params.Gamma)}, []float64{params.Gamma}
+		} else if gopt.Log2G, err = parseRange(*log2g); err != nil {
 			return usagef("train", "--log2g %v", err)
 		}
 	}
@@ -262,10 +277,13 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		printGridMatrix(stderr, res, to.Params.Kernel == svm.Linear)
 		to.Params.C, to.Params.Gamma = res.Best.C, res.Best.Gamma
 		if to.Params.Kernel == svm.Linear {
-			fmt.Fprintf(stderr, "fiasco train: best C = 2^%g = %g (CV accuracy %.2f%%)\n", res.Best.Log2C, res.Best.C, 100*res.Best.Accuracy)
+			fmt.Fprintf(stderr, "fiasco train: best C = 2^%.4g = %g (CV accuracy %.2f%%)\n", res.Best.Log2C, res.Best.C, 100*res.Best.Accuracy)
 		} else {
-			fmt.Fprintf(stderr, "fiasco train: best C = 2^%g = %g, gamma = 2^%g = %g (CV accuracy %.2f%%)\n",
+			fmt.Fprintf(stderr, "fiasco train: best C = 2^%.4g = %g, gamma = 2^%.4g = %g (CV accuracy %.2f%%)\n",
 				res.Best.Log2C, res.Best.C, res.Best.Log2G, res.Best.Gamma, 100*res.Best.Accuracy)
+		}
+		if edge := gridEdges(res, nullC, nullG || to.Params.Kernel == svm.Linear); edge != "" {
+			fmt.Fprintf(stderr, "fiasco train: note: the best %s: a wider grid may find better\n", edge)
 		}
 	}
 	m, err := train.Train(ctx, ex, to)
@@ -323,13 +341,13 @@ func printGridMatrix(w io.Writer, res *svm.GridResult, linear bool) {
 	if linear { // one row: a linear kernel has no gamma
 		fmt.Fprintf(w, "%8s %9s\n", "log2c", "accuracy")
 		for _, p := range res.Points {
-			fmt.Fprintf(w, "%8g %8.2f%%\n", p.Log2C, 100*p.Accuracy)
+			fmt.Fprintf(w, "%8.4g %8.2f%%\n", p.Log2C, 100*p.Accuracy)
 		}
 		return
 	}
 	fmt.Fprintf(w, "%10s", "log2g\\log2c")
 	for _, c := range res.Log2C {
-		fmt.Fprintf(w, " %6g", c)
+		fmt.Fprintf(w, " %6.4g", c)
 	}
 	fmt.Fprintln(w)
 	acc := map[[2]float64]float64{}
@@ -337,7 +355,7 @@ func printGridMatrix(w io.Writer, res *svm.GridResult, linear bool) {
 		acc[[2]float64{p.Log2C, p.Log2G}] = p.Accuracy
 	}
 	for _, g := range res.Log2G {
-		fmt.Fprintf(w, "%10g ", g)
+		fmt.Fprintf(w, "%10.4g ", g)
 		for _, c := range res.Log2C {
 			a, ok := acc[[2]float64{c, g}]
 			if !ok || math.IsNaN(a) {
@@ -371,4 +389,31 @@ func namedDirs(dirs []string) []string {
 func usesKeywords(m *classify.Model) bool {
 	kw := features.Names(features.Keyword, true)
 	return slices.ContainsFunc(m.English.FeatureNames, func(n string) bool { return slices.Contains(kw, n) })
+}
+
+// gridEdges says which of the best point's C and gamma lie at an end of
+// a searched range of three values or more (the others, fixed, aside);
+// "" where neither does.
+func gridEdges(res *svm.GridResult, fixedC, fixedG bool) string {
+	var edges []string
+	for _, d := range []struct {
+		name  string
+		flag  string
+		fixed bool
+		v     float64
+		r     []float64
+	}{{"C", "--log2c", fixedC, res.Best.Log2C, res.Log2C}, {"gamma", "--log2g", fixedG, res.Best.Log2G, res.Log2G}} {
+		if d.fixed || len(d.r) < 3 {
+			continue
+		}
+		lo, hi := slices.Min(d.r), slices.Max(d.r)
+		if d.v == lo || d.v == hi {
+			end := "lower"
+			if d.v == hi {
+				end = "upper"
+			}
+			edges = append(edges, fmt.Sprintf("%s, 2^%g, is the %s end of %s", d.name, d.v, end, d.flag))
+		}
+	}
+	return strings.Join(edges, ", and ")
 }

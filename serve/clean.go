@@ -424,7 +424,7 @@ func (s *Server) ctxError(ctx context.Context, err error, doing string) *Error {
 		return &Error{Status: http.StatusServiceUnavailable, Kind: "shutdown", RetryAfter: 1,
 			Msg: "the service is shutting down: the page was not finished"}
 	default: // the client went away
-		return &Error{Status: 499, Kind: "canceled", Msg: "request cancelled: " + err.Error()}
+		return &Error{Status: 499, Kind: "canceled", Msg: "the client closed its connection before the answer was ready (the request was cancelled: " + err.Error() + "): the page was not cleaned"}
 	}
 }
 

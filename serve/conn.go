@@ -35,9 +35,13 @@ import (
 
 type watchedListener struct {
 	net.Listener
-	onSlow    func()                             // counts the 408s
-	onRefusal func(code int, msg, remote string) // counts net/http's own refusals
+	onSlow    func(remote string)                // counts and logs the 408s
+	onRefusal func(code int, msg, remote string) // counts and logs net/http's own refusals
 }
+
+// slowHeaders is the 408's message where a request's headers came too
+// slowly.
+const slowHeaders = "the request's headers did not arrive in time"
 
 func (l watchedListener) Accept() (net.Conn, error) {
 	c, err := l.Listener.Accept()
@@ -57,7 +61,7 @@ func (l watchedListener) Accept() (net.Conn, error) {
 // for the client to read the answer.
 type watchedConn struct {
 	net.Conn
-	onSlow    func()
+	onSlow    func(remote string)
 	onRefusal func(code int, msg, remote string)
 
 	mu        sync.Mutex
@@ -77,9 +81,9 @@ func (c *watchedConn) Read(p []byte) (int, error) {
 	if err != nil && c.pending && !c.inHandler && !c.answered && !c.closing && errors.Is(err, os.ErrDeadlineExceeded) {
 		c.answered = true
 		c.Conn.SetWriteDeadline(time.Now().Add(time.Second))
-		writeRawError(c.Conn, http.StatusRequestTimeout, "the request's headers did not arrive in time", "")
+		writeRawError(c.Conn, http.StatusRequestTimeout, slowHeaders, "")
 		if c.onSlow != nil {
-			c.onSlow()
+			c.onSlow(c.RemoteAddr().String())
 		}
 	}
 	return n, err

@@ -122,8 +122,11 @@
 //
 // Errors are JSON objects {"error": "...", "status": N}, those that Go's
 // HTTP server answers itself before any handler too (431 for headers over
-// 64 KiB, 400 for a malformed request, 417, 501 and 505; see conn.go):
-// 400 for an empty
+// 64 KiB, 400 for a malformed request, 417, 501 and 505; see conn.go),
+// and each has its access log line, a 408 for headers that came too
+// slowly too: 505 for HTTP/2's preface sent without TLS ("PRI *", curl
+// --http2-prior-knowledge), 400 for another request for "*" (OPTIONS *
+// aside, which Go's server answers 200 itself); 400 for an empty
 // body, an unknown format, policy, render mode or parameter, a bad
 // threshold, a corrupt compressed body or one that is not what its
 // Content-Encoding says (gzip said, zstd sent); 404 for a path other than /clean, /clean/batch,
@@ -197,7 +200,12 @@
 // MaxLine(Config.MaxBody) bytes long: room for a page of MaxBody bytes
 // written as a JSON string with many \u00XX escapes. A request whose
 // client went away is counted and logged as 499, a batch too: one whose
-// answers cannot be written, or whose connection ends inside its body. A batch is one request in that count and cleans
+// answers cannot be written, or whose connection ends inside its body.
+// Where no answer was begun, the 499 is written as well, as a JSON error:
+// a client that half-closed its connection after its request looks gone
+// and is cancelled, but may still read, and must not take the empty 200
+// a handler that writes nothing would give; a /healthz it half-closed
+// on is 499 too, since the probe's cancellation says nothing of Chromium. A batch is one request in that count and cleans
 // up to Workers of its pages at once. A body (a batch: each line) must
 // arrive within Config.ReadTimeout, else 408 (a batch: the line cut is
 // answered 408, once, the trailer says the batch was interrupted after

@@ -248,6 +248,71 @@ func TestCancelledLogged(t *testing.T) {
 	}
 }
 
+// TestHalfClosedClient: a client that sends its request and then closes
+// its side of the connection (nc -N, shutdown(SHUT_WR)) looks gone to
+// the server, which cancels the request; what it reads then is the 499
+// the access log and the metrics give, never an empty 200. A body cut
+// short before the half-close is answered 499 too, and so is a health
+// probe the client half-closed on.
+func TestHalfClosedClient(t *testing.T) {
+	rc, b := blockingCleaner(t)
+	srv := start(t, Config{Rendered: rc, Text: textCleaner(t)})
+	addr := strings.TrimPrefix(srv.url, "http://")
+	page := string(readFile(t, article))
+	ask := func(req string) string {
+		t.Helper()
+		conn, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer conn.Close()
+		conn.SetDeadline(time.Now().Add(20 * time.Second))
+		io.WriteString(conn, req)
+		conn.(*net.TCPConn).CloseWrite()
+		answer, _ := io.ReadAll(conn)
+		return string(answer)
+	}
+	// The render would wait at the gate for ever: the answer comes of
+	// the cancellation alone.
+	answer := ask(fmt.Sprintf("POST /clean?render=on HTTP/1.1\r\nHost: fiasco\r\nContent-Length: %d\r\n\r\n%s", len(page), page))
+	if !strings.HasPrefix(answer, "HTTP/1.1 499") || !strings.Contains(answer, `"status":499`) || !strings.Contains(answer, "the page was not cleaned") {
+		t.Errorf("a request whose client half-closed: got\n%s", answer)
+	}
+	answer = ask("POST /clean?render=off HTTP/1.1\r\nHost: fiasco\r\nContent-Length: 1000\r\n\r\n<html><body>")
+	if !strings.HasPrefix(answer, "HTTP/1.1 499") || !strings.Contains(answer, "inside the body") {
+		t.Errorf("a body cut short, then a half-close: got\n%s", answer)
+	}
+	// A health probe that the client half-closed on says nothing of
+	// Chromium: 499, not 503 unhealthy (the probe waits at the gate).
+	answer = ask("GET /healthz HTTP/1.1\r\nHost: fiasco\r\n\r\n")
+	if !strings.HasPrefix(answer, "HTTP/1.1 499") || strings.Contains(answer, "unhealthy") {
+		t.Errorf("/healthz, then a half-close: got\n%s", answer)
+	}
+	close(b.release)
+}
+
+// TestPriorKnowledgeHTTP2: HTTP/2's preface sent without TLS (curl
+// --http2-prior-knowledge) is refused 505 in JSON, and logged, not
+// answered 400 with no body by ServeMux.
+func TestPriorKnowledgeHTTP2(t *testing.T) {
+	var log lockedBuffer
+	srv := start(t, Config{Text: textCleaner(t), Log: slog.New(slog.NewTextHandler(&log, nil)), AccessLog: true})
+	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(10 * time.Second))
+	io.WriteString(conn, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
+	answer, _ := io.ReadAll(conn)
+	if !bytes.HasPrefix(answer, []byte("HTTP/1.1 505 ")) || !bytes.Contains(answer, []byte(`"status":505`)) || !bytes.Contains(answer, []byte("send HTTP/1.1")) {
+		t.Errorf("PRI *: got\n%s", answer)
+	}
+	if !strings.Contains(log.String(), "status=505") {
+		t.Errorf("PRI * not logged:\n%s", log.String())
+	}
+}
+
 // TestHealthRecycle: a browser that hangs (every probe runs out of time)
 // is ended after HealthRecycleAfter failed probes in a row, through
 // Config.Recycle, and counted.

@@ -123,7 +123,12 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
 		rep.Status, code = "shutting down", http.StatusServiceUnavailable
 	} else if s.cfg.Rendered != nil {
-		if err := s.chromium(r.Context()); err != nil {
+		if err := s.chromium(r.Context()); err != nil && r.Context().Err() != nil {
+			// The client went away (or half-closed) while the probe
+			// ran: that says nothing of Chromium's health.
+			s.fail(w, &Error{Status: 499, Kind: "canceled", Msg: "the client closed its connection before the health probe finished: Chromium's health is unknown"})
+			return
+		} else if err != nil {
 			rep.Status, rep.Chromium, code = "unhealthy", err.Error(), http.StatusServiceUnavailable
 		} else {
 			rep.Chromium = "ok"

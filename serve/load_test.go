@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -293,7 +294,8 @@ func TestBatchShutdownDeadline(t *testing.T) {
 }
 
 func TestSlowClients(t *testing.T) {
-	srv := start(t, Config{ReadTimeout: 500 * time.Millisecond})
+	var log lockedBuffer
+	srv := start(t, Config{ReadTimeout: 500 * time.Millisecond, Log: slog.New(slog.NewTextHandler(&log, nil)), AccessLog: true})
 	addr := strings.TrimPrefix(srv.url, "http://")
 
 	// Slowloris: headers that never end. The server answers 408 and
@@ -360,5 +362,10 @@ body:
 
 	if m := metricsText(t, srv.url); !strings.Contains(m, `fiasco_errors_total{kind="slow_client",code="408"} 3`) {
 		t.Errorf("slow clients not counted")
+	}
+	// Each has its access log line, as every request does: the two
+	// whose headers came too slowly too.
+	if n := strings.Count(log.String(), "status=408"); n != 3 || strings.Count(log.String(), "headers did not arrive in time") != 2 {
+		t.Errorf("%d access log lines of a 408, want 3 (2 of slow headers):\n%s", n, log.String())
 	}
 }

@@ -128,13 +128,14 @@ func (s *Server) fail(w http.ResponseWriter, e *Error) {
 	if sw != nil {
 		sw.err = e
 	}
-	if e.Status == 499 {
-		// Nobody listens; the access log and the request count say 499.
-		if sw != nil && sw.status == 0 {
-			sw.status = e.Status
-		}
-		return
+	if e.Status == 499 && sw != nil && sw.status != 0 {
+		return // an answer was begun: the access log says 499 (sw.err)
 	}
+	// A 499 is written too: a client that half-closed its connection
+	// after its request (nc -N, shutdown(SHUT_WR)) looks gone to the
+	// server but may still read, and must not take the empty 200 that
+	// net/http would send for a handler that wrote nothing for an
+	// answer; where nobody listens, the write fails unseen.
 	writeError(w, e)
 }
 

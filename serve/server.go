@@ -288,6 +288,18 @@ func (s *Server) routes() http.Handler {
 			w.Header().Set("Connection", "close")
 			s.met.rejected("shutdown")
 			writeError(sw, &Error{Status: http.StatusServiceUnavailable, Msg: "the service is shutting down", RetryAfter: 1})
+		} else if r.RequestURI == "*" {
+			// ServeMux answers the target "*" 400 with no body: here it
+			// is refused in JSON, as every other request the service
+			// does not serve. "PRI *" is HTTP/2's preface sent without
+			// TLS (curl --http2-prior-knowledge), which the service does
+			// not speak.
+			e := &Error{Status: http.StatusBadRequest, Kind: "bad_request", Msg: fmt.Sprintf("the request target \"*\" names no resource: the service answers %s", strings.Join(served, ", "))}
+			if r.Method == "PRI" {
+				e = &Error{Status: http.StatusHTTPVersionNotSupported, Kind: "http", Msg: "HTTP/2 without TLS (prior knowledge) is not served: send HTTP/1.1"}
+			}
+			w.Header().Set("Connection", "close")
+			s.refuse(sw, e)
 		} else {
 			mux.ServeHTTP(sw, r)
 		}
@@ -399,9 +411,12 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 	s.log.Info("serving", "addr", ln.Addr().String(), "workers", s.cfg.Workers, "queue", s.cfg.Queue,
 		"render", s.cfg.Rendered != nil, "max_body", s.cfg.MaxBody, "max_conns", s.cfg.MaxConns, "timeout", s.cfg.Timeout)
 	errc := make(chan error, 1)
-	slow := func() {
+	slow := func(remote string) {
 		s.met.error(&Error{Status: http.StatusRequestTimeout, Kind: "slow_client"})
 		s.met.request("other", http.StatusRequestTimeout)
+		if s.cfg.AccessLog {
+			s.log.Info("request", "status", http.StatusRequestTimeout, "remote", remote, "error_kind", "slow_client", "error", slowHeaders)
+		}
 	}
 	var ll *limitListener
 	if s.cfg.MaxConns > 0 {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/fiasco-project/fiasco/classify"
 )
 
 func TestVersion(t *testing.T) {
@@ -226,5 +228,22 @@ func TestNameWithLineBreak(t *testing.T) {
 	want := strconv.Quote(filepath.Join(in, "bad\nname.html")) + ": empty page"
 	if code != 1 || !strings.Contains(errs, want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant a line with %s", code, errs, want)
+	}
+}
+
+// TestRenderFalse: --render=false is --no-render (the text model, no
+// browser sought), not the corpus policy's default, which renders where
+// Chromium is (in CI it is: the rendered model cuts at another threshold).
+func TestRenderFalse(t *testing.T) {
+	tm, err := classify.DefaultFor(classify.PolicyCorpus, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := fiasco(t, "clean", "--render=false", "--format", "json", "../../testdata/article.html")
+	if code != 0 || !strings.Contains(out, fmt.Sprintf(`"threshold": %g,`, tm.Threshold)) || strings.Contains(errs, "Chromium") {
+		t.Errorf("--render=false: exit %d, stderr %q; want the text model's threshold %g", code, errs, tm.Threshold)
+	}
+	if code, _, errs := fiasco(t, "clean", "--render", "--render=false", "../../testdata/article.html"); code != 2 || !strings.Contains(errs, "contradict") {
+		t.Errorf("--render --render=false: exit %d, stderr %q", code, errs)
 	}
 }

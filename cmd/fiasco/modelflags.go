@@ -57,7 +57,7 @@ func addModelFlags(fs *flag.FlagSet) *modelFlags {
 	m := &modelFlags{withoutRender: noRenderHint, cmd: strings.TrimPrefix(fs.Name(), "fiasco ")}
 	fs.StringVar(&m.model, "model", "", "model file (default: the embedded default model)")
 	fs.BoolVar(&m.noRender, "no-render", false, "do not render pages: use the policy's text and structure model (the default under --policy article; fiasco clean also takes it where Chromium is not found or does not start, unless --chromium, --remote, --render or --model asks for a browser)")
-	fs.BoolVar(&m.doRender, "render", false, "render pages in Chromium and use the policy's model with visual features (the default under --policy corpus when Chromium is found; with --render, a missing Chromium is an error)")
+	fs.Var(renderFlag{m}, "render", "render pages in Chromium and use the policy's model with visual features (the default under --policy corpus when Chromium is found; with --render, a missing Chromium is an error; --render=false is --no-render)")
 	fs.Func("threshold", "keep blocks whose decision value is at least this (with smoothing, --smooth, which the corpus policy's text model has: where the neighbours' values do not outweigh it; default: the model's; higher = more precision; the prose floor is then off unless --floor is given; a page that would keep nothing keeps its best block if that is within 1 of the threshold, classify.FallbackMargin)", func(s string) error {
 		v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 		if err != nil {
@@ -350,6 +350,31 @@ func (m *modelFlags) start(ctx context.Context, c *pipeline.Cleaner) (closeFn fu
 }
 
 // setBool is a boolean flag that knows whether it was given.
+// renderFlag is --render: --render=false asks what --no-render does, not
+// the default (which renders under the corpus policy), as serve's
+// render=off does.
+type renderFlag struct{ m *modelFlags }
+
+func (f renderFlag) String() string {
+	if f.m == nil { // the flag package's zero value, for the help
+		return "false"
+	}
+	return strconv.FormatBool(f.m.doRender)
+}
+func (f renderFlag) IsBoolFlag() bool { return true }
+func (f renderFlag) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return errors.New("want true or false")
+	}
+	if v {
+		f.m.doRender = true
+	} else {
+		f.m.noRender = true
+	}
+	return nil
+}
+
 type setBool struct{ v, set bool }
 
 func (b *setBool) String() string   { return strconv.FormatBool(b.v) }

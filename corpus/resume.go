@@ -193,6 +193,9 @@ func (r *Resume) exhausted(next string) error {
 		} else if ext == ".md" || ext == ".markdown" || ext == ".csv" || ext == ".tsv" {
 			// Walks skip these since a later session of 2026-11-29.
 			why = "folder walks skip Markdown and CSV files (.md, .markdown, .csv, .tsv) since 2026-11-29 (a later version), and the run that wrote the output, older, cleaned such a file as a page"
+		} else if notPageExt[ext] {
+			// Logs, pid files, models and the like since 2026-12-02.
+			why = fmt.Sprintf("folder walks skip files named %s (no page: logs, pid files, compiled code, models) since 2026-12-02, and the run that wrote the output, older, cleaned such a file as a page", ext)
 		}
 		return fmt.Errorf("--resume: entry %d of %s is for %s, but %s: %s; rerun with --overwrite in place of --resume to start afresh",
 			l.n, l.name, l.head, where, why)

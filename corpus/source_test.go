@@ -229,12 +229,13 @@ func TestWalkSkipsNoPages(t *testing.T) {
 // (empty, or holding only hidden files, files skipped by name and
 // earlier outputs) is named in Stats.EmptyDirs; one that holds a page, a
 // file that fails or a file read already is not. A working folder's
-// scripts, logs, pid file and models are skipped by name.
+// source code, logs, pid file and models are skipped by name (a script's
+// name, .py or .pl, may be a mirrored CGI page: read).
 func TestWalkEmptyDirs(t *testing.T) {
 	root := t.TempDir()
 	chdir(t, root)
 	writeFiles(t, root, map[string]string{
-		"pages/a.html": page, "pages/run.py": "print(1)", "pages/run.log": "log", "pages/run.pid": "123", "pages/my.fiasco": "\x1f\x8b",
+		"pages/a.html": page, "pages/run.log": "log", "pages/run.pid": "123", "pages/my.fiasco": "\x1f\x8b", "pages/main.go": "package main",
 		"hidden/.a.html": page, "skipped/style.css": "body{}",
 	})
 	os.MkdirAll(filepath.Join(root, "empty"), 0o755)
@@ -250,8 +251,8 @@ func TestWalkEmptyDirs(t *testing.T) {
 	if want := []string{"empty", "hidden", "skipped", "nested"}; !slices.Equal(st.EmptyDirs, want) {
 		t.Errorf("empty folders %q, want %q", st.EmptyDirs, want)
 	}
-	if st.NotPages[".py"] != 1 || st.NotPages[".log"] != 1 || st.NotPages[".pid"] != 1 || st.NotPages[".fiasco"] != 1 {
-		t.Errorf("not pages %v: want the script, the log, the pid file and the model skipped", st.NotPages)
+	if st.NotPages[".go"] != 1 || st.NotPages[".log"] != 1 || st.NotPages[".pid"] != 1 || st.NotPages[".fiasco"] != 1 {
+		t.Errorf("not pages %v: want the source file, the log, the pid file and the model skipped", st.NotPages)
 	}
 }
 

@@ -122,10 +122,11 @@ func (w *walker) dir(dir, rel string) bool {
 // what a site's mirror (wget -r, httrack) holds beside its pages, and
 // JSON Lines (an earlier run's output or error log, moved without its
 // settings), text and data files (.md, .csv: a README, a gold
-// standard's list), and what a working folder holds beside (scripts,
-// logs, a pid file, fiasco's own model files). Names that may hold a page stay: .gz and .zst (a
-// compressed page or WARC), .txt, .xml, .php and names without an
-// extension.
+// standard's list), and what a working folder holds beside (logs, a pid
+// file, compiled code, fiasco's own model files). Names that may hold a
+// page stay: .gz and .zst (a compressed page or WARC), .txt, .xml, .php,
+// the scripts a mirror saves a CGI page under (.pl, .py, .rb, .sh, .cgi)
+// and names without an extension.
 var notPageExt = map[string]bool{}
 
 func init() {
@@ -135,7 +136,7 @@ func init() {
 		.mp3 .mp4 .m4a .webm .ogg .ogv .wav .avi .mov .flv .swf
 		.pdf .doc .docx .xls .xlsx .ppt .pptx .odt .ods .odp .rtf .epub .md .markdown .csv .tsv
 		.zip .tar .tgz .7z .rar .bz2 .xz .jar .apk .exe .dll .iso .bin
-		.py .pyc .sh .pl .rb .go .c .h .o .so .log .err .pid .lock .db .sqlite .fiasco`) {
+		.pyc .go .c .h .o .so .log .err .pid .lock .db .sqlite .fiasco`) {
 		notPageExt[e] = true
 	}
 }

@@ -16,7 +16,7 @@ var (
 	ErrEmpty  = errors.New("empty page")
 	ErrBinary = errors.New("not a text file")
 	ErrDepth  = errors.New("nesting too deep to parse")
-	ErrModel  = errors.New("a fiasco model, not a page (a model is given with --model)")
+	ErrModel  = errors.New("a fiasco model file, not a page")
 )
 
 // isModel reports whether data is a fiasco model file's JSON (package

@@ -467,7 +467,7 @@ func (s *Server) pageError(ctx context.Context, err error, name string) *Error {
 		return &Error{Status: http.StatusInternalServerError, Msg: firstLine(msg), Kind: "internal"}
 	case errors.Is(err, load.ErrEmpty):
 		return &Error{Status: http.StatusBadRequest, Msg: msg, Kind: "empty"}
-	case errors.Is(err, load.ErrBinary):
+	case errors.Is(err, load.ErrBinary), errors.Is(err, load.ErrModel):
 		return &Error{Status: http.StatusUnsupportedMediaType, Msg: msg + ": send the bytes of an HTML page", Kind: "binary"}
 	case errors.Is(err, context.DeadlineExceeded):
 		// The renderer's own time limit (render.Options.Timeout).

@@ -292,8 +292,9 @@ func TestHalfClosedClient(t *testing.T) {
 }
 
 // TestPriorKnowledgeHTTP2: HTTP/2's preface sent without TLS (curl
-// --http2-prior-knowledge) is refused 505 in JSON, and logged, not
-// answered 400 with no body by ServeMux.
+// --http2-prior-knowledge) is refused 505 in JSON, and logged at INFO,
+// not answered 400 with no body by ServeMux; another request for "*" is
+// refused 400 in JSON.
 func TestPriorKnowledgeHTTP2(t *testing.T) {
 	var log lockedBuffer
 	srv := start(t, Config{Text: textCleaner(t), Log: slog.New(slog.NewTextHandler(&log, nil)), AccessLog: true})
@@ -308,8 +309,20 @@ func TestPriorKnowledgeHTTP2(t *testing.T) {
 	if !bytes.HasPrefix(answer, []byte("HTTP/1.1 505 ")) || !bytes.Contains(answer, []byte(`"status":505`)) || !bytes.Contains(answer, []byte("send HTTP/1.1")) {
 		t.Errorf("PRI *: got\n%s", answer)
 	}
-	if !strings.Contains(log.String(), "status=505") {
-		t.Errorf("PRI * not logged:\n%s", log.String())
+	if !strings.Contains(log.String(), "level=INFO msg=request method=PRI") || !strings.Contains(log.String(), "status=505") {
+		t.Errorf("PRI * not logged at INFO (a client's protocol, no failure of the service's):\n%s", log.String())
+	}
+	// Another request for "*": 400 in JSON.
+	conn2, err := net.Dial("tcp", strings.TrimPrefix(srv.url, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn2.Close()
+	conn2.SetDeadline(time.Now().Add(10 * time.Second))
+	io.WriteString(conn2, "GET * HTTP/1.1\r\nHost: fiasco\r\n\r\n")
+	answer, _ = io.ReadAll(conn2)
+	if !bytes.HasPrefix(answer, []byte("HTTP/1.1 400 ")) || !bytes.Contains(answer, []byte(`names no resource`)) {
+		t.Errorf("GET *: got\n%s", answer)
 	}
 }
 

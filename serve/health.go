@@ -3,6 +3,7 @@ package serve
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"sync"
 	"time"
@@ -123,11 +124,17 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
 		rep.Status, code = "shutting down", http.StatusServiceUnavailable
 	} else if s.cfg.Rendered != nil {
-		if err := s.chromium(r.Context()); err != nil && r.Context().Err() != nil {
-			// The client went away (or half-closed) while the probe
-			// ran: that says nothing of Chromium's health.
-			s.fail(w, &Error{Status: 499, Kind: "canceled", Msg: "the client closed its connection before the health probe finished: Chromium's health is unknown"})
-			return
+		if err := s.chromium(r.Context()); err != nil && r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
+			// The wait for the probe was cancelled: by the shutdown
+			// (its deadline cancels every request), or because the
+			// client went away or half-closed, which says nothing of
+			// Chromium's health.
+			if s.draining.Load() {
+				rep.Status, code = "shutting down", http.StatusServiceUnavailable
+			} else {
+				s.fail(w, &Error{Status: 499, Kind: "canceled", Msg: "the client closed its connection before the health probe finished: Chromium's health is unknown"})
+				return
+			}
 		} else if err != nil {
 			rep.Status, rep.Chromium, code = "unhealthy", err.Error(), http.StatusServiceUnavailable
 		} else {

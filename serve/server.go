@@ -340,7 +340,7 @@ func (s *Server) logRequest(r *http.Request, sw *statusWriter, took time.Duratio
 	// The service's own failures (5xx, 499 aside: the client left) stand
 	// out from the clients' mistakes (4xx) and the pages cleaned.
 	level := slog.LevelInfo
-	if sw.code() >= 500 {
+	if sw.code() >= 500 && (sw.err == nil || sw.err.Kind != "http") { // a client's protocol (HTTP/2 without TLS) is no failure of the service's
 		level = slog.LevelWarn
 	}
 	s.log.Log(r.Context(), level, "request", args...)

@@ -36,7 +36,7 @@ files are decompressed), a WARC file (WARC 1.0 or 1.1, or the drafts'
 HTML response record with a 2xx status is a page; other records are
 skipped and counted; an ARC file is an error), a directory (every non-hidden file below it, symbolic
 links followed, but for style sheets, scripts, images, fonts, PDFs, archives, Markdown, CSV,
-JSON and JSON Lines, source code, logs, pid files and models by their names (corpus.Source; name one as an
+JSON and JSON Lines, logs, pid files, compiled code and models by their names (corpus.Source; name one as an
 INPUT to read it), earlier runs' outputs, directories and JSONL or WET files with their
 settings beside them, and named pipes, sockets and devices: counted in the summary, which also
 names a folder that held no file to read) or - (standard input). -i LIST adds the paths listed in a
@@ -470,6 +470,9 @@ func cleanOne(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr 
 	in, failed, err := onePage(ctx, src, pos, cf.lists)
 	if err != nil {
 		return err
+	}
+	if dirs := src.Stats().EmptyDirs; len(dirs) > 0 { // a mistyped or unmounted folder beside the page
+		fmt.Fprintln(stderr, "fiasco clean: folders: "+emptyDirsPart(dirs))
 	}
 	if in == nil { // errors only, in order: the last is the command's
 		last := len(failed) - 1

@@ -454,15 +454,21 @@ func walkSummary(stats corpus.Stats) string {
 	if n := stats.Special; n > 0 {
 		parts = append(parts, "skipped "+plural(n, "special file")+" (named pipes, sockets, devices)")
 	}
-	if n := len(stats.EmptyDirs); n > 0 {
-		names := stats.EmptyDirs[:min(n, maxEmptyNamed)]
-		more := ""
-		if n > maxEmptyNamed {
-			more = fmt.Sprintf(" and %d more", n-maxEmptyNamed)
-		}
-		parts = append(parts, fmt.Sprintf("found no file to read in %s%s (hidden files and folders are skipped)", strings.Join(names, ", "), more))
+	if len(stats.EmptyDirs) > 0 {
+		parts = append(parts, emptyDirsPart(stats.EmptyDirs))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// emptyDirsPart names the folders given as inputs that held no file to
+// read (corpus.Stats.EmptyDirs, not empty).
+func emptyDirsPart(dirs []string) string {
+	n := len(dirs)
+	more := ""
+	if n > maxEmptyNamed {
+		more = fmt.Sprintf(" and %d more", n-maxEmptyNamed)
+	}
+	return fmt.Sprintf("found no file to read in %s%s (hidden files and folders are skipped)", strings.Join(dirs[:min(n, maxEmptyNamed)], ", "), more)
 }
 
 // warcSummary says how many WARC records of how many files were read and

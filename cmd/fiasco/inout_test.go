@@ -146,32 +146,44 @@ func TestEmptyFolderAmongOthers(t *testing.T) {
 	if _, err := os.Stat("out/a.txt"); err != nil {
 		t.Errorf("the other folder's page: %v", err)
 	}
+	// One page to standard output: the same line.
+	code, out, stderr := fiasco(t, "clean", "--no-render", "-q", "empty", "pages")
+	if code != 0 || !strings.Contains(out, "running text") || !strings.Contains(stderr, "folders: found no file to read in empty") {
+		t.Errorf("one page: exit %d, stdout %q, stderr:\n%s", code, out, stderr)
+	}
 }
 
 // TestResumeSkippedJSONLines: a run an earlier version began over a
-// folder holding JSON Lines, which it cleaned as pages and walks now
-// skip, cannot be resumed, and the refusal says why (not that the inputs
+// folder holding JSON Lines (or a log, skipped since 2026-12-02), which
+// it cleaned as pages and walks now skip, cannot be resumed, and the refusal says why (not that the inputs
 // changed).
 func TestResumeSkippedJSONLines(t *testing.T) {
 	page, err := os.ReadFile(articlePath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Chdir(t.TempDir())
-	os.MkdirAll("site", 0o755)
-	for _, n := range []string{"a.html", "b.html", "c.html"} {
-		os.WriteFile(filepath.Join("site", n), page, 0o644)
-	}
-	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", "out.jsonl", "site"); code != 0 {
-		t.Fatalf("exit %d: %s", code, errs)
-	}
-	// As the earlier version wrote it over site/b.jsonl.
-	out, _ := os.ReadFile("out.jsonl")
-	os.WriteFile("out.jsonl", []byte(strings.Replace(string(out), `"input":"site/b.html"`, `"input":"site/b.jsonl"`, 1)), 0o644)
-	os.Rename("site/b.html", "site/b.jsonl")
-	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", "out.jsonl", "--resume", "site")
-	if code != 1 || !strings.Contains(errs, "folder walks skip JSON Lines") {
-		t.Errorf("exit %d: %s", code, errs)
+	for _, c := range []struct{ ext, want string }{
+		{".jsonl", "folder walks skip JSON Lines"},
+		{".log", "folder walks skip files named .log (no page: logs, pid files, compiled code, models) since 2026-12-02"},
+	} {
+		t.Run(c.ext, func(t *testing.T) {
+			t.Chdir(t.TempDir())
+			os.MkdirAll("site", 0o755)
+			for _, n := range []string{"a.html", "b.html", "c.html"} {
+				os.WriteFile(filepath.Join("site", n), page, 0o644)
+			}
+			if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", "out.jsonl", "site"); code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			// As the earlier version wrote it over site/b.EXT.
+			out, _ := os.ReadFile("out.jsonl")
+			os.WriteFile("out.jsonl", []byte(strings.Replace(string(out), `"input":"site/b.html"`, `"input":"site/b`+c.ext+`"`, 1)), 0o644)
+			os.Rename("site/b.html", "site/b"+c.ext)
+			code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", "out.jsonl", "--resume", "site")
+			if code != 1 || !strings.Contains(errs, c.want) {
+				t.Errorf("exit %d: %s", code, errs)
+			}
+		})
 	}
 }
 

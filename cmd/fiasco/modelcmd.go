@@ -27,7 +27,9 @@ the command that trained it, its policy and data, the pages and blocks it
 learned from, its SVMs (kernel, C, gamma, support vectors), the cut
 (threshold, smoothing, prose floor, blend) that fiasco clean applies, its
 features and its digest (a run's settings file, .NAME.settings.json or
-DIR/.fiasco-settings.json, names its model by the first 16 digits). Without
+DIR/.fiasco-settings.json, names its model by the first 16 digits, where
+the run's flags, --threshold, --smooth, --floor, --floor-share or
+--blend, left the model as it is). Without
 MODEL, the four embedded models: the corpus policy's text and rendered
 ones, and the article policy's. Text goes to standard output, one block
 per model; --json writes one JSON object per line instead.`
@@ -61,7 +63,27 @@ func runModel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	var infos []modelInfo
+	n := 0
+	show := func(name string, m *classify.Model) error {
+		in, err := describeModel(name, m)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			b, err := json.Marshal(in)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(stdout, "%s\n", b)
+		} else {
+			if n > 0 {
+				fmt.Fprintln(stdout)
+			}
+			writeModelInfo(stdout, in)
+		}
+		n++
+		return nil
+	}
 	if len(pos) == 0 {
 		for _, p := range classify.Policies {
 			for _, visual := range []bool{false, true} {
@@ -73,12 +95,14 @@ func runModel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				if visual {
 					kind = "rendered"
 				}
-				if infos, err = appendModelInfo(infos, fmt.Sprintf("embedded: the %s policy's %s model", p, kind), m); err != nil {
+				if err := show(fmt.Sprintf("embedded: the %s policy's %s model", p, kind), m); err != nil {
 					return err
 				}
 			}
 		}
 	}
+	// Each file is described as it is read: a file that fails after
+	// others leaves theirs written.
 	for _, path := range pos {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -87,31 +111,18 @@ func runModel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		if err != nil {
 			return err // classify.Load names the file
 		}
-		if infos, err = appendModelInfo(infos, path, m); err != nil {
+		if err := show(path, m); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-	}
-	for i, in := range infos {
-		if *asJSON {
-			b, err := json.Marshal(in)
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(stdout, "%s\n", b)
-			continue
-		}
-		if i > 0 {
-			fmt.Fprintln(stdout)
-		}
-		writeModelInfo(stdout, in)
 	}
 	return nil
 }
 
-func appendModelInfo(infos []modelInfo, name string, m *classify.Model) ([]modelInfo, error) {
+// describeModel is what fiasco model says of m, named name.
+func describeModel(name string, m *classify.Model) (modelInfo, error) {
 	d, err := m.Digest()
 	if err != nil {
-		return nil, err
+		return modelInfo{}, err
 	}
 	in := modelInfo{Model: name, Info: m.Info, Visual: m.Visual, Threshold: m.Threshold, Smooth: m.Smooth, Blend: m.Blend, Digest: d}
 	if in.Info.Policy == "" {
@@ -136,7 +147,7 @@ func appendModelInfo(infos []modelInfo, name string, m *classify.Model) ([]model
 		}
 		in.SVMs = append(in.SVMs, si)
 	}
-	return append(infos, in), nil
+	return in, nil
 }
 
 // svmRoles says what each of a model's SVMs decides.
@@ -184,15 +195,15 @@ func writeModelInfo(w io.Writer, in modelInfo) {
 	fmt.Fprintln(w, cut)
 	for _, s := range in.SVMs {
 		params := s.Kernel
-		if in.Info.C > 0 {
+		if in.Info.C > 0 && s.Role != "stack" { // the second stage has C of its own (train.StackParams), not recorded
 			params += fmt.Sprintf(", C %g", in.Info.C)
 		}
 		if s.Gamma > 0 {
 			params += fmt.Sprintf(", gamma %g", s.Gamma)
 		}
 		reduced := ""
-		if in.Info.MaxSV > 0 && s.Role != "stack" && s.SV <= in.Info.MaxSV {
-			reduced = fmt.Sprintf(" (cut to at most %d)", in.Info.MaxSV)
+		if in.Info.MaxSV > 0 {
+			reduced = fmt.Sprintf(" (reduced-set limit %d, --max-sv)", in.Info.MaxSV)
 		}
 		fmt.Fprintf(w, "  SVM for %s: %s; %s%s\n", svmRoles[s.Role], params, plural(s.SV, "support vector"), reduced)
 		fmt.Fprintf(w, "    %d features: %s\n", len(s.Features), strings.Join(s.Features, " "))

@@ -65,6 +65,12 @@ func TestModelCommand(t *testing.T) {
 		}
 	}
 
+	// The model file given to clean as a page: refused, named.
+	code, _, stderr = fiasco(t, "clean", "--no-render", path)
+	if code != 1 || !strings.Contains(stderr, path+": a fiasco model file, not a page") {
+		t.Errorf("clean MODEL: exit %d, stderr:\n%s", code, stderr)
+	}
+
 	// A file that is no model.
 	code, _, stderr = fiasco(t, "model", "modelcmd.go")
 	if code != 1 || !strings.Contains(stderr, "modelcmd.go: not a fiasco model") {

@@ -349,7 +349,6 @@ func (m *modelFlags) start(ctx context.Context, c *pipeline.Cleaner) (closeFn fu
 	return stop, nil
 }
 
-// setBool is a boolean flag that knows whether it was given.
 // renderFlag is --render: --render=false asks what --no-render does, not
 // the default (which renders under the corpus policy), as serve's
 // render=off does.
@@ -375,6 +374,7 @@ func (f renderFlag) Set(s string) error {
 	return nil
 }
 
+// setBool is a boolean flag that knows whether it was given.
 type setBool struct{ v, set bool }
 
 func (b *setBool) String() string   { return strconv.FormatBool(b.v) }

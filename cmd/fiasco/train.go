@@ -412,7 +412,7 @@ func gridEdges(res *svm.GridResult, fixedC, fixedG bool) string {
 			if d.v == hi {
 				end = "upper"
 			}
-			edges = append(edges, fmt.Sprintf("%s, 2^%g, is the %s end of %s", d.name, d.v, end, d.flag))
+			edges = append(edges, fmt.Sprintf("%s, 2^%.4g, is the %s end of %s", d.name, d.v, end, d.flag))
 		}
 	}
 	return strings.Join(edges, ", and ")

@@ -12,7 +12,7 @@ func validateModelFlags(cmd string, m *modelFlags) error {
 		return usagef(cmd, "--threshold %v: want a finite decision value", m.threshold)
 	}
 	if m.doRender && m.noRender {
-		return usagef(cmd, "--render and --no-render (or --render=false) contradict each other")
+		return usagef(cmd, "--render and --no-render contradict each other (--render=false is --no-render)")
 	}
 	if m.doRender && m.model != "" {
 		return usagef(cmd, "--render picks an embedded model; --model %s renders if it has visual features", m.model)

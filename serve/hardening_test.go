@@ -259,19 +259,7 @@ func TestHalfClosedClient(t *testing.T) {
 	srv := start(t, Config{Rendered: rc, Text: textCleaner(t)})
 	addr := strings.TrimPrefix(srv.url, "http://")
 	page := string(readFile(t, article))
-	ask := func(req string) string {
-		t.Helper()
-		conn, err := net.Dial("tcp", addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer conn.Close()
-		conn.SetDeadline(time.Now().Add(20 * time.Second))
-		io.WriteString(conn, req)
-		conn.(*net.TCPConn).CloseWrite()
-		answer, _ := io.ReadAll(conn)
-		return string(answer)
-	}
+	ask := func(req string) string { return exchange(t, addr, req, true) }
 	// The render would wait at the gate for ever: the answer comes of
 	// the cancellation alone.
 	answer := ask(fmt.Sprintf("POST /clean?render=on HTTP/1.1\r\nHost: fiasco\r\nContent-Length: %d\r\n\r\n%s", len(page), page))
@@ -298,32 +286,38 @@ func TestHalfClosedClient(t *testing.T) {
 func TestPriorKnowledgeHTTP2(t *testing.T) {
 	var log lockedBuffer
 	srv := start(t, Config{Text: textCleaner(t), Log: slog.New(slog.NewTextHandler(&log, nil)), AccessLog: true})
-	conn, err := net.Dial("tcp", strings.TrimPrefix(srv.url, "http://"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(10 * time.Second))
-	io.WriteString(conn, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n")
-	answer, _ := io.ReadAll(conn)
-	if !bytes.HasPrefix(answer, []byte("HTTP/1.1 505 ")) || !bytes.Contains(answer, []byte(`"status":505`)) || !bytes.Contains(answer, []byte("send HTTP/1.1")) {
+	addr := strings.TrimPrefix(srv.url, "http://")
+	answer := exchange(t, addr, "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", false)
+	if !strings.HasPrefix(answer, "HTTP/1.1 505 ") || !strings.Contains(answer, `"status":505`) || !strings.Contains(answer, "send HTTP/1.1") {
 		t.Errorf("PRI *: got\n%s", answer)
 	}
 	if !strings.Contains(log.String(), "level=INFO msg=request method=PRI") || !strings.Contains(log.String(), "status=505") {
 		t.Errorf("PRI * not logged at INFO (a client's protocol, no failure of the service's):\n%s", log.String())
 	}
 	// Another request for "*": 400 in JSON.
-	conn2, err := net.Dial("tcp", strings.TrimPrefix(srv.url, "http://"))
+	answer = exchange(t, addr, "GET * HTTP/1.1\r\nHost: fiasco\r\n\r\n", false)
+	if !strings.HasPrefix(answer, "HTTP/1.1 400 ") || !strings.Contains(answer, "names no resource") {
+		t.Errorf("GET *: got\n%s", answer)
+	}
+}
+
+// exchange sends req, as written, on a connection of its own to addr
+// (with halfClose, then closes its side, as nc -N does) and returns all
+// the server wrote until it closed, within 20 s.
+func exchange(t *testing.T, addr, req string, halfClose bool) string {
+	t.Helper()
+	conn, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer conn2.Close()
-	conn2.SetDeadline(time.Now().Add(10 * time.Second))
-	io.WriteString(conn2, "GET * HTTP/1.1\r\nHost: fiasco\r\n\r\n")
-	answer, _ = io.ReadAll(conn2)
-	if !bytes.HasPrefix(answer, []byte("HTTP/1.1 400 ")) || !bytes.Contains(answer, []byte(`names no resource`)) {
-		t.Errorf("GET *: got\n%s", answer)
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(20 * time.Second))
+	io.WriteString(conn, req)
+	if halfClose {
+		conn.(*net.TCPConn).CloseWrite()
 	}
+	answer, _ := io.ReadAll(conn)
+	return string(answer)
 }
 
 // TestHealthRecycle: a browser that hangs (every probe runs out of time)

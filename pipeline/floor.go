@@ -30,6 +30,16 @@ const (
 	FloorMinWords = 50
 )
 
+// FloorShareOf is the share at which m's prose floor fires: its own
+// FloorShare, or FloorShare where it has none (whether m has the floor
+// at all is m.Floor).
+func FloorShareOf(m *classify.Model) float64 {
+	if m.FloorShare > 0 {
+		return m.FloorShare
+	}
+	return FloorShare
+}
+
 // Keep returns which blocks of d to keep, given their decision values s
 // under m and the threshold th: classify.KeepSmooth with m.Smooth
 // (classify.Keep when it is 0), and with m.Floor the prose floor
@@ -63,11 +73,7 @@ func keepFloor(m *classify.Model, d *Doc, s []float64, th float64) (keep, smooth
 	}
 	keep = classify.KeepSmooth(s, th, m.Smooth)
 	if m.Floor && d != nil && d.Table != nil {
-		share := m.FloorShare
-		if share <= 0 {
-			share = FloorShare
-		}
-		floor = proseFloor(d, keep, share, never)
+		floor = proseFloor(d, keep, FloorShareOf(m), never)
 	}
 	if m.Smooth > 0 {
 		// The final label against the plain cut's, the floor's blocks

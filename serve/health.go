@@ -124,7 +124,7 @@ func (s *Server) handleHealth(w http.ResponseWriter, r *http.Request) {
 	if s.draining.Load() {
 		rep.Status, code = "shutting down", http.StatusServiceUnavailable
 	} else if s.cfg.Rendered != nil {
-		if err := s.chromium(r.Context()); err != nil && r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
+		if err := s.chromium(r.Context()); err != nil && errors.Is(err, r.Context().Err()) {
 			// The wait for the probe was cancelled: by the shutdown
 			// (its deadline cancels every request), or because the
 			// client went away or half-closed, which says nothing of

@@ -541,7 +541,7 @@ func onePage(ctx context.Context, src *corpus.Source, pos, lists []string) (page
 		if line := warcSummary(src.Stats()); line != "" {
 			return nil, nil, fmt.Errorf("%s: no HTML page found (%s)", strings.Join(append(append([]string(nil), pos...), lists...), ", "), line)
 		}
-		if line := walkSummary(skipsOnly(src.Stats())); line != "" {
+		if line := walkSummary(src.Stats()); line != "" {
 			return nil, nil, fmt.Errorf("%s: no page found (%s)", strings.Join(append(append([]string(nil), pos...), lists...), ", "), line)
 		}
 		if args := append(append([]string(nil), pos...), lists...); len(args) > 0 {

@@ -392,8 +392,12 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 	if line := warcSummary(stats); line != "" {
 		fmt.Fprintln(b.stderr, "fiasco clean: WARC: "+line)
 	}
-	if line := walkSummary(stats); line != "" {
-		fmt.Fprintln(b.stderr, "fiasco clean: folders: "+line)
+	folders := walkSummary(stats)
+	if len(stats.EmptyDirs) > 0 { // beside what the walks skipped, on the same line
+		folders = strings.TrimPrefix(folders+"; "+emptyDirsPart(stats.EmptyDirs), "; ")
+	}
+	if folders != "" {
+		fmt.Fprintln(b.stderr, "fiasco clean: folders: "+folders)
 	}
 	if n := len(stats.Repeated); n > 0 {
 		names := stats.Repeated[:min(n, 3)]
@@ -412,16 +416,8 @@ func earlierOutput(format, path string) bool {
 	return path != "" && corpus.HasSettings(format, path) && corpus.HoldsPages(format, path)
 }
 
-// skipsOnly is stats without its empty folders: where a run found no
-// page at all, walkSummary of it says what the walks skipped, if any,
-// and the run's error names the folders.
-func skipsOnly(stats corpus.Stats) corpus.Stats {
-	stats.EmptyDirs = nil
-	return stats
-}
-
-// walkSummary says which files the directory walks skipped, and which
-// folders held no file to read; "" where none.
+// walkSummary says which files the directory walks skipped; "" where
+// none.
 func walkSummary(stats corpus.Stats) string {
 	var parts []string
 	if len(stats.NotPages) > 0 {
@@ -453,9 +449,6 @@ func walkSummary(stats corpus.Stats) string {
 	}
 	if n := stats.Special; n > 0 {
 		parts = append(parts, "skipped "+plural(n, "special file")+" (named pipes, sockets, devices)")
-	}
-	if len(stats.EmptyDirs) > 0 {
-		parts = append(parts, emptyDirsPart(stats.EmptyDirs))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -560,7 +553,7 @@ func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 		if stats.Archives > 0 {
 			return errors.New("no WARC record found (empty WARC files: the WARC summary above)")
 		}
-		if walkSummary(skipsOnly(stats)) != "" {
+		if walkSummary(stats) != "" {
 			return errors.New("no page found in the folders (the line above says what they held)")
 		}
 		if len(b.args) > 0 {

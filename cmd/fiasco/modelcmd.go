@@ -129,10 +129,7 @@ func describeModel(name string, m *classify.Model) (modelInfo, error) {
 		in.Info.Policy = classify.PolicyCorpus
 	}
 	if m.Floor {
-		in.Floor = m.FloorShare
-		if in.Floor == 0 {
-			in.Floor = pipeline.FloorShare
-		}
+		in.Floor = pipeline.FloorShareOf(m)
 	}
 	for _, s := range []struct {
 		role string

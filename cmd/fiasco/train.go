@@ -321,11 +321,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		vectors += fmt.Sprintf(", a second stage from %d folds (--stack)", m.Info.Stack)
 	}
 	if m.Floor {
-		share := m.FloorShare
-		if share == 0 {
-			share = pipeline.FloorShare
-		}
-		vectors += fmt.Sprintf(", the prose floor at %g (--floor)", share)
+		vectors += fmt.Sprintf(", the prose floor at %g (--floor)", pipeline.FloorShareOf(m))
 	}
 	gamma := fmt.Sprintf(", gamma = %g", m.English.Gamma)
 	if to.Params.Kernel == svm.Linear {

@@ -91,6 +91,12 @@ type DataOptions struct {
 	// OnWarning, if set, is told of what is odd but not wrong: a split
 	// file listing IDs that have no page.
 	OnWarning func(msg string)
+	// Listed, if set, is told how many pages all the sets hold once they
+	// are listed (after Split, Skip, Limit and Sample), before any is
+	// prepared: an error it returns ends LoadData with that error, before
+	// the work of rendering them (a cross-validation with more folds than
+	// pages).
+	Listed func(pages int) error
 	// KeepFailed keeps pages that failed to load (but whose gold could be
 	// read) as Examples with Err set and no Doc, so that an evaluation
 	// counts them as empty output instead of skipping them.
@@ -158,6 +164,11 @@ func LoadData(ctx context.Context, dirs []string, opt DataOptions) ([]*Example, 
 		}
 		for _, p := range pairs {
 			jobs = append(jobs, job{set, p})
+		}
+	}
+	if opt.Listed != nil {
+		if err := opt.Listed(len(jobs)); err != nil {
+			return nil, err
 		}
 	}
 	workers := opt.Workers

@@ -47,6 +47,14 @@ type dataFlags struct {
 	// unscored counts, where keepFailed, the pages that failed and are
 	// left out all the same: their gold could not be read.
 	unscored int
+	// folds > 0 is the number of folds the pages are dealt into (--cv,
+	// --nested's outer folds, --folds): load refuses fewer pages before
+	// preparing (and rendering) any. foldsFlag names the flag and its value.
+	folds     int
+	foldsFlag string
+	// inner > 0: --nested's inner folds, dealt from the pages an outer
+	// fold trains on (all but the largest outer fold's), checked with them.
+	inner int
 }
 
 // evalDone is done for eval, which says first, after its report on
@@ -175,6 +183,19 @@ func (d *dataFlags) options(prep pipeline.PrepareOptions) train.DataOptions {
 	opt := train.DataOptions{Prepare: prep, Workers: d.workers, Limit: d.limit, Split: d.split, KeepFailed: d.keepFailed,
 		Sample: d.sample, SampleSeed: d.sampleSeed, Skip: d.skip}
 	opt.Gold = d.policy.Options()
+	if d.folds > 0 {
+		opt.Listed = func(pages int) error {
+			if pages < d.folds {
+				return usagef(d.cmd, "%s: %d folds for %s: each fold needs a page at least (fewer folds, or more pages)",
+					d.foldsFlag, d.folds, plural(pages, "page"))
+			}
+			if train := pages - (pages+d.folds-1)/d.folds; d.inner > train {
+				return usagef(d.cmd, "%s: %d inner folds for the %s an outer fold trains on: each fold needs a page at least (fewer folds, or more pages)",
+					d.foldsFlag, d.inner, plural(train, "page"))
+			}
+			return nil
+		}
+	}
 	return opt
 }
 

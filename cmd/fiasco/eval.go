@@ -114,6 +114,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if *versus != "" && (nf.active() || *cv != 0) {
 		return usagef("eval", "--versus compares two models on the same pages: not with --cv, --nested or --by-set")
 	}
+	if nf.outer > 0 {
+		df.folds, df.inner, df.foldsFlag = nf.outer, nf.inner, fmt.Sprintf("--nested %d,%d", nf.outer, nf.inner)
+	}
 	if nf.active() {
 		return df.evalDone(evalNested(ctx, &df, mf, sf, nf, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr), stdout, stderr)
 	}
@@ -121,6 +124,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return usagef("eval", "--cv trains a model per fold: it cannot score --model %s", mf.model)
 	}
 	if *cv > 0 {
+		df.folds, df.foldsFlag = *cv, fmt.Sprintf("--cv %d", *cv)
 		return df.evalDone(evalCV(ctx, &df, mf, sf, nf, *cv, *maxBlocks, *featFlag, *keywords, *quiet, stdout, stderr), stdout, stderr)
 	}
 	c, stop, err := mf.cleaner(ctx)

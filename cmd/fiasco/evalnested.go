@@ -395,7 +395,7 @@ func evalNested(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags
 	var extra []*train.Example
 	if len(nf.extra) > 0 {
 		edf := *df
-		edf.dirs, edf.keepFailed = nf.extra, false
+		edf.dirs, edf.keepFailed, edf.folds, edf.inner = nf.extra, false, 0, 0 // never dealt into folds
 		edf.sample, edf.sampleSeed = nf.extraPages, sf.seed
 		if extra, err = edf.load(ctx, prep, quiet, stderr); err != nil {
 			return err

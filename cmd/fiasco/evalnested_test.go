@@ -622,3 +622,32 @@ func b01(b bool) int {
 	}
 	return 0
 }
+
+// TestFoldsBeforeLoad: more folds than pages is refused once the pages are
+// listed, before any is prepared (or, without --no-render, rendered): the
+// summary line of a load never comes.
+func TestFoldsBeforeLoad(t *testing.T) {
+	const data = "../../testdata/modern" // 14 pages
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"eval", "--cv", "15"}, "--cv 15: 15 folds for 14 pages"},
+		{[]string{"eval", "--nested", "15,5"}, "--nested 15,5: 15 folds for 14 pages"},
+		{[]string{"eval", "--nested", "7,13"}, "13 inner folds for the 12 pages an outer fold trains on"},
+		{[]string{"train", "--grid", "--folds", "15", "-o", filepath.Join(t.TempDir(), "m.fiasco")}, "--folds 15: 15 folds for 14 pages"},
+	} {
+		args := append(append([]string{}, c.args...), "-q", "--no-render", "--data", data)
+		code, out, errs := fiasco(t, args...)
+		if code != 2 || !strings.Contains(errs, c.want) || strings.Contains(errs, "(0 failed)") || out != "" {
+			t.Errorf("fiasco %s: exit %d, stderr %q, stdout %q; want 2 and %q before the pages load",
+				strings.Join(args, " "), code, errs, out, c.want)
+		}
+	}
+	// As many folds as pages is allowed: the check counts what the
+	// limits leave (--limit 4 of the 14).
+	code, _, errs := fiasco(t, "eval", "-q", "--no-render", "--data", data, "--limit", "4", "--cv", "5")
+	if code != 2 || !strings.Contains(errs, "--cv 5: 5 folds for 4 pages") {
+		t.Errorf("--limit 4 --cv 5: exit %d, stderr %q; want 2 and the 4 pages counted", code, errs)
+	}
+}

@@ -141,6 +141,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *folds < 2 {
 		return usagef("train", "--folds %d: want 2 or more", *folds)
 	}
+	if *grid {
+		df.folds, df.foldsFlag = *folds, fmt.Sprintf("--folds %d", *folds)
+	}
 	if *keywords < 1 {
 		return usagef("train", "--keywords %d: want 1 or more", *keywords)
 	}
@@ -250,6 +253,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if len(extraDirs) > 0 {
 		edf := df
+		edf.folds = 0 // the --extra pages join every fold's training, never dealt
 		edf.dirs, edf.sample, edf.sampleSeed = extraDirs, *extraPages, sf.seed
 		extra, err := edf.load(ctx, prep, *quiet, stderr)
 		if err != nil {

@@ -52,8 +52,14 @@ var (
 	stampOthers = wordSet("mon tue tues wed thu thur thurs fri sat sun " +
 		"monday tuesday wednesday thursday friday saturday sunday today yesterday " +
 		"gmt utc edt est cdt cst mdt mst pdt pst bst cet cest et ct pt " +
-		"date posted updated published modified last on at | - – — · • @ ,")
-	stampMeridiems = wordSet("am pm a.m. p.m.")
+		"date posted updated published modified last on at | - – — · • @ , " +
+		// Chinese, Japanese and Korean weekdays, written out or in brackets
+		// after a date (cjkStamp takes the brackets off).
+		"日曜日 月曜日 火曜日 水曜日 木曜日 金曜日 土曜日 日 月 火 水 木 金 土 " +
+		"星期日 星期一 星期二 星期三 星期四 星期五 星期六 周日 周一 周二 周三 周四 周五 周六 " +
+		"일요일 월요일 화요일 수요일 목요일 금요일 토요일 일 월 화 수 목 금 토 " +
+		"投稿日 投稿日時 更新日 更新日時 发布时间 发表于 작성일")
+	stampMeridiems = wordSet("am pm a.m. p.m. 午前 午後 上午 下午 오전 오후")
 	// meridiemSuffixes are am and pm glued to a time: 12:59am, 6:19a.m., 5pm.
 	meridiemSuffixes = []string{"am", "pm", "a.m", "p.m"}
 )
@@ -71,8 +77,11 @@ func wordSet(s string) map[string]bool {
 // tokens, each a word of stamps (stampKind, without the brackets around
 // it or the punctuation after it), among them a numeric date, a time
 // (a day's number before am or pm is one: "5 pm"), or a month's name
-// with a day or a year. Its words are English.
+// with a day or a year. Its words are English, or the numbers and units
+// of a Chinese, Japanese or Korean date (cjkStamp): "2024年2月4日（日）",
+// "2024년 2월 4일", "午後3時15分".
 func isStamp(text string) bool {
+	text = asciiDigits(text)
 	if len(text) > 120 || !strings.ContainsAny(text, "0123456789") {
 		return false
 	}
@@ -132,7 +141,7 @@ func stampToken(t string) stampKind {
 	if d, tm, ok := strings.Cut(t, "t"); ok && stampNumber(d) == stampDate && stampNumber(tm) == stampTime {
 		return stampDate
 	}
-	return stampNone
+	return cjkStamp(t)
 }
 
 // stampNumber is the kind of a token of digits: a day (1 to 31, or its

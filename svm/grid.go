@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"runtime"
 	"sort"
 	"sync"
@@ -20,6 +21,7 @@ type GridOptions struct {
 	// place of 2 to the power of Log2C's and Log2G's (which must then
 	// be as long: they label the points). svm-grid's "-log2c null"
 	// gives the one C of -c so, which 2^log2(C) may miss by a bit.
+	// A Gamma of 0 is 1/num_features, as Params' (its label then too).
 	C, Gamma []float64
 	Folds    int    // k of stratified k-fold CV (default 5)
 	Seed     uint64 // fold seed
@@ -117,6 +119,17 @@ func GridSearch(ctx context.Context, prob *Problem, base Params, opt GridOptions
 	}
 	if opt.C != nil && len(opt.C) != len(opt.Log2C) || opt.Gamma != nil && len(opt.Gamma) != len(opt.Log2G) {
 		return nil, fmt.Errorf("svm: GridOptions.C or Gamma is not as long as Log2C or Log2G")
+	}
+	if slices.Contains(opt.Gamma, 0) {
+		// svm-grid's "-log2g null" with svm-train's -g 0: the gamma is
+		// 1/num_features, as Train makes it.
+		g := 1 / float64(max(1, prob.NumFeatures()))
+		opt.Gamma, opt.Log2G = slices.Clone(opt.Gamma), slices.Clone(opt.Log2G)
+		for i, v := range opt.Gamma {
+			if v == 0 {
+				opt.Gamma[i], opt.Log2G[i] = g, math.Log2(g)
+			}
+		}
 	}
 	for _, v := range append(append([]float64(nil), opt.C...), opt.Gamma...) {
 		if !(v > 0) || math.IsInf(v, 0) {

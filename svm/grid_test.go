@@ -161,3 +161,39 @@ func checkPointsCV(t *testing.T, p *Problem, folds []int, res *GridResult) {
 		}
 	}
 }
+
+// TestGridGammaZero: a grid's Gamma of 0 (svm-grid's "-log2g null" with
+// -g 0) is 1/num_features, as Params' gamma 0 is: the same figures as
+// that gamma given outright, labelled with its log2.
+func TestGridGammaZero(t *testing.T) {
+	p := &Problem{}
+	for i := range 40 {
+		x := []float64{float64(i%7) / 7, float64(i%5) / 5, float64(i%3) / 3, float64(i%2) - 0.5}
+		y := 1.0
+		if x[0]+x[1] < 0.8 {
+			y = -1
+		}
+		p.X, p.Y = append(p.X, x), append(p.Y, y)
+	}
+	folds, err := StratifiedFolds(p.Y, 4, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(g float64) *GridResult {
+		opt := GridOptions{Log2C: []float64{0, 2}, Log2G: []float64{math.Log2(0.25)}, Gamma: []float64{g}, FoldOf: folds}
+		if g == 0 {
+			opt.Log2G = []float64{0} // a label, replaced
+		}
+		res, err := GridSearch(context.Background(), p, DefaultParams(), opt)
+		if err != nil {
+			t.Fatalf("gamma %g: %v", g, err)
+		}
+		return res
+	}
+	zero, quarter := run(0), run(0.25) // four columns: 1/num_features = 0.25
+	for i := range zero.Points {
+		if zero.Points[i].Log2G != -2 || zero.Points[i].Metrics != quarter.Points[i].Metrics {
+			t.Errorf("point %d: gamma 0 gives log2g %g, %v; gamma 0.25 gives %v", i, zero.Points[i].Log2G, zero.Points[i].Metrics, quarter.Points[i].Metrics)
+		}
+	}
+}

@@ -390,7 +390,6 @@ func TestFlagValues(t *testing.T) {
 		{"train --data d -o m --grid --folds 1", "--folds 1: want 2 or more"},
 		{"train --data d -o m --grid --log2g 1025,1025,1", `--log2g "1025,1025,1": 2^1025 is no usable value`},
 		{"train --data d -o m --grid --log2c null --log2g null -c 4 -g 1", "--log2c null and --log2g null: nothing to search"},
-		{"train --data d -o m --grid --log2g null", "--log2g null keeps -g's gamma: give -g"},
 		{"train --data d -o m --grid -t 0 --log2c null", "--log2c null with a linear kernel (-t 0): nothing to search"},
 		{"train --data d -o m --grid --log2c -2000,-2000,1", `--log2c "-2000,-2000,1": 2^-2000 is no usable value`},
 		{"train --data d -o m --grid -t 0 --log2g -4,-2,2", "--log2g: a linear kernel (-t 0) has no gamma"},

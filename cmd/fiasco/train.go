@@ -130,8 +130,6 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("train", "-c and --grid: the grid search chooses C and gamma (--log2c and --log2g set its ranges; --log2c null keeps -c's C)")
 	case fs.given("g") != "" && *grid && !nullG:
 		return usagef("train", "-g and --grid: the grid search chooses C and gamma (--log2c and --log2g set its ranges; --log2g null keeps -g's gamma)")
-	case nullG && fs.given("g") == "" && sf.kernel != 0:
-		return usagef("train", "--log2g null keeps -g's gamma: give -g")
 	case nullC && sf.kernel == 0:
 		return usagef("train", "--log2c null with a linear kernel (-t 0): nothing to search")
 	}

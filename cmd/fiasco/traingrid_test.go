@@ -1,6 +1,8 @@
 package main
 
 import (
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/fiasco-project/fiasco/svm"
@@ -31,5 +33,21 @@ func TestGridEdges(t *testing.T) {
 	res.Best.Log2C, res.Best.Log2G = 0, -7
 	if got := gridEdges(res, false, false); got != "" {
 		t.Errorf("a range of two values: %q, want none", got)
+	}
+}
+
+// TestGridGammaNull: --log2g null leaves gamma out of the search, at -g's
+// value, or svm-train's default where -g is not given or is 0: 1 over the
+// number of features, as -g's help says (it was refused, and -g 0 failed
+// after the pages had loaded).
+func TestGridGammaNull(t *testing.T) {
+	for _, g := range [][]string{nil, {"-g", "0"}} {
+		model := filepath.Join(t.TempDir(), "m.fiasco")
+		args := append([]string{"train", "-q", "--no-render", "--data", "../../testdata/modern", "--limit", "6",
+			"--grid", "--folds", "2", "--log2c", "0,2,2", "--log2g", "null", "-o", model}, g...)
+		code, _, errs := fiasco(t, args...)
+		if code != 0 || !strings.Contains(errs, "best C = 2^") || !strings.Contains(errs, "gamma = 2^-") {
+			t.Errorf("fiasco %s: exit %d\n%s", strings.Join(args, " "), code, errs)
+		}
 	}
 }

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 )

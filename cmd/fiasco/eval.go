@@ -433,13 +433,33 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d-fold cross-validation over %s, C = %g, gamma = %s, threshold %g, seed %d\n", folds, nf.dealt(), params.C, gammaString(params.Gamma, params.Kernel == svm.Linear), th, sf.seed)
+	fmt.Fprintf(stdout, "%d-fold cross-validation over %s, C = %g, gamma = %s, threshold %g%s, seed %d\n", folds, nf.dealt(), params.C, gammaString(params.Gamma, params.Kernel == svm.Linear), th, cutOptions(to), sf.seed)
 	sf.reportMaxSV(stdout)
 	nf.reportStack(stdout)
 	if err := reportIntervals(results, nf, sf.seed, stdout); err != nil {
 		return err
 	}
 	return savePages(nf, results, nil, nil, stderr)
+}
+
+// cutOptions names what a fold's models do after the threshold, as the
+// header of eval --cv says them: the smoothing, the prose floor, the
+// rescue and the blend with the text model ("" for none).
+func cutOptions(to train.TrainOptions) string {
+	var s string
+	if to.Smooth > 0 {
+		s += fmt.Sprintf(", smoothed at %g", to.Smooth)
+	}
+	if to.Floor {
+		s += fmt.Sprintf(", prose floor at %g", pipeline.FloorShareOf(&classify.Model{Floor: true, FloorShare: to.FloorShare}))
+	}
+	if to.Rescue {
+		s += ", prose rescue"
+	}
+	if to.Blend > 0 {
+		s += fmt.Sprintf(", blended %g with the text model", to.Blend)
+	}
+	return s
 }
 
 func report(results []train.PageResult, stdout io.Writer) error {

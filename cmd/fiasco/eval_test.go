@@ -57,3 +57,17 @@ func TestWarnTrainedOn(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalCVHeader: eval --cv's header names what its folds' models do
+// after the threshold, as the --model header does.
+func TestEvalCVHeader(t *testing.T) {
+	args := []string{"eval", "-q", "--no-render", "--data", "../../testdata/modern", "--cv", "2", "--bootstrap", "0"}
+	code, out, errs := fiasco(t, append(args, "--smooth", "0.5", "--floor")...)
+	if code != 0 || !strings.Contains(out, "threshold 0, smoothed at 0.5, prose floor at 0.25, seed 1") {
+		t.Errorf("--smooth 0.5 --floor: exit %d\n%s%s", code, out, errs)
+	}
+	code, out, errs = fiasco(t, args...)
+	if code != 0 || !strings.Contains(out, "threshold 0, seed 1") {
+		t.Errorf("plain: exit %d\n%s%s", code, out, errs)
+	}
+}

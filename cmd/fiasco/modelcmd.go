@@ -101,19 +101,30 @@ func runModel(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			}
 		}
 	}
-	// Each file is described as it is read: a file that fails after
-	// others leaves theirs written.
+	// Each file is described as it is read; one that cannot be read is
+	// said on stderr and the others are described all the same (exit
+	// status 1 at the end, as fiasco clean's failed pages).
+	failed := 0
 	for _, path := range pos {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		m, err := classify.Load(path)
+		if err == nil {
+			if err = show(path, m); err != nil {
+				err = fmt.Errorf("%s: %w", path, err)
+			}
+		}
 		if err != nil {
-			return err // classify.Load names the file
+			if len(pos) == 1 {
+				return err // classify.Load names the file
+			}
+			fmt.Fprintf(stderr, "fiasco model: %v\n", err)
+			failed++
 		}
-		if err := show(path, m); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
+	}
+	if failed > 0 {
+		return &failedError{n: failed, what: "model files"}
 	}
 	return nil
 }

@@ -76,4 +76,11 @@ func TestModelCommand(t *testing.T) {
 	if code != 1 || !strings.Contains(stderr, "modelcmd.go: not a fiasco model") {
 		t.Errorf("a Go file: exit %d, stderr:\n%s", code, stderr)
 	}
+
+	// Among others, a file that cannot be read is said and the rest are
+	// described all the same.
+	code, stdout, stderr = fiasco(t, "model", path, "modelcmd.go", path)
+	if code != 1 || strings.Count(stdout, path+"\n") != 2 || !strings.Contains(stderr, "modelcmd.go: not a fiasco model") {
+		t.Errorf("model, not a model, model: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
 }

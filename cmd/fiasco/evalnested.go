@@ -156,7 +156,7 @@ func addNestedFlags(fs *flagSet) *nestedFlags {
 		n.extra = append(n.extra, s)
 		return nil
 	})
-	fs.IntVar(&n.extraPages, "extra-pages", 0, "--extra: train on a seeded random sample of `N` pages of each extra set (the sample follows --seed; 0: all)")
+	fs.IntVar(&n.extraPages, "extra-pages", 0, "--extra: train on a seeded random sample of `N` pages of each extra set (the sample follows --seed; with --limit, the sample is of the first pages that --limit leaves; 0: all)")
 	fs.Float64Var(&n.extraWeight, "extra-weight", 1, "--extra: weigh each block of an extra set `W` times a block of --data in training (the SVM's C times W)")
 	fs.IntVar(&n.bootstrap, "bootstrap", 1000, "resamples of the pages for 95% intervals (0: none); used with --nested and --by-set, with --model or --cv only when given")
 	fs.StringVar(&n.cacheDir, "cache-dir", "", "keep rendered pages' measurements in `DIR` so that each page renders once across runs")

@@ -180,7 +180,7 @@ func writeModelInfo(w io.Writer, in modelInfo) {
 		if len(in.Info.Extra) > 0 {
 			sample := ""
 			if in.Info.ExtraPages > 0 {
-				sample = fmt.Sprintf(", %d pages of each", in.Info.ExtraPages)
+				sample = fmt.Sprintf(", a sample of at most %d pages of each", in.Info.ExtraPages)
 			}
 			line += fmt.Sprintf("; extra: %s%s", strings.Join(in.Info.Extra, ", "), sample)
 		}

@@ -99,7 +99,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		extraDirs = append(extraDirs, s)
 		return nil
 	})
-	extraPages := fs.Int("extra-pages", 0, "train on a seeded random sample of `N` pages of each --extra set (the sample follows --seed; 0: all)")
+	extraPages := fs.Int("extra-pages", 0, "train on a seeded random sample of `N` pages of each --extra set (the sample follows --seed; with --limit, the sample is of the first pages that --limit leaves; 0: all)")
 	extraWeight := fs.Float64("extra-weight", 1, "weigh each block of an --extra set `W` times a block of --data (the SVM's C times W)")
 	quiet := fs.Bool("q", false, "no progress bars")
 	cacheDir := fs.String("cache-dir", "", "keep rendered pages' measurements in `DIR` so that each page renders once across runs (train and eval share it)")

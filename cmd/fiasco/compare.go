@@ -133,8 +133,8 @@ func comparePair(w io.Writer, rf, cf *pagesFile, resamples int, seed uint64) (fl
 	if err != nil {
 		return 0, fmt.Errorf("%s and %s: %w", rf.path, cf.path, err)
 	}
-	fmt.Fprintf(w, "%s minus %s (%d pages; 95%% intervals, %d resamples, seed %d; P(<=0): share of resamples where it is not ahead)\n",
-		cf.path, rf.path, all.Pages, all.Resamples, seed)
+	fmt.Fprintf(w, "%s minus %s (%s; 95%% intervals, %d resamples, seed %d; P(<=0): share of resamples where it is not ahead)\n",
+		cf.path, rf.path, plural(all.Pages, "page"), all.Resamples, seed)
 	if rf.failed > 0 || cf.failed > 0 {
 		fmt.Fprintf(w, "  pages that failed to load, counted as empty output: %d in the reference, %d in the candidate\n", rf.failed, cf.failed)
 	}

@@ -508,8 +508,8 @@ func printGrid(w io.Writer, g train.NestedGrid, c, gamma, th, smoothing float64,
 	for i, x := range gs {
 		gl[i] = gammaString(x, linear)
 	}
-	fmt.Fprintf(w, "grid: features %s; C %s; gamma %s; threshold %s%s (%d settings)\n",
-		strings.Join(names, ", "), list(cs), strings.Join(gl, ", "), list(ts), smooth, n)
+	fmt.Fprintf(w, "grid: features %s; C %s; gamma %s; threshold %s%s (%s)\n",
+		strings.Join(names, ", "), list(cs), strings.Join(gl, ", "), list(ts), smooth, plural(n, "setting"))
 }
 
 // gammaString shows a gamma; 0 is svm-train's default, one over the

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"slices"
 	"strings"
@@ -367,4 +368,34 @@ func decodeSVM(f *svmFile, which string) (*svm.Model, error) {
 	}
 	m.FeatureNames, m.Scaler = f.Features, f.Scaler
 	return m, nil
+}
+
+// IsModelFile reports whether the file at path looks like a model file
+// written by Save: gzip-compressed JSON whose "format" is a fiasco
+// model's. It reads no more than the file's first few hundred bytes, so
+// that a command can refuse, before any work, to write another kind of
+// output over a model, or a model over another kind of file. A file that
+// does not exist is none (false, nil).
+func IsModelFile(path string) (bool, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(io.LimitReader(f, 64<<10))
+	if err != nil {
+		return false, nil // not gzip: no model
+	}
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(zr, head)
+	head = bytes.TrimLeft(head[:n], " \t\r\n")
+	i := bytes.Index(head, []byte(`"format"`))
+	if len(head) == 0 || head[0] != '{' || i < 0 {
+		return false, nil
+	}
+	rest := bytes.TrimLeft(head[i+len(`"format"`):], " \t\r\n:")
+	return bytes.HasPrefix(rest, []byte(`"fiasco-model/`)), nil
 }

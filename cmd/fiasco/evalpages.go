@@ -108,7 +108,7 @@ func checkOutputPath(flag, path string) error {
 	if err := checkWritable(path); err != nil {
 		return usagef("eval", "--%s %s: %v", flag, path, err)
 	}
-	return nil
+	return checkOutKind("eval", "--"+flag, path, false)
 }
 
 // savePages writes eval --pages and --blocks when they were given and

@@ -152,6 +152,9 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := checkWritable(*out + ".json"); err != nil {
 		return usagef("features", "-o %s: its sidecar %s: %v", *out, *out+".json", err)
 	}
+	if err := checkOutKind("features", "-o", *out, false); err != nil {
+		return err
+	}
 	if *visual && (*featFlag != "" || *noRender) {
 		return usagef("features", "--visual adds the visual features to the default columns: with --features name them there (e.g. text,shape); with --no-render leave it out")
 	}

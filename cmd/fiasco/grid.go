@@ -140,6 +140,9 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err := checkWritable(o.path); err != nil {
 			return fmt.Errorf("-%s %s: %w", o.flag, o.path, err)
 		}
+		if err := checkOutKind("grid", "-"+o.flag, o.path, false); err != nil {
+			return err
+		}
 	}
 	prob, err := readProblem(data, 0)
 	if err != nil {

@@ -119,6 +119,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := checkWritable(*out); err != nil {
 		return usagef("train", "-o %s: %v", *out, err)
 	}
+	if err := checkOutKind("train", "-o", *out, true); err != nil {
+		return err
+	}
 	if f := fs.given("log2c", "log2g", "folds"); f != "" && !*grid {
 		return usagef("train", "%s sets the grid search: give --grid", flagName(f))
 	}

@@ -1,10 +1,12 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/svm"
 )
 
@@ -49,5 +51,44 @@ func TestGridGammaNull(t *testing.T) {
 		if code != 0 || !strings.Contains(errs, "best C = 2^") || !strings.Contains(errs, "gamma = 2^-") {
 			t.Errorf("fiasco %s: exit %d\n%s", strings.Join(args, " "), code, errs)
 		}
+	}
+}
+
+// TestOutKind: a model is written only over a model (or a new or empty
+// file), and no other output over a model, refused before any page loads.
+func TestOutKind(t *testing.T) {
+	dir := t.TempDir()
+	model, text := filepath.Join(dir, "m.fiasco"), filepath.Join(dir, "blocks.libsvm")
+	m, err := classify.DefaultFor(classify.PolicyCorpus, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Save(model); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(text, []byte("+1 1:0.5\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	data := []string{"-q", "--no-render", "--data", "../../testdata/modern", "--limit", "2"}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"train", "-o", text}, "-o " + text + ": the file is there and is no fiasco model"},
+		{[]string{"features", "-o", model}, "-o " + model + ": the file is a fiasco model"},
+		{[]string{"eval", "--pages", model}, "--pages " + model + ": the file is a fiasco model"},
+	} {
+		args := append(c.args, data...)
+		code, _, errs := fiasco(t, args...)
+		if code != 2 || !strings.Contains(errs, c.want) || strings.Contains(errs, "(0 failed)") {
+			t.Errorf("fiasco %s: exit %d, stderr %q; want 2 and %q", strings.Join(args, " "), code, errs, c.want)
+		}
+	}
+	if ok, err := classify.IsModelFile(model); !ok || err != nil {
+		t.Errorf("the model was touched: IsModelFile %v, %v", ok, err)
+	}
+	// A model over a model is a retraining.
+	if code, _, errs := fiasco(t, append([]string{"train", "-o", model}, data...)...); code != 0 {
+		t.Errorf("train over a model: exit %d: %s", code, errs)
 	}
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/fiasco-project/fiasco/classify"
 )
 
 // writeOutput writes an output file through write. A regular file (or a
@@ -136,4 +138,25 @@ func samePath(a, b string) bool {
 	fa, err1 := os.Stat(a)
 	fb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// checkOutKind refuses, before any work, an output that would replace a
+// file of another kind: a fiasco model (model true) over a file that is
+// no model (a features file, a table), or any other output over a model.
+// An empty file, or none, is no kind.
+func checkOutKind(cmd, flagName, path string, model bool) error {
+	fi, err := os.Stat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return nil
+	}
+	is, err := classify.IsModelFile(path)
+	switch {
+	case err != nil:
+		return nil // checkWritable, or the write, says what is wrong
+	case model && !is:
+		return usagef(cmd, "%s %s: the file is there and is no fiasco model: a model is written only over a model (remove the file, or name another)", flagName, path)
+	case !model && is:
+		return usagef(cmd, "%s %s: the file is a fiasco model: name another file (a model is written over only by fiasco train)", flagName, path)
+	}
+	return nil
 }

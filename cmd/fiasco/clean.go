@@ -298,6 +298,9 @@ func runClean(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := renderUnused(fs, cf.model.noRender); err != nil {
+		return err
+	}
 	if err := cf.validate(); err != nil {
 		return err
 	}

@@ -78,6 +78,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
+	if err := renderUnused(fs, mf.noRender); err != nil {
+		return err
+	}
 	if err := noArgs(fs, pos); err != nil {
 		return err
 	}

@@ -651,3 +651,20 @@ func TestFoldsBeforeLoad(t *testing.T) {
 		t.Errorf("--limit 4 --cv 5: exit %d, stderr %q; want 2 and the 4 pages counted", code, errs)
 	}
 }
+
+// TestRenderFlagsUnused: a render flag with --no-render, which renders
+// nothing, is a usage error, as --cache-dir is.
+func TestRenderFlagsUnused(t *testing.T) {
+	for _, args := range [][]string{
+		{"clean", "--no-render", "--remote", "http://127.0.0.1:9", "../../testdata/article.html"},
+		{"eval", "--no-render", "--width", "800", "--data", "../../testdata/modern"},
+		{"train", "--no-render", "--scale", "2", "--data", "../../testdata/modern", "-o", filepath.Join(t.TempDir(), "m.fiasco")},
+		{"features", "--no-render", "--render-timeout", "1s", "--data", "../../testdata/modern", "-o", filepath.Join(t.TempDir(), "f.libsvm")},
+		{"serve", "--no-render", "--chromium", "/usr/bin/chromium"},
+	} {
+		code, out, errs := fiasco(t, args...)
+		if code != 2 || !strings.Contains(errs, "sets how pages render: it has no use with --no-render") || out != "" {
+			t.Errorf("fiasco %s: exit %d, stderr %q", strings.Join(args, " "), code, errs)
+		}
+	}
+}

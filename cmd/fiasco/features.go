@@ -125,6 +125,9 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
+	if err := renderUnused(fs, *noRender); err != nil {
+		return err
+	}
 	if err := noArgs(fs, pos); err != nil {
 		return err
 	}

@@ -38,3 +38,21 @@ func validateRenderFlags(cmd string, r *renderFlags) error {
 	}
 	return nil
 }
+
+// renderFlagNames are the flags that set how pages render (renderFlags).
+var renderFlagNames = []string{"chromium", "remote", "width", "render-timeout", "scale", "reuse-tabs"}
+
+// renderUnused refuses a render flag given with --no-render, which
+// renders nothing: --remote with --no-render contradict each other, and
+// a --width or --scale there would go unused without a word (as
+// --cache-dir is refused there). Not inspect's: it draws the page with
+// Chromium whatever model decides.
+func renderUnused(fs *flagSet, noRender bool) error {
+	if !noRender {
+		return nil
+	}
+	if f := fs.given(renderFlagNames...); f != "" {
+		return usagef(fs.cmd, "--%s sets how pages render: it has no use with --no-render", f)
+	}
+	return nil
+}

@@ -78,6 +78,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := renderUnused(fs, *noRender); err != nil {
+		return err
+	}
 	if len(pos) > 0 {
 		return usagef("serve", "unexpected arguments %q", pos)
 	}

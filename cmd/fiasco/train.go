@@ -107,6 +107,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
+	if err := renderUnused(fs, *noRender); err != nil {
+		return err
+	}
 	if err := noArgs(fs, pos); err != nil {
 		return err
 	}

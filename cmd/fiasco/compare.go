@@ -5,10 +5,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/score"
 	"github.com/fiasco-project/fiasco/train"
 )
@@ -73,6 +75,11 @@ func runCompare(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		}
 		if err := samePages(ref, cand); err != nil {
 			return err
+		}
+		if a, errA := os.Stat(pos[i]); errA == nil {
+			if b, errB := os.Stat(pos[i+1]); errB == nil && os.SameFile(a, b) {
+				fmt.Fprintf(stderr, "fiasco compare: note: %s and %s are the same file: every difference is 0\n", pos[i], pos[i+1])
+			}
 		}
 		if i > 0 {
 			fmt.Fprintln(stdout)
@@ -177,6 +184,13 @@ func readPages(path string) (*pagesFile, error) {
 		return nil, err
 	}
 	defer f.Close()
+	if is, _ := classify.IsModelFile(path); is {
+		return nil, fmt.Errorf("%s: a fiasco model, not a file of eval --pages (compare takes two runs' --pages files)", path)
+	}
+	head := make([]byte, 2)
+	if n, _ := f.ReadAt(head, 0); n == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		return nil, fmt.Errorf("%s: gzip-compressed, not a file of eval --pages (decompress it first)", path)
+	}
 	out := &pagesFile{path: path, line: map[[2]string]int{}, index: map[[2]string]int{}}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64*1024), 16<<20)
@@ -191,7 +205,7 @@ func readPages(path string) (*pagesFile, error) {
 			Gold *int `json:"gold_words"`
 		}
 		if err := json.Unmarshal(sc.Bytes(), &in); err != nil {
-			return nil, fmt.Errorf("%s:%d: not a line of eval --pages: %v", path, n, err)
+			return nil, fmt.Errorf("%s:%d: not a line of eval --pages: %v", path, n, pagesLineErr(sc.Bytes(), err))
 		}
 		l := &in.pageLine
 		if l.Set == "" || l.ID == "" || in.Gold == nil {
@@ -242,3 +256,17 @@ func (l *pageLine) check() error {
 // with fewer, the 2.5th and 97.5th percentiles are a resample or two
 // each (with 1, an "interval" that may leave out the estimate).
 const minResamples = 100
+
+// pagesLineErr says what a line that is no eval --pages line looks like:
+// a line of eval --blocks (a block's "block" and "value"), or err.
+func pagesLineErr(line []byte, err error) error {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) == nil {
+		if _, ok := m["block"]; ok {
+			if _, ok := m["value"]; ok {
+				return errors.New("a line of eval --blocks (one block each); compare takes --pages files (one page each)")
+			}
+		}
+	}
+	return err
+}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/score"
 	"github.com/fiasco-project/fiasco/train"
 )
@@ -119,6 +120,12 @@ func TestCompareErrors(t *testing.T) {
 	noGold := lines("nogold.jsonl", `{"set":"a","id":"1","kept":true}`)
 	negative := lines("negative.jsonl", `{"set":"a","id":"1","gold_words":-1}`)
 	blocks := lines("blocks.jsonl", `{"set":"a","id":"1","gold_words":10,"out_words":10,"matched_words":9,"blocks":2,"kept":2,"clean":2,"kept_clean":1}`)
+	blockLines := lines("b.jsonl", `{"set":"a","id":"1","block":0,"parent":-1,"tag":"p","words":3,"gold":1,"value":0.5,"threshold":0,"kept":true,"text":"a b c"}`)
+	gz := lines("p.jsonl.gz", "\x1f\x8b\x08\x00")
+	model := filepath.Join(dir, "m.fiasco")
+	if m, err := classify.Default(false); err != nil || m.Save(model) != nil {
+		t.Fatal("saving the embedded model:", err)
+	}
 	for _, c := range []struct {
 		args []string
 		code int
@@ -141,11 +148,24 @@ func TestCompareErrors(t *testing.T) {
 		{[]string{ref, bad}, 1, "bad.jsonl:2: not a line of eval --pages"},
 		{[]string{ref, wrong}, 1, "wrong.jsonl:1: page a/1: matched_words 9 above out_words 5"},
 		{[]string{ref, empty}, 1, "empty.jsonl: no pages"},
+		{[]string{ref, blockLines}, 1, "b.jsonl:1: not a line of eval --pages: a line of eval --blocks"},
+		{[]string{gz, ref}, 1, "p.jsonl.gz: gzip-compressed, not a file of eval --pages"},
+		{[]string{model, ref}, 1, "m.fiasco: a fiasco model, not a file of eval --pages"},
 	} {
 		code, _, errs := runCmd(t, "compare", c.args...)
 		if code != c.code || !strings.Contains(errs, c.want) {
 			t.Errorf("compare %q: exit %d, stderr %q; want exit %d and %q", c.args, code, errs, c.code, c.want)
 		}
+	}
+}
+
+// TestCompareSameFile: a file compared with itself is said to be.
+func TestCompareSameFile(t *testing.T) {
+	nodes := train.NodeScores{TP: 1, FP: 1, TN: 1, FN: 1}
+	ref := writeLines(t, t.TempDir(), "ref.jsonl", []train.PageScore{pageScore("a", "1", 10, 10, 9, nodes), pageScore("a", "2", 10, 10, 9, nodes)})
+	code, _, errs := runCmd(t, "compare", ref, ref)
+	if code != 0 || !strings.Contains(errs, "are the same file: every difference is 0") {
+		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }
 

@@ -293,10 +293,10 @@ func newRun(ex []*Example, splits []split, opt NestedOptions) (*run, error) {
 	r.innerOf = make([][]int, len(splits))
 	for s, sp := range splits {
 		if len(sp.train) < r.inner {
-			return nil, fmt.Errorf("train: %s: %s to train on for %d inner folds", sp.name, plural(len(sp.train), "page"), r.inner)
+			return nil, fmt.Errorf("train: with %s held out, %s left to train on for %d inner folds (fewer inner folds, or more pages)", sp.name, plural(len(sp.train), "page"), r.inner)
 		}
 		if n := Sites(sp.train); opt.BySite && n < r.inner {
-			return nil, fmt.Errorf("train: %s: %s to train on for %d inner folds", sp.name, plural(n, "site"), r.inner)
+			return nil, fmt.Errorf("train: with %s held out, %s left to train on for %d inner folds (fewer inner folds, or more sites)", sp.name, plural(n, "site"), r.inner)
 		}
 		r.innerOf[s] = siteFolds(sp.train, r.inner, opt.Seed^(uint64(s+1)*0x9e3779b97f4a7c15), opt.BySite)
 		if err := r.checkStackSites(s); err != nil {

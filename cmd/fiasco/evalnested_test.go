@@ -241,7 +241,7 @@ func TestEvalCVAndBySetBySite(t *testing.T) {
 	}
 	code, _, errs = fiasco(t, "eval", "-q", "--no-render", "--by-set", "--inner", "2", "--folds-by", "site", "--limit", "8",
 		"--data", ce, "--data", cp)
-	if code != 1 || !strings.Contains(errs, "cleaneval-en-dev: 1 site to train on for 2 inner folds") {
+	if code != 1 || !strings.Contains(errs, "with cleaneval-en-dev held out, 1 site left to train on for 2 inner folds") {
 		t.Errorf("--by-set with one site to train on: exit %d, stderr %s", code, errs)
 	}
 	// L3S-GN1's pages mostly state no address: said, and each is a site.

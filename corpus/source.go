@@ -273,9 +273,36 @@ func statErr(p string, err error) error {
 		if u := strings.ToLower(p); strings.HasPrefix(u, "http://") || strings.HasPrefix(u, "https://") {
 			return fmt.Errorf("%s: no such file (fiasco reads files, not URLs: fetch the page first, e.g. curl -sL URL | fiasco clean -)", p)
 		}
+		if hostLike(p) {
+			return fmt.Errorf("%s: no such file or directory (if it is a web address: fiasco reads files, not URLs; fetch the page first, e.g. curl -sL https://%s | fiasco clean -)", p, p)
+		}
 		return fmt.Errorf("%s: no such file or directory", p)
 	}
 	return err
+}
+
+// hostLike reports whether p, a path that names no file, reads as a web
+// address without its scheme: www.example.org, example.com/news (a first
+// element of labels parted by dots, the last a common top-level domain).
+func hostLike(p string) bool {
+	host, _, _ := strings.Cut(strings.ToLower(p), "/")
+	if strings.HasPrefix(host, "www.") && len(host) > 4 {
+		return true
+	}
+	labels := strings.Split(host, ".")
+	if len(labels) < 2 {
+		return false
+	}
+	for _, l := range labels {
+		if l == "" || strings.Trim(l, "abcdefghijklmnopqrstuvwxyz0123456789-") != "" {
+			return false
+		}
+	}
+	switch labels[len(labels)-1] {
+	case "com", "org", "net", "edu", "gov", "info", "io", "uk", "de", "fr", "nl", "ru", "jp", "cn", "it", "es", "ca", "au", "eu", "ch", "at", "be", "se", "no", "pl", "br", "in", "us":
+		return true
+	}
+	return false
 }
 
 // file yields the page or pages of one file: a page, a compressed page or

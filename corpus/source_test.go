@@ -262,6 +262,15 @@ func TestURLArgument(t *testing.T) {
 	if len(got) != 1 || !strings.Contains(got[0], "fiasco reads files, not URLs") {
 		t.Errorf("got %q", got)
 	}
+	// Without its scheme, an address that names no file gets the hint
+	// too; a missing file of another name does not.
+	for p, hint := range map[string]bool{"www.example.org": true, "example.com/news/1": true, "bbc.co.uk": true,
+		"missing-page.html": false, "pages/missing.htm": false, "notes.txt": false} {
+		got := collect(t, NewSource(Options{}), p)
+		if len(got) != 1 || strings.Contains(got[0], "not URLs") != hint || !strings.Contains(got[0], "no such file") {
+			t.Errorf("%s: got %q, want the address hint: %v", p, got, hint)
+		}
+	}
 }
 
 // TestListStopped: a run stopped (its context cancelled) while it reads

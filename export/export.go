@@ -106,6 +106,11 @@ type Notes struct {
 	// Charset is the charset the page's bytes were decoded with
 	// (load.Page.Encoding); "" when not known.
 	Charset string
+	// Frames are the addresses of the page's frames, as the page writes
+	// them, where it holds no text block (pipeline.Doc.Frames): its text
+	// is in the pages they load. JSON's "frames", as JSON Lines' (which
+	// resolves them against the page's address).
+	Frames []string
 	// Threshold, when not nil, is the decision threshold the blocks'
 	// values were cut at: at or above it a value says clean.
 	Threshold *float64
@@ -244,6 +249,7 @@ type jsonPage struct {
 	UnseenBlocks   int         `json:"unseen_blocks,omitempty"`
 	SmoothedBlocks int         `json:"smoothed_blocks,omitempty"`
 	Floored        bool        `json:"floored,omitempty"`
+	Frames         []string    `json:"frames,omitempty"`
 	Blocks         []jsonBlock `json:"blocks"`
 }
 
@@ -257,7 +263,7 @@ func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, k
 		out.Title, out.Author, out.Date, out.Site = &m.Title, m.Author, m.Date, m.Site
 	}
 	if n != nil {
-		out.Truncated, out.RenderError, out.Charset = n.Truncated, n.RenderError, n.Charset
+		out.Truncated, out.RenderError, out.Charset, out.Frames = n.Truncated, n.RenderError, n.Charset, n.Frames
 		if n.Threshold != nil {
 			t := math.Round(*n.Threshold*1e6) / 1e6 // as the values below
 			out.Threshold = &t

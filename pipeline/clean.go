@@ -291,7 +291,7 @@ func (r *Result) UnseenBlocks() []bool {
 // (NeverKept). No format changes r: the HTML format prunes a copy of
 // the document, so outputs of r may be written in any order.
 func (r *Result) Write(w io.Writer, f export.Format) error {
-	n := export.Notes{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Unseen: r.UnseenBlocks(), Smoothed: r.Smoothed, Floor: r.Floor, Charset: r.Page.Encoding, NeverKept: r.NeverKept()}
+	n := export.Notes{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Unseen: r.UnseenBlocks(), Smoothed: r.Smoothed, Floor: r.Floor, Charset: r.Page.Encoding, NeverKept: r.NeverKept(), Frames: r.Frames}
 	if r.Score != nil {
 		th := r.Threshold
 		n.Threshold = &th

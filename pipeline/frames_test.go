@@ -2,8 +2,13 @@ package pipeline
 
 import (
 	"context"
+	"encoding/json"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/fiasco-project/fiasco/classify"
+	"github.com/fiasco-project/fiasco/export"
 )
 
 // TestFrames: a page without text names the pages its frames load; its
@@ -30,5 +35,30 @@ func TestFrames(t *testing.T) {
 		if !slices.Equal(d.Frames, c.want) {
 			t.Errorf("%s: frames %q, want %q", c.name, d.Frames, c.want)
 		}
+	}
+}
+
+// TestFramesJSON: the JSON output of a page without text names its
+// frames, as JSON Lines does.
+func TestFramesJSON(t *testing.T) {
+	m, err := classify.Default(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &Cleaner{Model: m}
+	r, err := c.Clean(context.Background(), "f.html", []byte(`<html><frameset cols="20%,80%"><frame src="nav.html"><frame src="main.html"></frameset></html>`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := r.Write(&b, export.JSON); err != nil {
+		t.Fatal(err)
+	}
+	var out struct{ Frames []string }
+	if err := json.Unmarshal([]byte(b.String()), &out); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(out.Frames, []string{"nav.html", "main.html"}) {
+		t.Errorf("frames %q in\n%s", out.Frames, b.String())
 	}
 }

@@ -147,6 +147,14 @@ func TestInspectInputs(t *testing.T) {
 	if code != 0 || out != plain {
 		t.Errorf("a gzip-compressed page: exit %d, table equal to the plain page's: %v; stderr:\n%s", code, out == plain, errs)
 	}
+	frames := filepath.Join(dir, "frames.html")
+	if err := os.WriteFile(frames, []byte(`<html><frameset cols="20%,80%"><frame src="nav.html"><frame src="main.html"></frameset></html>`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errs = fiasco(t, "inspect", "--no-render", "-o", filepath.Join(dir, "f.png"), frames)
+	if code != 0 || !strings.Contains(errs, "its text is in the pages its frames load (nav.html, main.html)") {
+		t.Errorf("a frameset: exit %d, stderr:\n%s", code, errs)
+	}
 	code, _, errs = fiasco(t, "inspect", "--no-render", "-o", filepath.Join(dir, "c.png"), "../../testdata")
 	if code != 2 || !strings.Contains(errs, "holds more than one page") {
 		t.Errorf("a folder: exit %d, stderr:\n%s", code, errs)

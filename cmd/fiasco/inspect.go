@@ -141,6 +141,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 	if res.Floored() {
 		fmt.Fprintf(stderr, "fiasco inspect: %s: %s\n", page, flooredMsg)
 	}
+	if note := res.NoTextNote(); note != "" {
+		fmt.Fprintf(stderr, "fiasco inspect: %s: %s\n", page, note) // as fiasco clean says it
+	}
 	fmt.Fprintf(stderr, "fiasco inspect: %d blocks, %d clean; wrote %s\n", len(res.Blocks), kept, *out)
 	return nil
 }

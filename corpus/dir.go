@@ -137,7 +137,7 @@ func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
 	s.mayReplace = false
 	name := s.names.name(o.Input)
 	in := o.Input
-	line := ManifestLine{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID, WARCDate: WARCDate(in)}
+	line := ManifestLine{Input: RecordedName(in.Name), URL: in.URL, WARCRecordID: in.RecordID, WARCDate: WARCDate(in)}
 	where := ""
 	failed := o.Err != nil
 	if _, ok := o.Value.(*Encoded); !ok && !failed {
@@ -248,6 +248,14 @@ func (n *namer) name(in pipeline.Input) string {
 	n.used[name] = true
 	return name
 }
+
+// RecordedName is an input's name as the outputs record it (JSON Lines'
+// and the error log's "input", the manifest's, WET's Fiasco-Input): each
+// byte that is not part of valid UTF-8 written %XX, as --keep-dirs names
+// its output (escapeInvalid), where JSON would hold U+FFFD and two files
+// of a Latin-1 site's mirror, "caf\xe9.html" and "caf\xe8.html", would
+// be recorded alike. A name that is valid UTF-8 is recorded as it is.
+func RecordedName(name string) string { return escapeInvalid(name) }
 
 // escapeInvalid writes each byte of s that is not part of valid UTF-8 as
 // %XX: an output's name is recorded in JSON (the manifest), which holds

@@ -183,7 +183,7 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 		return nil, emptyOutcome(o.Input.Name)
 	}
 	in := o.Input
-	l := Line{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID}
+	l := Line{Input: RecordedName(in.Name), URL: in.URL, WARCRecordID: in.RecordID}
 	l.WARCDate = WARCDate(in)
 	if o.Err != nil {
 		l.Error, l.Damage = o.Err.Error(), IsDamage(o.Err)

@@ -132,22 +132,23 @@ func (r *Resume) Filter(inputs iter.Seq[pipeline.Input], skip func(pipeline.Inpu
 // done reports whether in is the next entry of one of the logs, and moves
 // that log on.
 func (r *Resume) done(in pipeline.Input) (bool, error) {
-	id := sameID(Identity(in))
+	id, legacy := sameID(Identity(in)), oneLine(Identity(in))
 	for _, l := range r.logs {
-		if l.has && l.head == id {
+		if l.has && (l.head == id || l.head == legacy) {
 			return true, l.advance()
 		}
 	}
 	return false, nil
 }
 
-// sameID is an input's identity as every output records it: a JSON
-// string holds each byte that is not UTF-8 as U+FFFD, and a WET header
-// a line break or other control character as a space (oneLine, which
-// does both). Resume compares identities so, so that a run over files
-// whose names are not UTF-8 (a mirror of a Latin-1 site) or hold line
-// breaks resumes.
-func sameID(id string) string { return oneLine(id) }
+// sameID is an input's identity as every output records it: a byte that
+// is not UTF-8 as %XX (RecordedName), and in a WET header a line break or
+// other control character as a space (oneLine). Resume compares
+// identities so, so that a run over files whose names are not UTF-8 (a
+// mirror of a Latin-1 site) or hold line breaks resumes. Outputs written
+// before 2026-12-02 held such a byte as U+FFFD (oneLine alone, which
+// done compares too).
+func sameID(id string) string { return oneLine(RecordedName(id)) }
 
 // exhausted checks that every log has been matched to its end at the
 // first input not done (named by next, "" at the end of the inputs). When

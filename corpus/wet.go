@@ -102,7 +102,7 @@ func (s *wetSink) Encode(o *pipeline.Outcome) {
 	}
 	r, in := o.Result, o.Input
 	text := strings.TrimSuffix(r.Text(), "\n")
-	fields := warc.Header{{Name: FieldInput, Value: oneLine(in.Name)}}
+	fields := warc.Header{{Name: FieldInput, Value: oneLine(RecordedName(in.Name))}}
 	if lang := Lang(text); lang != "" {
 		fields.Add(warc.FieldIdentifiedLanguage, iso639_3[lang])
 	}

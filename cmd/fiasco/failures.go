@@ -36,7 +36,7 @@ func newFailureLog(w io.Writer, prefix string, st *status, log *corpus.ErrorLog)
 }
 
 func record(in pipeline.Input, err error, msg string, interrupted bool) errRecord {
-	return errRecord{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID, WARCDate: corpus.WARCDate(in), Error: msg, Interrupted: interrupted, Damage: corpus.IsDamage(err)}
+	return errRecord{Input: corpus.RecordedName(in.Name), URL: in.URL, WARCRecordID: in.RecordID, WARCDate: corpus.WARCDate(in), Error: msg, Interrupted: interrupted, Damage: corpus.IsDamage(err)}
 }
 
 // interrupted records, without a message on stderr, that a signal kept in

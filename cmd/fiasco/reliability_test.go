@@ -587,9 +587,11 @@ func TestOutputDirNamedLikeFile(t *testing.T) {
 
 // TestResumeOddNames: files whose names are not UTF-8 or hold line
 // breaks resume, in every output, from a finished run and from one cut
-// short: the outputs record such names as JSON and WET headers can (U+FFFD
-// for a byte that is not UTF-8, a space for a line break), and resuming
-// compares names so.
+// short: the outputs record such names as JSON and WET headers can (%XX
+// for a byte that is not UTF-8, as --keep-dirs names the output, so that
+// names that differ there are recorded apart; a space for a line break),
+// and resuming compares names so, and with U+FFFD for such a byte as
+// outputs written before 2026-12-02 hold them.
 func TestResumeOddNames(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("such names are not allowed on Windows")
@@ -601,7 +603,7 @@ func TestResumeOddNames(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in")
 	os.Mkdir(in, 0o755)
-	for _, n := range []string{"a\nWARC-Type: x.html", "b\rx.html", "c\xff\xfe.html", "d.html"} {
+	for _, n := range []string{"a\nWARC-Type: x.html", "b\rx.html", "c\xff\xfe.html", "c\xfe\xff.html", "d.html"} {
 		if err := os.WriteFile(filepath.Join(in, n), page, 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -612,14 +614,29 @@ func TestResumeOddNames(t *testing.T) {
 			t.Fatalf("%s: exit %d: %s", format, code, errs)
 		}
 		code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--resume", "--format", format, "-o", out, in)
-		if code != 0 || !strings.Contains(errs, "--resume: 4 pages done by an earlier run, skipped") {
+		if code != 0 || !strings.Contains(errs, "--resume: 5 pages done by an earlier run, skipped") {
 			t.Errorf("%s resumed when finished: exit %d: %s", format, code, errs)
 		}
 		if format != "jsonl" {
 			continue
 		}
-		// Cut short after two pages: the resumed run writes the rest.
 		full, _ := os.ReadFile(out)
+		if !strings.Contains(string(full), `c%FF%FE.html"`) || !strings.Contains(string(full), `c%FE%FF.html"`) {
+			t.Errorf("names not UTF-8 not recorded as %%XX:\n%s", full)
+		}
+		// As written before: U+FFFD for each such byte.
+		legacy := strings.NewReplacer("%FF%FE", "\ufffd\ufffd", "%FE%FF", "\ufffd\ufffd").Replace(string(full))
+		if err := os.WriteFile(out, []byte(legacy), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--resume", "--format", format, "-o", out, in)
+		if code != 0 || !strings.Contains(errs, "--resume: 5 pages done by an earlier run, skipped") {
+			t.Errorf("%s written with U+FFFD, resumed: exit %d: %s", format, code, errs)
+		}
+		if err := os.WriteFile(out, full, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		// Cut short after two pages: the resumed run writes the rest.
 		lines := strings.SplitAfter(string(full), "\n")
 		if err := os.WriteFile(out, []byte(lines[0]+lines[1]), 0o644); err != nil {
 			t.Fatal(err)

@@ -533,7 +533,7 @@ func onePage(ctx context.Context, src *corpus.Source, pos, lists []string) (page
 			continue
 		}
 		if page != nil {
-			return nil, nil, usagef("clean", "several pages need an output directory: add -o DIR")
+			return nil, nil, usagef("clean", "several pages need an output directory: add -o DIR (or --format jsonl for one stream on standard output)")
 		}
 		page = &in
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/klauspost/compress/zstd"
+
+	"github.com/fiasco-project/fiasco/pipeline"
 )
 
 // kind is what a file holds, judged by its name and first bytes.
@@ -154,6 +156,9 @@ func decompress(k kind, r io.Reader) (io.ReadCloser, error) {
 	case kindGzipPage:
 		src := &srcErr{r: r}
 		zr, err := gzip.NewReader(src)
+		if errors.Is(err, io.ErrUnexpectedEOF) && src.err == nil {
+			return nil, errors.New("gzip: the header is cut short or corrupt")
+		}
 		if err != nil {
 			return nil, fmt.Errorf("gzip: %w", err)
 		}
@@ -183,7 +188,9 @@ func (n namedErrs) Read(p []byte) (int, error) {
 	switch {
 	case err == nil || err == io.EOF || n.src.err != nil && errors.Is(err, n.src.err) || strings.HasPrefix(err.Error(), n.what+":"):
 	case errors.Is(err, io.ErrUnexpectedEOF):
-		err = fmt.Errorf("%s: the compressed data is cut short: %w", n.what, err)
+		// pipeline.ErrCutShort: a page file's bytes up to the cut are
+		// cleaned, the page reported truncated.
+		err = fmt.Errorf("%s: %w: %w", n.what, pipeline.ErrCutShort, err)
 	default:
 		err = fmt.Errorf("%s: %w", n.what, err)
 	}

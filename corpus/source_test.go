@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -153,13 +154,25 @@ func TestCompressedAndLists(t *testing.T) {
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
-	// Cut short, each says which data is cut (not "unexpected EOF" alone).
-	writeFiles(t, root, map[string]string{"c.html.gz": gz.String()[:gz.Len()/2], "c.html.zst": zs.String()[:zs.Len()/2]})
+	// Cut short, each says which data is cut (not "unexpected EOF" alone),
+	// and gives what it decoded up to the cut (pipeline.ErrCutShort: the
+	// page is cleaned from it, reported truncated).
+	writeFiles(t, root, map[string]string{"c.html.gz": gz.String()[:gz.Len()/2], "c.html.zst": zs.String()[:zs.Len()/2],
+		"h.html.gz": "\x1f\x8b\x08garbage"})
 	for in := range s.Inputs(context.Background(), []string{"c.html.gz", "c.html.zst"}, nil) {
-		_, err := in.ReadMax(0)
+		data, err := in.ReadMax(0)
 		what := map[string]string{".gz": "gzip", ".zst": "zstd"}[filepath.Ext(in.Name)]
-		if err == nil || !strings.Contains(err.Error(), what+": the compressed data is cut short") {
+		if err == nil || !strings.Contains(err.Error(), what+": the compressed data is cut short") || !errors.Is(err, pipeline.ErrCutShort) {
 			t.Errorf("%s cut short: %v", in.Name, err)
+		}
+		if len(data) > 0 && !strings.HasPrefix(page, string(data)) {
+			t.Errorf("%s cut short: %q is not the start of the page", in.Name, data)
+		}
+	}
+	// A header that is not gzip's, after gzip's magic number.
+	for in := range s.Inputs(context.Background(), []string{"h.html.gz"}, nil) {
+		if _, err := in.ReadMax(0); err == nil || !strings.Contains(err.Error(), "gzip: the header is cut short or corrupt") {
+			t.Errorf("a corrupt gzip header: %v", err)
 		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/warc"
 )
@@ -79,9 +80,13 @@ func (s *wetSink) warcinfo(filename, software string) error {
 // truncatedWhy is the WARC-Truncated value of a truncated page's
 // conversion record: the source record's reason where it was cut before
 // fiasco saw it (unspecified for an HTTP body shorter than its
-// Content-Length or a value WARC 1.1 does not name), length where fiasco's
-// own limits cut it (the page's bytes, its blocks).
-func truncatedWhy(in pipeline.Input) string {
+// Content-Length or a value WARC 1.1 does not name, and for a compressed
+// page file cut short, cut: load.CutFile), length where fiasco's own
+// limits cut it (the page's bytes, its blocks).
+func truncatedWhy(in pipeline.Input, cut string) string {
+	if cut == load.CutFile {
+		return "unspecified"
+	}
 	if !in.Truncated {
 		return "length"
 	}
@@ -107,7 +112,7 @@ func (s *wetSink) Encode(o *pipeline.Outcome) {
 		fields.Add(warc.FieldIdentifiedLanguage, iso639_3[lang])
 	}
 	if r.Page.Truncated {
-		fields.Add(warc.FieldTruncated, truncatedWhy(in))
+		fields.Add(warc.FieldTruncated, truncatedWhy(in, r.Page.Cut))
 	}
 	enc := encoded(r)
 	if enc.RenderError != "" {

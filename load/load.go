@@ -46,7 +46,7 @@ type Page struct {
 	Truncated bool
 	// Cut says where a Truncated page was cut, the first cut of several:
 	// CutBytes or CutTags (here), CutBlocks (pipeline.Prepare) or
-	// CutSource (the input came cut: pipeline.Cleaner.CleanInput).
+	// CutSource or CutFile (the input came cut: pipeline.Cleaner.CleanInput).
 	Cut string
 	// Flattened counts the elements dropped (their content kept) because
 	// the page nested deeper than the parser accepts.
@@ -83,6 +83,7 @@ const (
 	CutTags   = "max-tags"   // at Options.MaxTags
 	CutBlocks = "max-blocks" // after pipeline.PrepareOptions.MaxBlocks text blocks
 	CutSource = "source"     // by its crawler: a WARC-Truncated field, an HTTP body shorter than its length
+	CutFile   = "file"       // a compressed page file that ends before its data (pipeline.ErrCutShort)
 )
 
 // MarkCut notes that the page was cut (Truncated) where says (Cut), unless

@@ -135,7 +135,8 @@ func (c *Cleaner) CleanInput(ctx context.Context, in Input) (*Result, error) {
 		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	data, err := in.readCtx(ctx, c.Prepare.Load.MaxBytes)
-	if err != nil {
+	cutShort := errors.Is(err, ErrCutShort) && len(data) > 0
+	if err != nil && !cutShort {
 		return nil, err
 	}
 	opt := c.Prepare
@@ -154,6 +155,9 @@ func (c *Cleaner) CleanInput(ctx context.Context, in Input) (*Result, error) {
 	}
 	if in.Truncated {
 		res.Page.MarkCut(load.CutSource)
+	}
+	if cutShort {
+		res.Page.MarkCut(load.CutFile)
 	}
 	if res.Page.URL == "" && in.URL != "" {
 		res.Page.URL = in.URL // e.g. a WARC record's target URI, for every output format

@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -61,6 +62,13 @@ type Input struct {
 	Resources func(url string) (render.Resource, bool)
 }
 
+// ErrCutShort is the error, wrapped, of an Input's Open reader whose
+// source ends before its data does: a compressed page file cut short.
+// ReadMax returns the bytes read up to it with the error; CleanInput
+// cleans them and reports the page truncated (load.CutFile), as it does
+// a WARC record's body cut by its crawler.
+var ErrCutShort = errors.New("the compressed data is cut short")
+
 // Read returns the page's bytes, at most load.DefaultMaxBytes+1 of them
 // (see ReadMax).
 func (in Input) Read() ([]byte, error) {
@@ -98,6 +106,9 @@ func (in Input) ReadMax(max int64) ([]byte, error) {
 	}
 	defer rc.Close()
 	data, err := io.ReadAll(io.LimitReader(rc, min(max, math.MaxInt64-1)+1))
+	if errors.Is(err, ErrCutShort) && len(data) > 0 {
+		return data, fmt.Errorf("%s: %w", in.Name, err) // the bytes up to the cut, for CleanInput
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}

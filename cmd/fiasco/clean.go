@@ -624,6 +624,8 @@ func truncatedMsg(cut string, maxBytes int64) string {
 		why = fmt.Sprintf("the page has more than %d text blocks", pipeline.DefaultMaxBlocks)
 	case load.CutSource:
 		why = "its record holds it cut (WARC-Truncated, or an HTTP body shorter than its HTTP length: its crawler cut it, or the record's Content-Length is too short)"
+	case load.CutFile:
+		why = "the compressed file ends before its data does (a download or copy cut short)"
 	}
 	return "truncated: " + why + "; the output holds what came before the cut"
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -289,4 +290,30 @@ func TestForeignOutput(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestCleanCutGzip: a gzip-compressed page cut short is cleaned from what
+// decodes up to the cut and reported truncated (exit 0), as a WARC
+// record's body cut by its crawler is; its JSON Lines record says so.
+func TestCleanCutGzip(t *testing.T) {
+	page, err := os.ReadFile("../../testdata/article.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(page)
+	zw.Close()
+	cut := filepath.Join(t.TempDir(), "cut.html.gz")
+	if err := os.WriteFile(cut, gz.Bytes()[:gz.Len()*2/3], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := fiasco(t, "clean", "--no-render", "--format", "text", cut)
+	if code != 0 || !strings.Contains(out, "More than forty thousand people") || !strings.Contains(errs, "truncated: the compressed file ends before its data does") {
+		t.Errorf("text: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
+	code, out, errs = fiasco(t, "clean", "--no-render", "--format", "jsonl", cut)
+	if code != 0 || !strings.Contains(out, `"truncated":true`) || strings.Contains(out, `"error"`) {
+		t.Errorf("jsonl: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
+	}
 }

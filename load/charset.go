@@ -142,14 +142,16 @@ func chooseCharset(data []byte, contentType, wrapperHint string) choice {
 		c.enc, c.name, c.source = enc, name, source
 		return true
 	}
+	// A declaration the bytes contradict beyond doubt gives way to the
+	// statistical detector (overrule).
 	if contentType != "" && decl(headerCharset(contentType), SourceHeader) {
-		return c
+		return overrule(data, st, c)
 	}
 	if decl(wrapperHint, SourceWrapper) {
-		return c
+		return overrule(data, st, c)
 	}
 	if decl(metaCharset(data), SourceMeta) {
-		return c
+		return overrule(data, st, c)
 	}
 	declared := c.declared
 	// 4. Nothing to decode, but for ISO-2022-JP, whose 7-bit bytes

@@ -46,6 +46,17 @@
 //     <div> or </head> too, as a browser's prescan reads it), or an
 //     <?xml encoding=..?> declaration. hz-gb-2312, which the Encoding
 //     Standard maps to its replacement decoder, is decoded as HZ.
+//
+//     A declaration (3 to 5) that the bytes contradict beyond doubt gives
+//     way to the detector of 7 ("guess", the declaration kept in
+//     Page.Declared; since 2026-12-02): where the declared charset is one
+//     the detector models, the detector picks one of another script or
+//     family (not one Latin charset for another), over 40 non-ASCII bytes
+//     or more of its sample, scoring 1 or more a character and 0.75 more
+//     than the declared one. Russian in windows-1251 declared iso-8859-1,
+//     and KOI8-R declared windows-1251 (Russian servers recoded pages and
+//     left the <meta> as it was), are decoded as they are written; none of
+//     the 2,339 pages of the five data sets changes.
 //  6. "ascii": no byte above 0x7F; decoded as UTF-8, but for ISO-2022-JP,
 //     told by its ESC $ B or ESC $ @ ("guess").
 //  7. "guess": a statistical detector. Bytes that are mostly valid UTF-8

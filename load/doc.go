@@ -46,7 +46,6 @@
 //     <div> or </head> too, as a browser's prescan reads it), or an
 //     <?xml encoding=..?> declaration. hz-gb-2312, which the Encoding
 //     Standard maps to its replacement decoder, is decoded as HZ.
-//
 //     A declaration (3 to 5) that the bytes contradict beyond doubt gives
 //     way to the detector of 7 ("guess", the declaration kept in
 //     Page.Declared; since 2026-12-02): where the declared charset is one

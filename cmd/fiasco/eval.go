@@ -100,6 +100,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := linearGamma("eval", sf.kernel, fs.given("g", "grid-gamma")); err != nil {
 		return err
 	}
+	if err := unusedKernelParam("eval", sf.kernel, fs); err != nil {
+		return err
+	}
 	for _, o := range []struct{ flag, path string }{{"--pages", nf.pages}, {"--blocks", nf.blocks}} {
 		if err := checkNotInput("eval", o.flag, o.path, df.skipSets, mf.model, *versus); err != nil {
 			return err

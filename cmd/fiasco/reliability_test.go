@@ -394,6 +394,8 @@ func TestFlagValues(t *testing.T) {
 		{"train --data d -o m --grid --log2c -2000,-2000,1", `--log2c "-2000,-2000,1": 2^-2000 is no usable value`},
 		{"train --data d -o m --grid -t 0 --log2g -4,-2,2", "--log2g: a linear kernel (-t 0) has no gamma"},
 		{"train --data d -o m -t 0 -g 0.5", "-g: a linear kernel (-t 0) has no gamma"},
+		{"train --data d -o m -d 5", "-d: only the polynomial kernel (-t 1) has a degree"},
+		{"eval --data d --cv 2 -t 0 -r 1", "-r: only the polynomial and sigmoid kernels (-t 1, -t 3) have coef0"},
 		{"eval --data d --nested 2,2 -t 0 --grid-gamma 0.1,0.2", "--grid-gamma: a linear kernel (-t 0) has no gamma"},
 		{"grid -t 0 -log2g 1,3,1 x.libsvm", "-log2g: a linear kernel (-t 0) has no gamma"},
 		{"grid -v 1 x.libsvm", "-v 1: want 2 or more folds"},

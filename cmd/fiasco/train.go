@@ -142,6 +142,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := linearGamma("train", sf.kernel, fs.given("g", "log2g")); err != nil {
 		return err
 	}
+	if err := unusedKernelParam("train", sf.kernel, fs); err != nil {
+		return err
+	}
 	if *folds < 2 {
 		return usagef("train", "--folds %d: want 2 or more", *folds)
 	}

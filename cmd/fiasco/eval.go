@@ -147,6 +147,11 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if p := vm.Info.Policy; p != "" && p != df.policy.String() {
 			return usagef("eval", "--versus %s was trained for --policy %s, the pages are scored under %s", *versus, p, df.policy)
 		}
+		a, errA := c.Model.Digest()
+		b, errB := vm.Digest()
+		if errA == nil && errB == nil && a == b {
+			fmt.Fprintf(stderr, "fiasco eval: note: --versus %s decides as %s does (the same digest): every difference is 0\n", *versus, modelName(mf, c.Model))
+		}
 	}
 	if vm != nil && vm.Visual && c.Prepare.Visual == nil {
 		return usagef("eval", "--versus %s reads visual features and %s does not, so the pages are not rendered: name the rendered one first (e.g. --render --versus text)", *versus, modelName(mf, c.Model))

@@ -379,6 +379,9 @@ func TestEvalVersus(t *testing.T) {
 	if !strings.Contains(out, "word F (micro)    +0.00  [+0.00, +0.00]  P(<=0) 1.000") {
 		t.Errorf("the text model against itself does not differ by 0:\n%s", out)
 	}
+	if !strings.Contains(errs, "note: --versus text decides as the text model does (the same digest)") {
+		t.Errorf("no note that the model is compared with itself:\n%s", errs)
+	}
 	// The header names what the flags changed: a threshold set by hand
 	// (which turns the prose floor off) and the smoothing.
 	code, out, errs = fiasco(t, append(args, "--threshold", "0.5", "--smooth", "0", "--versus", "text")...)

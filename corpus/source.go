@@ -394,5 +394,9 @@ func (s *Source) stream(ctx context.Context, name, rel string, r io.Reader, date
 	// Read it here: the reader is gone once this function returns.
 	in := pipeline.Input{Name: name, Rel: rel, Date: date, Open: open}
 	data, err := in.ReadMax(s.opt.MaxBytes)
+	if errors.Is(err, pipeline.ErrCutShort) && len(data) > 0 {
+		// Cleaned from the bytes up to the cut, as a file's are.
+		return yield(pipeline.Input{Name: name, Rel: rel, Date: date, Data: data, CutShort: true})
+	}
 	return yield(pipeline.Input{Name: name, Rel: rel, Date: date, Data: data, Err: err})
 }

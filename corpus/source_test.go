@@ -169,6 +169,14 @@ func TestCompressedAndLists(t *testing.T) {
 			t.Errorf("%s cut short: %q is not the start of the page", in.Name, data)
 		}
 	}
+	// From standard input, read once: the bytes up to the cut, marked
+	// CutShort for CleanInput.
+	s2 := NewSource(Options{Stdin: strings.NewReader(gz.String()[:gz.Len()/2])})
+	for in := range s2.Inputs(context.Background(), []string{"-"}, nil) {
+		if in.Err != nil || !in.CutShort || len(in.Data) == 0 || !strings.HasPrefix(page, string(in.Data)) {
+			t.Errorf("standard input cut short: err %v, CutShort %v, %d bytes", in.Err, in.CutShort, len(in.Data))
+		}
+	}
 	// A header that is not gzip's, after gzip's magic number.
 	for in := range s.Inputs(context.Background(), []string{"h.html.gz"}, nil) {
 		if _, err := in.ReadMax(0); err == nil || !strings.Contains(err.Error(), "gzip: the header is cut short or corrupt") {

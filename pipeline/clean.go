@@ -135,7 +135,7 @@ func (c *Cleaner) CleanInput(ctx context.Context, in Input) (*Result, error) {
 		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	data, err := in.readCtx(ctx, c.Prepare.Load.MaxBytes)
-	cutShort := errors.Is(err, ErrCutShort) && len(data) > 0
+	cutShort := in.CutShort || errors.Is(err, ErrCutShort) && len(data) > 0
 	if err != nil && !cutShort {
 		return nil, err
 	}

@@ -56,6 +56,10 @@ type Input struct {
 	// disconnect, unspecified), "" where the record did not give one.
 	Truncated    bool
 	TruncatedWhy string
+	// CutShort says that Data ends where a compressed page was cut short
+	// (ErrCutShort: read once, from standard input or a pipe); the result
+	// reports the page truncated (load.CutFile).
+	CutShort bool
 	// Resources, when set, serves the page's requisites (style sheets,
 	// images, fonts) to the renderer by URL, from the archive that holds
 	// the page; it is safe for concurrent use.

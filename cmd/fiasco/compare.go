@@ -184,12 +184,15 @@ func readPages(path string) (*pagesFile, error) {
 		return nil, err
 	}
 	defer f.Close()
-	if is, _ := classify.IsModelFile(path); is {
-		return nil, fmt.Errorf("%s: a fiasco model, not a file of eval --pages (compare takes two runs' --pages files)", path)
-	}
-	head := make([]byte, 2)
-	if n, _ := f.ReadAt(head, 0); n == 2 && head[0] == 0x1f && head[1] == 0x8b {
-		return nil, fmt.Errorf("%s: gzip-compressed, not a file of eval --pages (decompress it first)", path)
+	// A regular file only: a pipe (<(...)) read here would lose its head.
+	if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+		if is, _ := classify.IsModelFile(path); is {
+			return nil, fmt.Errorf("%s: a fiasco model, not a file of eval --pages (compare takes two runs' --pages files)", path)
+		}
+		head := make([]byte, 2)
+		if n, _ := f.ReadAt(head, 0); n == 2 && head[0] == 0x1f && head[1] == 0x8b {
+			return nil, fmt.Errorf("%s: gzip-compressed, not a file of eval --pages (decompress it first)", path)
+		}
 	}
 	out := &pagesFile{path: path, line: map[[2]string]int{}, index: map[[2]string]int{}}
 	sc := bufio.NewScanner(f)

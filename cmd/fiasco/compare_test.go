@@ -169,6 +169,35 @@ func TestCompareSameFile(t *testing.T) {
 	}
 }
 
+// TestComparePipes: --pages files given as pipes (a shell's <(...)) are
+// read once, whole: the checks for a model or gzip data read regular
+// files only.
+func TestComparePipes(t *testing.T) {
+	if _, err := os.Stat("/dev/fd/0"); err != nil {
+		t.Skip("no /dev/fd here")
+	}
+	nodes := train.NodeScores{TP: 1, FP: 1, TN: 1, FN: 1}
+	ref := writeLines(t, t.TempDir(), "ref.jsonl", []train.PageScore{pageScore("a", "1", 10, 10, 9, nodes), pageScore("a", "2", 10, 10, 9, nodes)})
+	data, err := os.ReadFile(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for range 2 {
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		go func() { w.Write(data); w.Close() }()
+		paths = append(paths, fmt.Sprintf("/dev/fd/%d", r.Fd()))
+	}
+	code, out, errs := runCmd(t, "compare", paths...)
+	if code != 0 || !strings.Contains(out, "(2 pages;") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
 // TestCompareFailedPages: a page that failed to load in one run is
 // compared as the empty output eval scored it as, and the header says so.
 func TestCompareFailedPages(t *testing.T) {

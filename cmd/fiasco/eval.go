@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/classify"
@@ -147,11 +148,6 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if p := vm.Info.Policy; p != "" && p != df.policy.String() {
 			return usagef("eval", "--versus %s was trained for --policy %s, the pages are scored under %s", *versus, p, df.policy)
 		}
-		a, errA := c.Model.Digest()
-		b, errB := vm.Digest()
-		if errA == nil && errB == nil && a == b {
-			fmt.Fprintf(stderr, "fiasco eval: note: --versus %s decides as %s does (the same digest): every difference is 0\n", *versus, modelName(mf, c.Model))
-		}
 	}
 	if vm != nil && vm.Visual && c.Prepare.Visual == nil {
 		return usagef("eval", "--versus %s reads visual features and %s does not, so the pages are not rendered: name the rendered one first (e.g. --render --versus text)", *versus, modelName(mf, c.Model))
@@ -203,6 +199,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	// The same pages, the same prepared documents: only the model differs.
 	vres := train.Classify(vm, ex, vm.Threshold, onError)
+	if sameKeep(results, vres) {
+		fmt.Fprintf(stderr, "fiasco eval: note: --versus %s keeps every block %s keeps, on every page: every difference is 0\n", *versus, modelName(mf, c.Model))
+	}
 	n := nf.bootstrap
 	if n <= 0 {
 		n = 1000
@@ -451,6 +450,20 @@ func evalCV(ctx context.Context, df *dataFlags, mf *modelFlags, sf *svmFlags, nf
 		return err
 	}
 	return savePages(nf, results, nil, nil, stderr)
+}
+
+// sameKeep reports whether two runs over the same pages kept the same
+// blocks of every page.
+func sameKeep(a, b []train.PageResult) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].Example != b[i].Example || !slices.Equal(a[i].Keep, b[i].Keep) {
+			return false
+		}
+	}
+	return true
 }
 
 // cutOptions names what a fold's models do after the threshold, as the

@@ -379,7 +379,7 @@ func TestEvalVersus(t *testing.T) {
 	if !strings.Contains(out, "word F (micro)    +0.00  [+0.00, +0.00]  P(<=0) 1.000") {
 		t.Errorf("the text model against itself does not differ by 0:\n%s", out)
 	}
-	if !strings.Contains(errs, "note: --versus text decides as the text model does (the same digest)") {
+	if !strings.Contains(errs, "note: --versus text keeps every block the text model keeps, on every page") {
 		t.Errorf("no note that the model is compared with itself:\n%s", errs)
 	}
 	// The header names what the flags changed: a threshold set by hand
@@ -387,6 +387,9 @@ func TestEvalVersus(t *testing.T) {
 	code, out, errs = fiasco(t, append(args, "--threshold", "0.5", "--smooth", "0", "--versus", "text")...)
 	if want := "(the text model at threshold 0.5 without smoothing or the prose floor minus it"; code != 0 || !strings.Contains(out, want) {
 		t.Errorf("--threshold 0.5 --smooth 0: exit %d, stderr %s; want %q in:\n%s", code, errs, want, out)
+	}
+	if strings.Contains(errs, "every difference is 0") {
+		t.Errorf("--threshold 0.5: noted as the same model:\n%s", errs)
 	}
 	code, out, errs = fiasco(t, append(args, "--threshold", "0.5", "--floor", "--versus", "text")...)
 	if want := "(the text model at threshold 0.5 with the prose floor minus it"; code != 0 || !strings.Contains(out, want) {

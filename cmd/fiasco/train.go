@@ -148,7 +148,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if *folds < 2 {
 		return usagef("train", "--folds %d: want 2 or more", *folds)
 	}
-	if *grid {
+	if *grid && len(extraDirs) == 0 {
+		// With --extra the grid deals the extra pages into its folds too:
+		// train.Grid counts them all once they have loaded.
 		df.folds, df.foldsFlag = *folds, fmt.Sprintf("--folds %d", *folds)
 	}
 	if *keywords < 1 {
@@ -260,7 +262,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if len(extraDirs) > 0 {
 		edf := df
-		edf.folds = 0 // the --extra pages join every fold's training, never dealt
+		edf.folds = 0 // checked with the --data pages, or not at all (above)
 		edf.dirs, edf.sample, edf.sampleSeed = extraDirs, *extraPages, sf.seed
 		extra, err := edf.load(ctx, prep, *quiet, stderr)
 		if err != nil {

@@ -92,3 +92,32 @@ func TestOutKind(t *testing.T) {
 		t.Errorf("train over a model: exit %d: %s", code, errs)
 	}
 }
+
+// TestGridFoldsWithExtra: train --grid deals the --extra pages into its
+// folds too, so the early check of --folds against the --data pages
+// stands aside when there are some: 3 pages and 4 extra ones make 5
+// folds.
+func TestGridFoldsWithExtra(t *testing.T) {
+	extra := filepath.Join(t.TempDir(), "more")
+	for _, sub := range []string{"html", "gold"} {
+		if err := os.MkdirAll(filepath.Join(extra, sub), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, id := range []string{"m10", "m11", "m12", "m13"} {
+		for _, f := range []string{"html/" + id + ".html", "gold/" + id + ".txt"} {
+			b, err := os.ReadFile(filepath.Join("../../testdata/modern", f))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(extra, f), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	args := []string{"train", "-q", "--no-render", "--data", "../../testdata/modern", "--limit", "3", "--extra", extra,
+		"--grid", "--folds", "5", "--log2c", "0,0,1", "--log2g", "-4,-4,1", "-o", filepath.Join(t.TempDir(), "m.fiasco")}
+	if code, _, errs := fiasco(t, args...); code != 0 {
+		t.Errorf("fiasco %s: exit %d: %s", strings.Join(args, " "), code, errs)
+	}
+}

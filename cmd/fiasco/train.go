@@ -288,7 +288,13 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 			return fmt.Errorf("--grid: %w", err)
 		}
 		printGridMatrix(stderr, res, to.Params.Kernel == svm.Linear)
-		to.Params.C, to.Params.Gamma = res.Best.C, res.Best.Gamma
+		to.Params.C = res.Best.C
+		if !(nullG && params.Gamma == 0) {
+			// With --log2g null and gamma 0, each of the model's SVMs
+			// keeps 1/its own number of features (the other pages' SVM
+			// has fewer than the grid's), as train without --grid does.
+			to.Params.Gamma = res.Best.Gamma
+		}
 		if to.Params.Kernel == svm.Linear {
 			fmt.Fprintf(stderr, "fiasco train: best C = 2^%.4g = %g (CV accuracy %.2f%%)\n", res.Best.Log2C, res.Best.C, 100*res.Best.Accuracy)
 		} else {

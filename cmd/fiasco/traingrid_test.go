@@ -43,13 +43,31 @@ func TestGridEdges(t *testing.T) {
 // number of features, as -g's help says (it was refused, and -g 0 failed
 // after the pages had loaded).
 func TestGridGammaNull(t *testing.T) {
+	data := []string{"-q", "--no-render", "--data", "../../testdata/modern", "--limit", "6"}
+	plain := filepath.Join(t.TempDir(), "plain.fiasco")
+	if code, _, errs := fiasco(t, append(append([]string{"train"}, data...), "-c", "1", "-o", plain)...); code != 0 {
+		t.Fatalf("train -c 1: exit %d: %s", code, errs)
+	}
+	want, err := classify.Load(plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantDigest, _ := want.Digest()
 	for _, g := range [][]string{nil, {"-g", "0"}} {
 		model := filepath.Join(t.TempDir(), "m.fiasco")
-		args := append([]string{"train", "-q", "--no-render", "--data", "../../testdata/modern", "--limit", "6",
-			"--grid", "--folds", "2", "--log2c", "0,2,2", "--log2g", "null", "-o", model}, g...)
+		args := append(append(append([]string{"train"}, data...), "--grid", "--folds", "2", "--log2c", "0,0,1", "--log2g", "null", "-o", model), g...)
 		code, _, errs := fiasco(t, args...)
 		if code != 0 || !strings.Contains(errs, "best C = 2^") || !strings.Contains(errs, "gamma = 2^-") {
 			t.Errorf("fiasco %s: exit %d\n%s", strings.Join(args, " "), code, errs)
+			continue
+		}
+		// The same model as train -c 1: each SVM at 1/its own features.
+		m, err := classify.Load(model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, _ := m.Digest(); d != wantDigest {
+			t.Errorf("fiasco %s: not the model of train -c 1 (English gamma %g, other %g)", strings.Join(args, " "), m.English.Gamma, m.Other.Gamma)
 		}
 	}
 }

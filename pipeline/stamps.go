@@ -141,6 +141,11 @@ func stampToken(t string) stampKind {
 	if d, tm, ok := strings.Cut(t, "t"); ok && stampNumber(d) == stampDate && stampNumber(tm) == stampTime {
 		return stampDate
 	}
+	// A label glued to its date by a colon: 发布时间:2024-02-04 (a
+	// full-width colon made ASCII by isStamp), posted:2012-11-08.
+	if label, rest, ok := strings.Cut(t, ":"); ok && rest != "" && stampOthers[label] {
+		return stampToken(rest)
+	}
 	return cjkStamp(t)
 }
 

@@ -24,16 +24,25 @@ var cjkUnits = map[string]stampKind{
 // and a time where they are hours and minutes. stampNone for anything
 // else.
 func cjkStamp(t string) stampKind {
-	// A weekday in brackets, after the date or on its own.
-	for _, br := range [][2]string{{"（", "）"}, {"(", ")"}} {
-		if i := strings.Index(t, br[0]); i >= 0 && strings.HasSuffix(t, br[1]) {
-			if stampOthers[t[i+len(br[0]):len(t)-len(br[1])]] {
-				if i == 0 {
-					return stampOther
-				}
-				t = t[:i]
-			}
+	// A weekday in brackets, after the date or on its own; its closing
+	// bracket may be gone (stampToken trims an ASCII one).
+	for _, open := range []string{"（", "("} {
+		i := strings.LastIndex(t, open)
+		if i < 0 {
+			continue
 		}
+		inner := strings.TrimSuffix(strings.TrimSuffix(t[i+len(open):], "）"), ")")
+		if !stampOthers[inner] {
+			break
+		}
+		if i == 0 {
+			return stampOther
+		}
+		t = t[:i]
+		if k := stampNumber(t); k == stampDate {
+			return k // 2024.02.04(일)
+		}
+		break
 	}
 	var seen [stampKinds]bool
 	for _, m := range []string{"午前", "午後", "上午", "下午", "오전", "오후"} {
@@ -43,7 +52,7 @@ func cjkStamp(t string) stampKind {
 			break
 		}
 	}
-	n := 0
+	n, hours := 0, false
 	for t != "" {
 		i := 0
 		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
@@ -63,13 +72,18 @@ func cjkStamp(t string) stampKind {
 			return stampNone
 		}
 		v := atoi(num)
+		hour := k == stampTime && cjkHours[unit]
 		switch {
 		case k == stampYear && !isYear(num),
 			k == stampMonth && (len(num) > 2 || v < 1 || v > 12),
 			k == stampDay && (len(num) > 2 || v < 1 || v > 31),
-			k == stampTime && (len(num) > 2 || v > 59):
+			hour && (len(num) > 2 || v > 24),
+			k == stampTime && !hour && (len(num) > 2 || v > 59 || !hours):
+			// Minutes and seconds after the hours only: "5分" alone
+			// is a duration.
 			return stampNone
 		}
+		hours = hours || hour
 		seen[k] = true
 		n++
 		t = t[i+size:]
@@ -93,15 +107,21 @@ func cjkStamp(t string) stampKind {
 	return stampNone
 }
 
-// asciiDigits returns s with its full-width digits (０ to ９), as Chinese
-// and Japanese pages write dates, made ASCII.
+// cjkHours are the units of cjkUnits that count hours.
+var cjkHours = map[string]bool{"時": true, "时": true, "시": true}
+
+// asciiDigits returns s with its full-width digits (０ to ９) and colons,
+// as Chinese and Japanese pages write dates and times, made ASCII.
 func asciiDigits(s string) string {
-	if !strings.ContainsAny(s, "０１２３４５６７８９") {
+	if !strings.ContainsAny(s, "０１２３４５６７８９：") {
 		return s
 	}
 	return strings.Map(func(r rune) rune {
-		if r >= '０' && r <= '９' {
+		switch {
+		case r >= '０' && r <= '９':
 			return '0' + (r - '０')
+		case r == '：':
+			return ':'
 		}
 		return r
 	}, s)

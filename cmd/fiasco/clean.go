@@ -298,7 +298,7 @@ func runClean(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if err := renderUnused(fs, cf.model.noRender); err != nil {
+	if err := renderUnused(fs, cf.model.noRender, stderr); err != nil {
 		return err
 	}
 	if err := cf.validate(); err != nil {

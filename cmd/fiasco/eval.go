@@ -79,7 +79,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	if err := renderUnused(fs, mf.noRender); err != nil {
+	if err := renderUnused(fs, mf.noRender, stderr); err != nil {
 		return err
 	}
 	if err := noArgs(fs, pos); err != nil {

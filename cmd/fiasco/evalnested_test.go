@@ -658,18 +658,26 @@ func TestFoldsBeforeLoad(t *testing.T) {
 	}
 }
 
-// TestRenderFlagsUnused: a render flag with --no-render, which renders
-// nothing, is a usage error, as --cache-dir is.
+// TestRenderFlagsUnused: --chromium or --remote with --no-render is a
+// usage error (they ask for a browser); --width, --scale, --render-timeout
+// or --reuse-tabs there is noted as unused and the run goes on.
 func TestRenderFlagsUnused(t *testing.T) {
 	for _, args := range [][]string{
 		{"clean", "--no-render", "--remote", "http://127.0.0.1:9", "../../testdata/article.html"},
-		{"eval", "--no-render", "--width", "800", "--data", "../../testdata/modern"},
-		{"train", "--no-render", "--scale", "2", "--data", "../../testdata/modern", "-o", filepath.Join(t.TempDir(), "m.fiasco")},
-		{"features", "--no-render", "--render-timeout", "1s", "--data", "../../testdata/modern", "-o", filepath.Join(t.TempDir(), "f.libsvm")},
 		{"serve", "--no-render", "--chromium", "/usr/bin/chromium"},
+		{"train", "--no-render", "--chromium", "/usr/bin/chromium", "--data", "../../testdata/modern", "-o", filepath.Join(t.TempDir(), "m.fiasco")},
 	} {
 		code, out, errs := fiasco(t, args...)
-		if code != 2 || !strings.Contains(errs, "sets how pages render: it has no use with --no-render") || out != "" {
+		if code != 2 || !strings.Contains(errs, "asks for a browser, and --no-render renders nothing") || out != "" {
+			t.Errorf("fiasco %s: exit %d, stderr %q", strings.Join(args, " "), code, errs)
+		}
+	}
+	for _, args := range [][]string{
+		{"clean", "--no-render", "--width", "800", "../../testdata/article.html"},
+		{"eval", "-q", "--no-render", "--render-timeout", "1s", "--data", "../../testdata/modern", "--limit", "2"},
+	} {
+		code, _, errs := fiasco(t, args...)
+		if code != 0 || !strings.Contains(errs, "sets how pages render, and --no-render renders none: it is not used") {
 			t.Errorf("fiasco %s: exit %d, stderr %q", strings.Join(args, " "), code, errs)
 		}
 	}

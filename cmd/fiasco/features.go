@@ -125,7 +125,7 @@ func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err != nil {
 		return err
 	}
-	if err := renderUnused(fs, *noRender); err != nil {
+	if err := renderUnused(fs, *noRender, stderr); err != nil {
 		return err
 	}
 	if err := noArgs(fs, pos); err != nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"math"
 )
 
@@ -39,20 +41,22 @@ func validateRenderFlags(cmd string, r *renderFlags) error {
 	return nil
 }
 
-// renderFlagNames are the flags that set how pages render (renderFlags).
-var renderFlagNames = []string{"chromium", "remote", "width", "render-timeout", "scale", "reuse-tabs"}
-
-// renderUnused refuses a render flag given with --no-render, which
-// renders nothing: --remote with --no-render contradict each other, and
-// a --width or --scale there would go unused without a word (as
-// --cache-dir is refused there). Not inspect's: it draws the page with
-// Chromium whatever model decides.
-func renderUnused(fs *flagSet, noRender bool) error {
+// renderUnused checks the render flags given with --no-render, which
+// renders nothing: --chromium or --remote asks for a browser, which
+// contradicts it (a usage error, as --cache-dir there is); --width,
+// --scale, --render-timeout and --reuse-tabs would go unused, which a
+// note on stderr says (a script or a service's unit may set them for
+// both modes). Not inspect's: it draws the page with Chromium whatever
+// model decides.
+func renderUnused(fs *flagSet, noRender bool, stderr io.Writer) error {
 	if !noRender {
 		return nil
 	}
-	if f := fs.given(renderFlagNames...); f != "" {
-		return usagef(fs.cmd, "--%s sets how pages render: it has no use with --no-render", f)
+	if f := fs.given("chromium", "remote"); f != "" {
+		return usagef(fs.cmd, "--%s asks for a browser, and --no-render renders nothing: give one or the other", f)
+	}
+	if f := fs.given("width", "render-timeout", "scale", "reuse-tabs"); f != "" {
+		fmt.Fprintf(stderr, "fiasco %s: note: --%s sets how pages render, and --no-render renders none: it is not used\n", fs.cmd, f)
 	}
 	return nil
 }

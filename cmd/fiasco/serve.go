@@ -78,7 +78,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if err := renderUnused(fs, *noRender); err != nil {
+	if err := renderUnused(fs, *noRender, stderr); err != nil {
 		return err
 	}
 	if len(pos) > 0 {
@@ -111,9 +111,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *queue < -1 {
 		return usagef("serve", "--queue %d: give -1 (none), 0 (4 per worker) or more", *queue)
-	}
-	if f := fs.given("chromium", "remote"); *noRender && f != "" {
-		return usagef("serve", "--%s with --no-render: the service uses no browser", f)
 	}
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	cfg := serve.Config{Addr: *addr, MaxBody: *maxBody, Timeout: *timeout, ReadTimeout: *readTimeout,

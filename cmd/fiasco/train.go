@@ -107,7 +107,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if err := renderUnused(fs, *noRender); err != nil {
+	if err := renderUnused(fs, *noRender, stderr); err != nil {
 		return err
 	}
 	if err := noArgs(fs, pos); err != nil {

@@ -101,7 +101,7 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := linearGamma("eval", sf.kernel, fs.given("g", "grid-gamma")); err != nil {
 		return err
 	}
-	if err := unusedKernelParam("eval", sf.kernel, fs); err != nil {
+	if err := unusedKernelParam("eval", sf, fs); err != nil {
 		return err
 	}
 	for _, o := range []struct{ flag, path string }{{"--pages", nf.pages}, {"--blocks", nf.blocks}} {

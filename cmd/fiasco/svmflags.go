@@ -242,23 +242,25 @@ func applyLabelWeights(p *svm.Params, w map[float64]float64, y []float64, warn f
 	}
 }
 
-// linearGamma refuses a gamma flag (given: the first one set, "" for
-// none) with a linear kernel, which has no gamma: the figures would name
-// a setting that trained nothing different.
-// unusedKernelParam refuses -d or -r (given names the first given) where
-// the kernel has no use for it: the degree is the polynomial kernel's
-// (-t 1), coef0 the polynomial's and the sigmoid's (-t 1, 3). svm train
-// and grid take them as svm-train does, in silence.
-func unusedKernelParam(cmd string, kernel int, fs *flagSet) error {
-	if fs.given("d") != "" && kernel != 1 {
-		return usagef(cmd, "-d: only the polynomial kernel (-t 1) has a degree; drop it")
+// unusedKernelParam refuses -d or -r where the kernel has no use for it
+// and the value is not svm-train's default (-d 3, -r 0: harmless copies
+// of those): the degree is the polynomial kernel's (-t 1), coef0 the
+// polynomial's and the sigmoid's (-t 1, 3). svm train and grid take them
+// as svm-train does, in silence.
+func unusedKernelParam(cmd string, f *svmFlags, fs *flagSet) error {
+	d := svm.DefaultParams()
+	if fs.given("d") != "" && f.kernel != 1 && f.degree != d.Degree {
+		return usagef(cmd, "-d %d: only the polynomial kernel (-t 1) has a degree; drop it", f.degree)
 	}
-	if fs.given("r") != "" && kernel != 1 && kernel != 3 {
-		return usagef(cmd, "-r: only the polynomial and sigmoid kernels (-t 1, -t 3) have coef0; drop it")
+	if fs.given("r") != "" && f.kernel != 1 && f.kernel != 3 && f.coef0 != d.Coef0 {
+		return usagef(cmd, "-r %g: only the polynomial and sigmoid kernels (-t 1, -t 3) have coef0; drop it", f.coef0)
 	}
 	return nil
 }
 
+// linearGamma refuses a gamma flag (given: the first one set, "" for
+// none) with a linear kernel, which has no gamma: the figures would name
+// a setting that trained nothing different.
 func linearGamma(cmd string, kernel int, given string) error {
 	if kernel == 0 && given != "" {
 		return usagef(cmd, "%s: a linear kernel (-t 0) has no gamma; drop it", flagName(given))

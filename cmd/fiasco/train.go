@@ -142,7 +142,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err := linearGamma("train", sf.kernel, fs.given("g", "log2g")); err != nil {
 		return err
 	}
-	if err := unusedKernelParam("train", sf.kernel, fs); err != nil {
+	if err := unusedKernelParam("train", sf, fs); err != nil {
 		return err
 	}
 	if *folds < 2 {

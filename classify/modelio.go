@@ -372,7 +372,7 @@ func decodeSVM(f *svmFile, which string) (*svm.Model, error) {
 
 // IsModelFile reports whether the file at path looks like a model file
 // written by Save: gzip-compressed JSON whose "format" is a fiasco
-// model's. It reads no more than the file's first few hundred bytes, so
+// model's. It reads no more than the file's first few KiB, so
 // that a command can refuse, before any work, to write another kind of
 // output over a model, or a model over another kind of file. A file that
 // does not exist is none (false, nil).

@@ -185,7 +185,7 @@ func (d *dataFlags) options(prep pipeline.PrepareOptions) train.DataOptions {
 	opt.Gold = d.policy.Options()
 	if d.folds > 0 {
 		opt.Listed = func(pages int) error {
-			if pages < d.folds {
+			if pages > 0 && pages < d.folds { // none: the load says why (--split, --skip-pages)
 				return usagef(d.cmd, "%s: %d folds for %s: each fold needs a page at least (fewer folds, or more pages)",
 					d.foldsFlag, d.folds, plural(pages, "page"))
 			}

@@ -43,6 +43,7 @@ const (
 	stampMonth                     // a month's name or its abbreviation
 	stampDate                      // three numbers: 05-06-2005, 2012-11-08, 15.01.08
 	stampTime                      // 5:12, 12:59am, 22:15:03
+	stampMinutes                   // minutes or seconds of a CJK time in a token of their own (15분 after 3시), a time only after hours
 	stampKinds
 )
 
@@ -97,6 +98,13 @@ func isStamp(text string) bool {
 			return false
 		}
 		if k == stampMeridiem && prev == stampDay {
+			k = stampTime
+		}
+		if k == stampMinutes {
+			// 15분 after 3시 (cjkStamp): a time; alone, a duration.
+			if prev != stampTime {
+				return false
+			}
 			k = stampTime
 		}
 		seen[k], prev = true, k

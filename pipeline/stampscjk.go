@@ -52,7 +52,7 @@ func cjkStamp(t string) stampKind {
 			break
 		}
 	}
-	n, hours := 0, false
+	n, hours, minutesOnly := 0, false, false
 	for t != "" {
 		i := 0
 		for i < len(t) && t[i] >= '0' && t[i] <= '9' {
@@ -78,10 +78,14 @@ func cjkStamp(t string) stampKind {
 			k == stampMonth && (len(num) > 2 || v < 1 || v > 12),
 			k == stampDay && (len(num) > 2 || v < 1 || v > 31),
 			hour && (len(num) > 2 || v > 24),
-			k == stampTime && !hour && (len(num) > 2 || v > 59 || !hours):
-			// Minutes and seconds after the hours only: "5分" alone
-			// is a duration.
+			k == stampTime && !hour && (len(num) > 2 || v > 59):
 			return stampNone
+		}
+		if k == stampTime && !hour && !hours {
+			if n > 0 {
+				return stampNone // minutes before the hours
+			}
+			minutesOnly = true
 		}
 		hours = hours || hour
 		seen[k] = true
@@ -91,6 +95,13 @@ func cjkStamp(t string) stampKind {
 	switch {
 	case n == 0:
 		return stampNone
+	case minutesOnly:
+		// 15분, 30秒: minutes or seconds whose hours, if any, stand in
+		// the token before ("3시 15분"); isStamp decides.
+		if n > 1 || seen[stampMeridiem] {
+			return stampNone
+		}
+		return stampMinutes
 	case seen[stampTime] && !seen[stampYear] && !seen[stampMonth] && !seen[stampDay]:
 		return stampTime // 3時, 15時30分, 午後3時
 	case seen[stampMeridiem]:

@@ -52,6 +52,10 @@ type dataFlags struct {
 	// preparing (and rendering) any. foldsFlag names the flag and its value.
 	folds     int
 	foldsFlag string
+	// dealt are pages loaded before these sets that are dealt into the
+	// same folds (train --grid's --data pages, when its --extra sets
+	// load): counted with them.
+	dealt int
 	// inner > 0: --nested's inner folds, dealt from the pages an outer
 	// fold trains on (all but the largest outer fold's), checked with them.
 	inner int
@@ -185,9 +189,9 @@ func (d *dataFlags) options(prep pipeline.PrepareOptions) train.DataOptions {
 	opt.Gold = d.policy.Options()
 	if d.folds > 0 {
 		opt.Listed = func(pages int) error {
-			if pages > 0 && pages < d.folds { // none: the load says why (--split, --skip-pages)
+			if pages > 0 && pages+d.dealt < d.folds { // none: the load says why (--split, --skip-pages)
 				return usagef(d.cmd, "%s: %d folds for %s: each fold needs a page at least (fewer folds, or more pages)",
-					d.foldsFlag, d.folds, plural(pages, "page"))
+					d.foldsFlag, d.folds, plural(pages+d.dealt, "page"))
 			}
 			if train := pages - (pages+d.folds-1)/d.folds; d.inner > train {
 				return usagef(d.cmd, "%s: %d inner folds for the %s an outer fold trains on: each fold needs a page at least (fewer folds, or more pages)",

@@ -150,7 +150,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if *grid && len(extraDirs) == 0 {
 		// With --extra the grid deals the extra pages into its folds too:
-		// train.Grid counts them all once they have loaded.
+		// they are counted with the --data pages when they are listed.
 		df.folds, df.foldsFlag = *folds, fmt.Sprintf("--folds %d", *folds)
 	}
 	if *keywords < 1 {
@@ -262,7 +262,11 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if len(extraDirs) > 0 {
 		edf := df
-		edf.folds = 0 // checked with the --data pages, or not at all (above)
+		if *grid {
+			// The grid deals these pages into its folds with the --data
+			// pages: both counted before these are prepared.
+			edf.folds, edf.foldsFlag, edf.dealt = *folds, fmt.Sprintf("--folds %d", *folds), len(ex)
+		}
 		edf.dirs, edf.sample, edf.sampleSeed = extraDirs, *extraPages, sf.seed
 		extra, err := edf.load(ctx, prep, *quiet, stderr)
 		if err != nil {

@@ -112,9 +112,8 @@ func TestOutKind(t *testing.T) {
 }
 
 // TestGridFoldsWithExtra: train --grid deals the --extra pages into its
-// folds too, so the early check of --folds against the --data pages
-// stands aside when there are some: 3 pages and 4 extra ones make 5
-// folds.
+// folds too, so the early check of --folds counts them with the --data
+// pages: 3 pages and 3 extra ones (--limit 3) make 5 folds, not 7.
 func TestGridFoldsWithExtra(t *testing.T) {
 	extra := filepath.Join(t.TempDir(), "more")
 	for _, sub := range []string{"html", "gold"} {
@@ -136,6 +135,16 @@ func TestGridFoldsWithExtra(t *testing.T) {
 	args := []string{"train", "-q", "--no-render", "--data", "../../testdata/modern", "--limit", "3", "--extra", extra,
 		"--grid", "--folds", "5", "--log2c", "0,0,1", "--log2g", "-4,-4,1", "-o", filepath.Join(t.TempDir(), "m.fiasco")}
 	if code, _, errs := fiasco(t, args...); code != 0 {
+		t.Errorf("fiasco %s: exit %d: %s", strings.Join(args, " "), code, errs)
+	}
+	// Seven folds for the 3 and 3 pages (--limit 3 of each set): refused
+	// once the extra set is listed, before its pages are prepared.
+	for i, a := range args {
+		if a == "5" && args[i-1] == "--folds" {
+			args[i] = "7"
+		}
+	}
+	if code, _, errs := fiasco(t, args...); code != 2 || !strings.Contains(errs, "--folds 7: 7 folds for 6 pages") {
 		t.Errorf("fiasco %s: exit %d: %s", strings.Join(args, " "), code, errs)
 	}
 }

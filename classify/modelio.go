@@ -373,9 +373,9 @@ func decodeSVM(f *svmFile, which string) (*svm.Model, error) {
 // IsModelFile reports whether the file at path looks like a model file
 // written by Save: gzip-compressed JSON whose "format" is a fiasco
 // model's. It reads no more than the file's first 64 KiB (a few KiB in
-// practice), so
-// that a command can refuse, before any work, to write another kind of
-// output over a model, or a model over another kind of file. A file that
+// practice), so that a command can refuse, before any work, to write
+// another kind of output over a model, or a model over another kind of
+// file. A file that
 // does not exist is none (false, nil).
 func IsModelFile(path string) (bool, error) {
 	f, err := os.Open(path)

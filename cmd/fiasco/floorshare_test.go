@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"flag"
@@ -130,14 +128,7 @@ func TestInspectFloor(t *testing.T) {
 func TestInspectInputs(t *testing.T) {
 	needChromium(t) // inspect draws the picture
 	dir := t.TempDir()
-	page, err := os.ReadFile("../../testdata/article.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(page)
-	zw.Close()
+	gz := gzippedArticle(t)
 	gzPath := filepath.Join(dir, "article.html.gz")
 	if err := os.WriteFile(gzPath, gz.Bytes(), 0o644); err != nil {
 		t.Fatal(err)

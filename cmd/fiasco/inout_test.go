@@ -296,14 +296,7 @@ func TestForeignOutput(t *testing.T) {
 // decodes up to the cut and reported truncated (exit 0), as a WARC
 // record's body cut by its crawler is; its JSON Lines record says so.
 func TestCleanCutGzip(t *testing.T) {
-	page, err := os.ReadFile("../../testdata/article.html")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(page)
-	zw.Close()
+	gz := gzippedArticle(t)
 	cut := filepath.Join(t.TempDir(), "cut.html.gz")
 	if err := os.WriteFile(cut, gz.Bytes()[:gz.Len()*2/3], 0o644); err != nil {
 		t.Fatal(err)
@@ -316,4 +309,18 @@ func TestCleanCutGzip(t *testing.T) {
 	if code != 0 || !strings.Contains(out, `"truncated":true`) || strings.Contains(out, `"error"`) {
 		t.Errorf("jsonl: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
 	}
+}
+
+// gzippedArticle is testdata/article.html, gzip-compressed.
+func gzippedArticle(t *testing.T) *bytes.Buffer {
+	t.Helper()
+	page, err := os.ReadFile("../../testdata/article.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write(page)
+	zw.Close()
+	return &gz
 }

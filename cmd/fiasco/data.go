@@ -189,7 +189,10 @@ func (d *dataFlags) options(prep pipeline.PrepareOptions) train.DataOptions {
 	opt.Gold = d.policy.Options()
 	if d.folds > 0 {
 		opt.Listed = func(pages int) error {
-			if pages > 0 && pages+d.dealt < d.folds { // none: the load says why (--split, --skip-pages)
+			if pages == 0 {
+				return nil // the load says why (--split, --skip-pages)
+			}
+			if pages+d.dealt < d.folds {
 				return usagef(d.cmd, "%s: %d folds for %s: each fold needs a page at least (fewer folds, or more pages)",
 					d.foldsFlag, d.folds, plural(pages+d.dealt, "page"))
 			}

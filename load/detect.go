@@ -219,7 +219,11 @@ func guess(data []byte, st u8stats) (encoding.Encoding, string, bool) {
 	if st.valid > 0 && st.mostlyUTF8() {
 		return nil, "utf-8", true
 	}
-	s := sample(data)
+	return guessSample(sample(data))
+}
+
+// guessSample is guess's detector on s, data's sample (sample).
+func guessSample(s []byte) (encoding.Encoding, string, bool) {
 	if len(s) == 0 {
 		return nil, "", false
 	}

@@ -45,11 +45,14 @@ func overrule(data []byte, st u8stats, c choice) choice {
 	if dm == nil {
 		return c
 	}
+	if st.valid > 0 && st.mostlyUTF8() {
+		return c // guess's UTF-8, which decl took or refused already
+	}
 	s := sample(data)
 	if countHigh(s) < minLieHigh {
 		return c
 	}
-	enc, name, ok := guess(data, st)
+	enc, name, ok := guessSample(s)
 	if !ok || name == c.name || enc == nil || LatinCharset(name) && LatinCharset(c.name) {
 		return c
 	}

@@ -148,12 +148,11 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	gammaNull := base.Gamma // -log2g null: -g's, or svm-train's default
-	if gammaNull == 0 {
-		gammaNull = 1 / float64(max(1, prob.NumFeatures()))
-	}
 	if nullG && base.Kernel != svm.Linear {
-		lg = []float64{math.Log2(gammaNull)} // a label: the gamma is gammaNull, exactly (opt.Gamma)
+		// -log2g null: -g's gamma, exactly (opt.Gamma), labelled by its
+		// log2; svm.GridSearch makes a gamma of 0 (svm-train's default)
+		// 1/num_features, its label too.
+		lg = []float64{math.Log2(base.Gamma)}
 	}
 	applyLabelWeights(&base, weights, prob.Y, func(msg string) { fmt.Fprintln(stderr, msg) })
 	if col, lo, hi := unscaled(prob); col >= 0 {
@@ -168,7 +167,7 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		opt.C = []float64{base.C}
 	}
 	if nullG && base.Kernel != svm.Linear {
-		opt.Gamma = []float64{gammaNull}
+		opt.Gamma = []float64{base.Gamma}
 	}
 	start := time.Now()
 	bar := newProgress(stderr, "grid", "pairs", len(lc)*len(lg), *quiet)

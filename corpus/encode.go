@@ -161,7 +161,8 @@ type LineBlock struct {
 	Smoothed bool `json:"smoothed,omitempty"`
 	Floor    bool `json:"floor,omitempty"`
 	// NeverKept is why a rule dropped the block whatever its value
-	// ("box", "ad label", "stamp": pipeline.NeverKept); only when one did.
+	// ("box", "ad label", "stamp", "byline": pipeline.NeverKept); only
+	// when one did.
 	NeverKept string `json:"never_kept,omitempty"`
 	Text      string `json:"text"`
 }

@@ -100,8 +100,8 @@ type Notes struct {
 	// which the threshold dropped; nil when it kept none.
 	Floor []bool
 	// NeverKept holds, per block, why a rule dropped it whatever its
-	// value ("box", "ad label", "stamp": pipeline.NeverKept), "" for the others;
-	// nil when none.
+	// value ("box", "ad label", "stamp", "byline": pipeline.NeverKept),
+	// "" for the others; nil when none.
 	NeverKept []string
 	// Charset is the charset the page's bytes were decoded with
 	// (load.Page.Encoding); "" when not known.

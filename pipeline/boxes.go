@@ -52,12 +52,14 @@ var (
 // advertisement's label and it is no heading (adLabel), "box" when it
 // lies in a box named for what it holds (boxName, inBox), "stamp" when
 // its whole text is a time stamp and it is no heading, header cell or
-// element in a heading's role (isStamp, headingLike), "" for the others;
-// nil when no block is any of them. Keep drops these blocks before the
-// smoothing, the fallback and the prose floor, which so never count them
-// as kept; but for a model of the article policy it leaves a stamp to
-// its value ([Result.NeverKept] holds what applied). Prepare finds them
-// once; the slice is the document's, not to be changed.
+// element in a heading's role (isStamp, headingLike), "byline" when it is
+// a stamp with a poster's byline and no such heading (isByline), "" for
+// the others; nil when no block is any of them. Keep drops these blocks
+// before the smoothing, the fallback and the prose floor, which so never
+// count them as kept; but for a model of the article policy it leaves a
+// stamp or a byline to its value ([Result.NeverKept] holds what
+// applied). Prepare finds them once; the slice is the document's, not to
+// be changed.
 func NeverKept(d *Doc) []string {
 	if d == nil {
 		return nil
@@ -81,6 +83,8 @@ func findNeverKept(d *Doc) []string {
 			r = "box"
 		case !headingLike(b.Node) && isStamp(b.Text):
 			r = stampReason
+		case !headingLike(b.Node) && isByline(b.Text):
+			r = bylineReason
 		default:
 			continue
 		}

@@ -41,8 +41,9 @@
 // names what it holds (a newsletter prompt, a login box, the comment
 // form, an author's bio, teasers, a most-popular list, pagination), nor,
 // under the corpus policy (classify.Info.Policy), one whose whole text is
-// a time stamp ("05-06-2005, 05:41 PM", "Last updated at 13:25 GMT") and
-// that is no heading ([NeverKept]).
+// a time stamp ("05-06-2005, 05:41 PM", "Last updated at 13:25 GMT") or a
+// byline ("Posted by jamie k at 04:29 PM | Permalink") and that is no
+// heading ([NeverKept]).
 //
 // # Contract
 //

@@ -305,8 +305,8 @@ func headingLike(n *html.Node) bool {
 	return false
 }
 
-// neverFor is NeverKept(d) as it holds for m: a time stamp is never kept
-// under the corpus policy only (a model whose policy is empty was trained
+// neverFor is NeverKept(d) as it holds for m: a time stamp or a byline is
+// never kept under the corpus policy only (a model whose policy is empty was trained
 // under the default one, the corpus policy).
 func neverFor(m *classify.Model, d *Doc) []string {
 	never := NeverKept(d)
@@ -315,7 +315,7 @@ func neverFor(m *classify.Model, d *Doc) []string {
 	}
 	var out []string
 	for i, r := range never {
-		if r == "" || r == stampReason {
+		if r == "" || r == stampReason || r == bylineReason {
 			continue
 		}
 		if out == nil {

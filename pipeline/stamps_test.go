@@ -11,13 +11,22 @@ import (
 )
 
 // TestIsStamp reads isStamp's cases from testdata/stamps.tsv.
-func TestIsStamp(t *testing.T) {
-	f, err := os.Open("testdata/stamps.tsv")
+func TestIsStamp(t *testing.T) { testCases(t, "stamps.tsv", "isStamp", isStamp, 20) }
+
+// TestIsByline reads isByline's cases from testdata/bylines.tsv.
+func TestIsByline(t *testing.T) { testCases(t, "bylines.tsv", "isByline", isByline, 15) }
+
+// testCases reads the cases of a predicate from testdata/name: a text, a
+// tab, and yes or no; lines starting with # and blank lines are skipped.
+// It fails when fewer than min cases are read.
+func testCases(t *testing.T, name, fn string, f func(string) bool, min int) {
+	t.Helper()
+	file, err := os.Open("testdata/" + name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
+	defer file.Close()
+	sc := bufio.NewScanner(file)
 	n := 0
 	for line := 1; sc.Scan(); line++ {
 		l := sc.Text()
@@ -26,18 +35,18 @@ func TestIsStamp(t *testing.T) {
 		}
 		text, want, ok := strings.Cut(l, "\t")
 		if !ok || want != "yes" && want != "no" {
-			t.Fatalf("stamps.tsv:%d: want TEXT<tab>yes|no, got %q", line, l)
+			t.Fatalf("%s:%d: want TEXT<tab>yes|no, got %q", name, line, l)
 		}
 		n++
-		if got := isStamp(text); got != (want == "yes") {
-			t.Errorf("stamps.tsv:%d: isStamp(%q) = %v, want %v", line, text, got, !got)
+		if got := f(strings.ReplaceAll(text, `\n`, "\n")); got != (want == "yes") {
+			t.Errorf("%s:%d: %s(%q) = %v, want %v", name, line, fn, text, got, !got)
 		}
 	}
 	if err := sc.Err(); err != nil {
 		t.Fatal(err)
 	}
-	if n < 20 {
-		t.Fatalf("stamps.tsv: %d cases read", n)
+	if n < min {
+		t.Fatalf("%s: %d cases read", name, n)
 	}
 }
 
@@ -116,6 +125,73 @@ func FuzzIsStamp(f *testing.F) {
 			if stampToken(strings.ToLower(tok)) == stampNone {
 				t.Fatalf("isStamp(%q), but %q is no stamp's word", s, tok)
 			}
+		}
+	})
+}
+
+// TestBylines: under the corpus policy a byline is never kept, named
+// "byline"; a heading that is one is left to its value, and so is every
+// block under the article policy.
+func TestBylines(t *testing.T) {
+	page := `<html><body><div class="post"><p>The council met on Tuesday to approve the budget for the coming year, after a long debate.</p>` +
+		`<p>Posted by jamie k at 04:29 PM | <a href="/p">Permalink</a></p></div>` +
+		`<h3>Posted by jamie k at 05:12 PM</h3><p>The budget passed by a wide margin after the mayor spoke for an hour.</p></body></html>`
+	d, err := Prepare(context.Background(), "bylines.html", []byte(page), PrepareOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byline := -1
+	for i, b := range d.Blocks {
+		if strings.HasPrefix(b.Text, "Posted by jamie k at 04:29") {
+			byline = i
+		}
+	}
+	if byline < 0 {
+		t.Fatalf("no byline block among %d", len(d.Blocks))
+	}
+	never := NeverKept(d)
+	for i, b := range d.Blocks {
+		want := ""
+		if i == byline {
+			want = bylineReason
+		}
+		got := ""
+		if never != nil {
+			got = never[i]
+		}
+		if got != want {
+			t.Errorf("block %d (%q): NeverKept %q, want %q", i, b.Text, got, want)
+		}
+	}
+	s := make([]float64, len(d.Blocks))
+	for i := range s {
+		s[i] = 1
+	}
+	for _, policy := range []string{classify.PolicyCorpus, classify.PolicyArticle} {
+		m := &classify.Model{}
+		m.Info.Policy = policy
+		keep := Keep(m, d, s, 0)
+		for i, k := range keep {
+			want := i != byline || policy == classify.PolicyArticle
+			if k != want {
+				t.Errorf("policy %q: block %d (%q) kept %v, want %v", policy, i, d.Blocks[i].Text, k, want)
+			}
+		}
+	}
+}
+
+// FuzzIsByline: isByline never panics, and a byline has a digit and at
+// most maxBylineTokens tokens.
+func FuzzIsByline(f *testing.F) {
+	for _, s := range []string{"Posted by Tim at 5:12 PM", "by 5 pm", "By Don, at 10:46 PM", "posted 15分", "by"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if !isByline(s) {
+			return
+		}
+		if n := len(strings.Fields(s)); !strings.ContainsAny(asciiDigits(s), "0123456789") || n == 0 || n > maxBylineTokens {
+			t.Fatalf("isByline(%q): %d tokens", s, n)
 		}
 	})
 }

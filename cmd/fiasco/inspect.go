@@ -207,7 +207,7 @@ func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
 			Smoothed bool `json:"smoothed,omitempty"`
 			Floor    bool `json:"floor,omitempty"`
 			// NeverKept says why a block is dropped whatever its value
-			// (pipeline.NeverKept: "ad label", "box", "stamp").
+			// (pipeline.NeverKept: "ad label", "box", "stamp", "byline").
 			NeverKept string `json:"never_kept,omitempty"`
 		}
 		var out []row

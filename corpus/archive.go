@@ -240,7 +240,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		}
 		in := pipeline.Input{
 			Name:         names.at(rec.Offset),
-			URL:          rec.TargetURI,
+			URL:          escapeInvalid(rec.TargetURI), // a raw byte of a Latin-1 URL as %XX, as a URL has it
 			RecordID:     rec.ID,
 			Date:         rec.Date,
 			Truncated:    rec.Header.Get(warc.FieldTruncated) != "",

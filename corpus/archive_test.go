@@ -650,3 +650,21 @@ func TestBadContentLengthURL(t *testing.T) {
 		t.Errorf("inputs %q, want %q (record IDs %q, all alike)", got, want, ids)
 	}
 }
+
+// TestArchiveLatin1URL: a WARC-Target-URI holding a byte that is not
+// UTF-8 (a Latin-1 site's raw é) is the page's URL with the byte as %XX,
+// as a URL writes it, rather than lost to U+FFFD in JSON and WET.
+func TestArchiveLatin1URL(t *testing.T) {
+	w := newTestWARC(false)
+	w.response("http://ex.org/caf\xe9.html", "200 OK", "Content-Type: text/html\r\n", page)
+	w.response("http://ex.org/caf%C3%A9", "200 OK", "Content-Type: text/html\r\n", page)
+	path := writeFile(t, "crawl.warc", w.buf.Bytes())
+	ins := inputsOf(t, NewSource(Options{}), path)
+	var got []string
+	for _, in := range ins {
+		got = append(got, in.URL)
+	}
+	if want := []string{"http://ex.org/caf%E9.html", "http://ex.org/caf%C3%A9"}; strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("URLs %q, want %q", got, want)
+	}
+}

@@ -57,7 +57,8 @@ var stopIndex = func() map[string][]string {
 // more, most of them in a script one language has to itself, is that
 // language (ja: kana among them, else zh for Han; ko, el, he, th, ka,
 // hy); else its function words decide among en, de, fr, es, it, nl, pt,
-// pl, ru, uk, ar and fa. It is a guess for filtering a corpus, not a
+// pl, ru, uk, ar and fa (Russian and Ukrainian by their letters where
+// the words they share leave them tied). It is a guess for filtering a corpus, not a
 // language identifier: other languages are "".
 func Lang(text string) string {
 	if l := scriptLang(text); l != "" {
@@ -117,6 +118,7 @@ const (
 	russianOnly    = "ыэЫЭ"
 	notRussian     = "іїєґўђјљњћџІЇЄҐЎЂЈЉЊЋЏ"
 	ukrainianMarks = "іїєґІЇЄҐ"
+	notUkrainian   = "ыэъёўЫЭЪЁЎ"
 )
 
 // wordLang is Lang by function words.
@@ -145,17 +147,36 @@ func wordCount(text string) string {
 	if words < 20 {
 		return ""
 	}
-	best, first, second := "", 0.0, 0.0
+	best, next, first, second := "", "", 0.0, 0.0
 	for l, c := range counts {
 		switch {
 		case c > first || c == first && l < best:
-			best, first, second = l, c, first
-		case c > second:
-			second = c
+			best, next, first, second = l, best, c, first
+		case c > second || c == second && l < next:
+			next, second = l, c
 		}
+	}
+	if (best == "ru" && next == "uk" || best == "uk" && next == "ru") && first < 1.5*second {
+		// Russian and Ukrainian share many function words, each
+		// counted half to either: where the words tie, the letters tell
+		// the two apart, and the words count for the one they choose.
+		best, first, second = cyrillicLetters(text), first+second, 0
 	}
 	if best == "" || first/float64(words) < 0.08 || first < 1.5*second {
 		return ""
 	}
 	return best
+}
+
+// cyrillicLetters is "ru" for a text with ы or э and no letter Russian
+// lacks, "uk" for one with і, ї, є or ґ and no letter Ukrainian lacks
+// (ы, э, ъ, ё, ў), "" otherwise.
+func cyrillicLetters(text string) string {
+	switch {
+	case strings.ContainsAny(text, russianOnly) && !strings.ContainsAny(text, notRussian):
+		return "ru"
+	case strings.ContainsAny(text, ukrainianMarks) && !strings.ContainsAny(text, notUkrainian):
+		return "uk"
+	}
+	return ""
 }

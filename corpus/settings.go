@@ -253,3 +253,31 @@ func openFilled(path string) *os.File {
 	}
 	return f
 }
+
+// EarlierErrorLog returns the error log that an earlier run of format
+// at path recorded in its settings file, when it differs from the log a
+// run without --errors would have: what a resumed run given no --errors
+// should continue. It is "" where the settings name none, or the default
+// log, or where there are no settings.
+func EarlierErrorLog(format, path string) string {
+	if path == "" || IsDevice(path) {
+		return ""
+	}
+	dir := !IsStream(format)
+	s, err := readSettings(settingsPath(path, dir))
+	if err != nil {
+		return ""
+	}
+	log, ok := s[errorLogKey]
+	if !ok || log == "" {
+		return ""
+	}
+	log = filepath.FromSlash(log)
+	if !filepath.IsAbs(log) {
+		log = filepath.Join(filepath.Dir(settingsPath(path, dir)), log)
+	}
+	if absPath(log) == absPath(defaultErrorLog(OutputOptions{Format: format, Path: path})) {
+		return ""
+	}
+	return log
+}

@@ -615,6 +615,10 @@ func TestLang(t *testing.T) {
 		"Le conseil s'est réuni lundi et les membres ont discuté du budget de l'année prochaine, qui est contesté depuis des mois, et ils sont d'accord pour que ce budget soit présenté au public.":  "fr",
 		"El consejo se reunió el lunes y los miembros discutieron el presupuesto del próximo año, que ha sido objeto de disputa durante meses, y acordaron que se presentará al público.":             "es",
 		"Too short.": "",
+		// Function words Russian and Ukrainian share alone (в, на, по, за):
+		// the letters decide.
+		strings.Repeat("Москва - столица России, крупнейший по численности населения город страны. Город расположен на реке Москве в центре Восточно-Европейской равнины. ", 2):           "ru",
+		strings.Repeat("Київ - столиця України, найбільше за кількістю населення місто країни. Місто розташоване на річці Дніпро в центрі Східної Європи. ", 2):                           "uk",
 		"Совет собрался в понедельник, и его члены обсудили бюджет на следующий год, который уже несколько месяцев вызывает споры, и они согласились, что его нельзя больше откладывать.": "ru",
 		"Съветът се събра в понеделник и членовете му обсъдиха бюджета за следващата година, който от месеци е предмет на спор, и се съгласиха, че той не може да бъде отложен.":          "",
 		"Савет се састао у понедељак и његови чланови су разговарали о буџету за наредну годину, који је већ месецима предмет спора, и сложили су се да се он не може одлагати.":          "",

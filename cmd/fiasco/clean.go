@@ -110,6 +110,7 @@ run would have (1 if a page failed in either part). A resumed run must
 clean as the run it continues did (format and its options, model,
 threshold, smoothing, policy, rendering, limits: kept in a hidden file beside the
 output; move the two together), else it stops before touching the output.
+Without --errors it continues the error log the earlier run was given.
 The same command run again without --resume over the output of a run
 that did not finish (killed, interrupted, stopped by an error) and that
 holds pages stops too, before touching it: give --resume to continue, or --overwrite to
@@ -156,7 +157,7 @@ func addCleanFlags(fs *flag.FlagSet) *cleanFlags {
 	fs.StringVar(&c.out, "o", "", "output: a directory for cleaneval, text, html and json (needed for more than one page; a name ending in .txt, .html, .htm, .json, .jsonl or .gz that is not a directory yet is refused as a file's), a file for jsonl and wet (default: standard output)")
 	fs.Var(&c.lists, "i", "a file listing inputs, one path per line, blank lines and lines starting with # skipped, spaces around a path trimmed (- reads the list from standard input); may be repeated; its paths come after the INPUT arguments, in order (a missing list is a usage error, a missing path in it a failed page)")
 	fs.IntVar(&c.workers, "workers", 0, "pages cleaned at once (0: one per CPU)")
-	fs.BoolVar(&c.quiet, "q", false, "no progress report (a batch's summary line at the end is still printed: jsonl, wet, or -o)")
+	fs.BoolVar(&c.quiet, "q", false, "no progress report (errors, a few notes on pages and a batch's summary line at the end are still printed)")
 	fs.BoolVar(&c.resume, "resume", false, "continue an earlier run of the same command: keep its outputs and clean only the pages they lack")
 	fs.BoolVar(&c.overwrite, "overwrite", false, "start afresh over the output of an earlier run that did not finish (killed, interrupted, stopped by an error), or one without its settings file, or a file (-o of jsonl or wet, --errors) that is no output of fiasco's: a file is overwritten, a directory's files that the earlier run's manifest lists are removed and its manifest starts afresh (files it does not list stay); without it, such an output is refused (--resume continues an unfinished run's instead; a finished run's output is overwritten, with a note)")
 	fs.BoolVar(&c.keepDirs, "keep-dirs", false, "mirror the input folders in the output directory (default: base names, -2, -3 on collisions; a byte of a name that is not UTF-8 is written %XX, as the manifest records it)")
@@ -315,6 +316,14 @@ func runClean(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	if err := corpus.CheckOutputPath(cf.format, cf.out); err != nil {
 		return &usageError{cmd: "clean", err: err}
+	}
+	if cf.resume && cf.errors == "" {
+		// The earlier run's --errors, which its settings file names: a
+		// resumed run continues it rather than start the default log.
+		if log := corpus.EarlierErrorLog(cf.format, cf.out); log != "" {
+			cf.errors = log
+			fmt.Fprintf(stderr, "fiasco clean: --resume continues the error log the earlier run wrote, %s (its --errors)\n", log)
+		}
 	}
 	if err := corpus.CheckErrorLog(cf.format, cf.out, cf.errors); err != nil {
 		return &usageError{cmd: "clean", err: err}

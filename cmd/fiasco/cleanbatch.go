@@ -522,10 +522,8 @@ func singularReason(r string) string {
 	switch {
 	case r == corpus.SkipOtherType:
 		return "record of another type"
-	case strings.HasPrefix(r, "responses "):
-		return "response " + strings.TrimPrefix(r, "responses ")
-	case strings.HasSuffix(r, " responses"):
-		return strings.TrimSuffix(r, "s")
+	case strings.Contains(r, "responses"):
+		return strings.Replace(r, "responses", "response", 1)
 	case strings.HasSuffix(r, " records"):
 		return strings.TrimSuffix(r, "s")
 	}

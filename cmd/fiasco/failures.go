@@ -29,6 +29,8 @@ type failureLog struct {
 	log    *corpus.ErrorLog // nil: no error log
 	count  map[string]int   // per error with the page's name cut out
 	order  []string
+	// unlogged counts the interrupted pages without an error log.
+	unlogged int
 }
 
 func newFailureLog(w io.Writer, prefix string, st *status, log *corpus.ErrorLog) *failureLog {
@@ -39,13 +41,23 @@ func record(in pipeline.Input, err error, msg string, interrupted bool) errRecor
 	return errRecord{Input: corpus.RecordedName(in.Name), URL: in.URL, WARCRecordID: in.RecordID, WARCDate: corpus.WARCDate(in), Error: msg, Interrupted: interrupted, Damage: corpus.IsDamage(err)}
 }
 
-// interrupted records, without a message on stderr, that a signal kept in
-// from being cleaned. An error means the log cannot be written.
+// interrupted records that a signal kept in from being cleaned: in the
+// error log, without a message on stderr; where there is no log
+// (standard output), on stderr, the first maxRepeats named. An error
+// means the log cannot be written.
 func (l *failureLog) interrupted(in pipeline.Input, msg string) error {
-	if l.log == nil {
-		return nil
+	if l.log != nil {
+		return l.log.Add(record(in, nil, msg, true))
 	}
-	return l.log.Add(record(in, nil, msg, true))
+	l.unlogged++
+	if l.unlogged <= maxRepeats {
+		line := shownName(in.Name) + ": " + msg
+		if in.URL != "" {
+			line += " (" + in.URL + ")"
+		}
+		l.status.message(fmt.Sprintf("%s: %s", l.prefix, line))
+	}
+	return nil
 }
 
 // fail records that in failed with err and reports it on stderr unless
@@ -102,5 +114,8 @@ func (l *failureLog) summary() {
 		if n := l.count[key] - maxRepeats; n > 0 {
 			fmt.Fprintf(l.w, "%s: %d more pages failed the same way (%q); the error records list all\n", l.prefix, n, key)
 		}
+	}
+	if n := l.unlogged - maxRepeats; n > 0 {
+		fmt.Fprintf(l.w, "%s: %s interrupted before they were cleaned, not named (no error log for standard output)\n", l.prefix, plural(n, "more page"))
 	}
 }

@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fiasco-project/fiasco/pipeline"
 )
 
 // readErrRecords reads an errors.jsonl file.
@@ -292,4 +294,27 @@ func TestBrokenStdout(t *testing.T) {
 		t.Errorf("messages for a reader that has gone:\n%s", stderr)
 	}
 	checkNoLeftovers(t, tmp)
+}
+
+// TestInterruptedWithoutLog: where a batch has no error log (its output
+// is standard output), the pages a signal kept from being cleaned are
+// named on stderr, the first maxRepeats of them, and the rest counted.
+func TestInterruptedWithoutLog(t *testing.T) {
+	var w bytes.Buffer
+	l := newFailureLog(&w, "fiasco clean", newStatus(&w, "fiasco clean", true), nil)
+	n := maxRepeats + 2
+	for i := range n {
+		in := pipeline.Input{Name: fmt.Sprintf("crawl.warc.gz#%d", i), URL: fmt.Sprintf("http://x.example/%d", i)}
+		if err := l.interrupted(in, "interrupted by SIGINT before the page was cleaned"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l.summary()
+	got := w.String()
+	if c := strings.Count(got, ": interrupted by SIGINT before the page was cleaned (http://x.example/"); c != maxRepeats {
+		t.Errorf("%d pages named, want %d:\n%s", c, maxRepeats, got)
+	}
+	if !strings.Contains(got, "crawl.warc.gz#0: interrupted") || !strings.Contains(got, "2 more pages interrupted before they were cleaned, not named") {
+		t.Errorf("stderr:\n%s", got)
+	}
 }

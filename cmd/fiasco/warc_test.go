@@ -491,3 +491,20 @@ func TestWARCDamage(t *testing.T) {
 		}
 	}
 }
+
+// TestSingularReason: each reason for skipping WARC records, said of
+// one record, names one record.
+func TestSingularReason(t *testing.T) {
+	for r, want := range map[string]string{
+		corpus.SkipNotHTML:   "non-HTML response",
+		corpus.SkipStatus:    "response with HTTP status not 2xx",
+		corpus.SkipNotHTTP:   "response not HTTP",
+		corpus.SkipOtherType: "record of another type",
+		corpus.SkipEmpty:     "HTML response with an empty body",
+		"warcinfo records":   "warcinfo record",
+	} {
+		if got := singularReason(r); got != want {
+			t.Errorf("singularReason(%q) = %q, want %q", r, got, want)
+		}
+	}
+}

@@ -351,20 +351,7 @@ func TestResumeErrorLog(t *testing.T) {
 // done and failed, not as inputs the output lacks.
 func TestWETLegacyErrorLog(t *testing.T) {
 	dir := t.TempDir()
-	page := "<html><body><p>Hello world, this is a page with a sentence of running text in it.</p></body></html>"
-	var warcData strings.Builder
-	for i := 1; i <= 6; i++ {
-		body := page
-		if i == 3 {
-			body = strings.Repeat("\x00\x01", 100) // a binary body: fails
-		}
-		http := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + body
-		fmt.Fprintf(&warcData, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-%012d>\r\n"+
-			"WARC-Date: 2024-05-01T12:00:00Z\r\nWARC-Target-URI: <http://x.example/%d>\r\nContent-Type: application/http; msgtype=response\r\n"+
-			"Content-Length: %d\r\n\r\n%s\r\n\r\n", i, i, len(http), http)
-	}
-	in := filepath.Join(dir, "in.warc")
-	os.WriteFile(in, []byte(warcData.String()), 0o644)
+	in := failingWARC(t, dir)
 	out := filepath.Join(dir, "c.warc.gz")
 	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "wet", "-o", out, in); code != 1 {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -379,5 +366,53 @@ func TestWETLegacyErrorLog(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "c.wet.errors.jsonl")); err == nil {
 		t.Error("a second error log was made beside the earlier one")
+	}
+}
+
+// failingWARC writes dir/in.warc, six HTML responses of which the third
+// fails (a binary body), and returns its path.
+func failingWARC(t *testing.T, dir string) string {
+	t.Helper()
+	page := "<html><body><p>Hello world, this is a page with a sentence of running text in it.</p></body></html>"
+	var warcData strings.Builder
+	for i := 1; i <= 6; i++ {
+		body := page
+		if i == 3 {
+			body = strings.Repeat("\x00\x01", 100) // a binary body: fails
+		}
+		http := "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r\n" + body
+		fmt.Fprintf(&warcData, "WARC/1.1\r\nWARC-Type: response\r\nWARC-Record-ID: <urn:uuid:00000000-0000-4000-8000-%012d>\r\n"+
+			"WARC-Date: 2024-05-01T12:00:00Z\r\nWARC-Target-URI: <http://x.example/%d>\r\nContent-Type: application/http; msgtype=response\r\n"+
+			"Content-Length: %d\r\n\r\n%s\r\n\r\n", i, i, len(http), http)
+	}
+	in := filepath.Join(dir, "in.warc")
+	if err := os.WriteFile(in, []byte(warcData.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// TestResumeGivenErrorLog: a run given --errors and resumed without it
+// continues the log its settings file names, with a note, rather than
+// start the default log beside the output (for WET, whose log is its
+// record of the pages done, that would lose the failures).
+func TestResumeGivenErrorLog(t *testing.T) {
+	for format, name := range map[string]string{"wet": "c.warc.wet.gz", "jsonl": "c.jsonl"} {
+		dir := t.TempDir()
+		in := failingWARC(t, dir)
+		out := filepath.Join(dir, name)
+		log := filepath.Join(dir, "my.err")
+		if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", format, "-o", out, "--errors", log, in); code != 1 {
+			t.Fatalf("%s: exit %d: %s", format, code, errs)
+		}
+		code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", format, "-o", out, "--resume", in)
+		if code != 1 || !strings.Contains(errs, "--resume continues the error log the earlier run wrote, "+log) ||
+			!strings.Contains(errs, "6 pages done by an earlier run, skipped; 1 of them failed (in "+log+")") {
+			t.Errorf("%s: resumed without --errors: exit %d: %s", format, code, errs)
+		}
+		matches, _ := filepath.Glob(filepath.Join(dir, "c.*errors.jsonl"))
+		if len(matches) > 0 {
+			t.Errorf("%s: a default error log was made beside the output: %v", format, matches)
+		}
 	}
 }

@@ -165,7 +165,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 					in := pipeline.Input{Name: name, Err: err}
 					if we != nil {
 						in.Name = names.at(we.Offset)
-						in.RecordID, in.URL = we.RecordID, we.URI
+						in.RecordID, in.URL = we.RecordID, escapeInvalid(we.URI)
 					}
 					hit = &in
 				}

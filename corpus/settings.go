@@ -258,26 +258,30 @@ func openFilled(path string) *os.File {
 // at path recorded in its settings file, when it differs from the log a
 // run without --errors would have: what a resumed run given no --errors
 // should continue. It is "" where the settings name none, or the default
-// log, or where there are no settings.
-func EarlierErrorLog(format, path string) string {
+// log, or a device or pipe (/dev/fd/63 of a shell's >(...), which a later
+// run cannot open again), or where there are no settings. found is false
+// where the log named is no regular file (moved, or removed): log then
+// says where it was looked for.
+func EarlierErrorLog(format, path string) (log string, found bool) {
 	if path == "" || IsDevice(path) {
-		return ""
+		return "", false
 	}
 	dir := !IsStream(format)
 	s, err := readSettings(settingsPath(path, dir))
 	if err != nil {
-		return ""
+		return "", false
 	}
 	log, ok := s[errorLogKey]
 	if !ok || log == "" {
-		return ""
+		return "", false
 	}
 	log = filepath.FromSlash(log)
 	if !filepath.IsAbs(log) {
 		log = filepath.Join(filepath.Dir(settingsPath(path, dir)), log)
 	}
-	if absPath(log) == absPath(defaultErrorLog(OutputOptions{Format: format, Path: path})) {
-		return ""
+	if IsDevice(absPath(log)) || absPath(log) == absPath(defaultErrorLog(OutputOptions{Format: format, Path: path})) {
+		return "", false
 	}
-	return log
+	fi, err := os.Stat(log)
+	return log, err == nil && fi.Mode().IsRegular()
 }

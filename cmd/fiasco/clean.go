@@ -311,19 +311,22 @@ func runClean(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if n := countStdin(pos) + countStdin(cf.lists); n > 1 {
 		return usagef("clean", "standard input (-) is named %d times, as an input or a list (-i -): it can be read once", n)
 	}
+	if cf.resume && cf.errors == "" {
+		// The earlier run's --errors, which its settings file names: a
+		// resumed run continues it rather than start the default log.
+		switch log, found := corpus.EarlierErrorLog(cf.format, cf.out); {
+		case found:
+			cf.errors = log
+			fmt.Fprintf(stderr, "fiasco clean: --resume continues the error log the earlier run wrote, %s (its --errors)\n", log)
+		case log != "":
+			fmt.Fprintf(stderr, "fiasco clean: note: the earlier run wrote its error log to %s, which is not there (moved without the output?): give --errors with where it is now\n", log)
+		}
+	}
 	if err := inputIsOutput(cf, pos); err != nil {
 		return err
 	}
 	if err := corpus.CheckOutputPath(cf.format, cf.out); err != nil {
 		return &usageError{cmd: "clean", err: err}
-	}
-	if cf.resume && cf.errors == "" {
-		// The earlier run's --errors, which its settings file names: a
-		// resumed run continues it rather than start the default log.
-		if log := corpus.EarlierErrorLog(cf.format, cf.out); log != "" {
-			cf.errors = log
-			fmt.Fprintf(stderr, "fiasco clean: --resume continues the error log the earlier run wrote, %s (its --errors)\n", log)
-		}
 	}
 	if err := corpus.CheckErrorLog(cf.format, cf.out, cf.errors); err != nil {
 		return &usageError{cmd: "clean", err: err}

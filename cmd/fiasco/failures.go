@@ -116,6 +116,6 @@ func (l *failureLog) summary() {
 		}
 	}
 	if n := l.unlogged - maxRepeats; n > 0 {
-		fmt.Fprintf(l.w, "%s: %s interrupted before they were cleaned, not named (no error log for standard output)\n", l.prefix, plural(n, "more page"))
+		fmt.Fprintf(l.w, "%s: %s interrupted before they were cleaned, not named (the run has no error log)\n", l.prefix, plural(n, "more page"))
 	}
 }

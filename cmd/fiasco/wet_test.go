@@ -416,3 +416,34 @@ func TestResumeGivenErrorLog(t *testing.T) {
 		}
 	}
 }
+
+// TestResumeGivenErrorLogGone: a resumed run does not take up an earlier
+// --errors that is a device (a shell's >(...) cannot be opened again),
+// and says so where the earlier log is no longer where it was.
+func TestResumeGivenErrorLogGone(t *testing.T) {
+	dir := t.TempDir()
+	in := failingWARC(t, dir)
+	out := filepath.Join(dir, "c.jsonl")
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--errors", "/dev/null", in); code != 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--resume", in)
+	if code != 1 || strings.Contains(errs, "continues the error log") || strings.Contains(errs, "/dev/null") {
+		t.Errorf("resumed after --errors /dev/null: exit %d: %s", code, errs)
+	}
+
+	dir = t.TempDir()
+	in = failingWARC(t, dir)
+	out = filepath.Join(dir, "c.jsonl")
+	log := filepath.Join(dir, "my.err")
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--errors", log, in); code != 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if err := os.Remove(log); err != nil {
+		t.Fatal(err)
+	}
+	_, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--resume", in)
+	if !strings.Contains(errs, "the earlier run wrote its error log to "+log+", which is not there") {
+		t.Errorf("resumed with the earlier log gone: %s", errs)
+	}
+}

@@ -87,19 +87,10 @@ func isByline(text string) bool {
 	if mark < 0 {
 		return false
 	}
-	var seen [stampKinds]bool
+	var seen stampSeen
 	prev, others := stampNone, 0
 	for i := range tokens {
-		k := kinds[i]
-		if k == stampMeridiem && prev == stampDay {
-			k = stampTime
-		}
-		if k == stampMinutes {
-			k = stampNone
-			if prev == stampTime {
-				k = stampTime
-			}
-		}
+		k := inContext(kinds[i], prev)
 		if k == stampNone {
 			if i >= mark && !bylineWords[words[i]] && words[i] != "" {
 				others++
@@ -109,6 +100,5 @@ func isByline(text string) bool {
 		}
 		seen[k], prev = true, k
 	}
-	dated := seen[stampDate] || seen[stampTime] || seen[stampMonth] && (seen[stampDay] || seen[stampYear])
-	return dated && others <= maxBylineOthers
+	return seen.dated() && others <= maxBylineOthers
 }

@@ -90,26 +90,41 @@ func isStamp(text string) bool {
 	if len(tokens) == 0 || len(tokens) > maxStampTokens {
 		return false
 	}
-	var seen [stampKinds]bool
+	var seen stampSeen
 	prev := stampNone
 	for _, t := range tokens {
-		k := stampToken(strings.ToLower(t))
+		k := inContext(stampToken(strings.ToLower(t)), prev)
 		if k == stampNone {
 			return false
 		}
-		if k == stampMeridiem && prev == stampDay {
-			k = stampTime
-		}
-		if k == stampMinutes {
-			// 15분 after 3시 (cjkStamp): a time; alone, a duration.
-			if prev != stampTime {
-				return false
-			}
-			k = stampTime
-		}
 		seen[k], prev = true, k
 	}
+	return seen.dated()
+}
+
+// stampSeen records the kinds of a text's stamp words.
+type stampSeen [stampKinds]bool
+
+// dated reports whether the kinds seen date something: a numeric date, a
+// time, or a month's name with a day or a year.
+func (seen *stampSeen) dated() bool {
 	return seen[stampDate] || seen[stampTime] || seen[stampMonth] && (seen[stampDay] || seen[stampYear])
+}
+
+// inContext is the kind k of a token after a token of kind prev: a day's
+// number before am or pm is a time ("5 pm"), and so are minutes after
+// hours (15분 after 3시, cjkStamp); minutes alone are a duration, no
+// stamp's word.
+func inContext(k, prev stampKind) stampKind {
+	switch {
+	case k == stampMeridiem && prev == stampDay:
+		return stampTime
+	case k == stampMinutes && prev == stampTime:
+		return stampTime
+	case k == stampMinutes:
+		return stampNone
+	}
+	return k
 }
 
 // stampToken is the kind of a lower-cased token.

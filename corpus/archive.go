@@ -27,11 +27,17 @@ const (
 	SkipEmpty = "HTML responses with an empty body"
 )
 
+// ErrNoRecord is the damage of a WARC file that holds no record at all
+// (an empty file: an aborted download?). Its error record is a
+// DamageError named by the file.
+var ErrNoRecord = errors.New("no record in the file (empty: an aborted download?)")
+
 // DamageError is the error of an error record that stands for damage in
 // a WARC file rather than for a page: a damaged stretch (corrupt gzip or
 // zstd data, a header that is no WARC header, a record cut short at the
 // end of the file) whose records could not be read, so that it is not
-// known whether they held pages. Where the damaged record is a page's own
+// known whether they held pages, or a file that holds no record at all
+// (ErrNoRecord). Where the damaged record is a page's own
 // (its header was read), the page's error says so instead.
 type DamageError struct {
 	Err  error  // the damage, as warc.Reader reported it
@@ -129,7 +135,10 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		}
 		rec, err := wr.Next()
 		if err == io.EOF && s.stats.Records == records && damage == nil && seq == 0 {
+			// No record at all: an error record, so that an aborted
+			// download is not lost among millions of files done.
 			s.stats.Empty = append(s.stats.Empty, name)
+			return yield(pipeline.Input{Name: name, Err: &DamageError{Err: fmt.Errorf("warc: %s: %w", name, ErrNoRecord)}})
 		}
 		if err == io.EOF {
 			return flush() && endDamage("no record follows it: the rest of the file is lost")

@@ -668,3 +668,34 @@ func TestArchiveLatin1URL(t *testing.T) {
 		t.Errorf("URLs %q, want %q", got, want)
 	}
 }
+
+// TestNoRecordArchive: a WARC file that holds no record (empty, plain or
+// compressed: an aborted download) yields one error record of damage
+// named by the file, and Stats.Empty names it; a WARC file with records
+// but no page yields nothing.
+func TestNoRecordArchive(t *testing.T) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Close()
+	for _, c := range []struct {
+		name string
+		data []byte
+	}{{"empty.warc", nil}, {"empty.warc.gz", nil}, {"nothing.warc.gz", gz.Bytes()}} {
+		s := NewSource(Options{})
+		path := writeFile(t, c.name, c.data)
+		ins := inputsOf(t, s, path)
+		if len(ins) != 1 || ins[0].Name != path || !IsDamage(ins[0].Err) || !errors.Is(ins[0].Err, ErrNoRecord) ||
+			!strings.Contains(ins[0].Err.Error(), path) {
+			t.Errorf("%s: inputs %+v; want one error record of damage naming the file", c.name, ins)
+		}
+		if st := s.Stats(); len(st.Empty) != 1 || st.Empty[0] != path || st.Archives != 1 {
+			t.Errorf("%s: stats %+v; want the file named empty", c.name, st)
+		}
+	}
+	tw := newTestWARC(false)
+	tw.response("http://ex.org/a.png", "200 OK", "Content-Type: image/png\r\n", "\x89PNG")
+	s := NewSource(Options{})
+	if ins := inputsOf(t, s, writeFile(t, "images.warc", tw.buf.Bytes())); len(ins) != 0 || len(s.Stats().Empty) != 0 {
+		t.Errorf("a WARC file of no page: inputs %+v, empty %v; want none", ins, s.Stats().Empty)
+	}
+}

@@ -72,7 +72,8 @@ type Stats struct {
 	Archives int // WARC files read
 	Records  int // WARC records read
 	// Empty names the WARC files that held no record and no damage (an
-	// empty file: an aborted download?), in the order read.
+	// empty file: an aborted download?), in the order read. Each has an
+	// error record too (ErrNoRecord).
 	Empty []string
 	// Resyncs counts the damaged stretches of WARC files (corrupt gzip
 	// or zstd data, a header that is no WARC header) read past to the

@@ -181,7 +181,8 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		// No input: the run leaves no empty output behind. WARC records
 		// without a page are input (a crawl's shard of images only):
 		// their run leaves its empty output, as a finished shard. An
-		// empty WARC file (an aborted download) is none.
+		// empty WARC file (an aborted download) has its error record
+		// (corpus.ErrNoRecord), so its run is not discarded.
 		corpus.Discard(cf.format, cf.out, cf.errors)
 		out.Where = "" // none written
 	}
@@ -367,7 +368,7 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 		msg += fmt.Sprintf(", %d with no text kept", b.empty)
 	}
 	if b.damaged > 0 {
-		msg += fmt.Sprintf("; %s for damage in WARC files (not pages)", plural(b.damaged, "error record"))
+		msg += fmt.Sprintf("; %s for damaged or empty WARC files (not pages)", plural(b.damaged, "error record"))
 	}
 	if out.Where == "" {
 		msg += "; no output written (no input)"
@@ -385,7 +386,7 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 			line += fmt.Sprintf("; %d of them failed (in %s)", f, out.Errors.Path())
 		}
 		if d > 0 {
-			line += fmt.Sprintf("; and its %s for damage in WARC files (not pages)", plural(d, "error record"))
+			line += fmt.Sprintf("; and its %s for damaged or empty WARC files (not pages)", plural(d, "error record"))
 		}
 		fmt.Fprintln(b.stderr, line)
 	}
@@ -566,7 +567,7 @@ func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 		return &failedError{n: n, what: "pages"}
 	}
 	if n := b.damaged + damaged; n > 0 {
-		return &failedError{n: n, what: "damaged stretches of WARC files"}
+		return &failedError{n: n, what: "damaged stretches or empty WARC files"}
 	}
 	return nil
 }

@@ -470,7 +470,7 @@ func TestWARCDamage(t *testing.T) {
 	}
 	// The request's damage is no page: the summary counts its error
 	// record apart from the pages, which are the other lines.
-	if want := fmt.Sprintf("%d pages, %d cleaned, %d failed; 1 error record for damage in WARC files", len(text)+len(failed), len(text), len(failed)); !strings.Contains(errs, want) {
+	if want := fmt.Sprintf("%d pages, %d cleaned, %d failed; 1 error record for damaged or empty WARC files", len(text)+len(failed), len(text), len(failed)); !strings.Contains(errs, want) {
 		t.Errorf("the summary does not say %q:\n%s", want, errs)
 	}
 	if !strings.Contains(string(lines), `"damage":true`) || strings.Count(string(lines), `"damage":true`) != 1 {
@@ -485,7 +485,7 @@ func TestWARCDamage(t *testing.T) {
 		fiasco(t, "clean", "--no-render", "-q", "--format", format, "-o", out, c.path)
 		code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--resume", "--format", format, "-o", out, c.path)
 		want := fmt.Sprintf("--resume: %d pages done by an earlier run, skipped; %d of them failed (in ", len(text)+len(failed), len(failed))
-		if code != 1 || !strings.Contains(errs, want) || !strings.Contains(errs, "errors.jsonl); and its 1 error record for damage in WARC files (not pages)") ||
+		if code != 1 || !strings.Contains(errs, want) || !strings.Contains(errs, "errors.jsonl); and its 1 error record for damaged or empty WARC files (not pages)") ||
 			!strings.Contains(errs, "0 pages, 0 cleaned, 0 failed") {
 			t.Errorf("%s resumed: exit %d, stderr does not say %q:\n%s", format, code, want, errs)
 		}

@@ -103,19 +103,35 @@ func TestCleanOneWARCErrors(t *testing.T) {
 			t.Errorf("no page, %s: exit %d, output %v; stderr: %s", format, code, err, errs)
 		}
 	}
-	// An empty WARC file (an aborted download) holds no record: an error.
+	// An empty WARC file (an aborted download) holds no record: an error
+	// record names it, so that it is not lost among the files done.
 	empty := filepath.Join(t.TempDir(), "empty.warc.gz")
 	os.WriteFile(empty, nil, 0o644)
+	wantErr := "warc: " + empty + ": no record in the file (empty: an aborted download?)"
+	if code, _, errs := fiasco(t, "clean", "--no-render", empty); code != 1 || !strings.Contains(errs, wantErr) {
+		t.Errorf("an empty WARC file alone: exit %d; stderr: %s", code, errs)
+	}
 	o := filepath.Join(t.TempDir(), "e.jsonl")
-	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", o, empty); code != 1 || !strings.Contains(errs, "no WARC record found") ||
-		!strings.Contains(errs, "1 file holding no record (an aborted download?): "+empty) {
+	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", o, empty); code != 1 || !strings.Contains(errs, wantErr) ||
+		!strings.Contains(errs, "1 file holding no record (an aborted download?): "+empty) ||
+		!strings.Contains(errs, "1 error record for damaged or empty WARC files (not pages)") {
 		t.Errorf("an empty WARC file: exit %d; stderr: %s", code, errs)
 	}
-	// Beside a WARC with pages, the summary names it too.
+	if b, err := os.ReadFile(o); err != nil || !strings.Contains(string(b), `"input":"`+empty+`"`) || !strings.Contains(string(b), `"damage":true`) {
+		t.Errorf("an empty WARC file: its error record: %q, %v", b, err)
+	}
+	// Beside a WARC with no page, it has its error record, and the run
+	// fails: an aborted download among shards done is not passed over.
 	o = filepath.Join(t.TempDir(), "e2.jsonl")
-	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", o, empty, none); code != 0 ||
-		!strings.Contains(errs, "1 file holding no record (an aborted download?): "+empty) {
+	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", o, empty, none); code != 1 ||
+		!strings.Contains(errs, "1 file holding no record (an aborted download?): "+empty) ||
+		!strings.Contains(errs, "1 error record for damaged or empty WARC files (not pages)") {
 		t.Errorf("an empty WARC file beside another: exit %d; stderr: %s", code, errs)
+	}
+	// Resumed, the run knows the file done, and fails as the run it ends.
+	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "--resume", "-o", o, empty, none); code != 1 ||
+		!strings.Contains(errs, "and its 1 error record for damaged or empty WARC files (not pages)") {
+		t.Errorf("an empty WARC file, resumed: exit %d; stderr: %s", code, errs)
 	}
 }
 

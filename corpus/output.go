@@ -194,13 +194,16 @@ func inDir(p, dir string) bool {
 }
 
 // Foreign reports whether path, the output file of a stream format, is an
-// existing file that holds something and is not a fiasco output: it has
-// no settings file beside it and does not begin as fiasco's output of
-// format does (a JSON Lines record, or a WET file's warcinfo that names
-// fiasco, even with no record after it). Overwriting it may destroy a user's data (a
-// crawl's WARC file named as a WET output): a command refuses it unless
-// told to overwrite. A per-page format's directory keeps files it did not
-// write, so Foreign is false for it.
+// existing file that holds something and is not a fiasco output: it does
+// not begin as fiasco's output of format does (a JSON Lines record, or a
+// WET file's warcinfo that names fiasco, even with no record after it).
+// A settings file beside it does not make it fiasco's: a crawl's WARC
+// file copied over an earlier WET output keeps that output's settings
+// file. Only a first entry cut short (a machine that went down during
+// the run's first write) is taken as fiasco's where the settings file is
+// there. Overwriting it may destroy a user's data: a command refuses it
+// unless told to overwrite. A per-page format's directory keeps files it
+// did not write, so Foreign is false for it.
 func Foreign(format, path string) bool {
 	if !IsStream(format) || path == "" || IsDevice(path) {
 		return false
@@ -209,7 +212,8 @@ func Foreign(format, path string) bool {
 	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
 		return false
 	}
-	return !HasSettings(format, path) && !startsAsOwn(format, path)
+	own, partial := startsAsOwn(format, path)
+	return !own && !(partial && HasSettings(format, path))
 }
 
 // ForeignLog reports whether the error log path exists and holds

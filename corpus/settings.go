@@ -207,7 +207,11 @@ func Orphaned(format, path string) bool {
 	if HasSettings(format, path) || !HoldsPages(format, path) {
 		return false
 	}
-	return !IsStream(format) || startsAsOwn(format, path)
+	if !IsStream(format) {
+		return true
+	}
+	own, _ := startsAsOwn(format, path)
+	return own
 }
 
 // recordStart is how every JSON Lines record of fiasco's, page or error,
@@ -217,27 +221,37 @@ const recordStart = `{"input":`
 // startsAsOwn reports whether the file path, gzip-compressed or not,
 // begins as fiasco's output of the stream format does: a JSON Lines
 // record (recordStart), or a WET file's warcinfo record that names fiasco
-// as its software.
-func startsAsOwn(format, path string) bool {
+// as its software. partial reports a file that holds only the start of
+// such a first entry, cut short before it could say whose it is (a JSON
+// Lines file shorter than recordStart, a WARC file that ends before its
+// warcinfo names a software): an own output whose first write did not
+// reach the disk whole.
+func startsAsOwn(format, path string) (own, partial bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return false
+		return false, false
 	}
 	defer f.Close()
 	var r io.Reader = f
 	if zr, err := gzip.NewReader(f); err == nil {
 		r = zr
 	} else if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return false
+		return false, false
 	}
 	head := make([]byte, 4096)
 	n, _ := io.ReadFull(r, head)
+	ended := n < len(head) // the file ends within its first 4 KiB
 	head = head[:n]
 	if format == JSONL {
-		return bytes.HasPrefix(head, []byte(recordStart))
+		return bytes.HasPrefix(head, []byte(recordStart)), len(head) < len(recordStart) && strings.HasPrefix(recordStart, string(head))
 	}
-	return startsWARC(head) && bytes.Contains(head, []byte("WARC-Type: warcinfo")) &&
-		bytes.Contains(head, []byte("\r\nsoftware: fiasco"))
+	if !startsWARC(head) {
+		return false, n < len(warcMagic) && bytes.HasPrefix(warcMagic, head)
+	}
+	if bytes.Contains(head, []byte("WARC-Type: warcinfo")) && bytes.Contains(head, []byte("\r\nsoftware: fiasco")) {
+		return true, false
+	}
+	return false, ended && !bytes.Contains(head, []byte("\r\nsoftware:"))
 }
 
 // openFilled opens path for reading if it is a regular file that holds a

@@ -921,3 +921,40 @@ func TestDirOutputNamesNotUTF8(t *testing.T) {
 		}
 	}
 }
+
+// TestForeignFirstEntryCut: a stream output is fiasco's by how it begins,
+// not by the settings file beside it; only a file that holds the start of
+// a first entry cut short (the machine went down during the run's first
+// write) is taken as fiasco's, and only where the settings file is there.
+func TestForeignFirstEntryCut(t *testing.T) {
+	for _, c := range []struct {
+		format, name, data string
+		settings, foreign  bool
+	}{
+		{JSONL, "a.jsonl", `{"input":"p.html","text":"x"}` + "\n", false, false},
+		{JSONL, "b.jsonl", "precious\n", false, true},
+		{JSONL, "c.jsonl", "precious\n", true, true},
+		{JSONL, "d.jsonl", `{"in`, true, false},
+		{JSONL, "e.jsonl", `{"in`, false, true},
+		{WET, "f.wet", "WARC/1.1\r\nWARC-Type: warcinfo\r\n\r\nsoftware: fiasco\r\n", false, false},
+		{WET, "g.wet", "WARC/1.1\r\nWARC-Type: warcinfo\r\n\r\nsoftware: Heritrix\r\n", true, true},
+		{WET, "h.wet", "WARC/1.1\r\nWARC-Type: warcinfo\r\nWARC-Da", true, false},
+		{WET, "i.wet", "WARC/1.1\r\nWARC-Type: warcinfo\r\nWARC-Da", false, true},
+		{WET, "j.wet", "WAR", true, false},
+		{WET, "k.wet", "<html>", true, true},
+	} {
+		dir := t.TempDir()
+		p := filepath.Join(dir, c.name)
+		if err := os.WriteFile(p, []byte(c.data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if c.settings {
+			if err := os.WriteFile(settingsPath(p, false), []byte("{}"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got := Foreign(c.format, p); got != c.foreign {
+			t.Errorf("%s %q (settings file: %v): Foreign %v, want %v", c.format, c.data, c.settings, got, c.foreign)
+		}
+	}
+}

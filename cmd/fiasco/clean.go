@@ -359,11 +359,16 @@ func inputIsOutput(cf *cleanFlags, pos []string) error {
 		ins = append(ins, listed...)
 	}
 	for _, in := range ins {
+		var ifi os.FileInfo
+		var err error
 		if in == "-" {
-			continue
-		}
-		ifi, err := os.Stat(in)
-		if err != nil {
+			// Standard input redirected from a file (< crawl.warc.gz)
+			// is that file: it must not be an output either.
+			if ifi, err = os.Stdin.Stat(); err != nil || !ifi.Mode().IsRegular() {
+				continue
+			}
+			in = "standard input (-)"
+		} else if ifi, err = os.Stat(in); err != nil {
 			continue // a missing input is its own error
 		}
 		for _, o := range outs {

@@ -65,7 +65,7 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	}
 	if !cf.overwrite && corpus.Foreign(cf.format, cf.out) {
 		release(false)
-		return fmt.Errorf("%s exists and is no output of fiasco's (no settings file beside it, and it does not begin as fiasco's %s output does): give --overwrite to replace it, or name another output", cf.out, cf.format)
+		return fmt.Errorf("%s exists and is no output of fiasco's (it does not begin as fiasco's %s output does, whatever settings file lies beside it): give --overwrite to replace it, or name another output", cf.out, cf.format)
 	}
 	if l := corpus.ErrorLogPath(cf.format, cf.out, cf.errors); !cf.overwrite && corpus.ForeignLog(l) {
 		release(false)

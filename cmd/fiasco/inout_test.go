@@ -267,6 +267,28 @@ func TestForeignOutput(t *testing.T) {
 			}
 		})
 	}
+	// A crawl copied over an earlier run's WET output keeps that run's
+	// settings file beside it: it is still refused.
+	t.Run("a WARC over an earlier WET output, its settings left", func(t *testing.T) {
+		crawl := writeOneWARC(t, "p { color: red }", "", true)
+		t.Chdir(t.TempDir())
+		os.WriteFile("p.html", page, 0o644)
+		args := []string{"clean", "--no-render", "-q", "--format", "wet", "-o", "crawl.warc.gz", "p.html"}
+		if code, _, stderr := fiasco(t, args...); code != 0 {
+			t.Fatalf("exit %d, stderr:\n%s", code, stderr)
+		}
+		b, err := os.ReadFile(crawl)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile("crawl.warc.gz", b, 0o644)
+		if code, _, stderr := fiasco(t, args...); code != 1 || !strings.Contains(stderr, "crawl.warc.gz exists and is no output of fiasco's") {
+			t.Errorf("exit %d, stderr:\n%s", code, stderr)
+		}
+		if now, _ := os.ReadFile("crawl.warc.gz"); !bytes.Equal(now, b) {
+			t.Errorf("the crawl was changed")
+		}
+	})
 	t.Run("a WET file of fiasco's with no page and no settings", func(t *testing.T) {
 		t.Chdir(t.TempDir())
 		os.WriteFile("empty.html", nil, 0o644)
@@ -323,4 +345,34 @@ func gzippedArticle(t *testing.T) *bytes.Buffer {
 	zw.Write(page)
 	zw.Close()
 	return &gz
+}
+
+// TestStdinIsOutput: standard input redirected from the file that is the
+// output (-o crawl.warc.gz - < crawl.warc.gz) is refused, even with
+// --overwrite, before the output is opened: it would be emptied before
+// it is read.
+func TestStdinIsOutput(t *testing.T) {
+	want, err := os.ReadFile(writeOneWARC(t, "p { color: red }", "", true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	crawl := filepath.Join(t.TempDir(), "crawl.warc.gz") // a name a WET output may have
+	if err := os.WriteFile(crawl, want, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(crawl)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	saved := os.Stdin
+	os.Stdin = f
+	defer func() { os.Stdin = saved }()
+	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--overwrite", "--format", "wet", "-o", crawl, "-")
+	if code != 2 || !strings.Contains(errs, "standard input (-) is an input and the output (-o) of this run") {
+		t.Errorf("exit %d, stderr:\n%s", code, errs)
+	}
+	if got, _ := os.ReadFile(crawl); !bytes.Equal(got, want) {
+		t.Errorf("the crawl was changed")
+	}
 }

@@ -251,8 +251,8 @@ func Open(opt OutputOptions) (out *Output, err error) {
 		}
 	}
 	errPath := errorLogPath(opt)
-	if opt.Resume && opt.Errors == "" && opt.Format == WET {
-		errPath = legacyWETLog(opt.Path, errPath)
+	if opt.Resume {
+		errPath = ResumedErrorLog(opt.Format, opt.Path, opt.Errors)
 	}
 	if err := sharedLog(opt, errPath); err != nil {
 		return nil, err
@@ -429,6 +429,18 @@ func OutputPaths(format, path, errors string) []string {
 // none: the errors go to the standard error).
 func ErrorLogPath(format, path, errors string) string {
 	return errorLogPath(OutputOptions{Format: format, Path: path, Errors: errors})
+}
+
+// ResumedErrorLog returns the error log that a resumed run of format at
+// path given --errors errors reads (Open): ErrorLogPath, or, for a WET
+// output given no --errors, the log of a version before 2026-11-29 where
+// only that one is there.
+func ResumedErrorLog(format, path, errors string) string {
+	p := ErrorLogPath(format, path, errors)
+	if format == WET && errors == "" {
+		p = legacyWETLog(path, p)
+	}
+	return p
 }
 
 // errorLogPath is the error log of opt: OutputOptions.Errors, or the

@@ -50,6 +50,14 @@ func binaryKind(data []byte) string {
 			return m.kind
 		}
 	}
+	// Compressions fiasco does not read (gzip and zstd it does, where a
+	// name says so): the kind says what to do.
+	if len(data) >= 10 && bytes.HasPrefix(data, []byte("BZh")) && data[3] >= '1' && data[3] <= '9' && bytes.HasPrefix(data[4:], []byte("\x31\x41\x59\x26\x53\x59")) {
+		return "bzip2-compressed data, which fiasco does not read: decompress it first (bunzip2), or recompress it with gzip or zstd"
+	}
+	if bytes.HasPrefix(data, []byte("\xFD7zXZ\x00")) {
+		return "xz-compressed data, which fiasco does not read: decompress it first (unxz), or recompress it with gzip or zstd"
+	}
 	// NUL bytes that pad a file's end (a download or a disk image
 	// written in blocks) are no sign of binary data.
 	data = bytes.TrimRight(data, "\x00")

@@ -34,6 +34,20 @@ func TestBinary(t *testing.T) {
 			t.Errorf("%s: got %v, want ErrBinary naming the file", name, err)
 		}
 	}
+	// bzip2 and xz, which fiasco does not read, are named with what to do.
+	for name, data := range map[string][]byte{
+		"crawl.warc.bz2": []byte("BZh91AY&SY\x00\x01rest of the stream"),
+		"crawl.warc.xz":  []byte("\xFD7zXZ\x00\x00\x04rest"),
+	} {
+		_, err := Bytes(name, data, Options{})
+		if !errors.Is(err, ErrBinary) || !strings.Contains(err.Error(), name) || !strings.Contains(err.Error(), "decompress it first") {
+			t.Errorf("%s: got %v, want ErrBinary naming the file and the compression", name, err)
+		}
+	}
+	// A text page that begins with the letters BZh is still a page.
+	if _, err := Bytes("bzh.html", []byte("BZh9 is a bzip2 magic number.<p>"+strings.Repeat("More text of the page. ", 20)), Options{}); err != nil {
+		t.Errorf("a page beginning BZh9: %v", err)
+	}
 	// So is one padded with NUL bytes at its end.
 	pad := append([]byte(strings.Repeat("<p>Some text of the page.</p>", 40)), make([]byte, 512)...)
 	if p, err := Bytes("padded.html", pad, Options{}); err != nil || !strings.Contains(docText(p.Doc), "Some text") {

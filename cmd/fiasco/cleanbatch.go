@@ -39,6 +39,16 @@ type batchRun struct {
 // cleanBatch cleans every input into the outputs the flags name.
 func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr io.Writer) error {
 	earlier := !cf.resume && earlierOutput(cf.format, cf.out)
+	// A WET file holds no record of failed inputs, its error log does: a
+	// resume that finds no log cannot match the inputs to the output.
+	var missingLog string
+	if cf.resume && cf.format == corpus.WET {
+		if l := corpus.ResumedErrorLog(cf.format, cf.out, cf.errors); l != "" && !corpus.IsDevice(l) {
+			if _, err := os.Stat(l); errors.Is(err, os.ErrNotExist) {
+				missingLog = l
+			}
+		}
+	}
 	_, statErr := os.Stat(cf.out)
 	fresh := cf.out != "" && errors.Is(statErr, os.ErrNotExist) // this run makes the output
 	// The output is this run's from the start: another run's is refused
@@ -168,6 +178,9 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	if err := out.Resume.Err(); refused {
 		if markErr != nil {
 			return markErr
+		}
+		if missingLog != "" {
+			return fmt.Errorf("%s, the error log of the WET output, was not there when the run began: a WET file holds no record of failed inputs, its error log does, so the inputs cannot be matched to what the earlier run did without it (if the earlier run was given --errors FILE, give the same --errors; if the log was moved, move it back; else --overwrite in place of --resume starts afresh): %w", missingLog, err)
 		}
 		if cf.format == corpus.WET && cf.errors == "" {
 			// A WET file holds no record of failed inputs: its error

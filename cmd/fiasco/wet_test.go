@@ -447,3 +447,29 @@ func TestResumeGivenErrorLogGone(t *testing.T) {
 		t.Errorf("resumed with the earlier log gone: %s", errs)
 	}
 }
+
+// TestResumeWETLogMissing: a WET output resumed without the error log
+// that holds its failed inputs is refused with the log named as the
+// cause, not the inputs.
+func TestResumeWETLogMissing(t *testing.T) {
+	dir := t.TempDir()
+	in := failingWARC(t, dir)
+	out := filepath.Join(dir, "c.wet.gz")
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "wet", "-o", out, in); code != 1 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	log := filepath.Join(dir, "c.wet.errors.jsonl")
+	for _, args := range [][]string{{}, {"--errors", filepath.Join(dir, "other.jsonl")}} {
+		if err := os.Remove(log); err != nil && len(args) == 0 {
+			t.Fatal(err)
+		}
+		missing := log
+		if len(args) > 0 {
+			missing = args[1]
+		}
+		code, _, errs := fiasco(t, append([]string{"clean", "--no-render", "-q", "--format", "wet", "-o", out, "--resume", in}, args...)...)
+		if code != 1 || !strings.Contains(errs, missing+", the error log of the WET output, was not there when the run began") {
+			t.Errorf("resumed %v without the log: exit %d: %s", args, code, errs)
+		}
+	}
+}

@@ -321,27 +321,30 @@ func (b *batchRun) emit(o pipeline.Outcome) {
 	}
 	if corpus.Truncated(o) {
 		b.truncated++
-		if b.truncated <= maxRepeats {
-			b.status.message(fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, truncatedMsg(corpus.Cut(o), b.maxB)))
-		}
+		b.note(b.truncated, fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, truncatedMsg(corpus.Cut(o), b.maxB)), "truncated")
 	}
 	if why := corpus.RenderError(o); why != "" {
 		b.unrendered++
-		if b.unrendered <= maxRepeats {
-			b.status.message("fiasco clean: " + renderFailedMsg(why))
-		}
+		b.note(b.unrendered, "fiasco clean: "+renderFailedMsg(why), "cleaned by the text model as rendering failed")
 	}
 	if n, all := corpus.Unseen(o); n > 0 {
 		b.unseen++
-		if b.unseen <= maxRepeats {
-			b.status.message(fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, unseenMsg(n, all)))
-		}
+		b.note(b.unseen, fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, unseenMsg(n, all)), "with text blocks the rendering could not show")
 	}
 	if corpus.Floored(o) {
 		b.floored++
-		if b.floored <= maxRepeats {
-			b.status.message(fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, flooredMsg))
-		}
+		b.note(b.floored, fmt.Sprintf("fiasco clean: %s: %s", o.Input.Name, flooredMsg), "with prose kept by the floor")
+	}
+}
+
+// note prints line, a note on the n-th page of a kind, for the first
+// maxRepeats pages of the kind, then once that later ones are not named.
+func (b *batchRun) note(n int, line, kind string) {
+	switch {
+	case n <= maxRepeats:
+		b.status.message(line)
+	case n == maxRepeats+1:
+		b.status.message(fmt.Sprintf("fiasco clean: more pages %s are not named here: the summary counts them, and each one's record says so", kind))
 	}
 }
 

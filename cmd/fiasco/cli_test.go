@@ -188,6 +188,33 @@ func TestInterruptedInProcess(t *testing.T) {
 	}
 }
 
+// TestRepeatedNotes: a note of a kind (here: truncated) is printed for a
+// few pages, then once that later pages are not named; the summary
+// counts them all.
+func TestRepeatedNotes(t *testing.T) {
+	page, err := os.ReadFile("../../testdata/article.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := t.TempDir()
+	for i := range 6 {
+		os.WriteFile(filepath.Join(in, fmt.Sprintf("p%d.html", i)), page, 0o644)
+	}
+	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--max-bytes", "2000", "--format", "jsonl", "-o", filepath.Join(t.TempDir(), "o.jsonl"), in)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	named := 0
+	for i := range 6 {
+		if strings.Contains(errs, fmt.Sprintf("p%d.html: ", i)) {
+			named++
+		}
+	}
+	if named != maxRepeats || strings.Count(errs, "more pages truncated are not named here") != 1 || !strings.Contains(errs, "6 truncated") {
+		t.Errorf("%d pages named, want %d, then one line for the rest:\n%s", named, maxRepeats, errs)
+	}
+}
+
 // TestRepeatedErrors: pages failing with the same error are named a few
 // times on stderr, then counted; errors.jsonl lists them all.
 func TestRepeatedErrors(t *testing.T) {

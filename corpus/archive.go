@@ -279,6 +279,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		seq++
 		in.Rel = fmt.Sprintf("%s#%06d", rel, seq)
 		in.ContentType = resp.Header.Get("Content-Type")
+		in.HTTPStatus = resp.StatusCode
 		data, err := io.ReadAll(resp.Body)
 		if err == nil && len(data) == 0 && !resp.Short() && !in.Truncated {
 			s.skip(SkipEmpty) // its number stays taken: the names after it are as before

@@ -154,9 +154,22 @@ func TestArchivePages(t *testing.T) {
 			if st.Archives != 1 || st.Records < 12 || fmt.Sprint(st.Skipped) != fmt.Sprint(wantSkip) {
 				t.Errorf("stats %+v, want 12 or 13 records (the cut one read or not) and skipped %v", st, wantSkip)
 			}
+			for _, in := range ins[:3] {
+				if in.HTTPStatus != 200 {
+					t.Errorf("%s: HTTPStatus %d, want 200", in.URL, in.HTTPStatus)
+				}
+			}
 			s = NewSource(Options{AnyStatus: true})
-			if n := len(inputsOf(t, s, path)); n != 5 {
+			all := inputsOf(t, s, path)
+			if n := len(all); n != 5 {
 				t.Errorf("AnyStatus: %d inputs, want 5 (the 404 page too; not the empty 301)", n)
+			}
+			statuses := map[int]int{}
+			for _, in := range all {
+				statuses[in.HTTPStatus]++
+			}
+			if statuses[404] != 1 {
+				t.Errorf("AnyStatus: HTTP statuses %v, want one 404", statuses)
 			}
 			if n := s.Stats().Skipped[SkipEmpty]; n != 2 {
 				t.Errorf("AnyStatus: %d empty responses skipped, want 2 (the 200 and the 301)", n)

@@ -31,7 +31,8 @@ type ManifestLine struct {
 	URL          string `json:"url,omitempty"`
 	WARCRecordID string `json:"warc_record_id,omitempty"`
 	WARCDate     string `json:"warc_date,omitempty"`
-	Output       string `json:"output,omitempty"` // relative to the directory
+	HTTPStatus   int    `json:"http_status,omitempty"` // a WARC response's HTTP status code
+	Output       string `json:"output,omitempty"`      // relative to the directory
 	Truncated    bool   `json:"truncated,omitempty"`
 	RenderError  string `json:"render_error,omitempty"`  // cleaned by the text model: rendering failed
 	UnseenBlocks int    `json:"unseen_blocks,omitempty"` // blocks the rendering could not show, decided by the text model
@@ -137,7 +138,7 @@ func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
 	s.mayReplace = false
 	name := s.names.name(o.Input)
 	in := o.Input
-	line := ManifestLine{Input: RecordedName(in.Name), URL: in.URL, WARCRecordID: in.RecordID, WARCDate: WARCDate(in)}
+	line := ManifestLine{Input: RecordedName(in.Name), URL: in.URL, WARCRecordID: in.RecordID, WARCDate: WARCDate(in), HTTPStatus: in.HTTPStatus}
 	where := ""
 	failed := o.Err != nil
 	if _, ok := o.Value.(*Encoded); !ok && !failed {

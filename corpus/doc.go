@@ -50,7 +50,8 @@
 // pipeline.Result.Write writes it) with a manifest (manifest.jsonl: input →
 // output, or its error); a JSON Lines file or stream (jsonl: one object per
 // input: input (its name; FILE#OFFSET for a WARC record), url,
-// warc_record_id, warc_date, title, author, date, site (the page's
+// warc_record_id, warc_date, http_status (a WARC response's HTTP status
+// code), title, author, date, site (the page's
 // metadata, package meta; author, date and site only when known), lang
 // ([Lang]: a guess among 20 languages, "" for others), charset, truncated, text, render_error when the text model cleaned the
 // page because rendering it failed, unseen_blocks, smoothed_blocks,

@@ -103,8 +103,8 @@ func Cut(o pipeline.Outcome) string { return summary(o).Cut }
 func RenderError(o pipeline.Outcome) string { return summary(o).RenderError }
 
 // Line is one line of the JSONL output: a cleaned page, or with Error set,
-// a page that failed (then only Input, URL, WARCRecordID and WARCDate are
-// set).
+// a page that failed (then only Input, URL, WARCRecordID, WARCDate and
+// HTTPStatus are set).
 // Title (always set for a cleaned page), Author, Date and Site are the
 // page's metadata (pipeline.Doc.Meta, package meta); Author, Date and Site
 // are omitted when the page does not give them.
@@ -114,16 +114,19 @@ type Line struct {
 	WARCRecordID string `json:"warc_record_id,omitempty"`
 	// WARCDate is a WARC record's WARC-Date, when the crawler fetched
 	// the page (RFC 3339, UTC); Date is the page's own date.
-	WARCDate  string      `json:"warc_date,omitempty"`
-	Title     *string     `json:"title,omitempty"`
-	Author    string      `json:"author,omitempty"`
-	Date      string      `json:"date,omitempty"`
-	Site      string      `json:"site,omitempty"`
-	Lang      *string     `json:"lang,omitempty"`
-	Charset   *string     `json:"charset,omitempty"`
-	Truncated *bool       `json:"truncated,omitempty"`
-	Text      *string     `json:"text,omitempty"`
-	Blocks    []LineBlock `json:"blocks,omitempty"`
+	WARCDate string `json:"warc_date,omitempty"`
+	// HTTPStatus is a WARC response's HTTP status code (not 2xx only
+	// with --any-status).
+	HTTPStatus int         `json:"http_status,omitempty"`
+	Title      *string     `json:"title,omitempty"`
+	Author     string      `json:"author,omitempty"`
+	Date       string      `json:"date,omitempty"`
+	Site       string      `json:"site,omitempty"`
+	Lang       *string     `json:"lang,omitempty"`
+	Charset    *string     `json:"charset,omitempty"`
+	Truncated  *bool       `json:"truncated,omitempty"`
+	Text       *string     `json:"text,omitempty"`
+	Blocks     []LineBlock `json:"blocks,omitempty"`
 	// RenderError: rendering the page failed and the text model cleaned
 	// it (pipeline.Result.RenderErr).
 	RenderError string `json:"render_error,omitempty"`
@@ -184,7 +187,7 @@ func JSONLine(o *pipeline.Outcome, withBlocks bool) ([]byte, error) {
 		return nil, emptyOutcome(o.Input.Name)
 	}
 	in := o.Input
-	l := Line{Input: RecordedName(in.Name), URL: in.URL, WARCRecordID: in.RecordID}
+	l := Line{Input: RecordedName(in.Name), URL: in.URL, WARCRecordID: in.RecordID, HTTPStatus: in.HTTPStatus}
 	l.WARCDate = WARCDate(in)
 	if o.Err != nil {
 		l.Error, l.Damage = o.Err.Error(), IsDamage(o.Err)

@@ -22,6 +22,7 @@ type ErrorRecord struct {
 	// WARCDate is the record's WARC-Date, as JSONL output gives it
 	// (WARCDate).
 	WARCDate    string `json:"warc_date,omitempty"`
+	HTTPStatus  int    `json:"http_status,omitempty"` // a WARC response's HTTP status code
 	Error       string `json:"error"`
 	Interrupted bool   `json:"interrupted,omitempty"`
 	// Damage marks the record of damage in a WARC file, not of a page

@@ -853,14 +853,14 @@ func TestDeviceNameAppends(t *testing.T) {
 func TestErrorRecordsAgree(t *testing.T) {
 	dir := t.TempDir()
 	in := pipeline.Input{Name: "crawl.warc.gz#3", URL: "http://example.org/a?b=1&c=2", RecordID: "<urn:uuid:1>",
-		Date: time.Date(2026, 11, 30, 10, 4, 5, 123456000, time.UTC)}
+		Date: time.Date(2026, 11, 30, 10, 4, 5, 123456000, time.UTC), HTTPStatus: 404}
 	failed := pipeline.Outcome{Input: in, Err: errors.New("crawl.warc.gz#3: no <html> or <text> element")}
 	const date, msg = `"warc_date":"2026-11-30T10:04:05.123456Z"`, `no <html> or <text> element`
 	check := func(what string, data []byte) {
 		t.Helper()
 		s := string(data)
-		if !strings.Contains(s, date) || !strings.Contains(s, msg) || !strings.Contains(s, `"<urn:uuid:1>"`) || !strings.Contains(s, "&c=2") {
-			t.Errorf("%s: %s, want %s, %q, the record ID and the URL as written", what, s, date, msg)
+		if !strings.Contains(s, date) || !strings.Contains(s, msg) || !strings.Contains(s, `"<urn:uuid:1>"`) || !strings.Contains(s, "&c=2") || !strings.Contains(s, `"http_status":404`) {
+			t.Errorf("%s: %s, want %s, %q, the record ID, the URL as written and the HTTP status", what, s, date, msg)
 		}
 	}
 	line, err := JSONLine(&failed, false)
@@ -874,7 +874,7 @@ func TestErrorRecordsAgree(t *testing.T) {
 		t.Fatal(err)
 	}
 	put(t, out.Sink, []pipeline.Outcome{failed})
-	if err := out.Errors.Add(ErrorRecord{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID, WARCDate: WARCDate(in), Error: failed.Err.Error()}); err != nil {
+	if err := out.Errors.Add(ErrorRecord{Input: in.Name, URL: in.URL, WARCRecordID: in.RecordID, WARCDate: WARCDate(in), HTTPStatus: in.HTTPStatus, Error: failed.Err.Error()}); err != nil {
 		t.Fatal(err)
 	}
 	if err := out.Close(); err != nil {

@@ -21,7 +21,8 @@ import (
 // in its JSONL line and manifest entry, Fiasco-Unseen-Blocks in its WET
 // record; and Unseen reads it back from what Encode left. So does a page
 // whose prose the floor kept (pipeline.Result.Floored): floored,
-// Fiasco-Floored. Blocks in JSONL (with Blocks) and the JSON format say
+// Fiasco-Floored; and one of a WARC response its HTTP status (here 404, as
+// --any-status lets through): http_status, Fiasco-HTTP-Status. Blocks in JSONL (with Blocks) and the JSON format say
 // which they are: unseen, smoothed (with smoothed_blocks, the page's
 // count), floor.
 func TestUnseenFields(t *testing.T) {
@@ -33,7 +34,7 @@ func TestUnseenFields(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in := pipeline.Input{Name: "tall.html", URL: "http://ex.org/tall",
+	in := pipeline.Input{Name: "tall.html", URL: "http://ex.org/tall", HTTPStatus: 404,
 		Data: []byte("<html><body><h1>A report</h1><p>The first paragraph of the report, a sentence long enough to be kept.</p><p>The last paragraph of the report, below the capture of a very tall page.</p></body></html>")}
 	// outcome is the page as a visual model would have cleaned it with
 	// its last block below the capture.
@@ -57,10 +58,10 @@ func TestUnseenFields(t *testing.T) {
 		return pipeline.Outcome{Input: in, Result: r}
 	}
 	dir := t.TempDir()
-	for _, f := range []struct{ format, path, want, floored string }{
-		{"jsonl", filepath.Join(dir, "out.jsonl"), `"unseen_blocks":1`, `"floored":true`},
-		{"wet", filepath.Join(dir, "out.warc.wet.gz"), FieldUnseenBlocks + ": 1\r\n", FieldFloored + ": true\r\n"},
-		{"text", filepath.Join(dir, "pages"), `"unseen_blocks":1`, `"floored":true`},
+	for _, f := range []struct{ format, path, want, floored, status string }{
+		{"jsonl", filepath.Join(dir, "out.jsonl"), `"unseen_blocks":1`, `"floored":true`, `"http_status":404`},
+		{"wet", filepath.Join(dir, "out.warc.wet.gz"), FieldUnseenBlocks + ": 1\r\n", FieldFloored + ": true\r\n", FieldHTTPStatus + ": 404\r\n"},
+		{"text", filepath.Join(dir, "pages"), `"unseen_blocks":1`, `"floored":true`, `"http_status":404`},
 	} {
 		out, err := Open(OutputOptions{Format: f.format, Path: f.path})
 		if err != nil {
@@ -94,7 +95,7 @@ func TestUnseenFields(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		for _, w := range []string{f.want, f.floored} {
+		for _, w := range []string{f.want, f.floored, f.status} {
 			if !strings.Contains(string(data), w) {
 				t.Errorf("%s: output lacks %q:\n%s", f.format, w, data)
 			}

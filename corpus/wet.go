@@ -37,6 +37,11 @@ const FieldUnseenBlocks = "Fiasco-Unseen-Blocks"
 // "true".
 const FieldFloored = "Fiasco-Floored"
 
+// FieldHTTPStatus is the named field of a WET conversion record whose
+// page comes from a WARC response: its HTTP status code (not 2xx only
+// with Options.AnyStatus).
+const FieldHTTPStatus = "Fiasco-HTTP-Status"
+
 // wetSink writes a WET file: a warcinfo record, then one conversion
 // record per cleaned page, each its own gzip member, as Common Crawl's.
 // Failed pages have no record (the error log lists them).
@@ -108,6 +113,9 @@ func (s *wetSink) Encode(o *pipeline.Outcome) {
 	r, in := o.Result, o.Input
 	text := strings.TrimSuffix(r.Text(), "\n")
 	fields := warc.Header{{Name: FieldInput, Value: oneLine(RecordedName(in.Name))}}
+	if in.HTTPStatus != 0 {
+		fields.Add(FieldHTTPStatus, strconv.Itoa(in.HTTPStatus))
+	}
 	if lang := Lang(text); lang != "" {
 		fields.Add(warc.FieldIdentifiedLanguage, iso639_3[lang])
 	}

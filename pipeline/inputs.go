@@ -49,6 +49,10 @@ type Input struct {
 	// time.
 	RecordID string
 	Date     time.Time
+	// HTTPStatus is the HTTP status code of the WARC response record the
+	// page comes from (not 2xx only with corpus.Options.AnyStatus), 0 for
+	// other inputs.
+	HTTPStatus int
 	// Truncated says the bytes were cut before fiasco saw them (a WARC
 	// record marked WARC-Truncated, or an HTTP body shorter than its
 	// Content-Length); the result reports the page as truncated.

@@ -38,7 +38,7 @@ func newFailureLog(w io.Writer, prefix string, st *status, log *corpus.ErrorLog)
 }
 
 func record(in pipeline.Input, err error, msg string, interrupted bool) errRecord {
-	return errRecord{Input: corpus.RecordedName(in.Name), URL: in.URL, WARCRecordID: in.RecordID, WARCDate: corpus.WARCDate(in), Error: msg, Interrupted: interrupted, Damage: corpus.IsDamage(err)}
+	return errRecord{Input: corpus.RecordedName(in.Name), URL: in.URL, WARCRecordID: in.RecordID, WARCDate: corpus.WARCDate(in), HTTPStatus: in.HTTPStatus, Error: msg, Interrupted: interrupted, Damage: corpus.IsDamage(err)}
 }
 
 // interrupted records that a signal kept in from being cleaned: in the

@@ -282,6 +282,19 @@ func Read(r io.Reader) (*Model, error) {
 			return nil, err
 		}
 	}
+	if !m.Visual {
+		// A model cleaned without rendering would read zeros for these.
+		for _, c := range []*svm.Model{m.English, m.Other} {
+			if c == nil {
+				continue
+			}
+			for _, n := range c.FeatureNames {
+				if features.IsVisual(n) {
+					return nil, fmt.Errorf("model marked without visual features (\"visual\": false) reads %q, a visual feature: the file is inconsistent", n)
+				}
+			}
+		}
+	}
 	return m, nil
 }
 

@@ -348,3 +348,31 @@ func TestFloorShareStored(t *testing.T) {
 		}
 	}
 }
+
+// TestVisualFeatureInTextModel: a model marked without visual features
+// ("visual": false) whose SVM reads a visual feature (a hand-edited
+// file) is refused: cleaned without rendering, it would read zeros.
+func TestVisualFeatureInTextModel(t *testing.T) {
+	m, err := classify.Default(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := m.Write(&buf); err != nil {
+		t.Fatal(err)
+	}
+	first := m.English.FeatureNames[0]
+	file := rewriteModel(t, buf.Bytes(), `"`+first+`"`, `"vis_x"`)
+	_, err = classify.Read(bytes.NewReader(file))
+	if err == nil || !strings.Contains(err.Error(), `reads "vis_x", a visual feature`) {
+		t.Errorf("error %v, want one naming vis_x", err)
+	}
+	// The rendered model, marked visual, reads its visual features.
+	if vm, err := classify.Default(true); err != nil {
+		t.Fatal(err)
+	} else if buf.Reset(); vm.Write(&buf) != nil {
+		t.Fatal("writing the rendered model")
+	} else if _, err := classify.Read(&buf); err != nil {
+		t.Errorf("the rendered model: %v", err)
+	}
+}

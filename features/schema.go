@@ -251,6 +251,13 @@ func Project(rows [][]float64, cols []int) [][]float64 {
 	return out
 }
 
+// IsVisual reports whether the named column is a visual one, measured on
+// the rendered page (group Visual); false for an unknown name.
+func IsVisual(name string) bool {
+	i, ok := index[name]
+	return ok && schema[i].Group == Visual
+}
+
 // IsStyle reports whether the named column is one of the vision.Fields
 // marked Style (read from the computed style, not measured on the
 // screenshot; not in a trainer's default set).

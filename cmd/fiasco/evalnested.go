@@ -96,7 +96,7 @@ type nestedFlags struct {
 
 func addNestedFlags(fs *flagSet) *nestedFlags {
 	n := &nestedFlags{}
-	fs.Func("nested", "nested cross-validation by page: `OUTER,INNER` folds (e.g. 10,5); inner folds choose the setting from the grid, outer folds report", func(s string) error {
+	fs.Func("nested", "nested cross-validation by page (by site with --folds-by site): `OUTER,INNER` folds (e.g. 10,5); inner folds choose the setting from the grid, outer folds report", func(s string) error {
 		o, i, err := parseFoldPair(s)
 		n.outer, n.inner = o, i
 		return err

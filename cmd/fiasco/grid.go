@@ -158,6 +158,11 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if col, lo, hi := unscaled(prob); col >= 0 {
 		fmt.Fprintf(stderr, "fiasco grid: warning: %s is not scaled to [-1, 1] (feature %d spans %g to %g); fiasco train scales every column first, so C and gamma found here do not carry over to it: scale the file (fiasco svm scale) and search that\n", data, col+1, lo, hi)
 	}
+	if n := len(prob.Y); *folds > n {
+		// A flag the data cannot meet: a usage error, as train --grid's
+		// --folds and eval --cv's are.
+		return usagef("grid", "-v %d: %s holds %d rows, fewer than the folds", *folds, data, n)
+	}
 	foldOf, err := svm.StratifiedFolds(prob.Y, *folds, sf.seed)
 	if err != nil {
 		return dataErr(data, err)

@@ -221,7 +221,7 @@ func (m *modelFlags) loadModel() (*classify.Model, error) {
 					*m.policy = pp // the model's own policy (in eval, also the gold's)
 				}
 			case !m.scoring:
-				return nil, fmt.Errorf("--model %s was trained for --policy %s, not %s", m.model, p, m.policy)
+				return nil, usagef(m.cmd, "--model %s was trained for --policy %s, not %s (leave --policy out to clean under the model's own)", m.model, p, m.policy)
 			}
 		}
 		return mod, nil

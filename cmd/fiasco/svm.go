@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strconv"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/svm"
 )
 
@@ -65,11 +67,39 @@ func readProblem(path string, minFeatures int) (*svm.Problem, error) {
 		return nil, err
 	}
 	defer f.Close()
-	p, err := svm.ReadLIBSVM(bufio.NewReaderSize(f, 1<<20), minFeatures)
+	br := bufio.NewReaderSize(f, 1<<20)
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if why := notLIBSVM(path, fi.Mode().IsRegular(), br); why != "" {
+		return nil, fmt.Errorf("%s: %s, not data in LIBSVM format (fiasco features writes it from pages)", path, why)
+	}
+	p, err := svm.ReadLIBSVM(br, minFeatures)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	return p, nil
+}
+
+// notLIBSVM names what the file at path, read by br, is where its start
+// says it is something other than LIBSVM data that a user may give by
+// mistake (a model, a compressed file, JSON); "" otherwise. Only a
+// regular file is opened again to tell a model (a pipe would lose data).
+func notLIBSVM(path string, regular bool, br *bufio.Reader) string {
+	head, _ := br.Peek(2)
+	if len(head) == 2 && head[0] == 0x1f && head[1] == 0x8b {
+		if regular {
+			if is, _ := classify.IsModelFile(path); is {
+				return "a fiasco model file"
+			}
+		}
+		return "gzip-compressed data (decompress it first)"
+	}
+	if head, _ = br.Peek(512); len(bytes.TrimLeft(head, " \t\r\n")) > 0 && bytes.TrimLeft(head, " \t\r\n")[0] == '{' {
+		return "JSON (a model's or a range file's sidecar?)"
+	}
+	return ""
 }
 
 // dataErr names the data file an error of the SVM's is about; an

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/internal/shared"
 
 	"github.com/fiasco-project/fiasco/svm"
@@ -455,5 +457,49 @@ func TestGridNull(t *testing.T) {
 		if code, _, errs := runCmd(t, gridCmd, append(c.args, data)...); code != 2 || !strings.Contains(errs, c.err) {
 			t.Errorf("grid %q: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.err)
 		}
+	}
+}
+
+// TestNotLIBSVM: a model file, gzip data or JSON given where LIBSVM data
+// is read (grid, svm train) is named for what it is, not read as data
+// whose first label is garbage.
+func TestNotLIBSVM(t *testing.T) {
+	dir := t.TempDir()
+	m, err := classify.Default(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	model := filepath.Join(dir, "m.fiasco")
+	if err := m.Save(model); err != nil {
+		t.Fatal(err)
+	}
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	zw.Write([]byte("+1 1:0.5\n-1 1:-0.5\n"))
+	zw.Close()
+	data := filepath.Join(dir, "blocks.libsvm.gz")
+	os.WriteFile(data, gz.Bytes(), 0o644)
+	sidecar := filepath.Join(dir, "blocks.libsvm.json")
+	os.WriteFile(sidecar, []byte(`{"features": ["a"]}`), 0o644)
+	for path, want := range map[string]string{
+		model:   "a fiasco model file, not data in LIBSVM format",
+		data:    "gzip-compressed data (decompress it first), not data in LIBSVM format",
+		sidecar: "JSON (a model's or a range file's sidecar?), not data in LIBSVM format",
+	} {
+		for _, args := range [][]string{{"grid", "-q", "-out", "null", "-png", "null", path}, {"svm", "train", path, filepath.Join(dir, "out.model")}} {
+			if code, _, errs := fiasco(t, args...); code != 1 || !strings.Contains(errs, path+": "+want) {
+				t.Errorf("%v: exit %d, stderr %q; want %q", args, code, errs, want)
+			}
+		}
+	}
+}
+
+// TestGridMoreFoldsThanRows: -v beyond the rows is a usage error (exit
+// 2), as train --grid's --folds and eval --cv's are.
+func TestGridMoreFoldsThanRows(t *testing.T) {
+	data := filepath.Join(t.TempDir(), "tiny.libsvm")
+	os.WriteFile(data, []byte("+1 1:0.5\n-1 1:-0.5\n+1 1:0.25\n"), 0o644)
+	if code, _, errs := fiasco(t, "grid", "-q", "-out", "null", "-png", "null", "-v", "5", data); code != 2 || !strings.Contains(errs, "-v 5: "+data+" holds 3 rows, fewer than the folds") {
+		t.Errorf("exit %d, stderr %q", code, errs)
 	}
 }

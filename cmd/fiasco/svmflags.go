@@ -129,7 +129,12 @@ func addSVMFlags(fs *flag.FlagSet, letters bool) *svmFlags {
 			return fmt.Errorf("probability estimates are for fiasco svm train and predict: a cleaning model keeps blocks by their decision values against its threshold (--threshold), and would never read them")
 		})
 	}
-	fs.Uint64Var(&f.seed, "seed", 1, "seed for folds and probability estimates")
+	if letters {
+		fs.Uint64Var(&f.seed, "seed", 1, "seed for folds and probability estimates")
+	} else {
+		// fiasco train and eval: every random draw of theirs.
+		fs.Uint64Var(&f.seed, "seed", 1, "seed of every random draw: folds, --extra-pages and --max-blocks samples, the --max-sv reduced sets' k-means, bootstrap resamples")
+	}
 	fs.IntVar(&f.threads, "threads", 1, "goroutines per kernel column for long columns (one training)")
 	return f
 }

@@ -39,7 +39,8 @@ all pages first (fiasco eval --cv or --nested scores a choice honestly).
 A model holds two SVMs: one for pages whose text looks English, on every
 feature, and one for the others, on the features that need no English
 word lists (no keywords, stop words or known words); both take the same
-C and gamma, and the counts train prints are the English one's. The
+C and gamma (but -g 0, whose gamma is 1/features: each SVM's own number of
+features), and the counts train prints are the English one's. The
 default features are the text and structure ones (with the context ones
 under --policy article), as the embedded text models'; the embedded rendered models add shape (--features
 text,shape; see the README on rebuilding them). Pages are rendered in
@@ -64,7 +65,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	grid := fs.Bool("grid", false, "choose C and gamma by a grid search first")
 	log2c := fs.String("log2c", "-1,9,2", "grid: log2 C begin,end,step; null: C is -c's, not searched")
 	log2g := fs.String("log2g", "-9,1,2", "grid: log2 gamma begin,end,step; null: gamma is -g's, not searched")
-	folds := fs.Int("folds", 5, "grid: folds (pages, not blocks, are split)")
+	folds := fs.Int("folds", 5, "grid: folds (pages, or sites with --folds-by site, are split, not blocks)")
 	bySite, foldsBy := false, false
 	fs.Func("folds-by", "--grid, --stack: deal their folds by `MODE`: page (the default) or site (a page's registrable domain, from its address: see fiasco eval -h)", func(s string) error {
 		switch s {
@@ -289,6 +290,7 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		res, err := train.Grid(ctx, ex, to, train.Folding{K: *folds, Seed: sf.seed, BySite: bySite}, gopt)
 		bar.Done()
 		if err != nil {
+			reportStoppedGrid(stderr, res, to.Params.Kernel == svm.Linear)
 			return fmt.Errorf("--grid: %w", err)
 		}
 		printGridMatrix(stderr, res, to.Params.Kernel == svm.Linear)
@@ -353,6 +355,18 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fmt.Fprintf(stderr, "fiasco train: %d pages, %d blocks (%d clean); C = %g%s, %s; wrote %s\n",
 		m.Info.Pages, m.Info.Blocks, m.Info.Clean, to.Params.C, gamma, vectors, *out)
 	return df.done(nil, stderr)
+}
+
+// reportStoppedGrid writes the pairs a grid stopped by a signal finished
+// (res, partial; nothing where there are none), as fiasco grid prints
+// them: no model is written.
+func reportStoppedGrid(w io.Writer, res *svm.GridResult, linear bool) {
+	if res == nil || len(res.Points) == 0 {
+		return
+	}
+	printGridMatrix(w, res, linear)
+	fmt.Fprintf(w, "fiasco train: --grid stopped with %d of %d pairs finished (above; - where not); no model written\n",
+		len(res.Points), len(res.Log2C)*max(len(res.Log2G), 1))
 }
 
 // printGridMatrix writes CV accuracy over the grid, gamma down, C across.

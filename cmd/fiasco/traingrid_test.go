@@ -148,3 +148,36 @@ func TestGridFoldsWithExtra(t *testing.T) {
 		t.Errorf("fiasco %s: exit %d: %s", strings.Join(args, " "), code, errs)
 	}
 }
+
+// TestReportStoppedGrid: a grid a signal stopped prints the pairs it
+// finished, the others as "-", and says no model is written; with no pair
+// finished, nothing.
+func TestReportStoppedGrid(t *testing.T) {
+	res := &svm.GridResult{Log2C: []float64{0, 2}, Log2G: []float64{-5, -3}}
+	p := svm.GridPoint{Log2C: 2, Log2G: -5}
+	p.Accuracy = 0.9125
+	res.Points = append(res.Points, p)
+	var b strings.Builder
+	reportStoppedGrid(&b, res, false)
+	got := b.String()
+	for _, want := range []string{"91.25", "stopped with 1 of 4 pairs finished", "no model written"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+	n := 0
+	lines := strings.Split(strings.TrimSuffix(got, "\n"), "\n")
+	for _, f := range strings.Fields(strings.Join(lines[:len(lines)-1], "\n")) { // the matrix
+		if f == "-" {
+			n++
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d pairs shown unfinished, want 3:\n%s", n, got)
+	}
+	b.Reset()
+	reportStoppedGrid(&b, &svm.GridResult{Log2C: res.Log2C, Log2G: res.Log2G}, false)
+	if b.Len() != 0 {
+		t.Errorf("no pair finished: %q, want nothing", b.String())
+	}
+}

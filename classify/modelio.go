@@ -284,7 +284,7 @@ func Read(r io.Reader) (*Model, error) {
 	}
 	if !m.Visual {
 		// A model cleaned without rendering would read zeros for these.
-		for _, c := range []*svm.Model{m.English, m.Other} {
+		for _, c := range []*svm.Model{m.English, m.Other, m.Stack} {
 			if c == nil {
 				continue
 			}

@@ -1,6 +1,7 @@
 package corpus
 
 import (
+	"errors"
 	"fmt"
 	"iter"
 
@@ -105,6 +106,12 @@ func (r *Resume) Filter(inputs iter.Seq[pipeline.Input], skip func(pipeline.Inpu
 					}
 					continue
 				}
+				if errors.Is(in.Err, ErrNoRecord) && r.pending() {
+					// A WARC file with no record, amid inputs done: a run
+					// before 2026-12-03 gave it no error record. Passed
+					// over, as that run did.
+					continue
+				}
 				next := in.Name
 				if in.RecordID != "" {
 					// The logs name a WARC record by its ID: say it, as
@@ -127,6 +134,16 @@ func (r *Resume) Filter(inputs iter.Seq[pipeline.Input], skip func(pipeline.Inpu
 			r.err = r.exhausted("")
 		}
 	}
+}
+
+// pending reports whether a log holds entries not yet matched.
+func (r *Resume) pending() bool {
+	for _, l := range r.logs {
+		if l.has {
+			return true
+		}
+	}
+	return false
 }
 
 // done reports whether in is the next entry of one of the logs, and moves

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/warc"
@@ -232,11 +233,21 @@ func startsAsOwn(format, path string) (own, partial bool) {
 		return false, false
 	}
 	defer f.Close()
+	raw := make([]byte, 10) // a gzip header's length
+	nr, _ := io.ReadFull(f, raw)
+	if _, err := f.Seek(0, io.SeekStart); err != nil {
+		return false, false
+	}
 	var r io.Reader = f
 	if zr, err := gzip.NewReader(f); err == nil {
 		r = zr
-	} else if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return false, false
+	} else {
+		if nr > 0 && nr < len(raw) && raw[0] == 0x1f && (nr == 1 || raw[1] == 0x8b) {
+			return false, true // a gzip header cut short: the start of a compressed first entry
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return false, false
+		}
 	}
 	head := make([]byte, 4096)
 	n, _ := io.ReadFull(r, head)
@@ -251,7 +262,31 @@ func startsAsOwn(format, path string) (own, partial bool) {
 	if bytes.Contains(head, []byte("WARC-Type: warcinfo")) && bytes.Contains(head, []byte("\r\nsoftware: fiasco")) {
 		return true, false
 	}
-	return false, ended && !bytes.Contains(head, []byte("\r\nsoftware:"))
+	return false, ended && cutWarcinfo(head)
+}
+
+// cutWarcinfo reports whether head, a whole file that begins as a WARC
+// record, is the start of the warcinfo record fiasco writes first, cut
+// short before it could name fiasco: its header not ended, or a
+// warcinfo header whose block is shorter than its Content-Length and
+// begins as fiasco's (software: fiasco, the first field). A whole record,
+// or another tool's, is none.
+func cutWarcinfo(head []byte) bool {
+	end := bytes.Index(head, []byte("\r\n\r\n"))
+	if end < 0 {
+		return true
+	}
+	hdr := head[:end]
+	if !strings.EqualFold(headerField(hdr, "WARC-Type"), "warcinfo") {
+		return false
+	}
+	cl, err := strconv.Atoi(headerField(hdr, "Content-Length"))
+	if err != nil || cl <= len(head)-end-4 {
+		return false
+	}
+	block := string(head[end+4:])
+	const own = "software: fiasco"
+	return strings.HasPrefix(own, block) || strings.HasPrefix(block, own)
 }
 
 // openFilled opens path for reading if it is a regular file that holds a
@@ -298,4 +333,15 @@ func EarlierErrorLog(format, path string) (log string, found bool) {
 	}
 	fi, err := os.Stat(log)
 	return log, err == nil && fi.Mode().IsRegular()
+}
+
+// headerField returns the value of the named field of hdr, a WARC
+// record's header lines (CRLF between them), or "".
+func headerField(hdr []byte, name string) string {
+	for _, line := range strings.Split(string(hdr), "\r\n") {
+		if k, v, ok := strings.Cut(line, ":"); ok && strings.EqualFold(strings.TrimSpace(k), name) {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
 }

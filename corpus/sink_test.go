@@ -942,6 +942,15 @@ func TestForeignFirstEntryCut(t *testing.T) {
 		{WET, "i.wet", "WARC/1.1\r\nWARC-Type: warcinfo\r\nWARC-Da", false, true},
 		{WET, "j.wet", "WAR", true, false},
 		{WET, "k.wet", "<html>", true, true},
+		// A whole small crawl record, not a warcinfo: another tool's.
+		{WET, "l.wet", "WARC/1.1\r\nWARC-Type: response\r\nContent-Length: 4\r\n\r\nabcd\r\n\r\n", true, true},
+		// fiasco's warcinfo cut within its block, and another tool's.
+		{WET, "m.wet", "WARC/1.1\r\nWARC-Type: warcinfo\r\nContent-Length: 300\r\n\r\nsoftware: fia", true, false},
+		{WET, "n.wet", "WARC/1.1\r\nWARC-Type: warcinfo\r\nContent-Length: 300\r\n\r\nsoftware: Heritrix", true, true},
+		{WET, "o.wet", "WARC/1.1\r\nWARC-Type: warcinfo\r\nContent-Length: 13\r\n\r\nsoftware: fia\r\n\r\n", true, true},
+		// A gzip header cut short (every WET output is gzip).
+		{WET, "p.wet.gz", "\x1f\x8b\x08\x00", true, false},
+		{WET, "q.wet.gz", "\x1f\x8b\x08\x00", false, true},
 	} {
 		dir := t.TempDir()
 		p := filepath.Join(dir, c.name)

@@ -229,10 +229,14 @@ func TestWalkSkipsNoPages(t *testing.T) {
 		"site/run1.errors.jsonl": `{"input":"b.html","error":"x"}`,
 		"site/crawl.warc.wet.gz": "\x1f\x8b", "site/.crawl.warc.wet.gz.settings.json": "{}",
 		"site/page.html.settings": page,
+		// A page copied over an earlier run's output keeps that run's
+		// settings file beside it: it begins as no output does, and is
+		// read.
+		"site/copied.html": page, "site/.copied.html.settings.json": "{}",
 	})
 	s := NewSource(Options{})
 	got := collect(t, s, "site")
-	want := []string{"about=site/about", "feed.xml=site/feed.xml", "index.html=site/index.html", "notes.txt=site/notes.txt", "page.html.settings=site/page.html.settings"}
+	want := []string{"about=site/about", "copied.html=site/copied.html", "feed.xml=site/feed.xml", "index.html=site/index.html", "notes.txt=site/notes.txt", "page.html.settings=site/page.html.settings"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("walk gave %q, want %q", got, want)
 	}

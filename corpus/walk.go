@@ -89,7 +89,7 @@ func (w *walker) dir(dir, rel string) bool {
 			// the run's own output
 		case e.fi.IsDir() && isOutputDir(p):
 			w.s.stats.OutputDirs++ // an earlier run's output: its files are no pages
-		case e.fi.Mode().IsRegular() && outputs[e.name]:
+		case e.fi.Mode().IsRegular() && outputs[e.name] && ownStream(p):
 			w.s.stats.OutputFiles++ // an earlier run's JSONL or WET output
 		case e.fi.IsDir():
 			k, ok := keyOf(e.fi)
@@ -159,4 +159,17 @@ func pageExt(name string) string {
 func isOutputDir(dir string) bool {
 	_, err := os.Stat(settingsPath(dir, true))
 	return err == nil
+}
+
+// ownStream reports whether the file at path, beside a run's settings
+// file, begins as fiasco's JSONL or WET output does (or as the start of
+// one cut short): a crawl copied over an earlier output keeps that
+// output's settings file beside it, and is read.
+func ownStream(path string) bool {
+	for _, format := range []string{JSONL, WET} {
+		if own, partial := startsAsOwn(format, path); own || partial {
+			return true
+		}
+	}
+	return false
 }

@@ -361,13 +361,14 @@ func inputIsOutput(cf *cleanFlags, pos []string) error {
 	for _, in := range ins {
 		var ifi os.FileInfo
 		var err error
-		if in == "-" {
+		stdin := in == "-"
+		if stdin {
 			// Standard input redirected from a file (< crawl.warc.gz)
 			// is that file: it must not be an output either.
 			if ifi, err = os.Stdin.Stat(); err != nil || !ifi.Mode().IsRegular() {
 				continue
 			}
-			in = "standard input (-)"
+			in = "standard input (-)" // a name for messages; only SameFile applies to it
 		} else if ifi, err = os.Stat(in); err != nil {
 			continue // a missing input is its own error
 		}
@@ -388,7 +389,7 @@ func inputIsOutput(cf *cleanFlags, pos []string) error {
 				return usagef("clean", "%s is an input directory and %s of this run: the outputs would be written among the pages; name another output directory", in, what)
 			case os.SameFile(ifi, ofi):
 				return usagef("clean", "%s is an input and %s of this run: it would be overwritten before it is read; name another output", in, what)
-			case ofi.IsDir() && !ifi.IsDir() && within(in, o):
+			case !stdin && ofi.IsDir() && !ifi.IsDir() && within(in, o):
 				return usagef("clean", "%s is an input inside the output directory %s: the run's outputs could overwrite it; name another output directory", in, o)
 			}
 		}

@@ -180,7 +180,7 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 			return markErr
 		}
 		if missingLog != "" {
-			return fmt.Errorf("%s, the error log of the WET output, was not there when the run began: a WET file holds no record of failed inputs, its error log does, so the inputs cannot be matched to what the earlier run did without it (if the earlier run was given --errors FILE, give the same --errors; if the log was moved, move it back; else --overwrite in place of --resume starts afresh): %w", missingLog, err)
+			return fmt.Errorf("%s, the error log of the WET output, was not there when the run began: if the earlier run had failed inputs, this log was their only record (a WET file holds none), and without it the inputs cannot be matched to what that run did (if it was given --errors FILE, give the same --errors; if the log was moved, move it back); if it had none, the inputs differ from its own; --overwrite in place of --resume starts afresh: %w", missingLog, err)
 		}
 		if cf.format == corpus.WET && cf.errors == "" {
 			// A WET file holds no record of failed inputs: its error

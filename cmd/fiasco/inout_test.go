@@ -375,4 +375,17 @@ func TestStdinIsOutput(t *testing.T) {
 	if got, _ := os.ReadFile(crawl); !bytes.Equal(got, want) {
 		t.Errorf("the crawl was changed")
 	}
+	// Redirected from a page while the output directory holds the
+	// working directory: standard input is no file inside it to refuse.
+	page, err := os.Open("../../testdata/article.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer page.Close()
+	os.Stdin = page
+	out := t.TempDir()
+	t.Chdir(out)
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "-o", ".", "-"); code != 0 {
+		t.Errorf("-o . - < page: exit %d, stderr:\n%s", code, errs)
+	}
 }

@@ -133,7 +133,7 @@ func addSVMFlags(fs *flag.FlagSet, letters bool) *svmFlags {
 		fs.Uint64Var(&f.seed, "seed", 1, "seed for folds and probability estimates")
 	} else {
 		// fiasco train and eval: every random draw of theirs.
-		fs.Uint64Var(&f.seed, "seed", 1, "seed of every random draw: folds, --extra-pages and --max-blocks samples, the --max-sv reduced sets' k-means, bootstrap resamples")
+		fs.Uint64Var(&f.seed, "seed", 1, "seed of every random draw: folds, --extra-pages and --max-blocks samples, the --max-sv reduced sets' k-means (and eval's bootstrap resamples)")
 	}
 	fs.IntVar(&f.threads, "threads", 1, "goroutines per kernel column for long columns (one training)")
 	return f

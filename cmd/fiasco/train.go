@@ -365,8 +365,11 @@ func reportStoppedGrid(w io.Writer, res *svm.GridResult, linear bool) {
 		return
 	}
 	printGridMatrix(w, res, linear)
-	fmt.Fprintf(w, "fiasco train: --grid stopped with %d of %d pairs finished (above; - where not); no model written\n",
-		len(res.Points), len(res.Log2C)*max(len(res.Log2G), 1))
+	total := len(res.Log2C) * max(len(res.Log2G), 1)
+	if linear {
+		total = len(res.Log2C) // a linear kernel has no gamma to search
+	}
+	fmt.Fprintf(w, "fiasco train: --grid stopped with %d of %d pairs finished (above; - where not); no model written\n", len(res.Points), total)
 }
 
 // printGridMatrix writes CV accuracy over the grid, gamma down, C across.

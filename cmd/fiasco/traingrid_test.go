@@ -175,6 +175,12 @@ func TestReportStoppedGrid(t *testing.T) {
 	if n != 3 {
 		t.Errorf("%d pairs shown unfinished, want 3:\n%s", n, got)
 	}
+	// A linear kernel searches C alone.
+	b.Reset()
+	reportStoppedGrid(&b, &svm.GridResult{Log2C: []float64{0, 2, 4}, Log2G: []float64{-5}, Points: res.Points}, true)
+	if !strings.Contains(b.String(), "stopped with 1 of 3 pairs finished") {
+		t.Errorf("linear kernel:\n%s", b.String())
+	}
 	b.Reset()
 	reportStoppedGrid(&b, &svm.GridResult{Log2C: res.Log2C, Log2G: res.Log2G}, false)
 	if b.Len() != 0 {

@@ -128,6 +128,17 @@ func TestCleanOneWARCErrors(t *testing.T) {
 		!strings.Contains(errs, "1 error record for damaged or empty WARC files (not pages)") {
 		t.Errorf("an empty WARC file beside another: exit %d; stderr: %s", code, errs)
 	}
+	// An output of a run before 2026-12-03, which gave an empty WARC
+	// file no record, resumes: the file is passed over amid the inputs
+	// done.
+	page := writeOneWARC(t, "p { color: red }", "", true)
+	old := filepath.Join(t.TempDir(), "old.jsonl")
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", old, page); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "--resume", "-o", old, empty, page); code != 0 || !strings.Contains(errs, "1 page done by an earlier run") {
+		t.Errorf("an earlier output without the empty file's record, resumed: exit %d; stderr: %s", code, errs)
+	}
 	// Resumed, the run knows the file done, and fails as the run it ends.
 	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "--resume", "-o", o, empty, none); code != 1 ||
 		!strings.Contains(errs, "and its 1 error record for damaged or empty WARC files (not pages)") {

@@ -75,7 +75,8 @@ func TestCleanPolicies(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "corpus or article") {
 		t.Errorf("--policy news: exit %d, stderr %q", code, errs)
 	}
-	// A model trained for one policy is refused under the other.
+	// A model trained for one policy is refused under the other: a
+	// usage error (exit 2), as a visual model with --no-render is.
 	dir := t.TempDir()
 	m, err := classify.DefaultFor("article", false)
 	if err != nil {
@@ -86,7 +87,7 @@ func TestCleanPolicies(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errs = fiasco(t, "clean", "--no-render", "--policy", "corpus", "--model", path, "testdata/comments.html")
-	if code != 1 || !strings.Contains(errs, "trained for --policy article, not corpus") {
+	if code != 2 || !strings.Contains(errs, "trained for --policy article, not corpus") {
 		t.Errorf("article model under --policy corpus: exit %d, stderr %q", code, errs)
 	}
 	// Without --policy, a model's own policy stands.

@@ -84,24 +84,3 @@ func TestModelCommand(t *testing.T) {
 		t.Errorf("model, not a model, model: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }
-
-// TestModelPolicyClash: a model trained for one --policy given with
-// another to clean is a usage error (exit 2), as a visual model with
-// --no-render is; without --policy it cleans under its own.
-func TestModelPolicyClash(t *testing.T) {
-	m, err := classify.DefaultFor("article", false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "article.fiasco")
-	if err := m.Save(path); err != nil {
-		t.Fatal(err)
-	}
-	code, _, errs := fiasco(t, "clean", "--no-render", "--model", path, "--policy", "corpus", articlePath)
-	if code != 2 || !strings.Contains(errs, "was trained for --policy article, not corpus") {
-		t.Errorf("--policy corpus: exit %d, stderr %q", code, errs)
-	}
-	if code, out, errs := fiasco(t, "clean", "--no-render", "--model", path, articlePath); code != 0 || out == "" {
-		t.Errorf("without --policy: exit %d, stderr %q", code, errs)
-	}
-}

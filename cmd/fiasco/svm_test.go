@@ -465,13 +465,9 @@ func TestGridNull(t *testing.T) {
 // whose first label is garbage.
 func TestNotLIBSVM(t *testing.T) {
 	dir := t.TempDir()
-	m, err := classify.Default(false)
-	if err != nil {
-		t.Fatal(err)
-	}
 	model := filepath.Join(dir, "m.fiasco")
-	if err := m.Save(model); err != nil {
-		t.Fatal(err)
+	if m, err := classify.Default(false); err != nil || m.Save(model) != nil {
+		t.Fatalf("saving the embedded text model: %v", err)
 	}
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/fiasco-project/fiasco/warc"
@@ -220,49 +219,72 @@ func Orphaned(format, path string) bool {
 const recordStart = `{"input":`
 
 // startsAsOwn reports whether the file path, gzip-compressed or not,
-// begins as fiasco's output of the stream format does: a JSON Lines
-// record (recordStart), or a WET file's warcinfo record that names fiasco
-// as its software. partial reports a file that holds only the start of
-// such a first entry, cut short before it could say whose it is (a JSON
-// Lines file shorter than recordStart, a WARC file that ends before its
-// warcinfo names a software): an own output whose first write did not
-// reach the disk whole.
+// begins as fiasco's output of the stream format does (fileStart.own).
 func startsAsOwn(format, path string) (own, partial bool) {
+	st, ok := readOutputStart(path)
+	if !ok {
+		return false, false
+	}
+	return st.own(format)
+}
+
+// fileStart is what a file begins with: up to 4 KiB of it, decompressed
+// where it is gzip data.
+type fileStart struct {
+	head    []byte
+	ended   bool // the file ends within them
+	gzipCut bool // the file is a gzip header cut short
+}
+
+// readOutputStart reads the start of the file at path; ok is false where it
+// cannot be read.
+func readOutputStart(path string) (st fileStart, ok bool) {
 	f, err := os.Open(path)
 	if err != nil {
-		return false, false
+		return st, false
 	}
 	defer f.Close()
 	raw := make([]byte, 10) // a gzip header's length
 	nr, _ := io.ReadFull(f, raw)
 	if _, err := f.Seek(0, io.SeekStart); err != nil {
-		return false, false
+		return st, false
 	}
 	var r io.Reader = f
 	if zr, err := gzip.NewReader(f); err == nil {
 		r = zr
 	} else {
 		if nr > 0 && nr < len(raw) && raw[0] == 0x1f && (nr == 1 || raw[1] == 0x8b) {
-			return false, true // a gzip header cut short: the start of a compressed first entry
+			return fileStart{gzipCut: true}, true
 		}
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
-			return false, false
+			return st, false
 		}
 	}
 	head := make([]byte, 4096)
 	n, _ := io.ReadFull(r, head)
-	ended := n < len(head) // the file ends within its first 4 KiB
-	head = head[:n]
-	if format == JSONL {
+	return fileStart{head: head[:n], ended: n < len(head)}, true
+}
+
+// own reports whether st begins as fiasco's output of the stream format
+// does: a JSON Lines record (recordStart), or a WET file's warcinfo record
+// that names fiasco as its software. partial reports a file that holds
+// only the start of such a first entry, cut short before it could say
+// whose it is (a gzip header, a JSON Lines file shorter than recordStart,
+// a WARC file that ends before its warcinfo names a software): an own
+// output whose first write did not reach the disk whole.
+func (st fileStart) own(format string) (own, partial bool) {
+	head := st.head
+	switch {
+	case st.gzipCut:
+		return false, true
+	case format == JSONL:
 		return bytes.HasPrefix(head, []byte(recordStart)), len(head) < len(recordStart) && strings.HasPrefix(recordStart, string(head))
-	}
-	if !startsWARC(head) {
-		return false, n < len(warcMagic) && bytes.HasPrefix(warcMagic, head)
-	}
-	if bytes.Contains(head, []byte("WARC-Type: warcinfo")) && bytes.Contains(head, []byte("\r\nsoftware: fiasco")) {
+	case !startsWARC(head):
+		return false, len(head) < len(warcMagic) && bytes.HasPrefix(warcMagic, head)
+	case bytes.Contains(head, []byte("WARC-Type: warcinfo")) && bytes.Contains(head, []byte("\r\nsoftware: fiasco")):
 		return true, false
 	}
-	return false, ended && cutWarcinfo(head)
+	return false, st.ended && cutWarcinfo(head)
 }
 
 // cutWarcinfo reports whether head, a whole file that begins as a WARC
@@ -272,21 +294,19 @@ func startsAsOwn(format, path string) (own, partial bool) {
 // begins as fiasco's (software: fiasco, the first field). A whole record,
 // or another tool's, is none.
 func cutWarcinfo(head []byte) bool {
-	end := bytes.Index(head, []byte("\r\n\r\n"))
-	if end < 0 {
-		return true
+	rec, err := warc.NewReader(bytes.NewReader(head), warc.Options{}).Next()
+	if err != nil {
+		return errors.Is(err, warc.ErrTruncated) // the header cut short
 	}
-	hdr := head[:end]
-	if !strings.EqualFold(headerField(hdr, "WARC-Type"), "warcinfo") {
+	if rec.Type != warc.TypeWarcinfo {
 		return false
 	}
-	cl, err := strconv.Atoi(headerField(hdr, "Content-Length"))
-	if err != nil || cl <= len(head)-end-4 {
-		return false
+	b, err := io.ReadAll(rec.Block())
+	if !errors.Is(err, warc.ErrTruncated) {
+		return false // a whole record
 	}
-	block := string(head[end+4:])
 	const own = "software: fiasco"
-	return strings.HasPrefix(own, block) || strings.HasPrefix(block, own)
+	return strings.HasPrefix(own, string(b)) || strings.HasPrefix(string(b), own)
 }
 
 // openFilled opens path for reading if it is a regular file that holds a
@@ -333,15 +353,4 @@ func EarlierErrorLog(format, path string) (log string, found bool) {
 	}
 	fi, err := os.Stat(log)
 	return log, err == nil && fi.Mode().IsRegular()
-}
-
-// headerField returns the value of the named field of hdr, a WARC
-// record's header lines (CRLF between them), or "".
-func headerField(hdr []byte, name string) string {
-	for _, line := range strings.Split(string(hdr), "\r\n") {
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.EqualFold(strings.TrimSpace(k), name) {
-			return strings.TrimSpace(v)
-		}
-	}
-	return ""
 }

@@ -166,8 +166,12 @@ func isOutputDir(dir string) bool {
 // one cut short): a crawl copied over an earlier output keeps that
 // output's settings file beside it, and is read.
 func ownStream(path string) bool {
+	st, ok := readOutputStart(path)
+	if !ok {
+		return false
+	}
 	for _, format := range []string{JSONL, WET} {
-		if own, partial := startsAsOwn(format, path); own || partial {
+		if own, partial := st.own(format); own || partial {
 			return true
 		}
 	}

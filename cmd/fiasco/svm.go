@@ -96,7 +96,8 @@ func notLIBSVM(path string, regular bool, br *bufio.Reader) string {
 		}
 		return "gzip-compressed data (decompress it first)"
 	}
-	if head, _ = br.Peek(512); len(bytes.TrimLeft(head, " \t\r\n")) > 0 && bytes.TrimLeft(head, " \t\r\n")[0] == '{' {
+	head, _ = br.Peek(512)
+	if head = bytes.TrimLeft(head, " \t\r\n"); len(head) > 0 && head[0] == '{' {
 		return "JSON (a model's or a range file's sidecar?)"
 	}
 	return ""

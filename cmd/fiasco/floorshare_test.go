@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -257,5 +258,60 @@ func TestCleanNeverKept(t *testing.T) {
 	}
 	if boxes != 1 {
 		t.Errorf("the newsletter prompt is not marked a box in inspect: %+v", rows)
+	}
+}
+
+// TestInspectOutputGuard: inspect -o never replaces what it reads (the
+// page, the model) nor a file that is no PNG picture; it does replace a
+// picture. The guard acts before anything is rendered.
+func TestInspectOutputGuard(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "v.html")
+	notes := filepath.Join(dir, "notes.txt")
+	model := filepath.Join(dir, "m.fiasco")
+	pic := filepath.Join(dir, "old.png")
+	files := map[string]string{
+		page:  "<html><body><p>A page with one sentence in it.</p></body></html>",
+		notes: "notes\n",
+		pic:   pngMagic + "rest of an older picture",
+	}
+	for p, s := range files {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := os.ReadFile("../../classify/models/text.fiasco")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(model, m, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-o", page, page}, "the command reads that file"},
+		{[]string{"--model", model, "-o", model, page}, "the command reads that file"},
+		{[]string{"-o", model, page}, "is a fiasco model"},
+		{[]string{"-o", notes, page}, "is no PNG picture"},
+	} {
+		code, _, errs := fiasco(t, append([]string{"inspect", "--no-render"}, c.args...)...)
+		if code != 2 || !strings.Contains(errs, c.want) {
+			t.Errorf("inspect %q: exit %d, want 2 and %q; stderr:\n%s", c.args, code, c.want, errs)
+		}
+	}
+	for p, s := range files {
+		if b, _ := os.ReadFile(p); string(b) != s {
+			t.Errorf("%s was changed", p)
+		}
+	}
+	if b, _ := os.ReadFile(model); !bytes.Equal(b, m) {
+		t.Errorf("the model was changed")
+	}
+	for _, out := range []string{pic, filepath.Join(dir, "new.png")} {
+		if err := checkInspectOut(out, page, ""); err != nil {
+			t.Errorf("%s: %v, want it written", out, err)
+		}
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/png"
 	"io"
+	"os"
 	"strconv"
 	"strings"
 
@@ -30,7 +31,8 @@ const inspectHelp = `usage: fiasco inspect [options] PAGE -o PAGE.png
 
 Renders PAGE in Chromium as it looks, outlines every text block in the
 colour of its predicted class (green clean, red dirty) with its number, and
-writes the picture to -o. A table of every block's number, label, decision
+writes the picture to -o (only over a PNG picture, or as a new file: never
+over the page or the model it reads). A table of every block's number, label, decision
 value, type and feature values goes to standard output (TSV, or JSON with
 --json), so the numbers can be read beside the picture; the visual columns
 are in it only when the model's page was rendered. The classes are
@@ -67,6 +69,9 @@ func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) er
 		return usagef("inspect", "no output: give -o PAGE.png")
 	}
 	page := pos[0]
+	if err := checkInspectOut(*out, page, mf.model); err != nil {
+		return err
+	}
 	c, err := mf.prepared() // the model, threshold, floor and smoothing of fiasco clean
 	if err != nil {
 		return err
@@ -256,3 +261,33 @@ func label(keep bool) string {
 	}
 	return "dirty"
 }
+
+// checkInspectOut refuses, before any work, an -o that would replace what
+// inspect reads (the page, the model) or a file that is no PNG picture (a
+// model, a page, notes): a picture is written only over a picture, or as
+// a new or empty file.
+func checkInspectOut(out, page, model string) error {
+	if err := checkNotInput("inspect", "-o", out, nil, page, model); err != nil {
+		return err
+	}
+	if err := checkOutKind("inspect", "-o", out, false); err != nil {
+		return err
+	}
+	f, err := os.Open(out)
+	if err != nil {
+		return nil // none yet; or checkWritable, or the write, says what is wrong
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return nil
+	}
+	head := make([]byte, len(pngMagic))
+	if _, err := io.ReadFull(f, head); err != nil || string(head) != pngMagic {
+		return usagef("inspect", "-o %s: the file is there and is no PNG picture: a picture is written only over a picture (remove the file, or name another)", out)
+	}
+	return nil
+}
+
+// pngMagic is how every PNG file begins.
+const pngMagic = "\x89PNG\r\n\x1a\n"

@@ -105,6 +105,7 @@ func ExampleWrite_json() {
 	// Output:
 	// {
 	//  "name": "page.html",
+	//  "text": "It rains.",
 	//  "blocks": [
 	//   {
 	//    "id": 0,

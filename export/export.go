@@ -121,7 +121,8 @@ type Notes struct {
 // "render_error" (when set),
 // "unseen_blocks" (how many blocks are unseen, when any),
 // "smoothed_blocks" (how many blocks smoothing relabelled, when any) and
-// "floored" (true, when the floor kept any) after the metadata, and to
+// "floored" (true, when the floor kept any) after the metadata (with Write
+// too: "text", the kept text as the text format writes it), and to
 // each block "unseen", "smoothed" and "floor" (true, when set) and
 // "never_kept" (when set) before its text. The other
 // formats are Write's. Per-block notes of another length than bs are an
@@ -242,15 +243,19 @@ type jsonPage struct {
 	Date   string  `json:"date,omitempty"`
 	Site   string  `json:"site,omitempty"`
 	// The notes, with WriteNotes only, and only when set.
-	Charset        string      `json:"charset,omitempty"`
-	Threshold      *float64    `json:"threshold,omitempty"`
-	Truncated      bool        `json:"truncated,omitempty"`
-	RenderError    string      `json:"render_error,omitempty"`
-	UnseenBlocks   int         `json:"unseen_blocks,omitempty"`
-	SmoothedBlocks int         `json:"smoothed_blocks,omitempty"`
-	Floored        bool        `json:"floored,omitempty"`
-	Frames         []string    `json:"frames,omitempty"`
-	Blocks         []jsonBlock `json:"blocks"`
+	Charset        string   `json:"charset,omitempty"`
+	Threshold      *float64 `json:"threshold,omitempty"`
+	Truncated      bool     `json:"truncated,omitempty"`
+	RenderError    string   `json:"render_error,omitempty"`
+	UnseenBlocks   int      `json:"unseen_blocks,omitempty"`
+	SmoothedBlocks int      `json:"smoothed_blocks,omitempty"`
+	Floored        bool     `json:"floored,omitempty"`
+	Frames         []string `json:"frames,omitempty"`
+	// Text is the page's kept text as the text format writes it (the
+	// blocks in reading order, which their ids need not follow), without
+	// its last line feed: JSON Lines' "text".
+	Text   string      `json:"text"`
+	Blocks []jsonBlock `json:"blocks"`
 }
 
 func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, kept func(int) bool, score []float64, n *Notes) error {
@@ -297,6 +302,11 @@ func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, k
 		}
 		out.Blocks = append(out.Blocks, jb)
 	}
+	var text strings.Builder
+	if err := writeText(&text, bs, kept); err != nil {
+		return err
+	}
+	out.Text = strings.TrimSuffix(text.String(), "\n")
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", " ")

@@ -250,15 +250,14 @@ func TestWriteMeta(t *testing.T) {
  "author": "Ada Lovelace",
  "date": "2024-03-05",
  "site": "Example Times",
- "blocks": [
-`
+ "text": "The Story Of The Day\n\nShort bold heading\n\n`
 	if !strings.HasPrefix(full.String(), want) {
 		t.Errorf("WriteMeta JSON starts\n%s\nwant\n%s", full.String()[:min(full.Len(), len(want)+40)], want)
 	}
 	if got, rest := full.String(), plain.String()[strings.Index(plain.String(), ` "blocks"`):]; !strings.HasSuffix(got, rest) {
 		t.Errorf("WriteMeta's blocks differ from Write's")
 	}
-	if !strings.Contains(none.String(), "\n \"title\": \"\",\n \"blocks\"") {
+	if !strings.Contains(none.String(), "\n \"title\": \"\",\n \"text\": \"The Story") {
 		t.Errorf("WriteMeta without metadata: no empty title, or other fields:\n%.200s", none.String())
 	}
 	for _, k := range []string{`"title"`, `"author"`, `"date"`, `"site"`} {
@@ -267,11 +266,21 @@ func TestWriteMeta(t *testing.T) {
 		}
 	}
 	var page struct {
-		Title, Author, Date, Site string
-		Blocks                    []json.RawMessage
+		Title, Author, Date, Site, Text string
+		Blocks                          []json.RawMessage
 	}
 	if err := json.Unmarshal(full.Bytes(), &page); err != nil || page.Title != m.Title || page.Author != m.Author || page.Date != m.Date || page.Site != m.Site || len(page.Blocks) != len(bs) {
 		t.Errorf("decoded %+v, %v", page, err)
+	}
+	// "text" is the text format's output, in reading order (the page's
+	// quoted passage splits its paragraph's block in two), without its
+	// last line feed.
+	var text bytes.Buffer
+	if err := Write(&text, Text, p, bs, keep, score); err != nil {
+		t.Fatal(err)
+	}
+	if want := strings.TrimSuffix(text.String(), "\n"); page.Text != want || want == "" {
+		t.Errorf("JSON text %q, want the text format's %q", page.Text, want)
 	}
 	for _, f := range []Format{CleanEval, Text, HTML} {
 		var a, b bytes.Buffer
@@ -318,7 +327,7 @@ func TestWriteNotes(t *testing.T) {
 	if empty.String() != withMeta.String() {
 		t.Errorf("WriteNotes without notes differs from WriteMeta:\n%s", empty.String())
 	}
-	if !strings.Contains(full.String(), "\n \"title\": \"A story\",\n \"truncated\": true,\n \"render_error\": \"render: timed out\",\n \"unseen_blocks\": 2,\n \"smoothed_blocks\": 3,\n \"floored\": true,\n \"blocks\"") {
+	if !strings.Contains(full.String(), "\n \"title\": \"A story\",\n \"truncated\": true,\n \"render_error\": \"render: timed out\",\n \"unseen_blocks\": 2,\n \"smoothed_blocks\": 3,\n \"floored\": true,\n \"text\": \"") {
 		t.Errorf("page notes missing or out of place:\n%.300s", full.String())
 	}
 	var page struct {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/gold"
@@ -237,7 +238,7 @@ func (m *modelFlags) loadModel() (*classify.Model, error) {
 		if !m.mayFallBack() {
 			return nil, err
 		}
-		m.fellBack = "no Chromium found"
+		m.fellBack = noChromium
 		return classify.DefaultFor(policy, false)
 	}
 	return classify.DefaultFor(policy, true)
@@ -273,7 +274,35 @@ func (m *modelFlags) note(cmd string) string {
 	if m.fellBack == "" {
 		return ""
 	}
-	return fmt.Sprintf("fiasco %s: %s, so the text model cleans the pages (--no-render); the rendered model, the default with Chromium, measured better (RESULTS.md). Install Chromium (Debian: apt-get install -y chromium) or pass --no-render to silence this", cmd, m.fellBack)
+	advice := "Install Chromium (Debian: apt-get install -y chromium)"
+	if m.fellBack != noChromium {
+		advice = "Mend what stops it (the reason above; --chromium names another browser)"
+	}
+	return fmt.Sprintf("fiasco %s: %s, so the text model cleans the pages (--no-render); the rendered model, the default with Chromium, measured better (RESULTS.md). %s or pass --no-render to silence this", cmd, m.fellBack, advice)
+}
+
+// noChromium is modelFlags.fellBack where no browser was found.
+const noChromium = "no Chromium found"
+
+// joinLines is s on one line: its non-blank lines, trimmed, joined by
+// " / " (a browser's start error quotes what it printed on lines after
+// the first), cut to at most max bytes with "…" (at a rune boundary).
+func joinLines(s string, max int) string {
+	var parts []string
+	for _, l := range strings.Split(s, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			parts = append(parts, l)
+		}
+	}
+	out := strings.Join(parts, " / ")
+	if len(out) <= max {
+		return out
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(out[cut]) {
+		cut--
+	}
+	return out[:cut] + "…"
 }
 
 // cleaner builds a Cleaner, starting a browser when the model needs one.
@@ -339,7 +368,7 @@ func (m *modelFlags) start(ctx context.Context, c *pipeline.Cleaner) (closeFn fu
 			return nil, terr
 		}
 		c.Model = tm
-		m.fellBack = "Chromium did not start (" + firstLine(err.Error()) + ")"
+		m.fellBack = "Chromium did not start (" + joinLines(err.Error(), 300) + ")"
 		return closeFn, nil
 	}
 	if err != nil {

@@ -42,6 +42,18 @@ func newStatus(w io.Writer, label string, quiet bool) *status {
 	return s
 }
 
+// batchStatus is fiasco clean's progress report on stderr. Where the
+// pages go to the standard output (toStdout) and that is a terminal too,
+// a line redrawn in place would run into them: the report then comes as
+// whole lines every statusEvery, as to a log.
+func batchStatus(stdout, stderr io.Writer, toStdout, quiet bool) *status {
+	s := newStatus(stderr, "fiasco clean", quiet)
+	if s.term && toStdout && isTerminal(stdout) {
+		s.term, s.interval = false, statusEvery
+	}
+	return s
+}
+
 // isTerminal reports whether w (or the standard output a pipeWriter
 // wraps) is a terminal: a character device other than /dev/null that
 // answers a terminal's ioctl (isTTY; /dev/full does not).

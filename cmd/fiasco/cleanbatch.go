@@ -551,8 +551,11 @@ func singularReason(r string) string {
 func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 	if b.fatal != nil {
 		again := "run the same command with --resume to continue"
-		if out.Where == "standard output" {
+		switch {
+		case out.Where == "standard output":
 			again = "rerun it: standard output cannot be resumed; with -o FILE a run can"
+		case corpus.IsDevice(out.Where):
+			again = "rerun it: a device or pipe cannot be resumed; with -o FILE a run can"
 		}
 		return fmt.Errorf("%w; the run stopped: %s not written (fix the cause and %s)", b.fatal, plural(b.unwritten+b.interrupted, "page"), again)
 	}

@@ -674,3 +674,16 @@ func outputIn(dir, name, format string) string {
 	}
 	return filepath.Join(dir, name+"dir")
 }
+
+// TestFullDeviceNotResumed: a run whose output is a device that fails
+// every write (/dev/full) stops, and says to rerun it: a device is not
+// resumed, so --resume is no advice there.
+func TestFullDeviceNotResumed(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full here")
+	}
+	code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", "/dev/full", "../../testdata/article.html", "../../testdata/walk.html")
+	if code != 1 || !strings.Contains(errs, "no space left on device") || !strings.Contains(errs, "a device or pipe cannot be resumed") || strings.Contains(errs, "with --resume to continue") {
+		t.Errorf("-o /dev/full: exit %d, stderr:\n%s", code, errs)
+	}
+}

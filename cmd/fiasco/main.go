@@ -189,7 +189,7 @@ func printVersion(w io.Writer) {
 		}
 		fmt.Fprintln(w, line)
 	} else {
-		fmt.Fprintln(w, "revision unknown (not built from a version-controlled checkout)")
+		fmt.Fprintln(w, "revision unknown (the binary holds no version control information: built outside a git checkout, or with -buildvcs=false)")
 	}
 	fmt.Fprintf(w, "built with %s for %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }

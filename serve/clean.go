@@ -486,16 +486,23 @@ func firstLine(s string) string {
 	return s
 }
 
-// charsetHint returns the Content-Type header when it names a charset.
-func charsetHint(r *http.Request) string {
-	ct := r.Header.Get("Content-Type")
-	if ct == "" {
+// pageType returns the request's Content-Type header as the page's HTTP
+// header, as a batch line's content_type is taken (load reads it
+// leniently, as browsers do: "text/html;; charset=shift_jis"), but for
+// the types a client sends for any body (curl's form type, bytes of no
+// type, plain text), which say nothing of the page: of those only a charset counts,
+// and the page's name says whether it is XHTML.
+func pageType(r *http.Request) string {
+	ct := strings.TrimSpace(r.Header.Get("Content-Type"))
+	mt, _, _ := strings.Cut(ct, ";")
+	switch strings.ToLower(strings.TrimSpace(mt)) {
+	case "application/x-www-form-urlencoded", "application/octet-stream", "text/plain":
+		if _, params, err := mime.ParseMediaType(ct); err == nil && params["charset"] != "" {
+			return "text/html; charset=" + params["charset"]
+		}
 		return ""
 	}
-	if _, params, err := mime.ParseMediaType(ct); err == nil && params["charset"] != "" {
-		return ct
-	}
-	return ""
+	return ct
 }
 
 func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
@@ -555,7 +562,7 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, e)
 		return
 	}
-	a, e := s.clean(r.Context(), o, page{name: o.name, url: o.url, data: data, contentType: charsetHint(r)})
+	a, e := s.clean(r.Context(), o, page{name: o.name, url: o.url, data: data, contentType: pageType(r)})
 	leave()
 	if e != nil {
 		s.fail(w, e)

@@ -229,6 +229,34 @@ func TestOptions(t *testing.T) {
 	if !strings.Contains(string(b), "Café crème") {
 		t.Errorf("charset from Content-Type not used: %q", b)
 	}
+	// The header is the page's HTTP header, as a batch line's is: read
+	// leniently (a doubled ";"), and saying XHTML, whose self-closing
+	// <script/> is then no script holding the rest of the page; a type a
+	// client sends for any body (curl's form type) counts for its charset
+	// only, and the page's name says whether it is XHTML.
+	xhtml := []byte(`<html xmlns="http://www.w3.org/1999/xhtml"><head><script src="a.js"/></head><body><p>A paragraph of an XHTML page with enough words to be kept by the model here.</p></body></html>`)
+	for _, c := range []struct {
+		query, ct string
+		data      []byte
+		want      string
+	}{
+		{"", "text/html;; charset=windows-1251", latin, "Cafй"},
+		{"", "application/xhtml+xml", xhtml, "A paragraph of an XHTML page"},
+		{"&name=page.xhtml", "application/x-www-form-urlencoded", xhtml, "A paragraph of an XHTML page"},
+		{"", "application/x-www-form-urlencoded; charset=windows-1251", latin, "Cafй"},
+	} {
+		req, _ := http.NewRequest("POST", srv.url+"/clean?format=text&threshold=-100"+c.query, bytes.NewReader(c.data))
+		req.Header.Set("Content-Type", c.ct)
+		r, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(r.Body)
+		r.Body.Close()
+		if !strings.Contains(string(b), c.want) {
+			t.Errorf("Content-Type %q%s: %q, want %q", c.ct, c.query, b, c.want)
+		}
+	}
 	// A batch line's content_type likewise: the same bytes read as
 	// windows-1251 when it says so, where the guess reads windows-1252.
 	for ct, word := range map[string]string{"": "Café", "text/html; charset=windows-1251": "Cafй"} {

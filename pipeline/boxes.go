@@ -53,7 +53,8 @@ var (
 // lies in a box named for what it holds (boxName, inBox), "stamp" when
 // its whole text is a time stamp and it is no heading, header cell or
 // element in a heading's role (isStamp, headingLike), "byline" when it is
-// a stamp with a poster's byline and no such heading (isByline), "" for
+// a stamp with a poster's byline and no such heading (isByline), "legal"
+// when it is a copyright line and no such heading (isLegal), "" for
 // the others; nil when no block is any of them. Keep drops these blocks
 // before the smoothing, the fallback and the prose floor, which so never
 // count them as kept; but for a model of the article policy it leaves a
@@ -85,6 +86,8 @@ func findNeverKept(d *Doc) []string {
 			r = stampReason
 		case !headingLike(b.Node) && isByline(b.Text):
 			r = bylineReason
+		case !headingLike(b.Node) && isLegal(b.Text):
+			r = legalReason
 		default:
 			continue
 		}

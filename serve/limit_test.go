@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
@@ -71,7 +72,8 @@ func metricsWhen(t *testing.T, url string, ok func(mt string) bool) string {
 // too), and one that sends nothing is closed without an answer; closing
 // one gives its place back.
 func TestMaxConns(t *testing.T) {
-	srv := start(t, Config{Text: textCleaner(t), MaxConns: 3})
+	var logs lockedBuffer
+	srv := start(t, Config{Text: textCleaner(t), MaxConns: 3, Log: slog.New(slog.NewTextHandler(&logs, nil)), AccessLog: true})
 	addr := strings.TrimPrefix(srv.url, "http://")
 	var held []net.Conn
 	for range 3 {
@@ -123,6 +125,20 @@ func TestMaxConns(t *testing.T) {
 	})
 	if n := metricValue(mt, `fiasco_rejected_total{reason="connections"}`); n < 2 {
 		t.Errorf("refusals counted: %v, want 2 or more", n)
+	}
+	// A refusal is the service failing a client: logged at WARN, as
+	// every other 5xx of its own.
+	refusals := 0
+	for _, l := range strings.Split(logs.String(), "\n") {
+		if strings.Contains(l, "error_kind=connections") {
+			refusals++
+			if !strings.Contains(l, "level=WARN") || !strings.Contains(l, "status=503") {
+				t.Errorf("refusal logged as %q, want level=WARN and status=503", l)
+			}
+		}
+	}
+	if refusals < 2 {
+		t.Errorf("%d refusals logged, want 2 or more:\n%s", refusals, logs.String())
 	}
 	if n := metricValue(mt, `fiasco_http_requests_total{route="other",code="503"}`); n < 2 {
 		t.Errorf("503 requests counted: %v, want 2 or more", n)

@@ -427,7 +427,7 @@ func (s *Server) Serve(ctx context.Context, ln net.Listener) error {
 			s.met.rejected("connections")
 			s.met.request("other", http.StatusServiceUnavailable)
 			if s.cfg.AccessLog {
-				s.log.Info("request", "method", r.Method, "path", r.URL.Path, "status", http.StatusServiceUnavailable,
+				s.log.Warn("request", "method", r.Method, "path", r.URL.Path, "status", http.StatusServiceUnavailable,
 					"remote", remote, "error_kind", "connections", "error", "too many connections, none idle")
 			}
 		}

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/export"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/render"
@@ -579,5 +580,48 @@ func TestSlowReaderHoldsNoPlace(t *testing.T) {
 			t.Fatalf("a client gone inside its body is not counted 499:\n%s", metricsText(t, srv.url))
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// deaf is a Visualizer that waits at its gate whatever its context says,
+// as a browser stopped hard (SIGSTOP) holds a render past its time limit.
+type deaf[T ~[]E, E any] struct{ release chan struct{} }
+
+func newDeaf[T ~[]E, E any](release chan struct{}, _ interface {
+	Visual(context.Context, *pipeline.Doc) (T, error)
+}) deaf[T, E] {
+	return deaf[T, E]{release}
+}
+
+func (d deaf[T, E]) Visual(_ context.Context, doc *pipeline.Doc) (T, error) {
+	<-d.release
+	return make(T, len(doc.Blocks)), nil
+}
+
+// TestHealthProbeDeafBrowser: /healthz answers 503 soon after the probe's
+// time limit even when the render does not end with its context, so that
+// a client's own limit reads the service's answer, not a time-out.
+func TestHealthProbeDeafBrowser(t *testing.T) {
+	saved := healthProbeTimeout
+	healthProbeTimeout = 200 * time.Millisecond
+	defer func() { healthProbeTimeout = saved }()
+	m, err := classify.Default(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	c := &pipeline.Cleaner{Model: m}
+	c.Prepare.Visual = newDeaf(release, pipeline.Visualizer(nil))
+	srv := start(t, Config{Rendered: c})
+	defer close(release)                             // before the server stops: the probe is let go
+	client := &http.Client{Timeout: 5 * time.Second} // 25 times the limit: no answer at all is what fails
+	resp, err := client.Get(srv.url + "/healthz")
+	if err != nil {
+		t.Fatalf("/healthz with a deaf browser: %v", err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 503 || !strings.Contains(string(body), "no answer to a probe") {
+		t.Errorf("/healthz with a deaf browser: %d %s, want 503 and the reason", resp.StatusCode, body)
 	}
 }

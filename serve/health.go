@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"sync"
 	"time"
@@ -88,10 +89,18 @@ func (s *Server) chromium(ctx context.Context) error {
 		}()
 	}
 	h.mu.Unlock()
+	// A browser stopped hard (SIGSTOP, a hung GPU process) may hold the
+	// probe past its context: the answer does not wait for it much longer
+	// than the time limit, so that a client's own limit (fiasco health:
+	// 25 s) reads the service's 503, not its own time-out.
+	late := time.NewTimer(healthProbeTimeout + healthProbeTimeout/10)
+	defer late.Stop()
 	select {
 	case <-ch:
 	case <-ctx.Done():
 		return ctx.Err()
+	case <-late.C:
+		return fmt.Errorf("Chromium gave no answer to a probe within %v", healthProbeTimeout)
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()

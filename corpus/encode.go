@@ -159,12 +159,15 @@ type LineBlock struct {
 	// decided it (pipeline.Result.UnseenBlocks); Smoothed: sequence
 	// smoothing gave it the other label than its own value would
 	// (pipeline.Result.Smoothed); Floor: the prose floor kept it
-	// (pipeline.Result.Floor). Each only when true.
+	// (pipeline.Result.Floor); Fallback: the page would keep nothing, and
+	// it is its best block, within classify.FallbackMargin of the
+	// threshold (pipeline.Result.Fallback). Each only when true.
 	Unseen   bool `json:"unseen,omitempty"`
 	Smoothed bool `json:"smoothed,omitempty"`
 	Floor    bool `json:"floor,omitempty"`
+	Fallback bool `json:"fallback,omitempty"`
 	// NeverKept is why a rule dropped the block whatever its value
-	// ("box", "ad label", "stamp", "byline": pipeline.NeverKept); only
+	// ("box", "ad label", "stamp", "byline", "legal": pipeline.NeverKept); only
 	// when one did.
 	NeverKept string `json:"never_kept,omitempty"`
 	Text      string `json:"text"`
@@ -254,12 +257,14 @@ func lineBlocks(r *pipeline.Result) []LineBlock {
 	types, texts := export.KeptTypes(r.Blocks, func(i int) bool { return r.Keep[i] }), export.BlockTexts(r.Blocks)
 	unseen := r.UnseenBlocks()
 	never := r.NeverKept()
+	fallback := r.Fallback()
 	out := make([]LineBlock, len(r.Blocks))
 	for i, b := range r.Blocks {
 		lb := LineBlock{ID: b.ID, Label: "dirty", Type: string(types[i]), Text: texts[i]}
 		lb.Unseen = unseen != nil && unseen[i]
 		lb.Smoothed = r.Smoothed != nil && r.Smoothed[i]
 		lb.Floor = r.Floor != nil && r.Floor[i]
+		lb.Fallback = fallback != nil && fallback[i]
 		if i < len(never) {
 			lb.NeverKept = never[i]
 		}

@@ -99,8 +99,12 @@ type Notes struct {
 	// Floor holds, per block, whether the prose floor kept the block,
 	// which the threshold dropped; nil when it kept none.
 	Floor []bool
+	// Fallback holds, per block, whether the fallback kept it, the best
+	// block of a page that would keep nothing (pipeline.Result.Fallback);
+	// nil when none did.
+	Fallback []bool
 	// NeverKept holds, per block, why a rule dropped it whatever its
-	// value ("box", "ad label", "stamp", "byline": pipeline.NeverKept),
+	// value ("box", "ad label", "stamp", "byline", "legal": pipeline.NeverKept),
 	// "" for the others; nil when none.
 	NeverKept []string
 	// Charset is the charset the page's bytes were decoded with
@@ -123,7 +127,7 @@ type Notes struct {
 // "smoothed_blocks" (how many blocks smoothing relabelled, when any) and
 // "floored" (true, when the floor kept any) after the metadata (with Write
 // too: "text", the kept text as the text format writes it), and to
-// each block "unseen", "smoothed" and "floor" (true, when set) and
+// each block "unseen", "smoothed", "floor" and "fallback" (true, when set) and
 // "never_kept" (when set) before its text. The other
 // formats are Write's. Per-block notes of another length than bs are an
 // error, whatever the format.
@@ -131,7 +135,7 @@ func WriteNotes(w io.Writer, f Format, p *load.Page, m meta.Meta, bs []*blocks.B
 	for _, x := range []struct {
 		name  string
 		flags []bool
-	}{{"unseen", n.Unseen}, {"smoothed", n.Smoothed}, {"floor", n.Floor}} {
+	}{{"unseen", n.Unseen}, {"smoothed", n.Smoothed}, {"floor", n.Floor}, {"fallback", n.Fallback}} {
 		if x.flags != nil && len(x.flags) != len(bs) {
 			return fmt.Errorf("export: %d %s flags for %d blocks", len(x.flags), x.name, len(bs))
 		}
@@ -229,6 +233,7 @@ type jsonBlock struct {
 	Unseen   bool `json:"unseen,omitempty"`
 	Smoothed bool `json:"smoothed,omitempty"`
 	Floor    bool `json:"floor,omitempty"`
+	Fallback bool `json:"fallback,omitempty"`
 	// NeverKept is why a rule dropped the block whatever its value.
 	NeverKept string `json:"never_kept,omitempty"`
 	Text      string `json:"text"`
@@ -289,6 +294,7 @@ func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, k
 			jb.Unseen = n.Unseen != nil && n.Unseen[i]
 			jb.Smoothed = n.Smoothed != nil && n.Smoothed[i]
 			jb.Floor = n.Floor != nil && n.Floor[i]
+			jb.Fallback = n.Fallback != nil && n.Fallback[i]
 			if n.NeverKept != nil {
 				jb.NeverKept = n.NeverKept[i]
 			}

@@ -314,8 +314,10 @@ func TestWriteNotes(t *testing.T) {
 	smoothed[0], smoothed[2], smoothed[3] = true, true, true
 	never := make([]string, len(bs))
 	never[2] = "box"
+	fallback := make([]bool, len(bs))
+	fallback[4] = true
 	var full, empty, withMeta bytes.Buffer
-	if err := WriteNotes(&full, JSON, p, m, bs, keep, score, Notes{Truncated: true, RenderError: "render: timed out", Unseen: unseen, Smoothed: smoothed, Floor: floor, NeverKept: never}); err != nil {
+	if err := WriteNotes(&full, JSON, p, m, bs, keep, score, Notes{Truncated: true, RenderError: "render: timed out", Unseen: unseen, Smoothed: smoothed, Floor: floor, Fallback: fallback, NeverKept: never}); err != nil {
 		t.Fatal(err)
 	}
 	if err := WriteNotes(&empty, JSON, p, m, bs, keep, score, Notes{}); err != nil {
@@ -334,15 +336,18 @@ func TestWriteNotes(t *testing.T) {
 		UnseenBlocks int `json:"unseen_blocks"`
 		Floored      bool
 		Blocks       []struct {
-			ID                      int
-			Unseen, Smoothed, Floor bool
-			NeverKept               string `json:"never_kept"`
+			ID                                int
+			Unseen, Smoothed, Floor, Fallback bool
+			NeverKept                         string `json:"never_kept"`
 		}
 	}
 	if err := json.Unmarshal(full.Bytes(), &page); err != nil || len(page.Blocks) != len(bs) {
 		t.Fatalf("decoded %+v, %v", page, err)
 	}
 	for i, b := range page.Blocks {
+		if b.Fallback != fallback[i] {
+			t.Errorf("block %d: fallback %v, want %v", i, b.Fallback, fallback[i])
+		}
 		if b.Unseen != unseen[i] || b.Smoothed != smoothed[i] || b.Floor != floor[i] || b.NeverKept != never[i] {
 			t.Errorf("block %d: unseen %v smoothed %v floor %v never kept %q, want %v %v %v %q", i, b.Unseen, b.Smoothed, b.Floor, b.NeverKept, unseen[i], smoothed[i], floor[i], never[i])
 		}
@@ -350,7 +355,7 @@ func TestWriteNotes(t *testing.T) {
 	if n := strings.Count(full.String(), `"unseen": true`); n != 2 {
 		t.Errorf("%d blocks say unseen, want 2", n)
 	}
-	if strings.Contains(full.String(), `"unseen": false`) || strings.Contains(full.String(), `"smoothed": false`) || strings.Contains(full.String(), `"floor": false`) {
+	if strings.Contains(full.String(), `"unseen": false`) || strings.Contains(full.String(), `"smoothed": false`) || strings.Contains(full.String(), `"floor": false`) || strings.Contains(full.String(), `"fallback": false`) {
 		t.Error("false flags written")
 	}
 	if n := strings.Count(full.String(), `"never_kept"`); n != 1 {
@@ -370,7 +375,7 @@ func TestWriteNotes(t *testing.T) {
 			t.Errorf("%v: WriteNotes differs from WriteMeta", f)
 		}
 	}
-	for _, n := range []Notes{{Unseen: unseen[1:]}, {Floor: append(floor, true)}, {Smoothed: smoothed[2:]}, {NeverKept: never[1:]}} {
+	for _, n := range []Notes{{Unseen: unseen[1:]}, {Floor: append(floor, true)}, {Smoothed: smoothed[2:]}, {NeverKept: never[1:]}, {Fallback: fallback[1:]}} {
 		if err := WriteNotes(io.Discard, JSON, p, m, bs, keep, score, n); err == nil {
 			t.Errorf("no error for %d unseen, %d smoothed, %d floor flags, %d never-kept reasons for %d blocks", len(n.Unseen), len(n.Smoothed), len(n.Floor), len(n.NeverKept), len(bs))
 		}

@@ -271,6 +271,25 @@ func (r *Result) Unseen() (n int, all bool) {
 // threshold dropped (Floor).
 func (r *Result) Floored() bool { return r.Floor != nil }
 
+// Fallback returns, per block, whether the fallback kept it: the one
+// block a page that would keep nothing keeps, its best, being within
+// classify.FallbackMargin of the threshold (kept below the threshold,
+// neither by smoothing nor by the floor); nil when no block is.
+func (r *Result) Fallback() []bool {
+	var fb []bool
+	for i, k := range r.Keep {
+		if !k || i >= len(r.Score) || r.Score[i] >= r.Threshold ||
+			r.Smoothed != nil && r.Smoothed[i] || r.Floor != nil && r.Floor[i] {
+			continue
+		}
+		if fb == nil {
+			fb = make([]bool, len(r.Keep))
+		}
+		fb[i] = true
+	}
+	return fb
+}
+
 // UnseenBlocks returns, per block, what Unseen counts: whether the
 // rendering could not show the block and the text model decided it; nil
 // when there is none.
@@ -295,7 +314,7 @@ func (r *Result) UnseenBlocks() []bool {
 // (NeverKept). No format changes r: the HTML format prunes a copy of
 // the document, so outputs of r may be written in any order.
 func (r *Result) Write(w io.Writer, f export.Format) error {
-	n := export.Notes{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Unseen: r.UnseenBlocks(), Smoothed: r.Smoothed, Floor: r.Floor, Charset: r.Page.Encoding, NeverKept: r.NeverKept(), Frames: r.Frames}
+	n := export.Notes{Truncated: r.Page.Truncated, RenderError: r.RenderErrText(), Unseen: r.UnseenBlocks(), Smoothed: r.Smoothed, Floor: r.Floor, Fallback: r.Fallback(), Charset: r.Page.Encoding, NeverKept: r.NeverKept(), Frames: r.Frames}
 	if r.Score != nil {
 		th := r.Threshold
 		n.Threshold = &th

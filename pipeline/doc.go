@@ -43,7 +43,10 @@
 // under the corpus policy (classify.Info.Policy), one whose whole text is
 // a time stamp ("05-06-2005, 05:41 PM", "Last updated at 13:25 GMT") or a
 // byline ("Posted by jamie k at 04:29 PM | Permalink") and that is no
-// heading ([NeverKept]).
+// heading, nor, under either policy, a copyright line ("© 2024 Example
+// Times", "版权所有 2024 城市日报") that is no heading ([NeverKept]). A
+// page that would keep no block at all keeps its best one, within
+// classify.FallbackMargin of the threshold ([Result.Fallback] marks it).
 //
 // # Contract
 //

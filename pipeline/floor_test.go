@@ -3,6 +3,7 @@ package pipeline
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -446,6 +447,34 @@ func TestFloorEmptyPage(t *testing.T) {
 		}
 		if (floor != nil) != c.fires {
 			t.Errorf("%s: floor %v, want it to fire %v", c.name, floor, c.fires)
+		}
+	}
+}
+
+// TestResultFallback: Fallback marks a block kept below the threshold by
+// neither smoothing nor the floor (the fallback's best block), and
+// nothing on a page whose blocks the threshold, smoothing or the floor
+// kept.
+func TestResultFallback(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		keep      []bool
+		score     []float64
+		smoothed  []bool
+		floor     []bool
+		want      []bool
+		threshold float64
+	}{
+		{"the fallback's block", []bool{false, true, false}, []float64{-2, -0.6, -1.2}, nil, nil, []bool{false, true, false}, -0.25},
+		{"kept by the threshold", []bool{true, false}, []float64{0.3, -1}, nil, nil, nil, -0.25},
+		{"at the threshold", []bool{true}, []float64{-0.25}, nil, nil, nil, -0.25},
+		{"kept by smoothing", []bool{true, true, true}, []float64{0.5, -0.4, 0.5}, []bool{false, true, false}, nil, nil, -0.25},
+		{"kept by the floor", []bool{true, false}, []float64{-1, -2}, nil, []bool{true, false}, nil, -0.25},
+		{"nothing kept", []bool{false, false}, []float64{-3, -2}, nil, nil, nil, -0.25},
+	} {
+		r := &Result{Keep: c.keep, Score: c.score, Smoothed: c.smoothed, Floor: c.floor, Threshold: c.threshold}
+		if got := r.Fallback(); !slices.Equal(got, c.want) {
+			t.Errorf("%s: Fallback %v, want %v", c.name, got, c.want)
 		}
 	}
 }

@@ -172,11 +172,11 @@ func TestInspectInputs(t *testing.T) {
 // TestInspectNeverKept: inspect says which blocks a rule drops whatever
 // their value: a newsletter prompt of today's essay page is a box, and
 // its date line "Apr 22, 2026" a time stamp (the corpus policy's text
-// model), the one block so marked.
+// model), and its copyright line a legal notice, the one block of each.
 func TestInspectNeverKept(t *testing.T) {
 	needChromium(t) // inspect draws the picture
 	rows, _ := inspectRows(t, "../../testdata/modern/html/m06.html")
-	boxes, stamps := 0, 0
+	boxes, stamps, legal := 0, 0, 0
 	for i, r := range rows {
 		if r.NeverKept == "" {
 			continue
@@ -190,12 +190,14 @@ func TestInspectNeverKept(t *testing.T) {
 			}
 		case r.NeverKept == "stamp" && r.Text == "Apr 22, 2026":
 			stamps++
+		case r.NeverKept == "legal" && strings.HasPrefix(r.Text, "© 2026 Ines Calder"):
+			legal++
 		default:
 			t.Errorf("block %d (%q): never kept for %q", i, r.Text, r.NeverKept)
 		}
 	}
-	if boxes != 1 || stamps != 1 {
-		t.Errorf("the newsletter prompt is marked a box %d times, the date a stamp %d times:\n%+v", boxes, stamps, rows)
+	if boxes != 1 || stamps != 1 || legal != 1 {
+		t.Errorf("the newsletter prompt is marked a box %d times, the date a stamp %d times, the copyright line legal %d times:\n%+v", boxes, stamps, legal, rows)
 	}
 }
 

@@ -44,7 +44,8 @@ fiasco clean's with the same flags: the blocks are measured at --scale as
 clean measures them, and the picture is drawn at full scale. A block
 dropped whatever its value (an advertisement's label, a block in a box
 named for what it holds, such as a newsletter prompt or an author's bio,
-and under the corpus policy a time stamp; README) is labelled dirty, and
+a copyright line, and under the corpus policy a time stamp or a byline;
+README) is labelled dirty, and
 in JSON its never_kept says which. PAGE is read as fiasco clean reads a
 page: a file, gzip- or zstd-compressed or not,
 "-" for standard input, or a WARC archive holding one page.`
@@ -212,7 +213,7 @@ func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
 			Smoothed bool `json:"smoothed,omitempty"`
 			Floor    bool `json:"floor,omitempty"`
 			// NeverKept says why a block is dropped whatever its value
-			// (pipeline.NeverKept: "ad label", "box", "stamp", "byline").
+			// (pipeline.NeverKept: "ad label", "box", "stamp", "byline", "legal").
 			NeverKept string `json:"never_kept,omitempty"`
 		}
 		var out []row

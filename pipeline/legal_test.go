@@ -1,0 +1,50 @@
+package pipeline
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestIsLegal(t *testing.T) {
+	long := "The council said that all rights reserved to residents under the old charter " + strings.Repeat("would stay as they were ", 8)
+	for _, c := range []struct {
+		text string
+		want bool
+	}{
+		{"© 2024 Example Times", true},
+		{"©2024 Example Times", true},
+		{"Copyright 1999-2008 ACME Inc. All rights reserved.", true},
+		{"Copyright © 2007 The Associated Press. All rights reserved. This material may not be published, broadcast, rewritten or redistributed.", true},
+		{"(c) 2003 Foo Bar Ltd", true},
+		{"Copyright: 2005", true},
+		{"Tous droits réservés", true},
+		{"著作権 2024 地域新聞社 無断転載禁止", true},
+		{"版权所有 2024 城市日报", true},
+		{"Copyright ２０２４ 全角", true}, // full-width digits
+		{"© Reuters", false},        // a credit, no year
+		{"Copyright law dates from 1710.", false},
+		{"Copyright reform is due in 2025, the minister said.", false},
+		{"In 2024 the festival drew record crowds.", false},
+		{"Call 2024-555-0101 for tickets (c) now", false},
+		{long, false}, // a paragraph
+		{"", false},
+	} {
+		if got := isLegal(c.text); got != c.want {
+			t.Errorf("isLegal(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
+
+func TestHoldsYear(t *testing.T) {
+	for _, c := range []struct {
+		token string
+		want  bool
+	}{
+		{"2024", true}, {"©1999", true}, {"1999-2008", true}, {"2024年", true}, {"(2001)", true},
+		{"1710", false}, {"20245", false}, {"824", false}, {"2100", false}, {"", false},
+	} {
+		if got := holdsYear(c.token); got != c.want {
+			t.Errorf("holdsYear(%q) = %v, want %v", c.token, got, c.want)
+		}
+	}
+}

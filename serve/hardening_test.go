@@ -621,7 +621,7 @@ func TestHealthProbeDeafBrowser(t *testing.T) {
 	}
 	body, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 503 || !strings.Contains(string(body), "no answer to a probe") {
+	if resp.StatusCode != 503 || !strings.Contains(string(body), "no answer from Chromium to a probe") {
 		t.Errorf("/healthz with a deaf browser: %d %s, want 503 and the reason", resp.StatusCode, body)
 	}
 }

@@ -100,7 +100,7 @@ func (s *Server) chromium(ctx context.Context) error {
 	case <-ctx.Done():
 		return ctx.Err()
 	case <-late.C:
-		return fmt.Errorf("Chromium gave no answer to a probe within %v", healthProbeTimeout)
+		return fmt.Errorf("no answer from Chromium to a probe within %v", healthProbeTimeout)
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net"
 	"net/http"
 	"time"
 
@@ -123,18 +122,6 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		log.Warn("Chromium died and was started again")
 	}
-	// The address is taken before Chromium starts: one in use, or
-	// malformed, is said at once (connections that come while the browser
-	// starts wait in the listener's queue).
-	where := cfg.Addr
-	if where == "" {
-		where = serve.DefaultAddr
-	}
-	ln, err := net.Listen("tcp", where)
-	if err != nil {
-		return fmt.Errorf("--addr %s: %w", where, err)
-	}
-	defer ln.Close() // where the service never starts; Serve closes it too
 	if !*noRender {
 		m, err := classify.Default(true)
 		if err != nil {
@@ -161,7 +148,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	return s.Serve(ctx, ln)
+	return s.ListenAndServe(ctx)
 }
 
 const healthcheckHelp = `usage: fiasco health [options]

@@ -113,17 +113,3 @@ func TestServeFlagValues(t *testing.T) {
 		}
 	}
 }
-
-// TestServeAddrInUse: an address in use is said at once, before Chromium
-// is started (or looked for).
-func TestServeAddrInUse(t *testing.T) {
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	code, _, errs := fiasco(t, "serve", "--addr", ln.Addr().String())
-	if code != 1 || !strings.Contains(errs, "--addr "+ln.Addr().String()) || !strings.Contains(errs, "address already in use") || strings.Contains(errs, "Chromium") {
-		t.Errorf("an address in use: exit %d, stderr %q; want 1, the address and why, and no browser", code, errs)
-	}
-}

@@ -286,8 +286,8 @@ const noChromium = "no Chromium found"
 
 // joinLines is s on one line: its non-blank lines, trimmed, joined by
 // " / " (a browser's start error quotes what it printed on lines after
-// the first), cut to at most max bytes with "…" (at a rune boundary).
-func joinLines(s string, max int) string {
+// the first), cut to at most limit bytes with "…" (at a rune boundary).
+func joinLines(s string, limit int) string {
 	var parts []string
 	for _, l := range strings.Split(s, "\n") {
 		if l = strings.TrimSpace(l); l != "" {
@@ -295,10 +295,10 @@ func joinLines(s string, max int) string {
 		}
 	}
 	out := strings.Join(parts, " / ")
-	if len(out) <= max {
+	if len(out) <= limit {
 		return out
 	}
-	cut := max
+	cut := limit
 	for cut > 0 && !utf8.RuneStart(out[cut]) {
 		cut--
 	}

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // A legal notice is a page's copyright line: "© 2024 Example Times",
@@ -33,10 +34,19 @@ var (
 )
 
 // isLegal reports whether text is a legal notice: at most maxLegalTokens
-// tokens and maxLegalBytes bytes, holding a phrase of rightsPhrases, or
-// a word of copyrightWords (at the start of a token: "©2024",
-// "Copyright:") with a year from 1900 to 2099 in the same token or the
-// next three ("Copyright © 2007 The Associated Press").
+// tokens and maxLegalBytes bytes, holding a phrase of rightsPhrases, or a
+// copyright mark followed closely by a year from 1900 to 2099.
+//
+// A mark is a word of copyrightWords at the start of a token. A mark
+// that ends in a letter stands whole: alone, or followed by punctuation,
+// a symbol or a digit ("Copyright:", "著作権©2024"), never by a letter
+// ("Copyrighted"); "©" and "(c)" may run into a name ("©IDG 2008").
+// Its year stands in the same token, after nothing but punctuation and
+// symbols ("著作権©2024", not "著作権は2019年"), or in one of the next
+// three tokens, with nothing between that reads as running text: a word
+// of lower-case letters ("expired in 2019") ends the search, other
+// marks, "by" and names do not ("Copyright © Example Corp 2024",
+// "Copyright eLearners.com 1999 - 2008").
 func isLegal(text string) bool {
 	if len(text) > maxLegalBytes {
 		return false
@@ -53,25 +63,71 @@ func isLegal(text string) bool {
 		}
 	}
 	for i, t := range tokens {
-		t = strings.ToLower(t)
-		bare := strings.TrimLeft(t, "\"'[|")
-		marked := false
-		for _, w := range copyrightWords {
-			if strings.HasPrefix(bare, w) || strings.HasPrefix(strings.TrimLeft(bare, "("), w) {
-				marked = true
-				break
-			}
-		}
-		if !marked {
+		rest, ok := legalMark(strings.ToLower(t))
+		if !ok {
 			continue
 		}
-		for j := i; j < len(tokens) && j <= i+3; j++ {
-			if holdsYear(tokens[j]) {
+		if leadsToYear(rest) {
+			return true
+		}
+		for j := i + 1; j < len(tokens) && j <= i+3; j++ {
+			if leadsToYear(tokens[j]) {
 				return true
+			}
+			if proseWord(tokens[j]) {
+				break
 			}
 		}
 	}
 	return false
+}
+
+// legalMark reports whether token (in lower case) starts with a whole
+// word of copyrightWords, after opening quotes or brackets, and returns
+// what follows the word.
+func legalMark(token string) (rest string, ok bool) {
+	bare := strings.TrimLeft(token, "\"'[|")
+	for _, b := range []string{bare, strings.TrimLeft(bare, "(")} {
+		for _, w := range copyrightWords {
+			if !strings.HasPrefix(b, w) {
+				continue
+			}
+			rest = b[len(w):]
+			last, _ := utf8.DecodeLastRuneInString(w)
+			if r, _ := utf8.DecodeRuneInString(rest); rest == "" || !unicode.IsLetter(last) || !unicode.IsLetter(r) {
+				return rest, true
+			}
+		}
+	}
+	return "", false
+}
+
+// leadsToYear reports whether s holds a year (holdsYear) with no letter
+// before it: "2024", "©2024", ":2005", "2024年", but not "in2019" or
+// "は2019年".
+func leadsToYear(s string) bool {
+	i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || (r < 128 && unicode.IsDigit(r)) })
+	if i < 0 || unicode.IsLetter([]rune(s[i:])[0]) {
+		return false
+	}
+	return holdsYear(s[i:])
+}
+
+// proseWord reports whether token reads as running text between a mark
+// and its year: a word of lower-case letters alone, other than "by"
+// ("expired", "in,"). Names ("Example", "eCanadaNow", "example.com"),
+// marks and punctuation are not.
+func proseWord(token string) bool {
+	t := strings.TrimRight(strings.TrimLeft(token, "\"'(["), ",.:;")
+	if t == "" || t == "by" {
+		return false
+	}
+	for _, r := range t {
+		if !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return true
 }
 
 // holdsYear reports whether token holds a run of exactly four digits from

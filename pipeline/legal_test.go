@@ -21,11 +21,22 @@ func TestIsLegal(t *testing.T) {
 		{"著作権 2024 地域新聞社 無断転載禁止", true},
 		{"版权所有 2024 城市日报", true},
 		{"Copyright ２０２４ 全角", true}, // full-width digits
-		{"© Reuters", false},        // a credit, no year
+		{"Copyright © Example Corp 2024", true},
+		{"© by Beispiel-Verlag 2019", true},
+		{"著作権©2024 地域新聞社", true},
+		{"(c)2003 Foo", true},
+		{"All contents ©IDG 2008 by IDG Network", true},
+		{"Copyright (C) eCanadaNow 2006-2008", true},
+		{"Copyright eLearners.com 1999 - 2008", true},
+		{"© Reuters", false}, // a credit, no year
 		{"Copyright law dates from 1710.", false},
 		{"Copyright reform is due in 2025, the minister said.", false},
 		{"In 2024 the festival drew record crowds.", false},
 		{"Call 2024-555-0101 for tickets (c) now", false},
+		{"The copyright expired in 2019, so the film is free to show.", false},
+		{"Copyrighted in 1923, the song is now in the public domain.", false},
+		{"(c) in 2012 the board met twice", false},
+		{"著作権は2019年に失効しました。", false}, // unspaced: the year is in the sentence
 		{long, false}, // a paragraph
 		{"", false},
 	} {

@@ -14,6 +14,7 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -600,7 +601,9 @@ func (d deaf[T, E]) Visual(_ context.Context, doc *pipeline.Doc) (T, error) {
 
 // TestHealthProbeDeafBrowser: /healthz answers 503 soon after the probe's
 // time limit even when the render does not end with its context, so that
-// a client's own limit reads the service's answer, not a time-out.
+// a client's own limit reads the service's answer, not a time-out; such
+// a probe counts as failed, so HealthRecycleAfter of them end the
+// browser, which lets the render go.
 func TestHealthProbeDeafBrowser(t *testing.T) {
 	saved := healthProbeTimeout
 	healthProbeTimeout = 200 * time.Millisecond
@@ -610,18 +613,29 @@ func TestHealthProbeDeafBrowser(t *testing.T) {
 		t.Fatal(err)
 	}
 	release := make(chan struct{})
+	var once sync.Once
+	let := func() { once.Do(func() { close(release) }) }
 	c := &pipeline.Cleaner{Model: m}
 	c.Prepare.Visual = newDeaf(release, pipeline.Visualizer(nil))
-	srv := start(t, Config{Rendered: c})
-	defer close(release)                             // before the server stops: the probe is let go
+	var recycled atomic.Int32
+	srv := start(t, Config{Rendered: c, Recycle: func() bool { recycled.Add(1); let(); return true }})
+	defer let()                                      // before the server stops: the probe is let go
 	client := &http.Client{Timeout: 5 * time.Second} // 25 times the limit: no answer at all is what fails
-	resp, err := client.Get(srv.url + "/healthz")
-	if err != nil {
-		t.Fatalf("/healthz with a deaf browser: %v", err)
+	for i := 1; i <= HealthRecycleAfter; i++ {
+		if got := recycled.Load(); got != 0 {
+			t.Fatalf("recycled after %d deaf probes, want after %d", i-1, HealthRecycleAfter)
+		}
+		resp, err := client.Get(srv.url + "/healthz")
+		if err != nil {
+			t.Fatalf("/healthz with a deaf browser: %v", err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 503 || !strings.Contains(string(body), "no answer from Chromium to a probe") {
+			t.Errorf("/healthz with a deaf browser: %d %s, want 503 and the reason", resp.StatusCode, body)
+		}
 	}
-	body, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 503 || !strings.Contains(string(body), "no answer from Chromium to a probe") {
-		t.Errorf("/healthz with a deaf browser: %d %s, want 503 and the reason", resp.StatusCode, body)
+	if got := recycled.Load(); got != 1 {
+		t.Errorf("%d recycles after %d deaf probes, want 1", got, HealthRecycleAfter)
 	}
 }

@@ -59,52 +59,66 @@ func (s *Server) chromium(ctx context.Context) error {
 	if ch == nil {
 		ch = make(chan struct{})
 		h.probe = ch
-		go func() {
-			pctx, cancel := context.WithTimeout(context.Background(), healthProbeTimeout)
-			defer cancel()
-			probe := *s.cfg.Rendered
-			probe.TextFallback = false // a probe the text model answers is a failed rendering
-			_, err := safeClean(pctx, &probe, page{name: "health probe", data: []byte(probePage)})
-			h.mu.Lock()
-			recycle := false
-			if err == nil {
-				h.lastOK, h.failed = time.Now(), 0
-			} else {
-				h.failed++
-				s.log.Warn("health probe: Chromium does not render", "err", err, "failed_in_a_row", h.failed)
-				if h.failed >= HealthRecycleAfter && s.cfg.Recycle != nil {
-					recycle, h.failed = true, 0
-				}
-			}
-			h.lastErr = err
-			h.probe = nil
-			h.mu.Unlock()
-			if recycle && s.cfg.Recycle() {
-				// A browser that hangs is never restarted by its death:
-				// end it, so that the next page (or probe) starts another.
-				s.met.recycle()
-				s.log.Warn("Chromium ended after failed health probes: the next page starts another", "probes", HealthRecycleAfter)
-			}
-			close(ch)
-		}()
+		go s.probe(ch)
 	}
 	h.mu.Unlock()
-	// A browser stopped hard (SIGSTOP, a hung GPU process) may hold the
-	// probe past its context: the answer does not wait for it much longer
-	// than the time limit, so that a client's own limit (fiasco health:
-	// 25 s) reads the service's 503, not its own time-out.
-	late := time.NewTimer(healthProbeTimeout + healthProbeTimeout/10)
-	defer late.Stop()
 	select {
 	case <-ch:
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-late.C:
-		return fmt.Errorf("no answer from Chromium to a probe within %v", healthProbeTimeout)
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	return h.lastErr
+}
+
+// probe renders the probe page, records its outcome and closes done. A
+// browser stopped hard (SIGSTOP, a hung GPU process) may hold the render
+// past its context: the outcome does not wait for it much longer than
+// the time limit. It is a failed probe, so that a client's own limit
+// (fiasco health: 25 s) reads the service's 503, not its own time-out,
+// and so that HealthRecycleAfter such probes end the browser, which lets
+// the renders it held go.
+func (s *Server) probe(done chan struct{}) {
+	h := &s.health
+	pctx, cancel := context.WithTimeout(context.Background(), healthProbeTimeout)
+	defer cancel()
+	rendered := make(chan error, 1)
+	go func() {
+		probe := *s.cfg.Rendered
+		probe.TextFallback = false // a probe the text model answers is a failed rendering
+		_, err := safeClean(pctx, &probe, page{name: "health probe", data: []byte(probePage)})
+		rendered <- err
+	}()
+	late := time.NewTimer(healthProbeTimeout + healthProbeTimeout/10)
+	defer late.Stop()
+	var err error
+	select {
+	case err = <-rendered:
+	case <-late.C:
+		err = fmt.Errorf("no answer from Chromium to a probe within %v", healthProbeTimeout)
+	}
+	h.mu.Lock()
+	recycle := false
+	if err == nil {
+		h.lastOK, h.failed = time.Now(), 0
+	} else {
+		h.failed++
+		s.log.Warn("health probe: Chromium does not render", "err", err, "failed_in_a_row", h.failed)
+		if h.failed >= HealthRecycleAfter && s.cfg.Recycle != nil {
+			recycle, h.failed = true, 0
+		}
+	}
+	h.lastErr = err
+	h.probe = nil
+	h.mu.Unlock()
+	if recycle && s.cfg.Recycle() {
+		// A browser that hangs is never restarted by its death: end
+		// it, so that the next page (or probe) starts another.
+		s.met.recycle()
+		s.log.Warn("Chromium ended after failed health probes: the next page starts another", "probes", HealthRecycleAfter)
+	}
+	close(done)
 }
 
 // checkBrowser starts a probe of the browser, as /healthz would, after a

@@ -10,6 +10,7 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
+	"path"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -490,15 +491,21 @@ func firstLine(s string) string {
 // header, as a batch line's content_type is taken (load reads it
 // leniently, as browsers do: "text/html;; charset=shift_jis"), but for
 // the types a client sends for any body (curl's form type, bytes of no
-// type, plain text), which say nothing of the page: of those only a charset counts,
-// and the page's name says whether it is XHTML.
-func pageType(r *http.Request) string {
+// type, plain text), which say nothing of the page: of those only a
+// charset counts, and the page's name says whether it is XHTML
+// ("name=page.xhtml").
+func pageType(r *http.Request, name string) string {
 	ct := strings.TrimSpace(r.Header.Get("Content-Type"))
 	mt, _, _ := strings.Cut(ct, ";")
 	switch strings.ToLower(strings.TrimSpace(mt)) {
 	case "application/x-www-form-urlencoded", "application/octet-stream", "text/plain":
 		if _, params, err := mime.ParseMediaType(ct); err == nil && params["charset"] != "" {
-			return "text/html; charset=" + params["charset"]
+			mt := "text/html"
+			switch strings.ToLower(path.Ext(name)) {
+			case ".xhtml", ".xht":
+				mt = "application/xhtml+xml"
+			}
+			return mime.FormatMediaType(mt, map[string]string{"charset": params["charset"]})
 		}
 		return ""
 	}
@@ -562,7 +569,7 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, e)
 		return
 	}
-	a, e := s.clean(r.Context(), o, page{name: o.name, url: o.url, data: data, contentType: pageType(r)})
+	a, e := s.clean(r.Context(), o, page{name: o.name, url: o.url, data: data, contentType: pageType(r, o.name)})
 	leave()
 	if e != nil {
 		s.fail(w, e)

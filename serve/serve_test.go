@@ -243,6 +243,7 @@ func TestOptions(t *testing.T) {
 		{"", "text/html;; charset=windows-1251", latin, "Cafй"},
 		{"", "application/xhtml+xml", xhtml, "A paragraph of an XHTML page"},
 		{"&name=page.xhtml", "application/x-www-form-urlencoded", xhtml, "A paragraph of an XHTML page"},
+		{"&name=page.xhtml", "text/plain; charset=utf-8", xhtml, "A paragraph of an XHTML page"},
 		{"", "application/x-www-form-urlencoded; charset=windows-1251", latin, "Cafй"},
 	} {
 		req, _ := http.NewRequest("POST", srv.url+"/clean?format=text&threshold=-100"+c.query, bytes.NewReader(c.data))

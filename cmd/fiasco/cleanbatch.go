@@ -137,7 +137,7 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 	})
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	st := batchStatus(stdout, stderr, cf.out == "", cf.quiet)
+	st := batchStatus(stdout, stderr, cf.out, cf.quiet)
 	b := &batchRun{
 		ctx: ctx, runCtx: runCtx, cancel: cancel, sink: out.Sink, status: st, stderr: stderr, maxB: cf.maxBytes,
 		fails: newFailureLog(stderr, "fiasco clean", st, out.Errors),

@@ -43,15 +43,31 @@ func newStatus(w io.Writer, label string, quiet bool) *status {
 }
 
 // batchStatus is fiasco clean's progress report on stderr. Where the
-// pages go to the standard output (toStdout) and that is a terminal too,
-// a line redrawn in place would run into them: the report then comes as
-// whole lines every statusEvery, as to a log.
-func batchStatus(stdout, stderr io.Writer, toStdout, quiet bool) *status {
+// pages go to a terminal too (the standard output when out is "", or an
+// -o that names a terminal: /dev/stdout, /dev/tty), a line redrawn in
+// place would run into them: the report then comes as whole lines every
+// statusEvery, as to a log.
+func batchStatus(stdout, stderr io.Writer, out string, quiet bool) *status {
 	s := newStatus(stderr, "fiasco clean", quiet)
-	if s.term && toStdout && isTerminal(stdout) {
+	if s.term && (out == "" && isTerminal(stdout) || out != "" && namesTerminal(out)) {
 		s.term, s.interval = false, statusEvery
 	}
 	return s
+}
+
+// namesTerminal reports whether path is a terminal (isTerminal), opening
+// it only when it is a character device: a file or folder is not.
+func namesTerminal(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
+		return false
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	return isTerminal(f)
 }
 
 // isTerminal reports whether w (or the standard output a pipeWriter

@@ -206,6 +206,7 @@ type inspectRow struct {
 	Label     string `json:"label"`
 	Text      string `json:"text"`
 	Floor     bool   `json:"floor"`
+	Fallback  bool   `json:"fallback"`
 	NeverKept string `json:"never_kept"`
 }
 
@@ -315,5 +316,43 @@ func TestInspectOutputGuard(t *testing.T) {
 		if err := checkInspectOut(out, page, ""); err != nil {
 			t.Errorf("%s: %v, want it written", out, err)
 		}
+	}
+}
+
+// TestInspectFallback: on a page of links alone, which would keep
+// nothing, the block the fallback keeps is marked in inspect's JSON as
+// in clean's.
+func TestInspectFallback(t *testing.T) {
+	page := filepath.Join(t.TempDir(), "links.html")
+	links := `<html><body><ul><li><a href="/a">Home</a></li><li><a href="/b">About</a></li><li><a href="/c">Contact</a></li></ul><div><a href="/x">Login</a> | <a href="/y">Register</a></div></body></html>`
+	if err := os.WriteFile(page, []byte(links), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := fiasco(t, "clean", "--no-render", "--format", "json", page)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var doc struct{ Blocks []struct{ Fallback bool } }
+	if err := json.Unmarshal([]byte(out), &doc); err != nil {
+		t.Fatal(err)
+	}
+	rows, _ := inspectRows(t, page)
+	if len(rows) != len(doc.Blocks) {
+		t.Fatalf("%d inspect rows, %d JSON blocks", len(rows), len(doc.Blocks))
+	}
+	marked := 0
+	for i, r := range rows {
+		if r.Fallback != doc.Blocks[i].Fallback {
+			t.Errorf("block %d (%q): fallback %v in inspect, %v in clean's JSON", i, r.Text, r.Fallback, doc.Blocks[i].Fallback)
+		}
+		if r.Fallback {
+			marked++
+			if r.Label != "clean" {
+				t.Errorf("block %d (%q): marked fallback but %s", i, r.Text, r.Label)
+			}
+		}
+	}
+	if marked != 1 {
+		t.Errorf("%d blocks marked fallback, want 1: %+v", marked, rows)
 	}
 }

@@ -31,7 +31,7 @@ const inspectHelp = `usage: fiasco inspect [options] PAGE -o PAGE.png
 
 Renders PAGE in Chromium as it looks, outlines every text block in the
 colour of its predicted class (green clean, red dirty) with its number, and
-writes the picture to -o (only over a PNG picture, or as a new file: never
+writes the picture to -o (only over a PNG picture, or as a new or empty file: never
 over the page or the model it reads). A table of every block's number, label, decision
 value, type and feature values goes to standard output (TSV, or JSON with
 --json), so the numbers can be read beside the picture; the visual columns
@@ -209,9 +209,12 @@ func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
 			Features map[string]float64 `json:"features"`
 			Text     string             `json:"text"`
 			// As in clean's JSON: sequence smoothing gave the block the
-			// other label than its value; the prose floor kept it.
+			// other label than its value; the prose floor kept it; the
+			// fallback kept it, the page's best block on a page that
+			// would keep nothing (pipeline.Result.Fallback).
 			Smoothed bool `json:"smoothed,omitempty"`
 			Floor    bool `json:"floor,omitempty"`
+			Fallback bool `json:"fallback,omitempty"`
 			// NeverKept says why a block is dropped whatever its value
 			// (pipeline.NeverKept: "ad label", "box", "stamp", "byline", "legal").
 			NeverKept string `json:"never_kept,omitempty"`
@@ -219,13 +222,15 @@ func writeBlockTable(w io.Writer, res *pipeline.Result, asJSON bool) error {
 		var out []row
 		texts := export.BlockTexts(res.Blocks)
 		never := res.NeverKept()
+		fallback := res.Fallback()
 		for i, b := range res.Blocks {
 			fv := map[string]float64{}
 			for j, n := range names {
 				fv[n] = rows[i][j]
 			}
 			out = append(out, row{ID: i, Label: label(res.Keep[i]), Value: res.Score[i], Type: string(types[i]), Tag: b.Node.Data, Features: fv, Text: texts[i],
-				Smoothed: res.Smoothed != nil && res.Smoothed[i], Floor: res.Floor != nil && res.Floor[i], NeverKept: neverKept(never, i)})
+				Smoothed: res.Smoothed != nil && res.Smoothed[i], Floor: res.Floor != nil && res.Floor[i],
+				Fallback: fallback != nil && fallback[i], NeverKept: neverKept(never, i)})
 		}
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", " ")

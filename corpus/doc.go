@@ -56,7 +56,8 @@
 // ([Lang]: a guess among 20 languages, "" for others), charset, truncated, text, render_error when the text model cleaned the
 // page because rendering it failed, unseen_blocks, smoothed_blocks,
 // floored, frames (for a page without text, the pages its frames or
-// inline frames load), and optionally blocks (with their unseen, smoothed and floor),
+// inline frames load), and optionally blocks (with their unseen, smoothed,
+// floor, fallback and never_kept),
 // or error, with damage where it is of damage in a WARC file); or a
 // WET file (wet: a warcinfo record and
 // one gzip member per page holding a conversion record with WARC-Refers-To

@@ -14,7 +14,8 @@
 //     around runs of inline content give way to their content; event
 //     handler attributes and javascript: URLs go (the document is safe to
 //     open); the rest is rendered with html.Render.
-//   - [JSON]: one object per page, {"name", "url", "blocks": [...]}, with
+//   - [JSON]: one object per page, {"name", "url", "text", "blocks":
+//     [...]} (text: the kept text as [Text] writes it, in reading order), with
 //     one object per block: id, label (clean or dirty), value (the
 //     decision value to six decimals, when given), type (p, h or l, by
 //     [Types]: the CleanEval format's short-heading rule, which looks at
@@ -28,7 +29,10 @@
 //     page gives them. [WriteNotes] adds what the cleaner knows of its
 //     decisions ([Notes]): the page's charset, threshold, truncated,
 //     render_error, unseen_blocks, smoothed_blocks and floored, and each
-//     block's unseen, smoothed, floor and never_kept.
+//     block's unseen, smoothed, floor, fallback (the page's best block,
+//     kept on a page that would keep nothing) and never_kept (why a rule
+//     drops it whatever its value: "ad label", "box", "stamp", "byline",
+//     "legal"; pipeline.Result.NeverKept).
 //
 // # Reading order
 //

@@ -28,7 +28,7 @@ const (
 	CleanEval Format = iota // CleanEval text: URL line, segments opened by <p>, <h>, <l>
 	Text                    // plain paragraphs separated by blank lines
 	HTML                    // the pruned document
-	JSON                    // one object per block, with label, value, type, text
+	JSON                    // one object per page: its kept text and one object per block, with label, value, type, text
 )
 
 var formatNames = [...]string{"cleaneval", "text", "html", "json"}

@@ -44,10 +44,10 @@ func FloorShareOf(m *classify.Model) float64 {
 // under m and the threshold th: classify.KeepSmooth with m.Smooth
 // (classify.Keep when it is 0), and with m.Floor the prose floor
 // (FloorShare) after it. The blocks NeverKept names (an advertisement's
-// label, a block in a box named for what it holds, and under the corpus
-// policy a time stamp) are never kept: they go to the smoothing and the
-// fallback as values that are not numbers, and the floor neither counts
-// nor keeps them.
+// label, a block in a box named for what it holds, a legal notice, and
+// under the corpus policy a time stamp or a byline) are never kept: they
+// go to the smoothing and the fallback as values that are not numbers,
+// and the floor neither counts nor keeps them.
 func Keep(m *classify.Model, d *Doc, s []float64, th float64) []bool {
 	keep, _, _ := keepFloor(m, d, s, th)
 	return keep

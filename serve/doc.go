@@ -31,10 +31,10 @@
 // Query parameters of both POST endpoints:
 //
 //	format     cleaneval (default), text, html, json as `fiasco clean
-//	           --format` (json with its notes: charset, threshold,
-//	           truncated, render_error, unseen_blocks, smoothed_blocks,
-//	           floored; the blocks' unseen, smoothed, floor and
-//	           never_kept);
+//	           --format` (json with the page's kept text and its notes:
+//	           charset, threshold, truncated, render_error,
+//	           unseen_blocks, smoothed_blocks, floored; the blocks'
+//	           unseen, smoothed, floor, fallback and never_kept);
 //	           jsonl: the line `fiasco clean --format jsonl` prints for
 //	           the page (url, title, lang, charset, text ...).
 //	render     auto (default), on, off (`fiasco clean --no-render`).

@@ -276,7 +276,7 @@ func (m *modelFlags) note(cmd string) string {
 	}
 	advice := "Install Chromium (Debian: apt-get install -y chromium)"
 	if m.fellBack != noChromium {
-		advice = "Mend what stops it (the reason above; --chromium names another browser)"
+		advice = "Mend what stops it (its own words are quoted here; --chromium names another browser)"
 	}
 	return fmt.Sprintf("fiasco %s: %s, so the text model cleans the pages (--no-render); the rendered model, the default with Chromium, measured better (RESULTS.md). %s or pass --no-render to silence this", cmd, m.fellBack, advice)
 }

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fiasco-project/fiasco/features"
 )
 
 // A legal notice is a page's copyright line: "© 2024 Example Times",
@@ -30,7 +32,7 @@ var (
 		"版权所有", "版權所有", "無断転載", "不得转载", "무단 전재", "무단전재",
 	}
 	// copyrightWords mark a notice with a year at most three tokens on.
-	copyrightWords = []string{"©", "(c)", "copyright", "著作権", "저작권"}
+	copyrightWords = []string{"©", "(c)", "copyrights", "copyright", "著作権", "저작권"}
 )
 
 // isLegal reports whether text is a legal notice: at most maxLegalTokens
@@ -43,10 +45,11 @@ var (
 // ("Copyrighted"); "©" and "(c)" may run into a name ("©IDG 2008").
 // Its year stands in the same token, after nothing but punctuation and
 // symbols ("著作権©2024", not "著作権は2019年"), or in one of the next
-// three tokens, with nothing between that reads as running text: a word
-// of lower-case letters ("expired in 2019") ends the search, other
-// marks, "by" and names do not ("Copyright © Example Corp 2024",
-// "Copyright eLearners.com 1999 - 2008").
+// three tokens, with nothing between that reads as running text: a
+// closed-class word ("expired in 2019") ends the search, other marks,
+// "by" and names do not ("Copyright © Example Corp 2024", "© dpa 2024",
+// "Copyright eLearners.com 1999 - 2008"). Marks may run together
+// ("Copyright(C)2024").
 func isLegal(text string) bool {
 	if len(text) > maxLegalBytes {
 		return false
@@ -66,6 +69,13 @@ func isLegal(text string) bool {
 		rest, ok := legalMark(strings.ToLower(t))
 		if !ok {
 			continue
+		}
+		for { // marks run together: "Copyright(C)2024", "©Copyright2024"
+			r, ok := legalMark(rest)
+			if !ok || r == rest {
+				break
+			}
+			rest = r
 		}
 		if leadsToYear(rest) {
 			return true
@@ -94,7 +104,11 @@ func legalMark(token string) (rest string, ok bool) {
 			}
 			rest = b[len(w):]
 			last, _ := utf8.DecodeLastRuneInString(w)
-			if r, _ := utf8.DecodeRuneInString(rest); rest == "" || !unicode.IsLetter(last) || !unicode.IsLetter(r) {
+			r, _ := utf8.DecodeRuneInString(rest)
+			if r == '-' { // a compound: "Copyright-Reform"
+				r, _ = utf8.DecodeRuneInString(rest[1:])
+			}
+			if rest == "" || !unicode.IsLetter(last) || !unicode.IsLetter(r) {
 				return rest, true
 			}
 		}
@@ -107,19 +121,23 @@ func legalMark(token string) (rest string, ok bool) {
 // "は2019年".
 func leadsToYear(s string) bool {
 	i := strings.IndexFunc(s, func(r rune) bool { return unicode.IsLetter(r) || (r < 128 && unicode.IsDigit(r)) })
-	if i < 0 || unicode.IsLetter([]rune(s[i:])[0]) {
+	if i < 0 {
+		return false
+	}
+	if r, _ := utf8.DecodeRuneInString(s[i:]); unicode.IsLetter(r) {
 		return false
 	}
 	return holdsYear(s[i:])
 }
 
 // proseWord reports whether token reads as running text between a mark
-// and its year: a word of lower-case letters alone, other than "by"
-// ("expired", "in,"). Names ("Example", "eCanadaNow", "example.com"),
-// marks and punctuation are not.
+// and its year: an English closed-class word in lower case other than
+// "by" and "the" ("in", "since,"; features.IsStopWord). Names, in lower
+// case too ("dpa", "heise online", "de Volkskrant"), marks and
+// punctuation are not.
 func proseWord(token string) bool {
 	t := strings.TrimRight(strings.TrimLeft(token, "\"'(["), ",.:;")
-	if t == "" || t == "by" {
+	if t == "" || t == "by" || t == "the" {
 		return false
 	}
 	for _, r := range t {
@@ -127,7 +145,7 @@ func proseWord(token string) bool {
 			return false
 		}
 	}
-	return true
+	return features.IsStopWord(t)
 }
 
 // holdsYear reports whether token holds a run of exactly four digits from

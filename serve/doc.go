@@ -83,10 +83,12 @@
 // (one at a time, none while a render succeeded in the last seconds):
 // HealthRecycleAfter failed probes in a row end the browser
 // (Config.Recycle), so that one that hangs is replaced without a
-// /healthz call. A probe counts as failed when its render fails or
-// has not answered a tenth past its time limit (a browser stopped hard,
-// SIGSTOP, holds a render past its context). A render that runs out of its time limit, drawing the
-// page or waiting for the browser, is not tried again.
+// /healthz call. A probe counts as failed when its render fails or has
+// not answered a tenth past its time limit (a browser stopped hard,
+// SIGSTOP, holds a render past its context); while the browser holds
+// that render, a probe fails at once without another. A render that
+// runs out of its time limit, drawing the page or waiting for the
+// browser, is not tried again.
 //
 // Every answer has X-Content-Type-Options: nosniff, and an html answer
 // Content-Security-Policy: sandbox: the pruned page keeps its elements'

@@ -586,15 +586,20 @@ func TestSlowReaderHoldsNoPlace(t *testing.T) {
 
 // deaf is a Visualizer that waits at its gate whatever its context says,
 // as a browser stopped hard (SIGSTOP) holds a render past its time limit.
-type deaf[T ~[]E, E any] struct{ release chan struct{} }
+// It counts its calls.
+type deaf[T ~[]E, E any] struct {
+	release chan struct{}
+	calls   *atomic.Int32
+}
 
-func newDeaf[T ~[]E, E any](release chan struct{}, _ interface {
+func newDeaf[T ~[]E, E any](release chan struct{}, calls *atomic.Int32, _ interface {
 	Visual(context.Context, *pipeline.Doc) (T, error)
 }) deaf[T, E] {
-	return deaf[T, E]{release}
+	return deaf[T, E]{release, calls}
 }
 
 func (d deaf[T, E]) Visual(_ context.Context, doc *pipeline.Doc) (T, error) {
+	d.calls.Add(1)
 	<-d.release
 	return make(T, len(doc.Blocks)), nil
 }
@@ -616,7 +621,8 @@ func TestHealthProbeDeafBrowser(t *testing.T) {
 	var once sync.Once
 	let := func() { once.Do(func() { close(release) }) }
 	c := &pipeline.Cleaner{Model: m}
-	c.Prepare.Visual = newDeaf(release, pipeline.Visualizer(nil))
+	var renders atomic.Int32
+	c.Prepare.Visual = newDeaf(release, &renders, pipeline.Visualizer(nil))
 	var recycled atomic.Int32
 	srv := start(t, Config{Rendered: c, Recycle: func() bool { recycled.Add(1); let(); return true }})
 	defer let()                                      // before the server stops: the probe is let go
@@ -637,5 +643,33 @@ func TestHealthProbeDeafBrowser(t *testing.T) {
 	}
 	if got := recycled.Load(); got != 1 {
 		t.Errorf("%d recycles after %d deaf probes, want 1", got, HealthRecycleAfter)
+	}
+	if got := renders.Load(); got != 1 {
+		t.Errorf("%d probe renders in a browser holding the first, want 1", got)
+	}
+}
+
+// TestHealthProbeHeld: without a way to end the browser (no
+// Config.Recycle), probes of a deaf browser keep failing, and while it
+// holds one probe's render no other is started: renders do not pile up.
+func TestHealthProbeHeld(t *testing.T) {
+	saved := healthProbeTimeout
+	healthProbeTimeout = 200 * time.Millisecond
+	defer func() { healthProbeTimeout = saved }()
+	m, err := classify.Default(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	release := make(chan struct{})
+	c := &pipeline.Cleaner{Model: m}
+	var renders atomic.Int32
+	c.Prepare.Visual = newDeaf(release, &renders, pipeline.Visualizer(nil))
+	srv := start(t, Config{Rendered: c})
+	defer close(release)
+	for i := 0; i < 4; i++ {
+		checkHealth(t, srv.url, 503)
+	}
+	if got := renders.Load(); got != 1 {
+		t.Errorf("%d probe renders after 4 probes of a deaf browser, want 1", got)
 	}
 }

@@ -31,6 +31,7 @@ type health struct {
 	lastErr error         // of the last probe, nil if it succeeded
 	probe   chan struct{} // closed when the probe under way ends
 	failed  int           // probes failed since the last page or probe rendered
+	held    bool          // a probe's render, given up on, has not returned yet
 }
 
 func (h *health) renderOK() {
@@ -78,25 +79,19 @@ func (s *Server) chromium(ctx context.Context) error {
 // the time limit. It is a failed probe, so that a client's own limit
 // (fiasco health: 25 s) reads the service's 503, not its own time-out,
 // and so that HealthRecycleAfter such probes end the browser, which lets
-// the renders it held go.
+// the renders it held go. While such a render is held, a probe renders
+// nothing more and fails at once: probes do not pile up renders in a
+// browser that answers none.
 func (s *Server) probe(done chan struct{}) {
 	h := &s.health
-	pctx, cancel := context.WithTimeout(context.Background(), healthProbeTimeout)
-	defer cancel()
-	rendered := make(chan error, 1)
-	go func() {
-		probe := *s.cfg.Rendered
-		probe.TextFallback = false // a probe the text model answers is a failed rendering
-		_, err := safeClean(pctx, &probe, page{name: "health probe", data: []byte(probePage)})
-		rendered <- err
-	}()
-	late := time.NewTimer(healthProbeTimeout + healthProbeTimeout/10)
-	defer late.Stop()
+	h.mu.Lock()
+	held := h.held
+	h.mu.Unlock()
 	var err error
-	select {
-	case err = <-rendered:
-	case <-late.C:
-		err = fmt.Errorf("no answer from Chromium to a probe within %v", healthProbeTimeout)
+	if held {
+		err = fmt.Errorf("no answer from Chromium to a probe within %v (it still holds one)", healthProbeTimeout)
+	} else {
+		err = s.probeRender()
 	}
 	h.mu.Lock()
 	recycle := false
@@ -119,6 +114,44 @@ func (s *Server) probe(done chan struct{}) {
 		s.log.Warn("Chromium ended after failed health probes: the next page starts another", "probes", HealthRecycleAfter)
 	}
 	close(done)
+}
+
+// probeRender renders the probe page within healthProbeTimeout, and gives
+// up on it a tenth later (health.held until it returns).
+func (s *Server) probeRender() error {
+	h := &s.health
+	pctx, cancel := context.WithTimeout(context.Background(), healthProbeTimeout)
+	rendered := make(chan error, 1)
+	abandoned := false // guarded by h.mu
+	go func() {
+		defer cancel()
+		probe := *s.cfg.Rendered
+		probe.TextFallback = false // a probe the text model answers is a failed rendering
+		_, err := safeClean(pctx, &probe, page{name: "health probe", data: []byte(probePage)})
+		h.mu.Lock()
+		if abandoned {
+			h.held = false
+		} else {
+			rendered <- err
+		}
+		h.mu.Unlock()
+	}()
+	late := time.NewTimer(healthProbeTimeout + healthProbeTimeout/10)
+	defer late.Stop()
+	select {
+	case err := <-rendered:
+		return err
+	case <-late.C:
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	select {
+	case err := <-rendered: // it returned as the time ran out
+		return err
+	default:
+		abandoned, h.held = true, true
+		return fmt.Errorf("no answer from Chromium to a probe within %v", healthProbeTimeout)
+	}
 }
 
 // checkBrowser starts a probe of the browser, as /healthz would, after a

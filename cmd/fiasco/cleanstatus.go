@@ -56,13 +56,14 @@ func batchStatus(stdout, stderr io.Writer, out string, quiet bool) *status {
 }
 
 // namesTerminal reports whether path is a terminal (isTerminal), opening
-// it only when it is a character device: a file or folder is not.
+// it only when it is a character device (probeFlags): a file, folder or
+// FIFO is not.
 func namesTerminal(path string) bool {
 	fi, err := os.Stat(path)
 	if err != nil || fi.Mode()&os.ModeCharDevice == 0 {
 		return false
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	f, err := os.OpenFile(path, os.O_WRONLY|probeFlags, 0)
 	if err != nil {
 		return false
 	}

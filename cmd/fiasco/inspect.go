@@ -31,9 +31,10 @@ const inspectHelp = `usage: fiasco inspect [options] PAGE -o PAGE.png
 
 Renders PAGE in Chromium as it looks, outlines every text block in the
 colour of its predicted class (green clean, red dirty) with its number, and
-writes the picture to -o (only over a PNG picture, or as a new or empty file: never
-over the page or the model it reads). A table of every block's number, label, decision
-value, type and feature values goes to standard output (TSV, or JSON with
+writes the picture to -o (only over a PNG picture, or as a new or empty
+file: never over the page or the model it reads). A table of every
+block's number, label, decision value, type and feature values goes to
+standard output (TSV, or JSON with
 --json), so the numbers can be read beside the picture; the visual columns
 are in it only when the model's page was rendered. The classes are
 those of the model fiasco clean would use with the same flags: under the

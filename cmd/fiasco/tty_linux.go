@@ -7,3 +7,8 @@ func isTTY(fd uintptr) bool {
 	_, err := unix.IoctlGetTermios(int(fd), unix.TCGETS)
 	return err == nil
 }
+
+// probeFlags open a device only to ask whether it is a terminal: it does
+// not become the controlling terminal, and an open that would wait (a
+// modem line) does not.
+const probeFlags = unix.O_NOCTTY | unix.O_NONBLOCK

@@ -111,7 +111,7 @@ func (s *Server) probe(done chan struct{}) {
 		// A browser that hangs is never restarted by its death: end
 		// it, so that the next page (or probe) starts another.
 		s.met.recycle()
-		s.log.Warn("Chromium ended after failed health probes: the next page starts another", "probes", HealthRecycleAfter)
+		s.log.Warn("Chromium ended after failed health probes: the next page or probe starts another", "probes", HealthRecycleAfter)
 	}
 	close(done)
 }

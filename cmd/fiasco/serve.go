@@ -117,10 +117,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		WriteTimeout: *writeTimeout, BatchBuffer: *batchBuffer, ShutdownTimeout: *shutdown, Workers: *workers, Queue: *queue, MaxConns: *maxConns, Log: log, AccessLog: *accessLog}
 	rf.onRestart = func(err error) {
 		if err != nil {
-			log.Error("Chromium died and did not start again", "err", err)
+			log.Error("Chromium ended (it died, or failed probes ended it) and did not start again", "err", err)
 			return
 		}
-		log.Warn("Chromium died and was started again")
+		log.Warn("Chromium ended (it died, or failed probes ended it) and was started again")
 	}
 	if !*noRender {
 		m, err := classify.Default(true)

@@ -32,24 +32,22 @@ const inspectHelp = `usage: fiasco inspect [options] PAGE -o PAGE.png
 Renders PAGE in Chromium as it looks, outlines every text block in the
 colour of its predicted class (green clean, red dirty) with its number, and
 writes the picture to -o (only over a PNG picture, or as a new or empty
-file: never over the page or the model it reads). A table of every
-block's number, label, decision value, type and feature values goes to
-standard output (TSV, or JSON with
---json), so the numbers can be read beside the picture; the visual columns
-are in it only when the model's page was rendered. The classes are
-those of the model fiasco clean would use with the same flags: under the
-corpus policy the model with visual features (and their values in the
-table), with --no-render (and under --policy article) the text model; the
-page is rendered for the picture either way. The labels and values are
-fiasco clean's with the same flags: the blocks are measured at --scale as
-clean measures them, and the picture is drawn at full scale. A block
-dropped whatever its value (an advertisement's label, a block in a box
-named for what it holds, such as a newsletter prompt or an author's bio,
-a copyright line, and under the corpus policy a time stamp or a byline;
-README) is labelled dirty, and
-in JSON its never_kept says which. PAGE is read as fiasco clean reads a
-page: a file, gzip- or zstd-compressed or not,
-"-" for standard input, or a WARC archive holding one page.`
+file: never over the page or the model it reads). A table of every block's
+number, label, decision value, type and feature values goes to standard
+output (TSV, or JSON with --json), so the numbers can be read beside the
+picture; the visual columns are in it only when the model's page was
+rendered. The classes are those of the model fiasco clean would use with
+the same flags: under the corpus policy the model with visual features (and
+their values in the table), with --no-render (and under --policy article)
+the text model; the page is rendered for the picture either way. The labels
+and values are fiasco clean's with the same flags: the blocks are measured
+at --scale as clean measures them, and the picture is drawn at full scale.
+A block dropped whatever its value (an advertisement's label, a block in a
+box named for what it holds, such as a newsletter prompt or an author's
+bio, a copyright line, and under the corpus policy a time stamp or a
+byline; README) is labelled dirty, and in JSON its never_kept says which.
+PAGE is read as fiasco clean reads a page: a file, gzip- or zstd-compressed
+or not, "-" for standard input, or a WARC archive holding one page.`
 
 func runInspect(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("inspect", inspectHelp)

@@ -17,6 +17,12 @@ func servedAsXML(name, contentType string) bool {
 		mt, _, err := mime.ParseMediaType(contentType)
 		return err == nil && mt == "application/xhtml+xml"
 	}
+	return XHTMLName(name)
+}
+
+// XHTMLName reports whether a page's file name says it is XHTML: it ends
+// in .xhtml or .xht (in any case).
+func XHTMLName(name string) bool {
 	switch strings.ToLower(filepath.Ext(name)) {
 	case ".xhtml", ".xht":
 		return true

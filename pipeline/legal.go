@@ -72,7 +72,7 @@ func isLegal(text string) bool {
 		}
 		for { // marks run together: "Copyright(C)2024", "©Copyright2024"
 			r, ok := legalMark(rest)
-			if !ok || r == rest {
+			if !ok {
 				break
 			}
 			rest = r
@@ -132,20 +132,12 @@ func leadsToYear(s string) bool {
 
 // proseWord reports whether token reads as running text between a mark
 // and its year: an English closed-class word in lower case other than
-// "by" and "the" ("in", "since,"; features.IsStopWord). Names, in lower
-// case too ("dpa", "heise online", "de Volkskrant"), marks and
-// punctuation are not.
+// "by" and "the" ("in", "since,"; features.IsStopWord, whose words are
+// in lower case). Names, in lower case too ("dpa", "heise online", "de
+// Volkskrant"), marks and punctuation are not.
 func proseWord(token string) bool {
 	t := strings.TrimRight(strings.TrimLeft(token, "\"'(["), ",.:;")
-	if t == "" || t == "by" || t == "the" {
-		return false
-	}
-	for _, r := range t {
-		if !unicode.IsLower(r) {
-			return false
-		}
-	}
-	return features.IsStopWord(t)
+	return t != "by" && t != "the" && features.IsStopWord(t)
 }
 
 // holdsYear reports whether token holds a run of exactly four digits from

@@ -10,7 +10,6 @@ import (
 	"mime"
 	"net/http"
 	"net/url"
-	"path"
 	"runtime/debug"
 	"slices"
 	"strconv"
@@ -501,8 +500,7 @@ func pageType(r *http.Request, name string) string {
 	case "application/x-www-form-urlencoded", "application/octet-stream", "text/plain":
 		if _, params, err := mime.ParseMediaType(ct); err == nil && params["charset"] != "" {
 			mt := "text/html"
-			switch strings.ToLower(path.Ext(name)) {
-			case ".xhtml", ".xht":
+			if load.XHTMLName(name) {
 				mt = "application/xhtml+xml"
 			}
 			return mime.FormatMediaType(mt, map[string]string{"charset": params["charset"]})

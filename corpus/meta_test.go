@@ -92,7 +92,7 @@ func TestDirJSONMeta(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "\n \"title\": \"Harbour bridge reopens\",\n \"author\": \"Ada Lovelace\",\n \"date\": \"2024-03-05T08:30:00+01:00\",\n \"site\": \"The Coastal Times\",\n \"charset\": \"utf-8\",\n \"threshold\": -0.25,\n \"text\": \"Harbour bridge reopens\\n\\nThe harbour bridge"
+	want := "\n \"title\": \"Harbour bridge reopens\",\n \"author\": \"Ada Lovelace\",\n \"date\": \"2024-03-05T08:30:00+01:00\",\n \"site\": \"The Coastal Times\",\n \"lang\": \"en\",\n \"charset\": \"utf-8\",\n \"threshold\": -0.25,\n \"text\": \"Harbour bridge reopens\\n\\nThe harbour bridge"
 	if !bytes.Contains(data, []byte(want)) {
 		t.Errorf("meta.json:\n%.400s\nwant it to hold%s", data, want)
 	}

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/fiasco-project/fiasco/internal/lang"
 	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/pipeline"
 	"github.com/fiasco-project/fiasco/warc"
@@ -116,8 +117,8 @@ func (s *wetSink) Encode(o *pipeline.Outcome) {
 	if in.HTTPStatus != 0 {
 		fields.Add(FieldHTTPStatus, strconv.Itoa(in.HTTPStatus))
 	}
-	if lang := Lang(text); lang != "" {
-		fields.Add(warc.FieldIdentifiedLanguage, iso639_3[lang])
+	if code := Lang(text); code != "" {
+		fields.Add(warc.FieldIdentifiedLanguage, lang.ISO639_3(code))
 	}
 	if r.Page.Truncated {
 		fields.Add(warc.FieldTruncated, truncatedWhy(in, r.Page.Cut))

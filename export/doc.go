@@ -26,7 +26,8 @@
 //     nested block (text after a <p> in a <td>) comes before that
 //     block's, where [Text] follows the page (see Reading order). [WriteMeta] adds the page's metadata (package meta) after
 //     name and url: "title" always, "author", "date" and "site" when the
-//     page gives them. [WriteNotes] adds what the cleaner knows of its
+//     page gives them, then "lang" always (the guess of the kept text's
+//     language, an ISO 639-1 code or "", as JSON Lines' "lang"). [WriteNotes] adds what the cleaner knows of its
 //     decisions ([Notes]): the page's charset, threshold, truncated,
 //     render_error, unseen_blocks, smoothed_blocks and floored, and each
 //     block's unseen, smoothed, floor, fallback (the page's best block,

@@ -16,6 +16,7 @@ import (
 
 	"github.com/fiasco-project/fiasco/blocks"
 	"github.com/fiasco-project/fiasco/internal/dom"
+	"github.com/fiasco-project/fiasco/internal/lang"
 	"github.com/fiasco-project/fiasco/load"
 	"github.com/fiasco-project/fiasco/meta"
 )
@@ -72,7 +73,8 @@ func Write(w io.Writer, f Format, p *load.Page, bs []*blocks.Block, keep []bool,
 // WriteMeta is Write with the page's metadata m (package meta, as
 // pipeline.Doc.Meta holds it): the JSON format adds title (always, "" when
 // the page has none), author, date and site (each when the page gives it)
-// after name and url. The other formats are Write's.
+// after name and url, then lang (always): a guess of the kept text's
+// language, an ISO 639-1 code or "" (as JSON Lines' "lang"). The other formats are Write's.
 func WriteMeta(w io.Writer, f Format, p *load.Page, m meta.Meta, bs []*blocks.Block, keep []bool, score []float64) error {
 	return write(w, f, p, &m, bs, keep, score, nil)
 }
@@ -247,6 +249,9 @@ type jsonPage struct {
 	Author string  `json:"author,omitempty"`
 	Date   string  `json:"date,omitempty"`
 	Site   string  `json:"site,omitempty"`
+	// Lang, with WriteMeta only, is the guess of the kept text's
+	// language (internal/lang), as JSON Lines' "lang".
+	Lang *string `json:"lang,omitempty"`
 	// The notes, with WriteNotes only, and only when set.
 	Charset        string   `json:"charset,omitempty"`
 	Threshold      *float64 `json:"threshold,omitempty"`
@@ -313,6 +318,10 @@ func writeJSON(w stringWriter, p *load.Page, m *meta.Meta, bs []*blocks.Block, k
 		return err
 	}
 	out.Text = strings.TrimSuffix(text.String(), "\n")
+	if m != nil {
+		code := lang.Guess(out.Text)
+		out.Lang = &code
+	}
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", " ")

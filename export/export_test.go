@@ -250,6 +250,7 @@ func TestWriteMeta(t *testing.T) {
  "author": "Ada Lovelace",
  "date": "2024-03-05",
  "site": "Example Times",
+ "lang": "en",
  "text": "The Story Of The Day\n\nShort bold heading\n\n`
 	if !strings.HasPrefix(full.String(), want) {
 		t.Errorf("WriteMeta JSON starts\n%s\nwant\n%s", full.String()[:min(full.Len(), len(want)+40)], want)
@@ -257,10 +258,10 @@ func TestWriteMeta(t *testing.T) {
 	if got, rest := full.String(), plain.String()[strings.Index(plain.String(), ` "blocks"`):]; !strings.HasSuffix(got, rest) {
 		t.Errorf("WriteMeta's blocks differ from Write's")
 	}
-	if !strings.Contains(none.String(), "\n \"title\": \"\",\n \"text\": \"The Story") {
+	if !strings.Contains(none.String(), "\n \"title\": \"\",\n \"lang\": \"en\",\n \"text\": \"The Story") {
 		t.Errorf("WriteMeta without metadata: no empty title, or other fields:\n%.200s", none.String())
 	}
-	for _, k := range []string{`"title"`, `"author"`, `"date"`, `"site"`} {
+	for _, k := range []string{`"title"`, `"author"`, `"date"`, `"site"`, `"lang"`} {
 		if strings.Contains(plain.String(), k) {
 			t.Errorf("Write's JSON has %s", k)
 		}
@@ -329,7 +330,7 @@ func TestWriteNotes(t *testing.T) {
 	if empty.String() != withMeta.String() {
 		t.Errorf("WriteNotes without notes differs from WriteMeta:\n%s", empty.String())
 	}
-	if !strings.Contains(full.String(), "\n \"title\": \"A story\",\n \"truncated\": true,\n \"render_error\": \"render: timed out\",\n \"unseen_blocks\": 2,\n \"smoothed_blocks\": 3,\n \"floored\": true,\n \"text\": \"") {
+	if !strings.Contains(full.String(), "\n \"title\": \"A story\",\n \"lang\": \"en\",\n \"truncated\": true,\n \"render_error\": \"render: timed out\",\n \"unseen_blocks\": 2,\n \"smoothed_blocks\": 3,\n \"floored\": true,\n \"text\": \"") {
 		t.Errorf("page notes missing or out of place:\n%.300s", full.String())
 	}
 	var page struct {

@@ -11,7 +11,7 @@ package arch
 // must be placed here (and in ARCHITECTURE.md) before its test passes.
 var Layers = [][]string{
 	// Shared helpers, below every stage.
-	{"internal/dom", "internal/difflib", "internal/mojibake", "internal/shared"},
+	{"internal/dom", "internal/difflib", "internal/lang", "internal/mojibake", "internal/shared"},
 	// Formats and engines that know nothing of fiasco's pipeline.
 	{"svm", "warc", "render"},
 	// The cleaning stages, in the order data flows through them.

@@ -33,6 +33,13 @@ var (
 	}
 	// copyrightWords mark a notice with a year at most three tokens on.
 	copyrightWords = []string{"©", "(c)", "copyrights", "copyright", "著作権", "저작권"}
+	// lawWords after the word "copyright" name a law or its office, not
+	// a notice: "Copyright Act 1976", "Copyright Directive 2019".
+	lawWords = map[string]bool{
+		"act": true, "acts": true, "law": true, "laws": true, "directive": true, "office": true,
+		"bill": true, "treaty": true, "convention": true, "reform": true, "amendment": true,
+		"regulation": true, "regulations": true, "statute": true, "term": true, "code": true,
+	}
 )
 
 // isLegal reports whether text is a legal notice: at most maxLegalTokens
@@ -49,7 +56,10 @@ var (
 // closed-class word ("expired in 2019") ends the search, other marks,
 // "by" and names do not ("Copyright © Example Corp 2024", "© dpa 2024",
 // "Copyright eLearners.com 1999 - 2008"). Marks may run together
-// ("Copyright(C)2024").
+// ("Copyright(C)2024"). The word "copyright" followed by a word of
+// lawWords names a law ("Copyright Act 1976"), and "(c)" with a
+// closed-class word in the two tokens after its year is a list letter
+// before a sentence ("(c) 2012 figures were revised"): neither is a mark.
 func isLegal(text string) bool {
 	if len(text) > maxLegalBytes {
 		return false
@@ -66,7 +76,8 @@ func isLegal(text string) bool {
 		}
 	}
 	for i, t := range tokens {
-		rest, ok := legalMark(strings.ToLower(t))
+		lower := strings.ToLower(t)
+		rest, ok := legalMark(lower)
 		if !ok {
 			continue
 		}
@@ -77,19 +88,40 @@ func isLegal(text string) bool {
 			}
 			rest = r
 		}
-		if leadsToYear(rest) {
-			return true
+		if rest == "" && i+1 < len(tokens) && strings.Contains(lower, "copyright") &&
+			lawWords[strings.ToLower(strings.TrimRight(tokens[i+1], ",.:;"))] {
+			continue // "Copyright Act 1976"
 		}
-		for j := i + 1; j < len(tokens) && j <= i+3; j++ {
+		year := -1
+		if leadsToYear(rest) {
+			year = i
+		}
+		for j := i + 1; year < 0 && j < len(tokens) && j <= i+3; j++ {
 			if leadsToYear(tokens[j]) {
-				return true
+				year = j
+				break
 			}
 			if proseWord(tokens[j]) {
 				break
 			}
 		}
+		if year < 0 {
+			continue
+		}
+		if listLetter(lower) && (year+1 < len(tokens) && proseWord(tokens[year+1]) || year+2 < len(tokens) && proseWord(tokens[year+2])) {
+			continue // "(c) 2012 figures were revised"
+		}
+		return true
 	}
 	return false
+}
+
+// listLetter reports whether token (in lower case) is the mark "(c)"
+// alone, as a list's third item begins: "(c)", "(c)2012" are, "©" and
+// "copyright(c)" are not.
+func listLetter(token string) bool {
+	bare := strings.TrimLeft(token, "\"'[|")
+	return strings.HasPrefix(bare, "(c)") && !strings.HasPrefix(strings.TrimPrefix(bare, "(c)"), "copyright")
 }
 
 // legalMark reports whether token (in lower case) starts with a whole

@@ -44,6 +44,14 @@ func TestIsLegal(t *testing.T) {
 		{"The copyright expired in 2019, so the film is free to show.", false},
 		{"Copyrighted in 1923, the song is now in the public domain.", false},
 		{"(c) in 2012 the board met twice", false},
+		{"Copyright Act 1976 explained", false},
+		{"The Copyright Directive 2019: what changes", false},
+		{"(c) 2012 figures were revised upward", false},
+		{"(c)2012 figures were revised upward", false},
+		{"(c) 2012 by Foo Press", true},
+		{"(c) 2012 The Times", true},
+		{"Copyright(C)2012 is ours", true}, // not a list letter: the word leads
+		{"Copyright 2012 Act Media Ltd", true},
 		{"著作権は2019年に失効しました。", false}, // unspaced: the year is in the sentence
 		{long, false}, // a paragraph
 		{"", false},

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/fiasco-project/fiasco/export"
@@ -166,13 +167,26 @@ func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
 			}
 			return "", perr
 		}
+		err := error(nil)
 		if d := filepath.Dir(p); d != s.dir {
-			if err := os.MkdirAll(d, 0o755); err != nil {
+			err = os.MkdirAll(d, 0o755)
+		}
+		if err == nil {
+			err = writeAtomic(p, s.dir, e.Data)
+		}
+		if err != nil {
+			if !nameError(err) {
 				return "", err
 			}
-		}
-		if err := writeAtomic(p, s.dir, e.Data); err != nil {
-			return "", err
+			// The page's name cannot be a file here (a folder of an
+			// input named as another input's output): the page fails,
+			// the run goes on.
+			perr := &PageError{fmt.Errorf("%s: not written: %w", in.Name, err)}
+			line.Error = perr.Error()
+			if _, err := s.putLine(line, ""); err != nil {
+				return "", err
+			}
+			return "", perr
 		}
 		line.Output, line.Truncated, line.RenderError, line.UnseenBlocks, line.Floored, where = name, e.Truncated, e.RenderError, e.Unseen, e.Floored, p
 	}
@@ -242,12 +256,46 @@ func (n *namer) name(in pipeline.Input) string {
 		dir = ""
 	}
 	dir, base = escapeInvalid(dir), escapeInvalid(base)
+	if dir != "" {
+		parts := strings.Split(dir, "/")
+		for i, p := range parts {
+			parts[i] = cutName(p, maxNameBytes)
+		}
+		dir = path.Join(parts...)
+	}
+	// Room for the extension and a -k, within a file system's limit.
+	base = cutName(base, maxNameBytes-len(n.ext)-len("-99999"))
 	name := path.Join(dir, base+n.ext)
 	for k := 2; n.used[name]; k++ {
 		name = path.Join(dir, fmt.Sprintf("%s-%d%s", base, k, n.ext))
 	}
 	n.used[name] = true
 	return name
+}
+
+// maxNameBytes is the longest name of a file or folder that common file
+// systems take (NAME_MAX: ext4, XFS, btrfs, APFS, NTFS in UTF-16 units).
+// A name of 255 bytes may reach it once its extension changes, or once
+// its invalid bytes are written %XX (escapeInvalid).
+const maxNameBytes = 255
+
+// cutName cuts name to at most max bytes, at a character's start.
+func cutName(name string, max int) string {
+	if len(name) <= max {
+		return name
+	}
+	i := max
+	for i > 0 && !utf8.RuneStart(name[i]) {
+		i--
+	}
+	return name[:i]
+}
+
+// nameError reports whether err, from writing a page's file, comes from
+// the file's name rather than from the output as a whole (a full disk, a
+// folder not writable): a name too long, or a path through a file.
+func nameError(err error) bool {
+	return errors.Is(err, syscall.ENAMETOOLONG) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR)
 }
 
 // RecordedName is an input's name as the outputs record it (JSON Lines'

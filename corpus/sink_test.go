@@ -939,3 +939,52 @@ func TestForeignFirstEntryCut(t *testing.T) {
 		}
 	}
 }
+
+// TestDirOutputNamesThatCannotBe: a name too long for the file system
+// once its extension changes is cut to fit; a page whose name runs
+// through another page's file (--keep-dirs: an input "foo" and a folder
+// "foo.txt") fails with an error record, and the pages after it are
+// written.
+func TestDirOutputNamesThatCannotBe(t *testing.T) {
+	dir := t.TempDir()
+	out, err := Open(OutputOptions{Format: "text", Path: dir, KeepDirs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long := strings.Repeat("x", 251) + ".htm" // 255 bytes, 256 as .txt
+	rels := []string{long, "foo", "e.html", "foo.txt/x.html", "z.html"}
+	all := outcomes(t, len(rels), out.Sink)
+	var got []string
+	for i, o := range all {
+		o.Input.Rel = rels[i]
+		where, err := out.Sink.Put(o)
+		var pe *PageError
+		switch {
+		case errors.As(err, &pe):
+			got = append(got, "failed")
+			if !strings.Contains(pe.Error(), "p3.html: not written") {
+				t.Errorf("page error %q", pe.Error())
+			}
+		case err != nil:
+			t.Fatalf("%s: the run stopped: %v", rels[i], err)
+		case where == "":
+			got = append(got, "-") // outcomes' third page fails: empty
+		default:
+			r, _ := filepath.Rel(dir, where)
+			if len(r) > maxNameBytes {
+				t.Errorf("%s: name of %d bytes", rels[i], len(r))
+			}
+			got = append(got, strings.TrimLeft(filepath.ToSlash(r), "x"))
+		}
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fmt.Sprint(got), "[.txt foo.txt - failed z.txt]"; got != want {
+		t.Errorf("outputs %s, want %s", got, want)
+	}
+	m, _ := os.ReadFile(filepath.Join(dir, ManifestName))
+	if n := strings.Count(string(m), "\n"); n != len(rels) || strings.Count(string(m), `"error"`) != 2 {
+		t.Errorf("manifest of %d lines, want %d, two with an error:\n%s", n, len(rels), m)
+	}
+}

@@ -17,7 +17,8 @@
 // else is a page. A directory stands for every
 // non-hidden file below it in the order of their sorted paths; symbolic
 // links are followed, each directory is entered once (so cycles end), and
-// the run's own outputs are skipped (Options.Exclude), as are files whose
+// the run's own outputs are skipped (Options.Exclude; Stats.OwnOutputs
+// names them), as are files whose
 // names say they are no page (style sheets, scripts, images, fonts,
 // media, documents, archives, JSON Lines: Stats.NotPages) and the outputs
 // of earlier runs (directories, Stats.OutputDirs; JSONL and WET files,

@@ -103,6 +103,10 @@ type Stats struct {
 	// them); their error logs are JSON Lines, which walks skip by name
 	// (NotPages).
 	OutputFiles int
+	// OwnOutputs names the outputs of this run (Options.Exclude) that
+	// walks met inside an input folder and skipped: a folder given to
+	// -o inside an input folder, whose files are not read.
+	OwnOutputs []string
 	// Special counts the entries of walks that are no regular file nor
 	// directory (named pipes, sockets, devices, a link to one), skipped:
 	// a pipe would block the walk, a device never ends.

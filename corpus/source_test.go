@@ -108,7 +108,7 @@ func TestSymlinks(t *testing.T) {
 
 // TestWalkOrderAndErrors: pages come in the order of their sorted paths,
 // hidden files are skipped, a missing path is an error input and the run's
-// own output inside the input folder is not read.
+// own output inside the input folder is not read, but named in Stats.
 func TestWalkOrderAndErrors(t *testing.T) {
 	root := t.TempDir()
 	chdir(t, root)
@@ -121,6 +121,9 @@ func TestWalkOrderAndErrors(t *testing.T) {
 	want := "a-b.html=in/a-b.html a.html=in/a.html a/b.html=in/a/b.html missing.html!missing.html: no such file or directory"
 	if got != want {
 		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got, want := strings.Join(s.Stats().OwnOutputs, " "), filepath.Join("in", "out.jsonl")+" "+filepath.Join("in", "out"); got != want {
+		t.Errorf("own outputs named %q, want %q", got, want)
 	}
 	if got := collect(t, s, "in/out.jsonl"); len(got) != 1 || !strings.Contains(got[0], "is an output of this run") {
 		t.Errorf("the output named as input: %v", got)

@@ -86,7 +86,7 @@ func (w *walker) dir(dir, rel string) bool {
 				return false
 			}
 		case w.s.excluded(e.fi):
-			// the run's own output
+			w.s.stats.OwnOutputs = append(w.s.stats.OwnOutputs, p) // the run's own output
 		case e.fi.IsDir() && isOutputDir(p):
 			w.s.stats.OutputDirs++ // an earlier run's output: its files are no pages
 		case e.fi.Mode().IsRegular() && outputs[e.name] && ownStream(p):

@@ -461,6 +461,9 @@ func walkSummary(stats corpus.Stats) string {
 		}
 		parts = append(parts, "skipped "+dirs+" of earlier runs")
 	}
+	if len(stats.OwnOutputs) > 0 {
+		parts = append(parts, "skipped this run's output inside an input folder ("+strings.Join(stats.OwnOutputs, ", ")+"): what it holds is not read")
+	}
 	if n := stats.OutputFiles; n > 0 {
 		parts = append(parts, "skipped "+plural(n, "output file")+" of earlier runs (JSONL or WET)")
 	}

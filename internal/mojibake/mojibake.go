@@ -43,6 +43,10 @@
 // letters standing alone ("Å‚" for "ł"): "Ä" and "Å" end Finnish and
 // Swedish words in capitals.
 //
+// A text that also writes a repaired word as the repair would make it,
+// within 200 bytes ("CafÃ©" and "Café", "Ã©" and "é": a page about
+// mojibake), shows the mojibake on purpose: those words stay as they are.
+//
 // A C1 control left over takes windows-1252's character where that
 // charset has one (U+0092 is "’", U+0085 "…"); the five it leaves
 // undefined stay, for the caller to drop. A repair that gives a
@@ -122,20 +126,39 @@ func invisible(r rune) bool {
 // returns s itself, without a copy, where nothing changes. It takes time
 // linear in the length of s.
 func Repair(s string) string {
-	var b strings.Builder
-	out := 0 // s[:out] is in b
-	emit := func(at, end int, text string) {
-		if b.Len() == 0 {
-			b.Grow(len(s))
-		}
-		b.WriteString(s[out:at])
-		b.WriteString(text)
-		out = end
+	edits := find(s)
+	if len(edits) == 0 {
+		return s
 	}
+	edits = dropWritten(s, edits)
+	if len(edits) == 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	out := 0 // s[:out] is in b
+	for _, e := range edits {
+		b.WriteString(s[out:e.at])
+		b.WriteString(e.text)
+		out = e.end
+	}
+	b.WriteString(s[out:])
+	return b.String()
+}
+
+// An edit replaces s[at:end] with text.
+type edit struct {
+	at, end int
+	text    string
+}
+
+// find returns the repairs of s, in order.
+func find(s string) []edit {
+	var edits []edit
 	for i := 0; ; {
 		j := suspect(s, i)
 		if j < 0 {
-			break
+			return edits
 		}
 		i = j + 2
 		if s[j] == 0xC2 {
@@ -143,12 +166,12 @@ func Repair(s string) string {
 			// character (U+0085 too, which is "…" there far more often
 			// than the next line of text converted from EBCDIC).
 			if fromC1[s[j+1]-0x80] != 0 {
-				emit(j, j+2, string(fromC1[s[j+1]-0x80]))
+				edits = append(edits, edit{j, j + 2, string(fromC1[s[j+1]-0x80])})
 			}
 			continue
 		}
 		if text, n := decodeRun(s[j:]); n > 0 {
-			emit(j, j+n, text)
+			edits = append(edits, edit{j, j + n, text})
 			i = j + n
 			continue
 		}
@@ -158,15 +181,92 @@ func Repair(s string) string {
 			if r = shown(r); !invisible(r) {
 				text = string(r)
 			}
-			emit(j, j+n, text)
+			edits = append(edits, edit{j, j + n, text})
 			i = j + n
 		}
 	}
-	if out == 0 {
-		return s
+}
+
+// dropWritten returns edits without the repairs of the words that s also
+// writes as the repair would make them, near them (writesNear): a text
+// that holds "CafÃ©" and "Café", or "Ã©" and "é", shows the mojibake on
+// purpose (a page about it), and the evidence is in doubt. A word is a run of characters
+// between spaces, punctuation and symbols trimmed from its ends; a
+// repair trimmed off with them ("[FILE\u0085]") stays.
+func dropWritten(s string, edits []edit) []edit {
+	kept := edits[:0:0]
+	prevEnd := 0 // the end of the last word looked at: each byte is read once
+	for k := 0; k < len(edits); {
+		// The word around edits[k], and the edits within it.
+		start := prevEnd
+		if i := strings.LastIndexFunc(s[prevEnd:edits[k].at], unicode.IsSpace); i >= 0 {
+			_, n := utf8.DecodeRuneInString(s[prevEnd+i:])
+			start = prevEnd + i + n
+		}
+		last, end := k, edits[k].end
+		for last < len(edits) && edits[last].at < end {
+			end = len(s)
+			if e := strings.IndexFunc(s[edits[last].end:], unicode.IsSpace); e >= 0 {
+				end = edits[last].end + e
+			}
+			last++
+		}
+		prevEnd = end
+		var w strings.Builder
+		out := start
+		for _, e := range edits[k:last] {
+			w.WriteString(s[out:e.at])
+			w.WriteString(e.text)
+			out = e.end
+		}
+		w.WriteString(s[out:end])
+		repaired := trimPunct(w.String())
+		shows := false // a repaired character is in the word, not trimmed off
+		for _, e := range edits[k:last] {
+			shows = shows || e.text != "" && strings.Contains(repaired, e.text)
+		}
+		if !shows || !writesNear(s, start, end, repaired) {
+			kept = append(kept, edits[k:last]...)
+		}
+		k = last
 	}
-	b.WriteString(s[out:])
-	return b.String()
+	return kept
+}
+
+// nearBytes is how far from a word of mojibake dropWritten looks for
+// the word written right: a sentence or two, so that a long text (a
+// page's gold, read whole) that writes a word right in one place and
+// garbled in another is still repaired.
+const nearBytes = 200
+
+// writesNear reports whether s writes word, as a word of its own, within
+// nearBytes of s[start:end].
+func writesNear(s string, start, end int, word string) bool {
+	lo, hi := max(0, start-nearBytes), min(len(s), end+nearBytes)
+	for lo > 0 && !utf8.RuneStart(s[lo]) {
+		lo--
+	}
+	for hi < len(s) && !utf8.RuneStart(s[hi]) {
+		hi++
+	}
+	left, right := strings.Fields(s[lo:start]), strings.Fields(s[end:hi])
+	if r, _ := utf8.DecodeLastRuneInString(s[:lo]); lo > 0 && !unicode.IsSpace(r) && len(left) > 0 {
+		left = left[1:] // a word cut by the window
+	}
+	if r, _ := utf8.DecodeRuneInString(s[hi:]); hi < len(s) && !unicode.IsSpace(r) && len(right) > 0 {
+		right = right[:len(right)-1]
+	}
+	for _, f := range append(left, right...) {
+		if trimPunct(f) == word {
+			return true
+		}
+	}
+	return false
+}
+
+// trimPunct trims punctuation and symbols from the ends of w.
+func trimPunct(w string) string {
+	return strings.TrimFunc(w, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) })
 }
 
 // suspect returns the byte offset, from i on, of the next rune that

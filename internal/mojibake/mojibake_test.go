@@ -60,6 +60,15 @@ var cases = []struct{ in, want string }{
 	{"", ""},
 	{"plain ASCII", "plain ASCII"},
 	{"invalid \xff bytes Ã©", "invalid \xff bytes é"},
+	// A text that writes the repair's word too shows the mojibake on
+	// purpose: those words stay, the others are repaired.
+	{"Why do I see Ã© instead of é?", "Why do I see Ã© instead of é?"},
+	{"My database shows CafÃ© instead of Café.", "My database shows CafÃ© instead of Café."},
+	{"“CafÃ©” is Café read wrongly; RÃ©sumÃ© is mended", "“CafÃ©” is Café read wrongly; Résumé is mended"},
+	{"Israelâ€™s and Israel’s", "Israelâ€™s and Israel’s"},
+	{"Café and CafÃ©s", "Café and Cafés"}, // another word
+	// Far apart in a long text (a page's gold, read whole): repaired.
+	{"don’t " + strings.Repeat("and so on ", 30) + "donâ€™t", "don’t " + strings.Repeat("and so on ", 30) + "don’t"},
 }
 
 func TestRepair(t *testing.T) {

@@ -136,7 +136,7 @@ func readFailures(path string, size int64, gz bool) ([]ErrorRecord, error) {
 // makes it gzip-compressed, a member per line, so that it is whole
 // members at any moment and resumes as a plain one does.
 func openJSONL(path string, resume, blocks bool) (*jsonlSink, *doneLog, error) {
-	gz := strings.HasSuffix(path, ".gz")
+	gz := strings.HasSuffix(strings.ToLower(path), ".gz") // "x.JSONL.GZ" too
 	good := goodLines
 	if gz {
 		good = goodMembers

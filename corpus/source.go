@@ -210,6 +210,9 @@ func (s *Source) list(ctx context.Context, name string, yield func(pipeline.Inpu
 	br := bufio.NewReader(r)
 	for n := 1; ; n++ {
 		line, err := br.ReadString('\n')
+		if n == 1 {
+			line = strings.TrimPrefix(line, "\ufeff") // a byte-order mark (Notepad's UTF-8)
+		}
 		p := strings.TrimSpace(line)
 		if p != "" && !strings.HasPrefix(p, "#") {
 			if !s.arg(ctx, p, yield) {

@@ -142,7 +142,7 @@ func TestCompressedAndLists(t *testing.T) {
 	enc, _ := zstd.NewWriter(&zs)
 	enc.Write([]byte(page))
 	enc.Close()
-	writeFiles(t, root, map[string]string{"p.html.gz": gz.String(), "p.html.zst": zs.String(), "list.txt": "# pages\np.html.gz\n\n  p.html.zst  \nnone.html\n"})
+	writeFiles(t, root, map[string]string{"p.html.gz": gz.String(), "p.html.zst": zs.String(), "list.txt": "\ufeff# pages, a byte-order mark first\np.html.gz\n\n  p.html.zst  \nnone.html\n"})
 	s := NewSource(Options{})
 	var got []string
 	for in := range s.Inputs(context.Background(), nil, []string{"list.txt", "nolist.txt"}) {

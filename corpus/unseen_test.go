@@ -61,6 +61,7 @@ func TestUnseenFields(t *testing.T) {
 	for _, f := range []struct{ format, path, want, floored, status string }{
 		{"jsonl", filepath.Join(dir, "out.jsonl"), `"unseen_blocks":1`, `"floored":true`, `"http_status":404`},
 		{"wet", filepath.Join(dir, "out.warc.wet.gz"), FieldUnseenBlocks + ": 1\r\n", FieldFloored + ": true\r\n", FieldHTTPStatus + ": 404\r\n"},
+		{"jsonl", filepath.Join(dir, "OUT.JSONL.GZ"), `"unseen_blocks":1`, `"floored":true`, `"http_status":404`}, // gzip whatever the case
 		{"text", filepath.Join(dir, "pages"), `"unseen_blocks":1`, `"floored":true`, `"http_status":404`},
 	} {
 		out, err := Open(OutputOptions{Format: f.format, Path: f.path})
@@ -86,7 +87,7 @@ func TestUnseenFields(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f.format == "wet" {
+		if strings.HasSuffix(strings.ToLower(p), ".gz") {
 			zr, err := gzip.NewReader(bytes.NewReader(data))
 			if err != nil {
 				t.Fatal(err)

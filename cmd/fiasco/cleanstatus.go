@@ -115,7 +115,7 @@ func (s *status) line() string {
 	if sec := el.Seconds(); sec > 0 {
 		rate = float64(s.pages) / sec
 	}
-	return fmt.Sprintf("%s: %d pages, %.1f pages/s, %d failed, %s", s.label, s.pages, rate, s.failed, el.Round(time.Second))
+	return fmt.Sprintf("%s: %s, %.1f pages/s, %d failed, %s", s.label, plural(s.pages, "page"), rate, s.failed, el.Round(time.Second))
 }
 
 func (s *status) draw() {

@@ -566,7 +566,7 @@ func onePage(ctx context.Context, src *corpus.Source, pos, lists []string) (page
 			return nil, nil, fmt.Errorf("%s: no page found (%s)", strings.Join(append(append([]string(nil), pos...), lists...), ", "), line)
 		}
 		if args := append(append([]string(nil), pos...), lists...); len(args) > 0 {
-			return nil, nil, fmt.Errorf("no input files found in %s (hidden files and folders are skipped)", strings.Join(args, ", "))
+			return nil, nil, fmt.Errorf("no input files found in %s (%s)", strings.Join(args, ", "), skippedHint(args, len(lists)))
 		}
 		return nil, nil, errors.New("no input files found")
 	}

@@ -31,6 +31,7 @@ type batchRun struct {
 	pages, cleaned, failed, interrupted, truncated, unwritten, empty, unseen, floored int
 	damaged                                                                           int      // error records of damage in WARC files, not pages (corpus.Damaged)
 	args                                                                              []string // the INPUT arguments and -i lists, for messages
+	lists                                                                             int      // how many of args, at their end, are lists
 	unrendered                                                                        int      // cleaned by the text model: rendering failed
 	stopped                                                                           bool     // a page was interrupted: later pages are too
 	fatal                                                                             error    // an output could not be written
@@ -142,6 +143,7 @@ func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stder
 		ctx: ctx, runCtx: runCtx, cancel: cancel, sink: out.Sink, status: st, stderr: stderr, maxB: cf.maxBytes,
 		fails: newFailureLog(stderr, "fiasco clean", st, out.Errors),
 		args:  append(append([]string(nil), pos...), cf.lists...),
+		lists: len(cf.lists),
 	}
 	inputs := out.Resume.Filter(src.Inputs(runCtx, pos, cf.lists), out.Sink.Skip)
 	_ = cleaner.Stream(runCtx, inputs, pipeline.BatchOptions{Workers: cf.workers, Ordered: true, Post: out.Sink.Encode}, b.emit)
@@ -369,7 +371,7 @@ func (b *batchRun) summary(out *corpus.Output, stats corpus.Stats) {
 		msg += fmt.Sprintf(", %d not written", b.unwritten)
 	}
 	if b.truncated > 0 {
-		msg += fmt.Sprintf(", %d truncated (cut at --max-bytes %d, %d tags or %d text blocks, or by the crawler)", b.truncated, b.maxB, load.DefaultMaxTags, pipeline.DefaultMaxBlocks)
+		msg += fmt.Sprintf(", %d truncated (cut at --max-bytes %d, %d tags or %d text blocks, or cut short before they reached fiasco: by the crawler, a download or a compressed file that ends early)", b.truncated, b.maxB, load.DefaultMaxTags, pipeline.DefaultMaxBlocks)
 	}
 	if b.unrendered > 0 {
 		msg += fmt.Sprintf(", %d cleaned by the text model (rendering failed)", b.unrendered)
@@ -578,7 +580,7 @@ func (b *batchRun) result(out *corpus.Output, stats corpus.Stats) error {
 			return errors.New("no page found in the folders (the line above says what they held)")
 		}
 		if len(b.args) > 0 {
-			return fmt.Errorf("no input files found in %s (hidden files and folders are skipped)", strings.Join(b.args, ", "))
+			return fmt.Errorf("no input files found in %s (%s)", strings.Join(b.args, ", "), skippedHint(b.args, b.lists))
 		}
 		return errors.New("no input files found")
 	}
@@ -608,4 +610,17 @@ func plural(n int, noun string) string {
 		return "1 " + noun
 	}
 	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// skippedHint says what a run that found no input skipped: hidden files
+// and folders in folders, blank lines and comments in lists (the last n
+// of args are lists).
+func skippedHint(args []string, lists int) string {
+	switch {
+	case lists == 0:
+		return "hidden files and folders are skipped"
+	case lists == len(args):
+		return "a list's blank lines and lines starting with # are skipped"
+	}
+	return "hidden files and folders are skipped, as are a list's blank lines and lines starting with #"
 }

@@ -80,5 +80,8 @@
 // interrupted are recorded as such in the error log and cleaned on
 // resume. The run's [Settings] (OutputOptions.Settings) are kept beside
 // the output, and a resumed run with others is refused before any output
-// is touched, so that no output mixes two runs' answers.
+// is touched, so that no output mixes two runs' answers; among them the
+// inputs as they were spelled ([InputsSetting], under "inputs"), so that
+// a resume given the same file spelled another way, or fewer or more
+// inputs, is refused too.
 package corpus

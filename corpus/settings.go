@@ -72,7 +72,7 @@ func checkSettings(path string, dir bool, want Settings) error {
 	}
 	var diff []string
 	for k := range union(had, want) {
-		if k != errorLogKey && k != finishedKey && had[k] != want[k] {
+		if k != errorLogKey && k != finishedKey && k != inputsKey && had[k] != want[k] {
 			name := k
 			if k == "model" {
 				name = "model (a digest of it with the options that change it)"
@@ -81,7 +81,7 @@ func checkSettings(path string, dir bool, want Settings) error {
 		}
 	}
 	if len(diff) == 0 {
-		return nil
+		return inputsDiff(had[inputsKey], want[inputsKey])
 	}
 	sort.Strings(diff)
 	return fmt.Errorf("--resume: the output was written with other settings (%s): give the options of the earlier run, or rerun with --overwrite in place of --resume to start afresh", strings.Join(diff, "; "))

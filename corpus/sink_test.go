@@ -988,3 +988,31 @@ func TestDirOutputNamesThatCannotBe(t *testing.T) {
 		t.Errorf("manifest of %d lines, want %d, two with an error:\n%s", n, len(rels), m)
 	}
 }
+
+// TestInputsDiff: a resume's inputs must be the earlier run's, as they
+// were spelled; an output whose settings name none (written before they
+// did) resumes whatever the inputs.
+func TestInputsDiff(t *testing.T) {
+	dir := t.TempDir()
+	chdir(t, dir)
+	writeFiles(t, dir, map[string]string{"w/a.html": page, "w/b.html": page})
+	had := InputsSetting([]string{"w/a.html", "w/b.html"}, []string{"list.txt"})
+	for _, c := range []struct {
+		args, lists []string
+		want        string // "" for no error
+	}{
+		{[]string{"w/a.html", "w/b.html"}, []string{"list.txt"}, ""},
+		{[]string{"./w/a.html", "w/b.html"}, []string{"list.txt"}, "input 1 is w/a.html in the earlier run and ./w/a.html now, the same file spelled another way"},
+		{[]string{"w/a.html", "w/b.html"}, nil, "it lacks -i list.txt"},
+		{[]string{"w/a.html", "w/b.html"}, []string{"list.txt", "more.txt"}, "inputs the earlier run was not (-i more.txt)"},
+		{[]string{"w/b.html", "w/a.html"}, []string{"list.txt"}, "input 1 is w/a.html in the earlier run and w/b.html now: these are not its inputs"},
+	} {
+		err := inputsDiff(had, InputsSetting(c.args, c.lists))
+		if got := fmt.Sprint(err); c.want == "" && err != nil || c.want != "" && !strings.Contains(got, c.want) {
+			t.Errorf("%v %v: %v, want %q", c.args, c.lists, err, c.want)
+		}
+	}
+	if err := inputsDiff("", InputsSetting([]string{"x.html"}, nil)); err != nil {
+		t.Errorf("an earlier run that recorded no inputs: %v", err)
+	}
+}

@@ -134,6 +134,7 @@ type cleanFlags struct {
 	format    string
 	out       string
 	lists     listFlag
+	inputs    []string // the INPUT arguments, of a batch
 	workers   int
 	quiet     bool
 	resume    bool

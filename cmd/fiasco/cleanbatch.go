@@ -39,6 +39,7 @@ type batchRun struct {
 
 // cleanBatch cleans every input into the outputs the flags name.
 func cleanBatch(ctx context.Context, cf *cleanFlags, pos []string, stdout, stderr io.Writer) error {
+	cf.inputs = pos // for the settings a resume checks
 	earlier := !cf.resume && earlierOutput(cf.format, cf.out)
 	// A WET file holds no record of failed inputs, its error log does: a
 	// resume that finds no log cannot match the inputs to the output.
@@ -255,6 +256,7 @@ func runSettings(cf *cleanFlags, c *pipeline.Cleaner) (corpus.Settings, error) {
 		"threshold":  strconv.FormatFloat(th, 'g', -1, 64),
 		"rescue":     strconv.FormatBool(c.Model.Rescue),
 		"render":     strconv.FormatBool(c.Model.Visual),
+		"inputs":     corpus.InputsSetting(cf.inputs, cf.lists),
 	}
 	if c.Model.Blend > 0 { // also in the digest; named so that a resume says what changed
 		s["blend"] = strconv.FormatFloat(c.Model.Blend, 'g', -1, 64)

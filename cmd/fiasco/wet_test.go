@@ -306,6 +306,47 @@ func TestResumeSettings(t *testing.T) {
 	}
 }
 
+// TestResumeInputs: --resume refuses inputs other than the earlier run's,
+// as they were spelled: the same file spelled another way (the output
+// would name its pages two ways), an input left out (the output would be
+// marked finished without it), or one added; and leaves the output as it
+// was. With the same inputs it goes on.
+func TestResumeInputs(t *testing.T) {
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in")
+	articleDir(t, in, "a.html", "b.html", "c.html")
+	a, b, c := filepath.Join(in, "a.html"), filepath.Join(in, "b.html"), filepath.Join(in, "c.html")
+	out := filepath.Join(dir, "out.jsonl")
+	fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, a, b)
+	before, _ := os.ReadFile(out)
+	os.WriteFile(out, before[:bytes.IndexByte(before, '\n')+1], 0o644) // killed after a
+	half, _ := os.ReadFile(out)
+	for _, c2 := range []struct {
+		inputs []string
+		want   string
+	}{
+		{[]string{in + string(filepath.Separator) + "." + string(filepath.Separator) + "a.html", b}, "the same file spelled another way"},
+		{[]string{a}, "the earlier run was given 2 inputs, this one 1: it lacks " + b},
+		{[]string{a, b, c}, "this run is given inputs the earlier run was not (" + c + ")"},
+		{[]string{a, c}, "input 2 is " + b + " in the earlier run and " + c + " now"},
+	} {
+		args := append([]string{"clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--resume"}, c2.inputs...)
+		code, _, errs := fiasco(t, args...)
+		if code == 0 || !strings.Contains(errs, c2.want) {
+			t.Errorf("%v: exit %d; stderr:\n%s", c2.inputs, code, errs)
+		}
+		if now, _ := os.ReadFile(out); !bytes.Equal(now, half) {
+			t.Errorf("%v: the output changed", c2.inputs)
+		}
+	}
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--resume", a, b); code != 0 {
+		t.Errorf("resumed with the same inputs: exit %d: %s", code, errs)
+	}
+	if after, _ := os.ReadFile(out); !bytes.Equal(after, before) {
+		t.Errorf("resumed with the same inputs: the output differs from the whole run's")
+	}
+}
+
 // TestResumeErrorLog: the error log follows the output it belongs to: a
 // run killed after its error log got ahead of its jsonl (the output's
 // entry is written first, but a resumed run cuts a partial line and may

@@ -64,7 +64,7 @@ func TestUnfinishedRefused(t *testing.T) {
 	}
 	// A resume refused for other inputs leaves the finished run finished.
 	code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--resume", "--format", "jsonl", "-o", out, fifo)
-	if code == 0 || !strings.Contains(errs, "not those the output was written from") {
+	if code == 0 || !strings.Contains(errs, "these are not its inputs") {
 		t.Errorf("resume with other inputs: exit %d, stderr:\n%s", code, errs)
 	}
 	code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, filepath.Join(in, "a.html"), fifo)

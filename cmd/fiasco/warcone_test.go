@@ -136,6 +136,7 @@ func TestCleanOneWARCErrors(t *testing.T) {
 	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", old, page); code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
+	forgetInputs(t, filepath.Join(filepath.Dir(old), ".old.jsonl.settings.json")) // as such a run wrote them
 	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "--resume", "-o", old, empty, page); code != 0 || !strings.Contains(errs, "1 page done by an earlier run") {
 		t.Errorf("an earlier output without the empty file's record, resumed: exit %d; stderr: %s", code, errs)
 	}

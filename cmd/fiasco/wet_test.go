@@ -345,6 +345,37 @@ func TestResumeInputs(t *testing.T) {
 	if after, _ := os.ReadFile(out); !bytes.Equal(after, before) {
 		t.Errorf("resumed with the same inputs: the output differs from the whole run's")
 	}
+	// An output of a run before 2026-12-03 names no inputs: its resume
+	// is checked page by page only, as then.
+	os.WriteFile(out, half, 0o644)
+	forgetInputs(t, filepath.Join(dir, ".out.jsonl.settings.json"))
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--resume", a, b, c); code != 0 || !strings.Contains(errs, "1 page done by an earlier run") {
+		t.Errorf("an output that names no inputs, resumed with one more: exit %d: %s", code, errs)
+	}
+}
+
+// forgetInputs removes "inputs" from the settings file p, as runs before
+// 2026-12-03 wrote it.
+func forgetInputs(t *testing.T, p string) {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s map[string]string
+	if err := json.Unmarshal(data, &s); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := s["inputs"]; !ok {
+		t.Fatalf("%s names no inputs", p)
+	}
+	delete(s, "inputs")
+	if data, err = json.Marshal(s); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // TestResumeErrorLog: the error log follows the output it belongs to: a

@@ -167,15 +167,18 @@ func (s *dirSink) Put(o pipeline.Outcome) (string, error) {
 			}
 			return "", perr
 		}
-		err := error(nil)
+		err, named := error(nil), false
 		if d := filepath.Dir(p); d != s.dir {
 			err = os.MkdirAll(d, 0o755)
+			named = err != nil && nameError(err) // a folder of the page's name
 		}
 		if err == nil {
 			err = writeAtomic(p, s.dir, e.Data)
+			var le *os.LinkError // the rename to the page's name, not the temporary file
+			named = errors.As(err, &le) && le.New == p && nameError(le.Err)
 		}
 		if err != nil {
-			if !nameError(err) {
+			if !named {
 				return "", err
 			}
 			// The page's name cannot be a file here (a folder of an
@@ -225,6 +228,7 @@ type namer struct {
 	ext      string
 	keepDirs bool
 	used     map[string]bool
+	dirs     map[string]bool // the folders below the output that names lie in
 }
 
 func (n *namer) name(in pipeline.Input) string {
@@ -263,13 +267,19 @@ func (n *namer) name(in pipeline.Input) string {
 		}
 		dir = path.Join(parts...)
 	}
-	// Room for the extension and a -k, within a file system's limit.
-	base = cutName(base, maxNameBytes-len(n.ext)-len("-99999"))
-	name := path.Join(dir, base+n.ext)
-	for k := 2; n.used[name]; k++ {
-		name = path.Join(dir, fmt.Sprintf("%s-%d%s", base, k, n.ext))
+	// Within a file system's limit, with the extension (and a -k).
+	name := path.Join(dir, cutName(base, maxNameBytes-len(n.ext))+n.ext)
+	for k := 2; n.used[name] || n.dirs[name]; k++ {
+		suffix := fmt.Sprintf("-%d%s", k, n.ext)
+		name = path.Join(dir, cutName(base, maxNameBytes-len(suffix))+suffix)
 	}
 	n.used[name] = true
+	if n.dirs == nil {
+		n.dirs = map[string]bool{}
+	}
+	for d := path.Dir(name); d != "." && !n.dirs[d]; d = path.Dir(d) {
+		n.dirs[d] = true // no page is named as a folder another lies in
+	}
 	return name
 }
 
@@ -291,9 +301,11 @@ func cutName(name string, max int) string {
 	return name[:i]
 }
 
-// nameError reports whether err, from writing a page's file, comes from
-// the file's name rather than from the output as a whole (a full disk, a
-// folder not writable): a name too long, or a path through a file.
+// nameError reports whether err, from making a page's folder or renaming
+// its file into place, comes from the name rather than from the output
+// as a whole (a full disk, a folder not writable): a name too long, or a
+// path through a file. (Windows gives other errors for these: there the
+// run stops, as for any failure to write.)
 func nameError(err error) bool {
 	return errors.Is(err, syscall.ENAMETOOLONG) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EISDIR)
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -15,12 +16,17 @@ const inputsKey = "inputs"
 
 // InputsSetting is the value of Settings' "inputs" for a run given the
 // INPUT arguments args and the lists of inputs lists (-i): the arguments
-// as they were spelled, then each list as "-i LIST", in JSON. A list's
-// content is not recorded: its paths are checked as pages are (Resume).
+// as they were spelled (RecordedName), then each list as "-i LIST", in
+// JSON. A list's content is not recorded: a resume compares the pages
+// the earlier run did with the inputs in order (Resume), and a path left
+// out of a list after those is not noticed.
 func InputsSetting(args, lists []string) string {
-	all := append([]string{}, args...)
+	var all []string
+	for _, a := range args {
+		all = append(all, RecordedName(a)) // JSON would hold an invalid byte as U+FFFD
+	}
 	for _, l := range lists {
-		all = append(all, "-i "+l)
+		all = append(all, "-i "+RecordedName(l))
 	}
 	data, err := json.Marshal(all)
 	if err != nil { // strings always encode
@@ -43,10 +49,12 @@ func inputsDiff(had, now string) error {
 	}
 	const how = "give the inputs as the earlier run was given them (the same command, with --resume), or rerun with --overwrite in place of --resume to start afresh"
 	i := 0
-	for i < len(a) && i < len(b) && a[i] == b[i] {
+	for i < len(a) && i < len(b) && alike(a[i], b[i]) {
 		i++
 	}
 	switch {
+	case i == len(a) && i == len(b):
+		return nil
 	case i == len(b) && i < len(a):
 		return fmt.Errorf("--resume: the earlier run was given %d inputs, this one %d: it lacks %s, which the output would be marked finished without; %s", len(a), len(b), some(a[i:]), how)
 	case i == len(a) && i < len(b):
@@ -55,6 +63,31 @@ func inputsDiff(had, now string) error {
 		return fmt.Errorf("--resume: input %d is %s in the earlier run and %s now, the same file spelled another way, so that the output would name its pages two ways; %s", i+1, a[i], b[i], how)
 	}
 	return fmt.Errorf("--resume: input %d is %s in the earlier run and %s now: these are not its inputs; %s", i+1, a[i], b[i], how)
+}
+
+// alike reports whether two inputs give their pages the same names: the
+// same spelling; or a folder spelled another way that cleans to the same
+// path ("in/", "./in": a walk joins the names it finds to the folder's,
+// which cleans them); or a list (-i) that is the same file, whose own
+// name names no page.
+func alike(a, b string) bool {
+	if a == b {
+		return true
+	}
+	la, oka := strings.CutPrefix(a, "-i ")
+	lb, okb := strings.CutPrefix(b, "-i ")
+	switch {
+	case oka != okb:
+		return false
+	case oka:
+		return sameFile(a, b)
+	}
+	if filepath.Clean(a) != filepath.Clean(b) {
+		return false
+	}
+	fa, erra := os.Stat(la)
+	fb, errb := os.Stat(lb)
+	return erra == nil && errb == nil && fa.IsDir() && fb.IsDir()
 }
 
 // some names the first few of names.

@@ -203,7 +203,7 @@ func (r *Resume) exhausted(next string) error {
 			return fmt.Errorf("--resume: entry %d of %s is for %s, but the output ends before the next input, %s: if the machine crashed during the run, the log kept entries its output lost; %s and resume again to clean the inputs from %s on; otherwise the inputs are not those the output was written from (same arguments, same order?)",
 				l.n, l.name, l.head, next, keep, next)
 		}
-		why := "the inputs are not those the output was written from (same arguments, same order? a folder that gained a file sorting before those done reads it first: give the earlier run's files by name, or in a list, -i, and the new ones after them)"
+		why := "the inputs are not those the output was written from (same arguments, same order? a folder that gained a file sorting before those done reads it first: move the new files out until the run is done, and clean them into another output)"
 		if ext := pageExt(l.head); ext == ".jsonl" || ext == ".ndjson" {
 			// Walks skip JSON Lines since 2026-11-29; earlier versions
 			// cleaned them as pages.

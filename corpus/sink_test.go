@@ -941,18 +941,20 @@ func TestForeignFirstEntryCut(t *testing.T) {
 }
 
 // TestDirOutputNamesThatCannotBe: a name too long for the file system
-// once its extension changes is cut to fit; a page whose name runs
-// through another page's file (--keep-dirs: an input "foo" and a folder
-// "foo.txt") fails with an error record, and the pages after it are
-// written.
+// once its extension changes is cut to fit (one that fits is not); a
+// page named as a folder that another's name lies in takes a -k; a page
+// whose name runs through another page's file (--keep-dirs: an input
+// "foo" and a folder "foo.txt") fails with an error record, and the
+// pages after it are written.
 func TestDirOutputNamesThatCannotBe(t *testing.T) {
 	dir := t.TempDir()
 	out, err := Open(OutputOptions{Format: "text", Path: dir, KeepDirs: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	long := strings.Repeat("x", 251) + ".htm" // 255 bytes, 256 as .txt
-	rels := []string{long, "foo", "e.html", "foo.txt/x.html", "z.html"}
+	fits := strings.Repeat("x", 251) + ".htm" // 255 bytes as .txt too
+	long := strings.Repeat("x", 254) + ".h"   // 258 as .txt
+	rels := []string{fits, long, "e.html", "bar.txt/x.html", "bar", "e2.html", "foo", "foo.txt/x.html", "e3.html", "z.html"}
 	all := outcomes(t, len(rels), out.Sink)
 	var got []string
 	for i, o := range all {
@@ -962,7 +964,7 @@ func TestDirOutputNamesThatCannotBe(t *testing.T) {
 		switch {
 		case errors.As(err, &pe):
 			got = append(got, "failed")
-			if !strings.Contains(pe.Error(), "p3.html: not written") {
+			if !strings.Contains(pe.Error(), "p7.html: not written") {
 				t.Errorf("page error %q", pe.Error())
 			}
 		case err != nil:
@@ -971,8 +973,8 @@ func TestDirOutputNamesThatCannotBe(t *testing.T) {
 			got = append(got, "-") // outcomes' third page fails: empty
 		default:
 			r, _ := filepath.Rel(dir, where)
-			if len(r) > maxNameBytes {
-				t.Errorf("%s: name of %d bytes", rels[i], len(r))
+			if len(r) > maxNameBytes || i == 0 && len(r) != maxNameBytes {
+				t.Errorf("%.20s: name of %d bytes", rels[i], len(r))
 			}
 			got = append(got, strings.TrimLeft(filepath.ToSlash(r), "x"))
 		}
@@ -980,12 +982,12 @@ func TestDirOutputNamesThatCannotBe(t *testing.T) {
 	if err := out.Close(); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := fmt.Sprint(got), "[.txt foo.txt - failed z.txt]"; got != want {
+	if got, want := fmt.Sprint(got), "[.txt -2.txt - bar.txt/x.txt bar-2.txt - foo.txt failed - z.txt]"; got != want { // the long name, cut, is the first's and takes a -2
 		t.Errorf("outputs %s, want %s", got, want)
 	}
 	m, _ := os.ReadFile(filepath.Join(dir, ManifestName))
-	if n := strings.Count(string(m), "\n"); n != len(rels) || strings.Count(string(m), `"error"`) != 2 {
-		t.Errorf("manifest of %d lines, want %d, two with an error:\n%s", n, len(rels), m)
+	if n := strings.Count(string(m), "\n"); n != len(rels) || strings.Count(string(m), `"error"`) != 4 {
+		t.Errorf("manifest of %d lines, want %d, four with an error:\n%s", n, len(rels), m)
 	}
 }
 
@@ -995,7 +997,7 @@ func TestDirOutputNamesThatCannotBe(t *testing.T) {
 func TestInputsDiff(t *testing.T) {
 	dir := t.TempDir()
 	chdir(t, dir)
-	writeFiles(t, dir, map[string]string{"w/a.html": page, "w/b.html": page})
+	writeFiles(t, dir, map[string]string{"w/a.html": page, "w/b.html": page, "list.txt": "w/a.html\n"})
 	had := InputsSetting([]string{"w/a.html", "w/b.html"}, []string{"list.txt"})
 	for _, c := range []struct {
 		args, lists []string
@@ -1006,6 +1008,7 @@ func TestInputsDiff(t *testing.T) {
 		{[]string{"w/a.html", "w/b.html"}, nil, "it lacks -i list.txt"},
 		{[]string{"w/a.html", "w/b.html"}, []string{"list.txt", "more.txt"}, "inputs the earlier run was not (-i more.txt)"},
 		{[]string{"w/b.html", "w/a.html"}, []string{"list.txt"}, "input 1 is w/a.html in the earlier run and w/b.html now: these are not its inputs"},
+		{[]string{"w/a.html", "w/b.html"}, []string{"./list.txt"}, ""}, // a list's name names no page
 	} {
 		err := inputsDiff(had, InputsSetting(c.args, c.lists))
 		if got := fmt.Sprint(err); c.want == "" && err != nil || c.want != "" && !strings.Contains(got, c.want) {
@@ -1014,5 +1017,18 @@ func TestInputsDiff(t *testing.T) {
 	}
 	if err := inputsDiff("", InputsSetting([]string{"x.html"}, nil)); err != nil {
 		t.Errorf("an earlier run that recorded no inputs: %v", err)
+	}
+	// A folder's pages are named alike however it is spelled, so long as
+	// it cleans to the same path.
+	for _, w := range []string{"w/", "./w", "w/."} {
+		if err := inputsDiff(InputsSetting([]string{"w"}, nil), InputsSetting([]string{w}, nil)); err != nil {
+			t.Errorf("the folder w spelled %s: %v", w, err)
+		}
+	}
+	if err := inputsDiff(InputsSetting([]string{"w"}, nil), InputsSetting([]string{filepath.Join(dir, "w")}, nil)); err == nil || !strings.Contains(err.Error(), "the same file spelled another way") {
+		t.Errorf("the folder w spelled as an absolute path: %v", err)
+	}
+	if err := inputsDiff(`["a"]`, `[ "a" ]`); err != nil { // written otherwise, the same list
+		t.Errorf("the same list: %v", err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -86,7 +87,9 @@ func (w *walker) dir(dir, rel string) bool {
 				return false
 			}
 		case w.s.excluded(e.fi):
-			w.s.stats.OwnOutputs = append(w.s.stats.OwnOutputs, p) // the run's own output
+			if !slices.Contains(w.s.stats.OwnOutputs, p) { // the run's own output
+				w.s.stats.OwnOutputs = append(w.s.stats.OwnOutputs, p)
+			}
 		case e.fi.IsDir() && isOutputDir(p):
 			w.s.stats.OutputDirs++ // an earlier run's output: its files are no pages
 		case e.fi.Mode().IsRegular() && outputs[e.name] && ownStream(p):

@@ -61,8 +61,8 @@ func markupAt(s string) int {
 // script or an attribute is not taken for one. A title is repaired when
 // its text holds markup and runs to the end of the input, or is at least
 // minSwallowed bytes long; a short title that merely shows a '<' is left
-// alone. A self-closing "<title/>" counts as a start tag, as the parser
-// reads it (the tokenizer does not read on as title text after it).
+// alone. A self-closing "<title/>" is a start tag, as the parser and the
+// tokenizer read it (the slash does not end a title).
 func closeTitle(text string) (string, bool) {
 	z := html.NewTokenizer(strings.NewReader(text))
 	off := 0 // bytes of text before the current token
@@ -79,20 +79,6 @@ func closeTitle(text string) (string, bool) {
 		name, _ := z.TagName()
 		off += n
 		if string(name) != "title" {
-			continue
-		}
-		if tt == html.SelfClosingTagToken {
-			// "<title/>": the parser ignores the slash and reads on as
-			// the title's text, where the tokenizer does not; the text
-			// runs to the next "</title", if any.
-			body, eof := text[off:], true
-			if i := indexFold(body, "</title"); i >= 0 {
-				body, eof = body[:i], false
-			}
-			if i := markupAt(body); i >= 0 && (eof || len(body) >= minSwallowed) {
-				cut := off + i
-				return text[:cut] + "</title>" + text[cut:], true
-			}
 			continue
 		}
 		if z.Next() != html.TextToken {

@@ -37,8 +37,8 @@ var (
 	// a notice: "Copyright Act 1976", "Copyright Directive 2019".
 	lawWords = map[string]bool{
 		"act": true, "acts": true, "law": true, "laws": true, "directive": true, "office": true,
-		"bill": true, "treaty": true, "convention": true, "reform": true, "amendment": true,
-		"regulation": true, "regulations": true, "statute": true, "term": true, "code": true,
+		"treaty": true, "convention": true, "reform": true, "amendment": true,
+		"regulation": true, "regulations": true, "statute": true, "term": true,
 	}
 )
 
@@ -58,8 +58,9 @@ var (
 // "Copyright eLearners.com 1999 - 2008"). Marks may run together
 // ("Copyright(C)2024"). The word "copyright" followed by a word of
 // lawWords names a law ("Copyright Act 1976"), and "(c)" with a
-// closed-class word in the two tokens after its year is a list letter
-// before a sentence ("(c) 2012 figures were revised"): neither is a mark.
+// closed-class word other than "and", "or" and "to" in the two tokens
+// after its year is a list letter before a sentence ("(c) 2012 figures
+// were revised"): neither is a mark.
 func isLegal(text string) bool {
 	if len(text) > maxLegalBytes {
 		return false
@@ -108,7 +109,7 @@ func isLegal(text string) bool {
 		if year < 0 {
 			continue
 		}
-		if listLetter(lower) && (year+1 < len(tokens) && proseWord(tokens[year+1]) || year+2 < len(tokens) && proseWord(tokens[year+2])) {
+		if listLetter(lower) && (year+1 < len(tokens) && sentenceWord(tokens[year+1]) || year+2 < len(tokens) && sentenceWord(tokens[year+2])) {
 			continue // "(c) 2012 figures were revised"
 		}
 		return true
@@ -170,6 +171,14 @@ func leadsToYear(s string) bool {
 func proseWord(token string) bool {
 	t := strings.TrimRight(strings.TrimLeft(token, "\"'(["), ",.:;")
 	return t != "by" && t != "the" && features.IsStopWord(t)
+}
+
+// sentenceWord reports whether token, after a year, reads as a sentence
+// going on: a proseWord other than those that join years ("(c) 2010
+// and 2012 Foo Inc.", "2010 to 2012").
+func sentenceWord(token string) bool {
+	t := strings.TrimRight(strings.TrimLeft(token, "\"'(["), ",.:;")
+	return t != "and" && t != "or" && t != "to" && proseWord(t)
 }
 
 // holdsYear reports whether token holds a run of exactly four digits from

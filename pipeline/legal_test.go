@@ -52,6 +52,9 @@ func TestIsLegal(t *testing.T) {
 		{"(c) 2012 The Times", true},
 		{"Copyright(C)2012 is ours", true}, // not a list letter: the word leads
 		{"Copyright 2012 Act Media Ltd", true},
+		{"Copyright Bill Smith 2012", true},
+		{"Copyright Code Inc. 2019", true},
+		{"(c) 2010 and 2012 Foo Inc.", true},
 		{"著作権は2019年に失効しました。", false}, // unspaced: the year is in the sentence
 		{long, false}, // a paragraph
 		{"", false},

@@ -98,7 +98,9 @@ to another output either, since a fresh run starts its log afresh (and a
 WET output's log is its record of the pages done). Nor is a run's default
 log taken where it is another output's beside it (-o crawl.jsonl.gz after
 -o crawl.jsonl: both crawl.errors.jsonl): give that run --errors. A failure to write any output
-stops the run with exit status 1. Progress goes to stderr: a line redrawn
+stops the run with exit status 1 (but in a directory output a page whose
+file cannot take its name, too long or through another page's file,
+fails as a page). Progress goes to stderr: a line redrawn
 in place on a terminal, else a new line every 10 s (logs).
 
 A run killed at any moment (even by SIGKILL) leaves whole output entries;
@@ -108,7 +110,8 @@ in jsonl, its record in wet's error log, its manifest line in a
 directory) and is not tried again; the resumed run exits as the whole
 run would have (1 if a page failed in either part). A resumed run must
 clean as the run it continues did (format and its options, model,
-threshold, smoothing, policy, rendering, limits: kept in a hidden file beside the
+threshold, smoothing, policy, rendering, limits, and the same INPUT
+arguments and -i lists, as spelled: kept in a hidden file beside the
 output; move the two together), else it stops before touching the output.
 Without --errors it continues the error log the earlier run was given.
 The same command run again without --resume over the output of a run

@@ -195,6 +195,7 @@ func find(s string) []edit {
 // repair trimmed off with them ("[FILE\u0085]") stays.
 func dropWritten(s string, edits []edit) []edit {
 	kept := edits[:0:0]
+	var at []int
 	prevEnd := 0 // the end of the last word looked at: each byte is read once
 	for k := 0; k < len(edits); {
 		// The word around edits[k], and the edits within it.
@@ -203,27 +204,37 @@ func dropWritten(s string, edits []edit) []edit {
 			_, n := utf8.DecodeRuneInString(s[prevEnd+i:])
 			start = prevEnd + i + n
 		}
-		last, end := k, edits[k].end
-		for last < len(edits) && edits[last].at < end {
-			end = len(s)
-			if e := strings.IndexFunc(s[edits[last].end:], unicode.IsSpace); e >= 0 {
-				end = edits[last].end + e
+		last, end := k, edits[k].at
+		for last < len(edits) && edits[last].at < max(end, edits[k].end) {
+			if edits[last].end > end { // else the word's end lies beyond it already
+				end = len(s)
+				if e := strings.IndexFunc(s[edits[last].end:], unicode.IsSpace); e >= 0 {
+					end = edits[last].end + e
+				}
 			}
 			last++
 		}
 		prevEnd = end
+		// The word repaired, and where the repairs stand in it.
 		var w strings.Builder
+		at = at[:0] // where each repair stands in the word
 		out := start
 		for _, e := range edits[k:last] {
 			w.WriteString(s[out:e.at])
+			at = append(at, w.Len())
 			w.WriteString(e.text)
 			out = e.end
 		}
 		w.WriteString(s[out:end])
-		repaired := trimPunct(w.String())
-		shows := false // a repaired character is in the word, not trimmed off
-		for _, e := range edits[k:last] {
-			shows = shows || e.text != "" && strings.Contains(repaired, e.text)
+		word := w.String()
+		repaired := trimPunct(word)
+		// A repaired character is in the word, not trimmed off with its
+		// punctuation ("[FILE\u0085]", "\u0084%s\u0093" are no words
+		// written right).
+		left := len(word) - len(strings.TrimLeftFunc(word, isPunct))
+		shows := false
+		for i, e := range edits[k:last] {
+			shows = shows || e.text != "" && at[i] < left+len(repaired) && at[i]+len(e.text) > left
 		}
 		if !shows || !writesNear(s, start, end, repaired) {
 			kept = append(kept, edits[k:last]...)
@@ -250,10 +261,10 @@ func writesNear(s string, start, end int, word string) bool {
 		hi++
 	}
 	left, right := strings.Fields(s[lo:start]), strings.Fields(s[end:hi])
-	if r, _ := utf8.DecodeLastRuneInString(s[:lo]); lo > 0 && !unicode.IsSpace(r) && len(left) > 0 {
+	if cut(s, lo) && len(left) > 0 {
 		left = left[1:] // a word cut by the window
 	}
-	if r, _ := utf8.DecodeRuneInString(s[hi:]); hi < len(s) && !unicode.IsSpace(r) && len(right) > 0 {
+	if cut(s, hi) && len(right) > 0 {
 		right = right[:len(right)-1]
 	}
 	for _, f := range append(left, right...) {
@@ -264,10 +275,21 @@ func writesNear(s string, start, end int, word string) bool {
 	return false
 }
 
-// trimPunct trims punctuation and symbols from the ends of w.
-func trimPunct(w string) string {
-	return strings.TrimFunc(w, func(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) })
+// cut reports whether s[:i] and s[i:] split a word: letters on both
+// sides of i.
+func cut(s string, i int) bool {
+	if i == 0 || i == len(s) {
+		return false
+	}
+	before, _ := utf8.DecodeLastRuneInString(s[:i])
+	after, _ := utf8.DecodeRuneInString(s[i:])
+	return !unicode.IsSpace(before) && !unicode.IsSpace(after)
 }
+
+// trimPunct trims punctuation and symbols from the ends of w.
+func trimPunct(w string) string { return strings.TrimFunc(w, isPunct) }
+
+func isPunct(r rune) bool { return unicode.IsPunct(r) || unicode.IsSymbol(r) }
 
 // suspect returns the byte offset, from i on, of the next rune that
 // may start a repair, or -1: a C1 control (0xC2 0x80..0x9F in UTF-8) or

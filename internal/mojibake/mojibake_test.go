@@ -235,7 +235,9 @@ func BenchmarkRepair(b *testing.B) {
 	// Runs of mojibake characters that fail at their end, which a first
 	// version read again from each of their characters (quadratic): 100
 	// KB and 1 MB, the time should grow tenfold.
-	for _, unit := range []string{"Ã", "Â\u0080", "ä¸\u00ad"} {
+	// "Ã©x" repeated: many repairs in one word without a space, which a
+	// first version of dropWritten read again from each (quadratic).
+	for _, unit := range []string{"Ã", "Â\u0080", "ä¸\u00ad", "Ã©x"} {
 		for _, size := range []int{100_000, 1_000_000} {
 			cases = append(cases, struct{ name, s string }{
 				fmt.Sprintf("run%q/%dKB", unit, size/1000), strings.Repeat(unit, size/len(unit)) + "Ã"})

@@ -238,6 +238,33 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			return false
 		}
 		s.stats.Records++
+		if rec.Type == warc.TypeResource && warc.IsHTML(rec.ContentType, nil) {
+			// A page kept without its HTTP exchange (warcit's WARC of a
+			// folder of files, a browser's capture): its block is the
+			// page.
+			seq++
+			in := pipeline.Input{
+				Name: names.at(rec.Offset), Rel: fmt.Sprintf("%s#%06d", rel, seq),
+				URL: escapeInvalid(rec.TargetURI), RecordID: rec.ID, Date: rec.Date, ContentType: rec.ContentType,
+				Truncated: rec.Header.Get(warc.FieldTruncated) != "", TruncatedWhy: rec.Header.Get(warc.FieldTruncated),
+			}
+			data, err := io.ReadAll(rec.Block())
+			if err == nil && len(data) == 0 && !in.Truncated {
+				s.skip(SkipEmpty)
+				continue
+			}
+			if err != nil {
+				in.Err = err
+			} else {
+				in.Data = data
+				if data == nil {
+					in.Data = []byte{}
+				}
+				res.attach(&in)
+			}
+			pending, pendingAt = &in, rec.Offset
+			continue
+		}
 		if rec.Type != warc.TypeResponse {
 			switch rec.Type {
 			case warc.TypeWarcinfo, warc.TypeRequest, warc.TypeRevisit, warc.TypeMetadata, warc.TypeResource, warc.TypeConversion:
@@ -285,7 +312,9 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			s.skip(SkipEmpty) // its number stays taken: the names after it are as before
 			continue
 		}
-		in.Truncated = in.Truncated || resp.Short() // the body ends before its length (chunked: its last chunk)
+		// The body ends before its length (chunked: its last chunk), or
+		// is a range of the page (206 Partial Content).
+		in.Truncated = in.Truncated || resp.Short() || resp.StatusCode == 206
 		if err != nil {
 			in.Err = err
 		} else {

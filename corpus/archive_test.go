@@ -712,3 +712,31 @@ func TestNoRecordArchive(t *testing.T) {
 		t.Errorf("a WARC file of no page: inputs %+v, empty %v; want none", ins, s.Stats().Empty)
 	}
 }
+
+// TestArchiveResourcePages: a resource record of HTML (a page kept
+// without its HTTP exchange, as warcit writes a folder of files) is a
+// page, its block the page's bytes; one of another type is counted as
+// skipped; a 206 response (a range of the page) is a page marked
+// truncated.
+func TestArchiveResourcePages(t *testing.T) {
+	w := newTestWARC(true)
+	w.record(warc.TypeResource, "file:///site/index.html", "text/html", page)
+	w.record(warc.TypeResource, "file:///site/logo.png", "image/png", "\x89PNG\r\n\x1a\n....")
+	w.record(warc.TypeResource, "file:///site/empty.html", "text/html; charset=utf-8", "")
+	w.response("http://ex.org/part", "206 Partial Content", "Content-Type: text/html\r\nContent-Range: bytes 0-99/5000\r\n", "<html><body><p>The first part of a page")
+	path := writeFile(t, "site.warc.gz", w.buf.Bytes())
+	s := NewSource(Options{})
+	ins := inputsOf(t, s, path)
+	if len(ins) != 2 {
+		t.Fatalf("%d inputs, want 2: %v", len(ins), names(ins))
+	}
+	if in := ins[0]; in.Err != nil || in.URL != "file:///site/index.html" || in.RecordID != w.ids[0] || string(in.Data) != page || in.ContentType != "text/html" || in.HTTPStatus != 0 || in.Truncated {
+		t.Errorf("the resource page: %+v", in)
+	}
+	if in := ins[1]; in.Err != nil || in.HTTPStatus != 206 || !in.Truncated || in.Rel != "site.warc.gz#000003" {
+		t.Errorf("the 206 response: %+v", in)
+	}
+	if st := s.Stats(); st.Skipped["resource records"] != 1 || st.Skipped[SkipEmpty] != 1 {
+		t.Errorf("skipped %v, want 1 resource record (the image) and 1 empty", st.Skipped)
+	}
+}

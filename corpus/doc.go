@@ -36,7 +36,10 @@
 // Content-Type, sniffed when that says too little) with a 2xx status are
 // pages: their HTTP body with transfer and content codings removed, their
 // WARC-Target-URI as URL, their HTTP Content-Type (and so its charset) for
-// loading, and their WARC-Record-ID. Other records, and HTML responses
+// loading, and their WARC-Record-ID; a 206 (Partial Content) is a page
+// marked truncated. So are resource records whose Content-Type is HTML
+// (a page kept without its HTTP exchange, as warcit keeps a folder of
+// files): their block is the page. Other records, and HTML responses
 // with an empty body, are counted by reason in [Stats]. An archive that
 // ends inside a record, or whose gzip data is corrupt, ends with an Input
 // whose Err says so. With Options.Resources,

@@ -33,8 +33,8 @@ const cleanHelp = `usage: fiasco clean [options] INPUT...
 Cleans web pages. Every INPUT is an HTML file (gzip- or zstd-compressed
 files are decompressed), a WARC file (WARC 1.0 or 1.1, or the drafts'
 0.17 and 0.18, plain, gzip or zstd, named .warc, .warc.gz or .warc.zst or starting with WARC/: every
-HTML response record with a 2xx status is a page; other records are
-skipped and counted; an ARC file is an error), a directory (every non-hidden file below it, symbolic
+HTML response record with a 2xx status is a page, as is a resource record
+of HTML; other records are skipped and counted; an ARC file is an error), a directory (every non-hidden file below it, symbolic
 links followed, but for style sheets, scripts, images, fonts, PDFs, archives, Markdown, CSV,
 JSON and JSON Lines, logs, pid files, compiled code and models by their names (corpus.Source; name one as an
 INPUT to read it), earlier runs' outputs, directories and JSONL or WET files with their

@@ -92,6 +92,20 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 	// page and an error.
 	var pending *pipeline.Input
 	var pendingAt int64 // its record's offset: a crawl may repeat a record ID
+	// hold makes in, a page read from the record at offset as data (or
+	// failing with err), the page pending.
+	hold := func(in *pipeline.Input, data []byte, err error, offset int64) {
+		if err != nil {
+			in.Err = err
+		} else {
+			in.Data = data
+			if data == nil {
+				in.Data = []byte{}
+			}
+			res.attach(in)
+		}
+		pending, pendingAt = in, offset
+	}
 	flush := func() bool {
 		if pending == nil {
 			return true
@@ -253,16 +267,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 				s.skip(SkipEmpty)
 				continue
 			}
-			if err != nil {
-				in.Err = err
-			} else {
-				in.Data = data
-				if data == nil {
-					in.Data = []byte{}
-				}
-				res.attach(&in)
-			}
-			pending, pendingAt = &in, rec.Offset
+			hold(&in, data, err, rec.Offset)
 			continue
 		}
 		if rec.Type != warc.TypeResponse {
@@ -315,16 +320,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 		// The body ends before its length (chunked: its last chunk), or
 		// is a range of the page (206 Partial Content).
 		in.Truncated = in.Truncated || resp.Short() || resp.StatusCode == 206
-		if err != nil {
-			in.Err = err
-		} else {
-			in.Data = data
-			if data == nil {
-				in.Data = []byte{}
-			}
-			res.attach(&in)
-		}
-		pending, pendingAt = &in, rec.Offset
+		hold(&in, data, err, rec.Offset)
 	}
 }
 

@@ -190,9 +190,10 @@ func find(s string) []edit {
 // dropWritten returns edits without the repairs of the words that s also
 // writes as the repair would make them, near them (writesNear): a text
 // that holds "CafÃ©" and "Café", or "Ã©" and "é", shows the mojibake on
-// purpose (a page about it), and the evidence is in doubt. A word is a run of characters
-// between spaces, punctuation and symbols trimmed from its ends; a
-// repair trimmed off with them ("[FILE\u0085]") stays.
+// purpose (a page about it), and the evidence is in doubt. A word is a
+// run of characters between spaces, punctuation and symbols trimmed from
+// its ends; a repair trimmed off with them ("[FILE\u0085]") stays. Each
+// byte of s is read a bounded number of times.
 func dropWritten(s string, edits []edit) []edit {
 	kept := edits[:0:0]
 	var at []int
@@ -275,8 +276,8 @@ func writesNear(s string, start, end int, word string) bool {
 	return false
 }
 
-// cut reports whether s[:i] and s[i:] split a word: letters on both
-// sides of i.
+// cut reports whether s[:i] and s[i:] split a word: no space on either
+// side of i.
 func cut(s string, i int) bool {
 	if i == 0 || i == len(s) {
 		return false

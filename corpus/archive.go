@@ -257,11 +257,8 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			// folder of files, a browser's capture): its block is the
 			// page.
 			seq++
-			in := pipeline.Input{
-				Name: names.at(rec.Offset), Rel: fmt.Sprintf("%s#%06d", rel, seq),
-				URL: escapeInvalid(rec.TargetURI), RecordID: rec.ID, Date: rec.Date, ContentType: rec.ContentType,
-				Truncated: rec.Header.Get(warc.FieldTruncated) != "", TruncatedWhy: rec.Header.Get(warc.FieldTruncated),
-			}
+			in := recordInput(rec, names.at(rec.Offset))
+			in.Rel, in.ContentType = fmt.Sprintf("%s#%06d", rel, seq), rec.ContentType
 			data, err := io.ReadAll(rec.Block())
 			if err == nil && len(data) == 0 && !in.Truncated {
 				s.skip(SkipEmpty)
@@ -279,14 +276,7 @@ func (s *Source) archive(ctx context.Context, name, rel string, r io.Reader, k k
 			}
 			continue
 		}
-		in := pipeline.Input{
-			Name:         names.at(rec.Offset),
-			URL:          escapeInvalid(rec.TargetURI), // a raw byte of a Latin-1 URL as %XX, as a URL has it
-			RecordID:     rec.ID,
-			Date:         rec.Date,
-			Truncated:    rec.Header.Get(warc.FieldTruncated) != "",
-			TruncatedWhy: rec.Header.Get(warc.FieldTruncated),
-		}
+		in := recordInput(rec, names.at(rec.Offset))
 		resp, err := rec.HTTP()
 		if err != nil {
 			if errors.Is(err, warc.ErrNotHTTP) {
@@ -344,4 +334,17 @@ func (n *recordNamer) at(offset int64) string {
 	}
 	n.used, n.last, n.k = true, offset, 0
 	return fmt.Sprintf("%s#%d", n.name, offset)
+}
+
+// recordInput is the page of the WARC record rec, named name, before its
+// data is read: its URL, record ID, date and WARC-Truncated.
+func recordInput(rec *warc.Record, name string) pipeline.Input {
+	return pipeline.Input{
+		Name:         name,
+		URL:          escapeInvalid(rec.TargetURI), // a raw byte of a Latin-1 URL as %XX, as a URL has it
+		RecordID:     rec.ID,
+		Date:         rec.Date,
+		Truncated:    rec.Header.Get(warc.FieldTruncated) != "",
+		TruncatedWhy: rec.Header.Get(warc.FieldTruncated),
+	}
 }

@@ -71,23 +71,16 @@ func inputsDiff(had, now string) error {
 // which cleans them); or a list (-i) that is the same file, whose own
 // name names no page.
 func alike(a, b string) bool {
-	if a == b {
-		return true
-	}
-	la, oka := strings.CutPrefix(a, "-i ")
-	lb, okb := strings.CutPrefix(b, "-i ")
 	switch {
-	case oka != okb:
+	case a == b:
+		return true
+	case strings.HasPrefix(a, "-i ") || strings.HasPrefix(b, "-i "):
+		return sameFile(a, b) // false for a list and a path
+	case filepath.Clean(a) != filepath.Clean(b):
 		return false
-	case oka:
-		return sameFile(a, b)
 	}
-	if filepath.Clean(a) != filepath.Clean(b) {
-		return false
-	}
-	fa, erra := os.Stat(la)
-	fb, errb := os.Stat(lb)
-	return erra == nil && errb == nil && fa.IsDir() && fb.IsDir()
+	fi, err := os.Stat(a) // b is the same path
+	return err == nil && fi.IsDir()
 }
 
 // some names the first few of names.

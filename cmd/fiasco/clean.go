@@ -210,7 +210,7 @@ func (c *cleanFlags) validate() error {
 		return bad("--errors needs -o: without it one page is cleaned to standard output, its error on stderr; several pages need -o DIR")
 	case c.missingList() != "":
 		return bad("-i %s", c.missingList())
-	case !stream && looksLikeFile(c.out) && (strings.HasSuffix(strings.ToLower(c.out), ".jsonl") || strings.HasSuffix(strings.ToLower(c.out), ".gz")):
+	case !stream && looksLikeFile(c.out) && otherStream(c.out, ".jsonl", ".gz"):
 		return bad("-o %s names a stream's file: give --format jsonl (or wet); --format %s writes a directory with a file per page", c.out, c.format)
 	case c.format == corpus.JSONL && otherStream(c.out, ".wet", ".wet.gz", ".warc", ".warc.gz"):
 		return bad("-o %s names a WARC or WET file: give --format wet, or a name for JSON Lines (.jsonl, .jsonl.gz)", c.out)

@@ -177,7 +177,8 @@ func readSet(dir string) (hs, gs []os.DirEntry, err error) {
 
 // chooseGolds picks the gold file of each ID among the entries of a gold/
 // directory (hidden files, directories and backups aside): <id>.txt where
-// there is one, else the first by name. It maps ID to file name.
+// there is one, else <id>.TXT (any case), else the first by name. It maps
+// ID to file name.
 func chooseGolds(gs []os.DirEntry) map[string]string {
 	golds := map[string]string{}
 	for _, g := range gs { // os.ReadDir sorts by name
@@ -186,15 +187,24 @@ func chooseGolds(gs []os.DirEntry) map[string]string {
 			continue
 		}
 		id := goldID(name)
-		if first, dup := golds[id]; !dup || isTxt(name) && !isTxt(first) {
+		if first, dup := golds[id]; !dup || txtRank(name) > txtRank(first) {
 			golds[id] = name
 		}
 	}
 	return golds
 }
 
-// isTxt tells a name ending in .txt, any case.
-func isTxt(name string) bool { return strings.EqualFold(filepath.Ext(name), ".txt") }
+// txtRank ranks a gold file name by its extension: 2 for .txt, 1 for
+// .txt in other case (.TXT), 0 for any other.
+func txtRank(name string) int {
+	switch ext := filepath.Ext(name); {
+	case ext == ".txt":
+		return 2
+	case strings.EqualFold(ext, ".txt"):
+		return 1
+	}
+	return 0
+}
 
 // goldID is the ID of a gold file name: the name without its extension.
 func goldID(name string) string { return strings.TrimSuffix(name, filepath.Ext(name)) }

@@ -284,8 +284,13 @@ func (g *Gold) CleanEval() string {
 	return b.String()
 }
 
-// looksHTML tells whether text opens as an HTML page does: a doctype, an
-// <html> or <head> tag (after white space and comments).
+// looksHTML tells whether text is an HTML page rather than gold text:
+// it opens as a page does (a doctype, an <html>, <head> or <body> tag,
+// an XML declaration, or CleanEval's <text id=...> wrapper of an input
+// page, after white space and comments), or it holds pageTags tags of
+// HTML's elements other than the gold markers <p>, <h> and <l> (a page
+// copied into gold/ whose head was cut off). Gold text that mentions a
+// tag or two stays gold.
 func looksHTML(text []byte) bool {
 	t := bytes.TrimLeft(text, " \t\r\n")
 	for bytes.HasPrefix(t, []byte("<!--")) {
@@ -295,11 +300,59 @@ func looksHTML(text []byte) bool {
 		}
 		t = bytes.TrimLeft(rest, " \t\r\n")
 	}
-	if len(t) > 16 {
-		t = t[:16]
+	l := bytes.ToLower(t[:min(len(t), 16)])
+	for _, p := range []string{"<!doctype html", "<html", "<head", "<body", "<?xml", "<text id="} {
+		if bytes.HasPrefix(l, []byte(p)) {
+			return true
+		}
 	}
-	l := bytes.ToLower(t)
-	return bytes.HasPrefix(l, []byte("<!doctype html")) || bytes.HasPrefix(l, []byte("<html")) || bytes.HasPrefix(l, []byte("<head"))
+	return htmlTags(text, pageTags) >= pageTags
+}
+
+// pageTags is how many tags of a page's elements make a gold file a page.
+const pageTags = 20
+
+// pageElems are the elements a page's body is made of and gold text
+// does not hold (not CleanEval's markers p, h and l).
+var pageElems = map[string]bool{
+	"a": true, "b": true, "body": true, "br": true, "div": true, "em": true,
+	"font": true, "form": true, "head": true, "hr": true, "i": true, "img": true,
+	"input": true, "li": true, "link": true, "meta": true, "script": true,
+	"span": true, "strong": true, "style": true, "table": true, "td": true,
+	"th": true, "title": true, "tr": true, "ul": true, "ol": true,
+	"h1": true, "h2": true, "h3": true, "h4": true, "nav": true,
+	"header": true, "footer": true, "section": true, "article": true,
+}
+
+// htmlTags counts, up to limit, the start and end tags of pageElems in
+// the first 64 KiB of text: "<" or "</", the element's name, then white
+// space, ">" or "/".
+func htmlTags(text []byte, limit int) int {
+	text = text[:min(len(text), 64<<10)]
+	n := 0
+	for i := 0; i < len(text) && n < limit; i++ {
+		if text[i] != '<' {
+			continue
+		}
+		j := i + 1
+		if j < len(text) && text[j] == '/' {
+			j++
+		}
+		k := j
+		for k < len(text) && k-j < 8 && (text[k]|0x20 >= 'a' && text[k]|0x20 <= 'z' || k > j && text[k] >= '0' && text[k] <= '9') {
+			k++
+		}
+		if k == j || k >= len(text) {
+			continue
+		}
+		if c := text[k]; c != '>' && c != '/' && c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			continue
+		}
+		if pageElems[string(bytes.ToLower(text[j:k]))] {
+			n++
+		}
+	}
+	return n
 }
 
 // binary tells whether data, decoded from UTF-16 if it was, holds a NUL

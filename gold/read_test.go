@@ -302,6 +302,10 @@ func TestParseRefuses(t *testing.T) {
 		{"\x00\x01\x02\x03\x04 some \x05\x06\x07\x08 bytes", "not a text file (binary data)"},
 		{"<!DOCTYPE html><html><body><p>Menu</p></body></html>", "an HTML page without"},
 		{"\n<!-- saved -->\n<html><body>x</body></html>", "an HTML page without"},
+		{"<?xml version=\"1.0\"?>\n<html xmlns=\"http://www.w3.org/1999/xhtml\"><body>x</body></html>", "an HTML page without"},
+		{"<text id=\"http://example.org/\" title=\"Home\" encoding=\"utf-8\">\n<p>Menu</p></text>", "an HTML page without"},
+		// A page whose head was cut off: its body's tags give it away.
+		{"<div id=\"nav\">" + strings.Repeat("<a href=\"/x\">Link</a> | ", 10) + "</div><p>Text", "an HTML page without"},
 	} {
 		_, err := Parse([]byte(c.data), Unknown, Options{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -317,6 +321,12 @@ func TestParseRefuses(t *testing.T) {
 	if err != nil || g.Format != Plain || len(g.Segments) != 2 {
 		t.Errorf("plain text mentioning <html>: %v, %+v", err, g)
 	}
+	// CleanEval gold with its markers, and a few tags written out in the
+	// text (a page about HTML), is gold.
+	text := "URL: http://example.org/\n<h>Tables in HTML\n<p>A table is <table>, each row <tr> and each cell <td>; a link is <a href>.\n<l>Write <b> for bold.\n<l>Write <i> for italics.\n"
+	if g, err := Parse([]byte(text), Unknown, Options{}); err != nil || g.Format != CleanEval || len(g.Segments) != 4 {
+		t.Errorf("CleanEval gold about HTML: %v, %+v", err, g)
+	}
 }
 
 // TestPairsChoice: <id>.txt is a page's gold where there are several;
@@ -330,6 +340,7 @@ func TestPairsChoice(t *testing.T) {
 		"gold/3.bak": "<p> three", "gold/3.txt~": "<p> three", "gold/4.txt~": "<p> four",
 		"gold/5.txt": "<p> five",
 		"html/6.htm": "<p>six</p>", "html/sub/7.html": "<p>seven</p>",
+		"html/8.html": "<p>eight</p>", "gold/8.TXT": "<p> EIGHT", "gold/8.txt": "<p> eight",
 	}
 	for name, text := range files {
 		p := filepath.Join(dir, name)
@@ -348,7 +359,7 @@ func TestPairsChoice(t *testing.T) {
 	for _, p := range ps {
 		got[p.ID] = filepath.Base(p.Gold)
 	}
-	if want := map[string]string{"1": "1.txt", "2": "2.TXT"}; !reflect.DeepEqual(got, want) {
+	if want := map[string]string{"1": "1.txt", "2": "2.TXT", "8": "8.txt"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("pairs %v, want %v", got, want)
 	}
 	os_, err := Unpaired(dir)
@@ -364,13 +375,14 @@ func TestPairsChoice(t *testing.T) {
 		"3.bak": "backup", "3.txt~": "backup", "4.txt~": "backup",
 		"5.txt": "without a page", "3.html": "without a gold file", "4.html": "without a gold file",
 		"6.htm": "not named <id>.html", "sub": "a directory",
+		"8.TXT": "a second gold file for html/8.html, which has 8.txt",
 	} {
 		if !strings.Contains(why[name], want) {
 			t.Errorf("%s: %q, want %q", name, why[name], want)
 		}
 	}
-	if len(why) != 11 {
-		t.Errorf("unpaired %v, want 11", why)
+	if len(why) != 12 {
+		t.Errorf("unpaired %v, want 12", why)
 	}
 	if _, err := Pairs(filepath.Join(dir, "none")); err == nil || !strings.Contains(err.Error(), "none: no such directory") {
 		t.Errorf("a missing set: %v", err)

@@ -21,8 +21,12 @@ import (
 // Exit status:
 //
 //	0    success, or help asked for (-h, --help)
-//	1    the command failed, or ran to the end with pages that failed
+//	1    the command failed: refused, stopped, or its output not written
 //	2    the command line is wrong
+//	3    the command ran to the end, but some pages (or WARC stretches,
+//	     model files) failed: each was reported, and the output holds the
+//	     rest (a wrapper that retries on failure must not retry on 3,
+//	     as a resumed run ends as the whole run would have)
 //	130  interrupted by SIGINT  (128 + 2)
 //	141  standard output closed by its reader (SIGPIPE, 128 + 13)
 //	143  terminated by SIGTERM  (128 + 15)
@@ -45,11 +49,14 @@ func usagef(cmd, format string, args ...any) error {
 
 // failedError says that a command ran to the end but some of its items
 // (pages) failed. They were reported one by one already, so main prints
-// nothing more and exits 1.
+// nothing more and exits exitFailedItems.
 type failedError struct {
 	n    int
 	what string // "pages"
 }
+
+// exitFailedItems is the exit status of a run that ended with failedError.
+const exitFailedItems = 3
 
 func (e *failedError) Error() string { return fmt.Sprintf("%d %s failed", e.n, e.what) }
 
@@ -219,7 +226,7 @@ func exitCode(ctx context.Context, name string, err error, stderr io.Writer) int
 		fmt.Fprintf(stderr, "Run %q for usage.\n", help)
 		return 2
 	case isQuiet(err):
-		return 1
+		return exitFailedItems
 	}
 	fmt.Fprintf(stderr, "%s: %s\n", prefix, errMessage(name, err))
 	return 1

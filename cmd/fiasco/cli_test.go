@@ -226,8 +226,8 @@ func TestRepeatedErrors(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out")
 	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "-o", out, in)
-	if code != 1 {
-		t.Errorf("exit %d, want 1", code)
+	if code != 3 {
+		t.Errorf("exit %d, want 3", code)
 	}
 	if n := strings.Count(errs, "empty page"); n != maxRepeats+1 {
 		t.Errorf("the error is printed %d times, want %d and a count:\n%s", n, maxRepeats+1, errs)
@@ -253,7 +253,7 @@ func TestNameWithLineBreak(t *testing.T) {
 	}
 	code, _, errs := fiasco(t, "clean", "--no-render", "-o", filepath.Join(dir, "out"), in)
 	want := strconv.Quote(filepath.Join(in, "bad\nname.html")) + ": empty page"
-	if code != 1 || !strings.Contains(errs, want) {
+	if code != 3 || !strings.Contains(errs, want) {
 		t.Errorf("exit %d, stderr:\n%s\nwant a line with %s", code, errs, want)
 	}
 }

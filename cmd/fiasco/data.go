@@ -307,11 +307,30 @@ func (d *dataFlags) load(ctx context.Context, prep pipeline.PrepareOptions, quie
 			d.cmd, plural(len(truncated), "page"), listSome(truncated, 3), load.DefaultMaxBytes, load.DefaultMaxTags, pipeline.DefaultMaxBlocks)
 	}
 	if d.policy == gold.Article {
-		sets := map[string]bool{}
+		// Said per set, of the pages whose gold is CleanEval's: a set
+		// may mix them with gold of finer labels (annotated pages, or
+		// plain text with a COMMENTS line).
+		var sets []string
+		coarse, all := map[string]int{}, map[string]int{}
 		for _, e := range ex {
-			if e.Gold != nil && e.Gold.Format == gold.CleanEval && !sets[e.Set] {
-				sets[e.Set] = true
-				fmt.Fprintf(stderr, "fiasco %s: note: %s's gold is clean text without finer labels; under --policy article it counts as it is, comments included\n", d.cmd, e.Set)
+			if e.Gold == nil {
+				continue
+			}
+			if all[e.Set] == 0 {
+				sets = append(sets, e.Set)
+			}
+			all[e.Set]++
+			if e.Gold.Format == gold.CleanEval {
+				coarse[e.Set]++
+			}
+		}
+		for _, set := range sets {
+			switch n := coarse[set]; {
+			case n == 0:
+			case n == all[set]:
+				fmt.Fprintf(stderr, "fiasco %s: note: %s's gold is clean text without finer labels; under --policy article it counts as it is, comments included\n", d.cmd, set)
+			default:
+				fmt.Fprintf(stderr, "fiasco %s: note: %d of %s's %d pages have gold of clean text without finer labels (CleanEval's format); under --policy article it counts as it is, comments included\n", d.cmd, n, set, all[set])
 			}
 		}
 	}

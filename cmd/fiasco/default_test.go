@@ -109,7 +109,7 @@ func TestRenderFailureFallsBack(t *testing.T) {
 		}
 	}
 	code, _, errs = fiasco(t, "clean", "-q", "--render", "--render-timeout", "1ms", "--format", "jsonl", "-o", filepath.Join(dir, "r.jsonl"), in)
-	if code != 1 || !strings.Contains(errs, "2 pages, 0 cleaned, 2 failed") {
+	if code != 3 || !strings.Contains(errs, "2 pages, 0 cleaned, 2 failed") {
 		t.Errorf("--render: exit %d, stderr %q; want both pages failed", code, errs)
 	}
 }

@@ -56,7 +56,7 @@ A page that fails to load or to be classified is named on stderr and
 scored as empty output, except where its gold cannot be read: such a page
 cannot be scored and is left out, of --pages and --blocks too (as are
 failed pages of --extra sets).
-The report is still printed, and the exit status is then 1.
+The report is still printed, and the exit status is then 3.
 
 ` + shrinkingHelp
 
@@ -108,6 +108,9 @@ func runEval(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err := checkNotInput("eval", o.flag, o.path, df.skipSets, mf.model, *versus); err != nil {
 			return err
 		}
+	}
+	if err := checkCacheDir("eval", nf.cacheDir, df.skipSets); err != nil {
+		return err
 	}
 	if err := nf.check(fs, &df, mf, *cv); err != nil {
 		return err

@@ -118,7 +118,7 @@ func savePages(nf *nestedFlags, results []train.PageResult, ps []train.PageScore
 		if err := writePageFigures(nf.pages, results, ps, vres); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "fiasco eval: %d pages' figures written to %s\n", len(results), nf.pages)
+		fmt.Fprintf(stderr, "fiasco eval: %s figures written to %s\n", pagesOf(len(results)), nf.pages)
 	}
 	if nf.blocks != "" {
 		n, err := writeBlockLines(nf.blocks, results, vres)
@@ -224,4 +224,12 @@ func writeBlockLines(path string, results []train.PageResult, vres []train.PageR
 		return nil
 	})
 	return n, err
+}
+
+// pagesOf is the possessive of n pages: "1 page's", "2 pages'".
+func pagesOf(n int) string {
+	if n == 1 {
+		return "1 page's"
+	}
+	return fmt.Sprintf("%d pages'", n)
 }

@@ -106,7 +106,7 @@ The sidecar records which (keywords_from); fiasco svm scale -r and svm
 predict note a file whose keywords were learned from its own labels.
 
 A page that fails to load is named on stderr and has no rows; the files
-are still written, and the exit status is then 1.`
+are still written, and the exit status is then 3.`
 
 func runFeatures(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("features", featuresCmdHelp)

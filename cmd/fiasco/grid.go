@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -31,7 +32,10 @@ Kernel values are shared across C values and folds of one gamma; each
 training is an exact LIBSVM-equivalent run. Writes the table to
 DATA.out and a heatmap of CV accuracy to DATA.png, both named after
 DATA's file name and in the current directory as svm-grid's, unless
--out/-png say otherwise ("null" disables).
+-out/-png say otherwise ("null" disables). Each is written only over a
+file of its kind (a grid table, a PNG picture) or a new or empty one:
+another file there (the data, named by mistake) is refused before the
+search.
 
 The decision-tree baselines that FIASCO compared against run on the same
 folds in a command of their own, fiasco-baselines (kept out of this
@@ -141,6 +145,18 @@ func runGrid(ctx context.Context, args []string, stdout, stderr io.Writer) error
 			return fmt.Errorf("-%s %s: %w", o.flag, o.path, err)
 		}
 		if err := checkOutKind("grid", "-"+o.flag, o.path, false); err != nil {
+			return err
+		}
+	}
+	// What a grid writes (and where it ends early, removes) is written
+	// over only a grid's own: not a features file named by mistake.
+	if outPath != "" {
+		if err := checkOverOwn("grid", "-out", outPath, "grid table", "a table", isGridTable); err != nil {
+			return err
+		}
+	}
+	if heatmap != "" {
+		if err := checkOverOwn("grid", "-png", heatmap, "PNG picture", "a picture", isPNG); err != nil {
 			return err
 		}
 	}
@@ -315,4 +331,11 @@ func gridTable(res *svm.GridResult, showC, showG bool) string {
 		fmt.Fprintf(&b, "rate=%.4f precision=%.4f recall=%.4f f1=%.4f\n", 100*p.Accuracy, p.Precision, p.Recall, p.F1)
 	}
 	return b.String()
+}
+
+// isGridTable tells whether head, a file's first bytes, opens a table
+// that grid writes ("log2c=... log2g=... rate=..."; "log2g=" first
+// where C is not searched).
+func isGridTable(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("log2c=")) || bytes.HasPrefix(head, []byte("log2g="))
 }

@@ -219,8 +219,8 @@ func TestErrorLogIsOutput(t *testing.T) {
 			}
 			code, _, stderr := fiasco(t, append(append([]string{"clean", "--no-render", "-q"}, c.args...), "p.html", "empty.html")...)
 			switch {
-			case c.want == "" && code != 1:
-				t.Errorf("exit %d, stderr:\n%s\nwant 1 (a page failed)", code, stderr)
+			case c.want == "" && code != 3:
+				t.Errorf("exit %d, stderr:\n%s\nwant 3 (a page failed)", code, stderr)
 			case c.want == "":
 				if b, _ := os.ReadFile("d/errors.jsonl"); !strings.Contains(string(b), `"input":"empty.html"`) {
 					t.Errorf("d/errors.jsonl holds %q", b)
@@ -293,11 +293,11 @@ func TestForeignOutput(t *testing.T) {
 		t.Chdir(t.TempDir())
 		os.WriteFile("empty.html", nil, 0o644)
 		args := []string{"clean", "--no-render", "-q", "--format", "wet", "-o", "all.warc.wet.gz", "empty.html"}
-		if code, _, stderr := fiasco(t, args...); code != 1 {
+		if code, _, stderr := fiasco(t, args...); code != 3 {
 			t.Fatalf("exit %d, stderr:\n%s", code, stderr)
 		}
 		os.Remove(".all.warc.wet.gz.settings.json")
-		if code, _, stderr := fiasco(t, args...); code != 1 || strings.Contains(stderr, "no output of fiasco's") {
+		if code, _, stderr := fiasco(t, args...); code != 3 || strings.Contains(stderr, "no output of fiasco's") {
 			t.Errorf("again without its settings: exit %d, stderr:\n%s", code, stderr)
 		}
 	})
@@ -307,7 +307,7 @@ func TestForeignOutput(t *testing.T) {
 		os.WriteFile("empty.html", nil, 0o644)
 		for i := range 2 {
 			code, _, stderr := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", "x.jsonl", "p.html", "empty.html")
-			if code != 1 || strings.Contains(stderr, "no output of fiasco's") || strings.Contains(stderr, "no error records") {
+			if code != 3 || strings.Contains(stderr, "no output of fiasco's") || strings.Contains(stderr, "no error records") {
 				t.Errorf("run %d: exit %d, stderr:\n%s", i, code, stderr)
 			}
 		}

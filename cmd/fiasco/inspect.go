@@ -1,12 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"image/png"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 
@@ -278,21 +278,11 @@ func checkInspectOut(out, page, model string) error {
 	if err := checkOutKind("inspect", "-o", out, false); err != nil {
 		return err
 	}
-	f, err := os.Open(out)
-	if err != nil {
-		return nil // none yet; or checkWritable, or the write, says what is wrong
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
-		return nil
-	}
-	head := make([]byte, len(pngMagic))
-	if _, err := io.ReadFull(f, head); err != nil || string(head) != pngMagic {
-		return usagef("inspect", "-o %s: the file is there and is no PNG picture: a picture is written only over a picture (remove the file, or name another)", out)
-	}
-	return nil
+	return checkOverOwn("inspect", "-o", out, "PNG picture", "a picture", isPNG)
 }
 
 // pngMagic is how every PNG file begins.
 const pngMagic = "\x89PNG\r\n\x1a\n"
+
+// isPNG tells whether head, a file's first bytes, opens a PNG picture.
+func isPNG(head []byte) bool { return bytes.HasPrefix(head, []byte(pngMagic)) }

@@ -62,10 +62,11 @@ func runMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	err := run(ctx, args, stdout, stderr)
-	if pw, ok := stdout.(*pipeWriter); ok && (err == nil || errors.Is(err, flag.ErrHelp)) {
+	if pw, ok := stdout.(*pipeWriter); ok && (err == nil || errors.Is(err, flag.ErrHelp) || isQuiet(err)) {
 		if werr := pw.writeErr(); werr != nil {
 			// The command wrote its report (or its help) without
-			// checking each write (eval, compare, grid, svm): it is lost.
+			// checking each write (eval, compare, grid, svm): it is
+			// lost, which outweighs pages that failed.
 			err = fmt.Errorf("writing standard output: %w", werr)
 		}
 	}
@@ -141,7 +142,20 @@ func usage(w io.Writer) {
 	}
 	fmt.Fprintln(w, "\nRun \"fiasco <command> -h\" (or \"fiasco help <command>\") for a command's options,")
 	fmt.Fprintln(w, "\"fiasco --version\" for the version.")
+	fmt.Fprint(w, exitHelp)
 }
+
+// exitHelp lists the exit statuses (cli.go's exitCode).
+const exitHelp = `
+Exit status:
+  0         success
+  1         the command failed (refused, or stopped: an output not written)
+  2         the command line is wrong
+  3         ran to the end, but some pages (or WARC stretches, model files)
+            failed; each was reported, and the output holds the rest
+  130, 143  stopped by SIGINT, SIGTERM (clean --resume finishes the run)
+  141       standard output closed by its reader
+`
 
 // revision is the commit a build without VCS information was made from
 // (the Docker build's context has no .git), set with -ldflags

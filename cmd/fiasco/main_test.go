@@ -116,8 +116,8 @@ func TestCleanBatch(t *testing.T) {
 	}
 	out := filepath.Join(dir, "out")
 	code, _, errs := fiasco(t, "clean", "--no-render", "-q", in, "-o", out)
-	if code != 1 {
-		t.Errorf("exit %d with a failing page, want 1; stderr:\n%s", code, errs)
+	if code != 3 {
+		t.Errorf("exit %d with a failing page, want 3; stderr:\n%s", code, errs)
 	}
 	if !strings.Contains(errs, "empty.html") {
 		t.Errorf("stderr does not name the failed page:\n%s", errs)

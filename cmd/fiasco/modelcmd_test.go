@@ -80,7 +80,7 @@ func TestModelCommand(t *testing.T) {
 	// Among others, a file that cannot be read is said and the rest are
 	// described all the same.
 	code, stdout, stderr = fiasco(t, "model", path, "modelcmd.go", path)
-	if code != 1 || strings.Count(stdout, path+"\n") != 2 || !strings.Contains(stderr, "modelcmd.go: not a fiasco model") {
+	if code != 3 || strings.Count(stdout, path+"\n") != 2 || !strings.Contains(stderr, "modelcmd.go: not a fiasco model") {
 		t.Errorf("model, not a model, model: exit %d, stdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }

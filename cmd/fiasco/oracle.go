@@ -94,6 +94,16 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			}
 		}
 	}()
+	// A set that is not there is a mistake of the command line, refused
+	// before any work (exit 1, as train and eval do); a set that is there
+	// and fails fails alone, the others scored (exit 3).
+	for _, dir := range df.dirs {
+		if fi, err := os.Stat(dir); err != nil {
+			return fmt.Errorf("%s: no such directory", dir)
+		} else if !fi.IsDir() {
+			return fmt.Errorf("%s: not a directory (a data set is a directory with html/ and gold/)", dir)
+		}
+	}
 	for _, dir := range df.dirs {
 		// The pages go through pipeline.Prepare, as fiasco clean's do.
 		opt := df.options(pipeline.PrepareOptions{})

@@ -84,9 +84,16 @@ func TestOracleHeaderOnce(t *testing.T) {
 	if code == 0 || stdout != "" || !strings.Contains(stderr, missing) {
 		t.Errorf("a missing set alone: exit %d, stdout %q, stderr %q; want an error naming it and nothing on stdout", code, stdout, stderr)
 	}
-	code, stdout, _ = fiasco(t, "oracle", "-q", "--data", missing, "--data", dir)
-	if lines := strings.Split(strings.TrimSpace(stdout), "\n"); code == 0 || strings.Count(stdout, "microF") != 1 || len(lines) != 3 || !strings.HasPrefix(lines[0], "set ") {
-		t.Errorf("a missing set, then a good one: exit %d, stdout\n%s\nwant the header then two rows", code, stdout)
+	// A set that is not there is refused before any work; one that is
+	// there and cannot be read fails alone (exit 3).
+	code, stdout, stderr = fiasco(t, "oracle", "-q", "--data", dir, "--data", missing)
+	if code != 1 || stdout != "" || !strings.Contains(stderr, missing+": no such directory") {
+		t.Errorf("a good set, then a missing one: exit %d, stdout %q, stderr %q; want 1 before any work", code, stdout, stderr)
+	}
+	broken := t.TempDir() // no html/
+	code, stdout, _ = fiasco(t, "oracle", "-q", "--data", broken, "--data", dir)
+	if lines := strings.Split(strings.TrimSpace(stdout), "\n"); code != 3 || strings.Count(stdout, "microF") != 1 || len(lines) != 3 || !strings.HasPrefix(lines[0], "set ") {
+		t.Errorf("a broken set, then a good one: exit %d, stdout\n%s\nwant 3, the header then two rows", code, stdout)
 	}
 }
 

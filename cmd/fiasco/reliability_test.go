@@ -275,7 +275,7 @@ func TestOutputInsideInput(t *testing.T) {
 	os.WriteFile("in/empty.html", nil, 0o644)
 	for range 2 {
 		code, _, errs := fiasco(t, "clean", "--no-render", "-q", "-o", "in/out", "in")
-		if code != 1 || !strings.Contains(errs, "3 pages, 2 cleaned, 1 failed") {
+		if code != 3 || !strings.Contains(errs, "3 pages, 2 cleaned, 1 failed") {
 			t.Errorf("exit %d: %s", code, errs)
 		}
 	}
@@ -407,6 +407,13 @@ func TestFlagValues(t *testing.T) {
 		{"eval --data d --nested 3,2 --extra e --blocks e/html/x.html", "--blocks e/html/x.html lies in e/html"},
 		{"features --data d -o d/gold/2.txt", "-o d/gold/2.txt lies in d/gold"},
 		{"features --data d -o x.libsvm --keywords 0", "--keywords 0: want 1 or more"},
+		{"features --data d -o -", "-o -: fiasco features writes this to a file, not to standard output"},
+		{"train --data d -o -", "-o -: fiasco train writes this to a file"},
+		{"eval --data d --pages -", "--pages -: fiasco eval writes this to a file"},
+		{"grid -png - x.libsvm", "-png -: fiasco grid writes this to a file"},
+		{"inspect -o - x.html", "-o -: fiasco inspect writes this to a file"},
+		{"train --data d -o m --cache-dir d/gold", "--cache-dir d/gold lies in d/gold: the cache would be read"},
+		{"eval --data d --cache-dir d/html/cache", "--cache-dir d/html/cache lies in d/html"},
 		{"train --data d -o m -b 1", "probability estimates are for fiasco svm train and predict"},
 		{"eval --data d --cv 3 -b 1", "probability estimates are for fiasco svm train and predict"},
 		{"eval --data d --model text", "--model text: no such file (the embedded models need no --model"},
@@ -563,7 +570,7 @@ func TestEmptyOutputsReported(t *testing.T) {
 	for _, format := range []string{"jsonl", "wet", "text"} {
 		o := outputIn(dir, "out", format)
 		code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", format, "-o", o, filepath.Join(dir, "in"))
-		if code != 1 || !strings.Contains(errs, "3 pages, 2 cleaned, 1 failed, 1 with no text kept") {
+		if code != 3 || !strings.Contains(errs, "3 pages, 2 cleaned, 1 failed, 1 with no text kept") {
 			t.Errorf("batch, %s: exit %d; stderr:\n%s", format, code, errs)
 		}
 	}

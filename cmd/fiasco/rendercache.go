@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -94,7 +95,7 @@ func (r *cachedRenderer) loaded(stderr io.Writer) error {
 		return nil
 	}
 	st := r.cache.Stats()
-	fmt.Fprintf(stderr, "fiasco %s: render cache %s: %d pages from the cache, %d rendered", r.cmd, r.cache.Dir(), st.Hits, st.Misses)
+	fmt.Fprintf(stderr, "fiasco %s: render cache %s: %s from the cache, %d rendered", r.cmd, r.cache.Dir(), plural(int(st.Hits), "page"), st.Misses)
 	if st.WriteErrors > 0 {
 		fmt.Fprintf(stderr, ", %d could not be stored (%v)", st.WriteErrors, st.FirstWriteError)
 	}
@@ -147,4 +148,18 @@ func browserVersion(ctx context.Context, path string) string {
 		return ""
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// checkCacheDir refuses a --cache-dir in a data set's html/ or gold/
+// folder (dirs): its files would be read as pages or gold, or named as
+// skipped ones on every later run.
+func checkCacheDir(cmd, dir string, dirs []string) error {
+	for _, d := range dirs {
+		for _, sub := range []string{"html", "gold"} {
+			if p := filepath.Join(d, sub); dir != "" && (within(dir, p) || samePath(dir, p)) {
+				return usagef(cmd, "--cache-dir %s lies in %s: the cache would be read as pages or gold; keep it elsewhere (e.g. ~/.cache/fiasco)", dir, p)
+			}
+		}
+	}
+	return nil
 }

@@ -186,6 +186,29 @@ func TestGridCommand(t *testing.T) {
 			t.Errorf("%s with the grid: exit %d, stderr %q", f, code, errs)
 		}
 	}
+	// The table and the heatmap are written over a table and a picture
+	// (the run above wrote them), never over another file, such as the
+	// data named by mistake: refused before the search, the file intact.
+	if code, _, errs := runCmd(t, gridCmd, "-q", "-log2c", "-1,1,2", "-log2g", "-5,-3,2", "-png", pngPath, "-out", outPath, data); code != 0 {
+		t.Errorf("grid over its own table and heatmap: exit %d, stderr %q", code, errs)
+	}
+	copied := filepath.Join(dir, "copy.libsvm")
+	orig, err := os.ReadFile(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(copied, orig, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ flag, want string }{
+		{"-png", "is no PNG picture"},
+		{"-out", "is no grid table"},
+	} {
+		code, out, errs := runCmd(t, gridCmd, "-log2c", "-1,1,2", "-log2g", "-5,-3,2", c.flag, copied, data)
+		if b, _ := os.ReadFile(copied); code != 2 || out != "" || !strings.Contains(errs, c.flag+" "+copied+": the file is there and "+c.want) || string(b) != string(orig) {
+			t.Errorf("%s over a data file: exit %d, stdout %q, stderr %q; want 2 before the search, the file intact", c.flag, code, out, errs)
+		}
+	}
 	missing := filepath.Join(dir, "no", "t.out")
 	if code, out, errs := runCmd(t, gridCmd, "-out", missing, data); code != 1 || out != "" || !strings.Contains(errs, "-out "+missing) {
 		t.Errorf("-out in a missing directory: exit %d, stdout %q, stderr %q; want 1 before any search", code, out, errs)

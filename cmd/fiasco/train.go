@@ -48,7 +48,7 @@ Chromium only when --features names visual features (visual, shape, style
 or vis_ names).
 
 A page that fails to load (its HTML or gold unreadable) is named on stderr
-and left out; the model is still written, and the exit status is then 1.`
+and left out; the model is still written, and the exit status is then 3.`
 
 func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train", trainHelp)
@@ -118,6 +118,9 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return usagef("train", "no output: give -o MODEL")
 	}
 	if err := checkNotInput("train", "-o", *out, append(append([]string(nil), df.dirs...), extraDirs...)); err != nil {
+		return err
+	}
+	if err := checkCacheDir("train", *cacheDir, append(append([]string(nil), df.dirs...), extraDirs...)); err != nil {
 		return err
 	}
 	if err := checkWritable(*out); err != nil {
@@ -352,8 +355,8 @@ func runTrain(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if to.Params.Kernel == svm.Linear {
 		gamma = " (linear kernel)"
 	}
-	fmt.Fprintf(stderr, "fiasco train: %d pages, %d blocks (%d clean); C = %g%s, %s; wrote %s\n",
-		m.Info.Pages, m.Info.Blocks, m.Info.Clean, to.Params.C, gamma, vectors, *out)
+	fmt.Fprintf(stderr, "fiasco train: %s, %s (%d clean); C = %g%s, %s; wrote %s\n",
+		plural(m.Info.Pages, "page"), plural(m.Info.Blocks, "block"), m.Info.Clean, to.Params.C, gamma, vectors, *out)
 	return df.done(nil, stderr)
 }
 

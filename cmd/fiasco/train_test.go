@@ -208,7 +208,7 @@ func TestSkipPages(t *testing.T) {
 
 // TestFailedPageExit: a page that fails to load (its gold is binary) is
 // named, the other pages are used and the output written, and train,
-// features and eval exit 1, as fiasco clean does with a failed page.
+// features and eval exit 3, as fiasco clean does with a failed page.
 func TestFailedPageExit(t *testing.T) {
 	dir := t.TempDir()
 	set := filepath.Join(dir, "set")
@@ -219,22 +219,22 @@ func TestFailedPageExit(t *testing.T) {
 	})
 	model := filepath.Join(dir, "m.fiasco")
 	code, _, errs := fiasco(t, "train", "-q", "--no-render", "--data", set, "-o", model)
-	if code != 1 || !strings.Contains(errs, "page failed: ") || !strings.Contains(errs, "gold/3.txt") || !strings.Contains(errs, "4 pages (1 failed)") {
-		t.Errorf("train: exit %d, want 1; stderr:\n%s", code, errs)
+	if code != 3 || !strings.Contains(errs, "page failed: ") || !strings.Contains(errs, "gold/3.txt") || !strings.Contains(errs, "4 pages (1 failed)") {
+		t.Errorf("train: exit %d, want 3; stderr:\n%s", code, errs)
 	}
 	if m, err := classify.Load(model); err != nil || m.Info.Pages != 3 {
 		t.Errorf("model: %v; want one written from the 3 pages that loaded", err)
 	}
 	rows := filepath.Join(dir, "b.libsvm")
-	if code, _, errs := fiasco(t, "features", "-q", "--data", set, "-o", rows); code != 1 {
-		t.Errorf("features: exit %d, want 1; stderr:\n%s", code, errs)
+	if code, _, errs := fiasco(t, "features", "-q", "--data", set, "-o", rows); code != 3 {
+		t.Errorf("features: exit %d, want 3; stderr:\n%s", code, errs)
 	} else if fi, err := os.Stat(rows); err != nil || fi.Size() == 0 {
 		t.Errorf("features: %v; want the rows of the 3 pages that loaded", err)
 	}
 	code, out, errs := fiasco(t, "eval", "-q", "--no-render", "--model", model, "--data", set)
-	if code != 1 || !strings.Contains(out, "word") || !strings.Contains(errs, "(1 failed)") || !strings.Contains(errs, "fiasco eval: 1 page failed (named above)") ||
+	if code != 3 || !strings.Contains(out, "word") || !strings.Contains(errs, "(1 failed)") || !strings.Contains(errs, "fiasco eval: 1 page failed (named above)") ||
 		!strings.Contains(out, "not scored above: 1 page whose gold could not be read") {
-		t.Errorf("eval: exit %d, want 1 with its report; stdout:\n%s\nstderr:\n%s", code, out, errs)
+		t.Errorf("eval: exit %d, want 3 with its report; stdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 	// Without the failed page every command succeeds.
 	os.Remove(filepath.Join(set, "html/3.html"))

@@ -271,8 +271,8 @@ func TestWARCKillResume(t *testing.T) {
 
 	ref := filepath.Join(dir, "ref.jsonl")
 	r := runBinary(t, nil, args(ref)...)
-	if r.code != 1 || !strings.Contains(r.stderr, "truncated record") {
-		t.Fatalf("reference run: exit %d, want 1 (the truncated record); stderr:\n%s", r.code, r.stderr)
+	if r.code != 3 || !strings.Contains(r.stderr, "truncated record") {
+		t.Fatalf("reference run: exit %d, want 3 (the truncated record); stderr:\n%s", r.code, r.stderr)
 	}
 	t.Logf("%d records, %d pages in %.1f s (%.1f s of CPU): %.0f records/s, %.1f pages/s (%.0f records, %.1f pages per CPU second); peak RSS %.0f MB (ru_maxrss), %.0f MB (VmHWM)",
 		crawl.records, len(crawl.pages)+1, r.wall.Seconds(), r.cpu.Seconds(), float64(crawl.records)/r.wall.Seconds(), float64(len(crawl.pages)+1)/r.wall.Seconds(),
@@ -330,7 +330,7 @@ func TestWARCKillResume(t *testing.T) {
 	}
 	r = runBinary(t, nil, args(out, "--resume")...)
 	peak, peakHWM = max(peak, r.rssMB), max(peakHWM, r.hwmMB)
-	if r.code != 1 || !strings.Contains(r.stderr, "pages done by an earlier run, skipped") {
+	if r.code != 3 || !strings.Contains(r.stderr, "pages done by an earlier run, skipped") {
 		t.Errorf("final resumed run: exit %d; stderr:\n%s", r.code, r.stderr)
 	}
 	got, _ := os.ReadFile(out)
@@ -429,7 +429,7 @@ func TestWARCDamage(t *testing.T) {
 	os.WriteFile(c.path, data, 0o644)
 	out := filepath.Join(dir, "out.jsonl")
 	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, c.path)
-	if code != 1 || !strings.Contains(errs, "read past 2 damaged stretches") {
+	if code != 3 || !strings.Contains(errs, "read past 2 damaged stretches") {
 		t.Errorf("exit %d; stderr:\n%s", code, errs)
 	}
 
@@ -485,7 +485,7 @@ func TestWARCDamage(t *testing.T) {
 		fiasco(t, "clean", "--no-render", "-q", "--format", format, "-o", out, c.path)
 		code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--resume", "--format", format, "-o", out, c.path)
 		want := fmt.Sprintf("--resume: %d pages done by an earlier run, skipped; %d of them failed (in ", len(text)+len(failed), len(failed))
-		if code != 1 || !strings.Contains(errs, want) || !strings.Contains(errs, "errors.jsonl); and its 1 error record for damaged or empty WARC files (not pages)") ||
+		if code != 3 || !strings.Contains(errs, want) || !strings.Contains(errs, "errors.jsonl); and its 1 error record for damaged or empty WARC files (not pages)") ||
 			!strings.Contains(errs, "0 pages, 0 cleaned, 0 failed") {
 			t.Errorf("%s resumed: exit %d, stderr does not say %q:\n%s", format, code, want, errs)
 		}

@@ -78,7 +78,7 @@ func TestCleanOneWARCStyleSheets(t *testing.T) {
 func TestCleanOneWARCErrors(t *testing.T) {
 	path := writeOneWARC(t, "", "GARBAGE GARBAGE GARBAGE\r\n", true)
 	code, out, errs := fiasco(t, "clean", "--no-render", "--format", "text", path)
-	if code != 1 || !strings.Contains(out, "More than forty thousand people") || !strings.Contains(errs, "malformed record header") {
+	if code != 3 || !strings.Contains(out, "More than forty thousand people") || !strings.Contains(errs, "malformed record header") {
 		t.Errorf("page and damage: exit %d\nstdout: %s\nstderr: %s", code, out, errs)
 	}
 	if strings.Contains(errs, "several pages") {
@@ -112,7 +112,7 @@ func TestCleanOneWARCErrors(t *testing.T) {
 		t.Errorf("an empty WARC file alone: exit %d; stderr: %s", code, errs)
 	}
 	o := filepath.Join(t.TempDir(), "e.jsonl")
-	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", o, empty); code != 1 || !strings.Contains(errs, wantErr) ||
+	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", o, empty); code != 3 || !strings.Contains(errs, wantErr) ||
 		!strings.Contains(errs, "1 file holding no record (an aborted download?): "+empty) ||
 		!strings.Contains(errs, "1 error record for damaged or empty WARC files (not pages)") {
 		t.Errorf("an empty WARC file: exit %d; stderr: %s", code, errs)
@@ -123,7 +123,7 @@ func TestCleanOneWARCErrors(t *testing.T) {
 	// Beside a WARC with no page, it has its error record, and the run
 	// fails: an aborted download among shards done is not passed over.
 	o = filepath.Join(t.TempDir(), "e2.jsonl")
-	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", o, empty, none); code != 1 ||
+	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "-o", o, empty, none); code != 3 ||
 		!strings.Contains(errs, "1 file holding no record (an aborted download?): "+empty) ||
 		!strings.Contains(errs, "1 error record for damaged or empty WARC files (not pages)") {
 		t.Errorf("an empty WARC file beside another: exit %d; stderr: %s", code, errs)
@@ -141,7 +141,7 @@ func TestCleanOneWARCErrors(t *testing.T) {
 		t.Errorf("an earlier output without the empty file's record, resumed: exit %d; stderr: %s", code, errs)
 	}
 	// Resumed, the run knows the file done, and fails as the run it ends.
-	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "--resume", "-o", o, empty, none); code != 1 ||
+	if code, _, errs := fiasco(t, "clean", "--no-render", "--format", "jsonl", "--resume", "-o", o, empty, none); code != 3 ||
 		!strings.Contains(errs, "and its 1 error record for damaged or empty WARC files (not pages)") {
 		t.Errorf("an empty WARC file, resumed: exit %d; stderr: %s", code, errs)
 	}

@@ -45,8 +45,8 @@ func TestWETRoundTrip(t *testing.T) {
 	c := smallCrawl(t, dir, 12)
 	wet := filepath.Join(dir, "out.warc.wet.gz")
 	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "wet", "-o", wet, c.path)
-	if code != 1 || !strings.Contains(errs, "truncated record") {
-		t.Fatalf("exit %d (want 1: the truncated record); stderr:\n%s", code, errs)
+	if code != 3 || !strings.Contains(errs, "truncated record") {
+		t.Fatalf("exit %d (want 3: the truncated record); stderr:\n%s", code, errs)
 	}
 	f, err := os.Open(wet)
 	if err != nil {
@@ -109,7 +109,7 @@ func TestWETRoundTrip(t *testing.T) {
 	code, _, errs = fiasco(t, "clean", "--no-render", "-q", "--format", "wet", "-o", wet, "--resume", c.path)
 	after, _ := os.ReadFile(wet)
 	// It exits as the run it finished did: 1, for the truncated record.
-	if code != 1 || !bytes.Equal(before, after) || !strings.Contains(errs, "0 pages") || !strings.Contains(errs, "1 of them failed") {
+	if code != 3 || !bytes.Equal(before, after) || !strings.Contains(errs, "0 pages") || !strings.Contains(errs, "1 of them failed") {
 		t.Errorf("resume of a finished run: exit %d, output changed %v; stderr:\n%s", code, !bytes.Equal(before, after), errs)
 	}
 }
@@ -127,7 +127,7 @@ func TestDirResumeAndMirror(t *testing.T) {
 	c := smallCrawl(t, filepath.Join(dir, "in", "crawls"), 3)
 	args := []string{"clean", "--no-render", "-q", "--keep-dirs", "--format", "text", "-o", "out", "in", "missing.html"}
 	code, _, errs := fiasco(t, args...)
-	if code != 1 || !strings.Contains(errs, "missing.html: no such file or directory") {
+	if code != 3 || !strings.Contains(errs, "missing.html: no such file or directory") {
 		t.Fatalf("exit %d; stderr:\n%s", code, errs)
 	}
 	want := treeOf(t, "out")
@@ -160,7 +160,7 @@ func TestDirResumeAndMirror(t *testing.T) {
 		}
 	}
 	code, _, errs = fiasco(t, append(args, "--resume")...)
-	if code != 1 || !strings.Contains(errs, "3 pages done by an earlier run") {
+	if code != 3 || !strings.Contains(errs, "3 pages done by an earlier run") {
 		t.Errorf("resumed: exit %d; stderr:\n%s", code, errs)
 	}
 	if got := treeOf(t, "out"); got != want {
@@ -170,7 +170,7 @@ func TestDirResumeAndMirror(t *testing.T) {
 	// record their errors): nothing is cleaned and nothing changes, and
 	// the exit status is the finished run's.
 	code, _, errs = fiasco(t, append(args, "--resume")...)
-	if code != 1 || !strings.Contains(errs, "0 pages") || !strings.Contains(errs, "9 pages done by an earlier run, skipped; 3 of them failed") {
+	if code != 3 || !strings.Contains(errs, "0 pages") || !strings.Contains(errs, "9 pages done by an earlier run, skipped; 3 of them failed") {
 		t.Errorf("resumed a finished run: exit %d; stderr:\n%s", code, errs)
 	}
 	if got := treeOf(t, "out"); got != want {
@@ -206,7 +206,7 @@ func TestJSONLBlocksAndStaleErrors(t *testing.T) {
 	articleDir(t, dir, "in/a.html")
 	os.WriteFile(filepath.Join(in, "empty.html"), nil, 0o644)
 	o := filepath.Join(dir, "out")
-	if code, _, _ := fiasco(t, "clean", "--no-render", "-q", "-o", o, in); code != 1 {
+	if code, _, _ := fiasco(t, "clean", "--no-render", "-q", "-o", o, in); code != 3 {
 		t.Fatalf("exit %d with an empty page", code)
 	}
 	os.Remove(filepath.Join(in, "empty.html"))
@@ -237,7 +237,7 @@ func TestJSONLGzip(t *testing.T) {
 	}
 	gzLog := []string{"--errors", filepath.Join(dir, "gz.errors.jsonl")}
 	code, _, errs = fiasco(t, append([]string{"clean", "--no-render", "-q", "--format", "jsonl", "-o", gz, c.path}, gzLog...)...)
-	if code != 1 || !strings.Contains(errs, "gz.errors.jsonl") {
+	if code != 3 || !strings.Contains(errs, "gz.errors.jsonl") {
 		t.Errorf("exit %d; stderr:\n%s", code, errs)
 	}
 	want, _ := os.ReadFile(plain)
@@ -394,7 +394,7 @@ func TestResumeErrorLog(t *testing.T) {
 	code, _, _ := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, in)
 	refOut, _ := os.ReadFile(out)
 	refErrs, _ := os.ReadFile(errs)
-	if code != 1 || bytes.Count(refErrs, []byte("\n")) != 2 {
+	if code != 3 || bytes.Count(refErrs, []byte("\n")) != 2 {
 		t.Fatalf("exit %d; error log:\n%s", code, refErrs)
 	}
 	// The output cut after its first line; the error log holds both
@@ -403,7 +403,7 @@ func TestResumeErrorLog(t *testing.T) {
 	code, _, stderr := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--resume", in)
 	gotOut, _ := os.ReadFile(out)
 	gotErrs, _ := os.ReadFile(errs)
-	if code != 1 || !bytes.Equal(gotOut, refOut) || !bytes.Equal(gotErrs, refErrs) {
+	if code != 3 || !bytes.Equal(gotOut, refOut) || !bytes.Equal(gotErrs, refErrs) {
 		t.Errorf("resumed: exit %d; output equal %v; error log:\n%s\nwant:\n%s\nstderr:\n%s", code, bytes.Equal(gotOut, refOut), gotErrs, refErrs, stderr)
 	}
 	// Cut after the third line (b's error line kept): resumed, the run
@@ -412,7 +412,7 @@ func TestResumeErrorLog(t *testing.T) {
 	os.WriteFile(out, bytes.Join(lines[:3], nil), 0o644)
 	code, _, stderr = fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--resume", in)
 	gotErrs, _ = os.ReadFile(errs)
-	if code != 1 || !strings.Contains(stderr, "3 pages done by an earlier run, skipped; 1 of them failed") || !bytes.Equal(gotErrs, refErrs) {
+	if code != 3 || !strings.Contains(stderr, "3 pages done by an earlier run, skipped; 1 of them failed") || !bytes.Equal(gotErrs, refErrs) {
 		t.Errorf("resumed after b: exit %d; error log:\n%s\nstderr:\n%s", code, gotErrs, stderr)
 	}
 }
@@ -425,7 +425,7 @@ func TestWETLegacyErrorLog(t *testing.T) {
 	dir := t.TempDir()
 	in := failingWARC(t, dir)
 	out := filepath.Join(dir, "c.warc.gz")
-	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "wet", "-o", out, in); code != 1 {
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "wet", "-o", out, in); code != 3 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	// As the earlier version named it.
@@ -433,7 +433,7 @@ func TestWETLegacyErrorLog(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "wet", "-o", out, "--resume", in)
-	if code != 1 || !strings.Contains(errs, "--resume: 6 pages done by an earlier run, skipped; 1 of them failed (in "+filepath.Join(dir, "c.errors.jsonl")+")") {
+	if code != 3 || !strings.Contains(errs, "--resume: 6 pages done by an earlier run, skipped; 1 of them failed (in "+filepath.Join(dir, "c.errors.jsonl")+")") {
 		t.Errorf("resumed with the earlier log's name: exit %d: %s", code, errs)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "c.wet.errors.jsonl")); err == nil {
@@ -474,11 +474,11 @@ func TestResumeGivenErrorLog(t *testing.T) {
 		in := failingWARC(t, dir)
 		out := filepath.Join(dir, name)
 		log := filepath.Join(dir, "my.err")
-		if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", format, "-o", out, "--errors", log, in); code != 1 {
+		if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", format, "-o", out, "--errors", log, in); code != 3 {
 			t.Fatalf("%s: exit %d: %s", format, code, errs)
 		}
 		code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", format, "-o", out, "--resume", in)
-		if code != 1 || !strings.Contains(errs, "--resume continues the error log the earlier run wrote, "+log) ||
+		if code != 3 || !strings.Contains(errs, "--resume continues the error log the earlier run wrote, "+log) ||
 			!strings.Contains(errs, "6 pages done by an earlier run, skipped; 1 of them failed (in "+log+")") {
 			t.Errorf("%s: resumed without --errors: exit %d: %s", format, code, errs)
 		}
@@ -496,11 +496,11 @@ func TestResumeGivenErrorLogGone(t *testing.T) {
 	dir := t.TempDir()
 	in := failingWARC(t, dir)
 	out := filepath.Join(dir, "c.jsonl")
-	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--errors", "/dev/null", in); code != 1 {
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--errors", "/dev/null", in); code != 3 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--resume", in)
-	if code != 1 || strings.Contains(errs, "continues the error log") || strings.Contains(errs, "/dev/null") {
+	if code != 3 || strings.Contains(errs, "continues the error log") || strings.Contains(errs, "/dev/null") {
 		t.Errorf("resumed after --errors /dev/null: exit %d: %s", code, errs)
 	}
 
@@ -508,7 +508,7 @@ func TestResumeGivenErrorLogGone(t *testing.T) {
 	in = failingWARC(t, dir)
 	out = filepath.Join(dir, "c.jsonl")
 	log := filepath.Join(dir, "my.err")
-	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--errors", log, in); code != 1 {
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "jsonl", "-o", out, "--errors", log, in); code != 3 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	if err := os.Remove(log); err != nil {
@@ -527,7 +527,7 @@ func TestResumeWETLogMissing(t *testing.T) {
 	dir := t.TempDir()
 	in := failingWARC(t, dir)
 	out := filepath.Join(dir, "c.wet.gz")
-	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "wet", "-o", out, in); code != 1 {
+	if code, _, errs := fiasco(t, "clean", "--no-render", "-q", "--format", "wet", "-o", out, in); code != 3 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	log := filepath.Join(dir, "c.wet.errors.jsonl")

@@ -97,10 +97,14 @@ func createTemp(path string) (*os.File, error) {
 // set's html or gold folder (dirs), or one of the files inputs names (a
 // model, a data file). An output that does not exist yet overwrites
 // nothing of the inputs; names such as "text" for an embedded model are
-// no files and pass.
+// no files and pass. "-" is refused too: only clean writes to standard
+// output by that name, and elsewhere it would make a file named "-".
 func checkNotInput(cmd, flag, path string, dirs []string, inputs ...string) error {
-	if path == "" || path == "-" {
+	if path == "" {
 		return nil
+	}
+	if path == "-" {
+		return usagef(cmd, "%s -: fiasco %s writes this to a file, not to standard output: name one", flag, cmd)
 	}
 	for _, d := range dirs {
 		for _, sub := range []string{"html", "gold"} { // what a data set's pages and gold are read from
@@ -138,6 +142,33 @@ func samePath(a, b string) bool {
 	fa, err1 := os.Stat(a)
 	fb, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
+}
+
+// checkOverOwn refuses, before any work, an output (flagName path of
+// command cmd) that would replace a file that is not what the command
+// writes there (what, e.g. "PNG picture"; a, "a picture"): is tells
+// from the file's first 512 bytes. An empty file, or none, may be
+// written; one that cannot be read is left to checkWritable or the
+// write to report.
+func checkOverOwn(cmd, flagName, path, what, a string, is func(head []byte) bool) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 {
+		return nil
+	}
+	head := make([]byte, 512)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.ErrUnexpectedEOF {
+		return nil
+	}
+	if !is(head[:n]) {
+		return usagef(cmd, "%s %s: the file is there and is no %s: %s is written only over %s (remove the file, or name another)", flagName, path, what, a, a)
+	}
+	return nil
 }
 
 // checkOutKind refuses, before any work, an output that would replace a

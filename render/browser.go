@@ -79,6 +79,12 @@ type Options struct {
 	// was started in its place, with the start's error (nil when it
 	// started), from the goroutine that started it: a service logs it.
 	OnRestart func(err error)
+	// OnRetry, if not nil, is called before a page is rendered a second
+	// time (see [Browser.Render]: its renderer crashed, or the browser
+	// died under it), with the first render's error, from the goroutine
+	// that renders it: a service logs it, as the crash is otherwise seen
+	// only in Stats.Retries.
+	OnRetry func(err error)
 }
 
 // Defaults of [Options].

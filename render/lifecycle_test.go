@@ -422,6 +422,8 @@ func TestRetryAfterPageCrash(t *testing.T) {
 		}
 	}
 
+	var retried []error // Options.OnRetry's calls
+	b.opt.OnRetry = func(err error) { mu.Lock(); retried = append(retried, err); mu.Unlock() }
 	crashes = 1
 	t0 := time.Now()
 	res, err := b.Render(context.Background(), doc, testColors, RenderOptions{Highlight: true, Timeout: limit})
@@ -432,6 +434,11 @@ func TestRetryAfterPageCrash(t *testing.T) {
 	if el := time.Since(t0); el > limit/2 || b.Stats() != (Stats{Retries: 1}) {
 		t.Errorf("%v, stats %+v; want well under %v, 1 retry in the one browser", el, b.Stats(), limit)
 	}
+	mu.Lock()
+	if len(retried) != 1 || !errors.Is(retried[0], ErrPageCrashed) {
+		t.Errorf("OnRetry called with %v; want once, with the crash", retried)
+	}
+	mu.Unlock()
 
 	mu.Lock()
 	crashes = 2

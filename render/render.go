@@ -138,6 +138,9 @@ func (b *Browser) Render(ctx context.Context, doc []byte, colors []color.RGBA, o
 		b.mu.Lock()
 		b.retries++
 		b.mu.Unlock()
+		if f := b.opt.OnRetry; f != nil {
+			f(err)
+		}
 		// In a tab opened for it: the renderers of the spare and idle
 		// tabs may have been killed with the page's, their crash not
 		// reported yet.

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"unicode/utf8"
 )
 
 // lockedBuffer is a bytes.Buffer safe for the server's goroutines.
@@ -85,5 +86,33 @@ func TestBatchRescueRefused(t *testing.T) {
 	resp, got := post(t, srv.url+"/clean/batch?render=off&rescue=on", []byte(`{"html": "<p>A page.</p>"}`+"\n"))
 	if resp.StatusCode != 400 || !bytes.Contains(got, []byte("rescue")) {
 		t.Errorf("%d %s, want 400 naming rescue", resp.StatusCode, got)
+	}
+}
+
+// TestAccessLogCut: a client's long query, and an error that quotes it,
+// are cut in the log line, which says how long they were.
+func TestAccessLogCut(t *testing.T) {
+	var buf lockedBuffer
+	srv := start(t, Config{Log: slog.New(slog.NewTextHandler(&buf, nil)), AccessLog: true})
+	long := strings.Repeat("é", 20000) // 40,000 bytes, cut inside none
+	if resp, _ := post(t, srv.url+"/clean?render=off&url=https://example.org/"+long, readFile(t, article)); resp.StatusCode != 200 {
+		t.Fatalf("a long url=: %d", resp.StatusCode)
+	}
+	if resp, _ := post(t, srv.url+"/clean?x=%zz"+strings.Repeat("a", 30000), readFile(t, article)); resp.StatusCode != 400 {
+		t.Fatalf("a long bad query: %d", resp.StatusCode)
+	}
+	srv.stop(t)
+	n := 0
+	for _, l := range strings.Split(buf.String(), "\n") {
+		if !strings.Contains(l, "msg=request") {
+			continue
+		}
+		n++
+		if len(l) > 4*logCutAt || !strings.Contains(l, "bytes)") || !utf8.ValidString(l) {
+			t.Errorf("a request line of %d bytes, want it cut to about %d per field, saying so:\n%.300s", len(l), logCutAt, l)
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d request lines, want 2:\n%.2000s", n, buf.String())
 	}
 }

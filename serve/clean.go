@@ -87,6 +87,13 @@ func parseOptions(r *http.Request) (options, *Error) {
 		return options{}, badRequest("unknown render mode %q (want auto, on or off)", q.Get("render"))
 	}
 	if t := q.Get("threshold"); t != "" {
+		if strings.HasPrefix(t, " ") {
+			return options{}, badRequest("threshold %q is not a number: a + in a query is a space; write %%2B, or leave the + out", t)
+		}
+		if strings.Trim(t, "0123456789.eE+-") != "" {
+			// Go's literals (0x1p-1, 1_000) are no decimal number.
+			return options{}, badRequest("threshold %q is not a number: want a decimal number, such as -0.25", t)
+		}
 		v, err := strconv.ParseFloat(t, 64)
 		if errors.Is(err, strconv.ErrRange) || math.IsInf(v, 0) {
 			return options{}, badRequest("threshold %q is out of range (a decision value; the models' lie between about -3 and 3)", t)
@@ -291,6 +298,7 @@ func (s *Server) clean(ctx context.Context, o options, p page) (*answer, *Error)
 			s.met.fallback()
 		}
 		if err != nil || res.RenderErr != nil {
+			s.health.renderFail()
 			// A hung browser looks like a page that takes too long:
 			// ask whether it still renders (HealthRecycleAfter failed
 			// probes in a row end it), without a /healthz call to wait
@@ -546,7 +554,7 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if len(data) == 0 {
-		s.fail(w, &Error{Status: http.StatusBadRequest, Msg: "empty body: POST the bytes of an HTML page", Kind: "empty"})
+		s.fail(w, &Error{Status: http.StatusBadRequest, Msg: "empty body: POST the bytes of an HTML page (the service never fetches a URL: curl --data-binary @page.html)", Kind: "empty"})
 		return
 	}
 	if e := s.admitRequest(); e != nil {
@@ -564,6 +572,10 @@ func (s *Server) handleClean(w http.ResponseWriter, r *http.Request) {
 	}
 	defer leave()
 	if data, e = s.decodeBody(data, r.Header.Get("Content-Encoding")); e != nil {
+		s.fail(w, e)
+		return
+	}
+	if e := notOnePage(data); e != nil {
 		s.fail(w, e)
 		return
 	}

@@ -80,7 +80,9 @@
 // (X-Fiasco-Render: off).
 //
 // A render that fails sets off a probe of the browser, as /healthz does
-// (one at a time, none while a render succeeded in the last seconds):
+// (one at a time; a page rendered in the last 5 s proves the browser
+// alive, unless a render failed since: fiasco_chromium_up is then 0
+// until a render or a probe succeeds):
 // HealthRecycleAfter failed probes in a row end the browser
 // (Config.Recycle), so that one that hangs is replaced without a
 // /healthz call. A probe counts as failed when its render fails or has

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/fiasco-project/fiasco/classify"
@@ -85,5 +86,43 @@ func TestRenderFailureFallback(t *testing.T) {
 	srv2 := start(t, Config{Rendered: autoRendered(t, crashing{}), BrowserStats: func() render.Stats { return render.Stats{Restarts: 2, Retries: 3} }})
 	if m := metricsText(t, srv2.url); !strings.Contains(m, "fiasco_render_retries_total 3\n") || !strings.Contains(m, "fiasco_browser_restarts_total 2\n") {
 		t.Errorf("metrics with the browser's counts: want 3 retries and 2 restarts:\n%s", m)
+	}
+}
+
+// dying is a Visualizer that draws every page (features of nothing)
+// until dead is set, then fails as a browser that died.
+type dying struct{ dead *atomic.Bool }
+
+func (d dying) Visual(_ context.Context, doc *pipeline.Doc) ([]vision.Features, error) {
+	if d.dead.Load() {
+		return nil, errors.New("chromium: websocket: close 1006 (abnormal closure)")
+	}
+	return make([]vision.Features, len(doc.Blocks)), nil
+}
+
+// TestHealthAfterFailedRender: a render that failed ends what a recent
+// success proved. /healthz probes at once, and says 503 while the browser
+// fails, within healthFresh of the last page rendered; the metric
+// fiasco_chromium_up says 0 from the failed render on.
+func TestHealthAfterFailedRender(t *testing.T) {
+	var dead atomic.Bool
+	srv := start(t, Config{Rendered: autoRendered(t, dying{&dead})})
+	data := readFile(t, article)
+	if resp, got := post(t, srv.url+"/clean?render=on", data); resp.StatusCode != 200 {
+		t.Fatalf("render=on with the browser alive: %d %s", resp.StatusCode, trunc(got))
+	}
+	checkHealth(t, srv.url, 200)
+	dead.Store(true)
+	if resp, got := post(t, srv.url+"/clean?render=on", data); resp.StatusCode != 502 {
+		t.Fatalf("render=on with the browser dead: %d, want 502: %s", resp.StatusCode, trunc(got))
+	}
+	if m := metricsText(t, srv.url); !strings.Contains(m, "fiasco_chromium_up 0\n") {
+		t.Errorf("after a failed render: want fiasco_chromium_up 0:\n%s", m)
+	}
+	checkHealth(t, srv.url, 503) // within healthFresh of the page rendered
+	dead.Store(false)
+	checkHealth(t, srv.url, 200)
+	if m := metricsText(t, srv.url); !strings.Contains(m, "fiasco_chromium_up 1\n") {
+		t.Errorf("after a probe rendered again: want fiasco_chromium_up 1:\n%s", m)
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// A render that succeeded this recently proves Chromium alive; after that
-// /healthz renders a probe page.
+// A render that succeeded this recently proves Chromium alive, unless a
+// render failed since; else /healthz renders a probe page.
 const healthFresh = 5 * time.Second
 
 // healthProbeTimeout bounds a probe's render (a variable for the tests).
@@ -32,18 +32,29 @@ type health struct {
 	probe   chan struct{} // closed when the probe under way ends
 	failed  int           // probes failed since the last page or probe rendered
 	held    bool          // a probe's render, given up on, has not returned yet
+	// renderFailed: a page's render failed after lastOK; the next
+	// check probes, and up says no until a render or probe succeeds.
+	renderFailed bool
 }
 
 func (h *health) renderOK() {
 	h.mu.Lock()
-	h.lastOK, h.lastErr, h.failed = time.Now(), nil, 0
+	h.lastOK, h.lastErr, h.failed, h.renderFailed = time.Now(), nil, 0, false
+	h.mu.Unlock()
+}
+
+// renderFail records a page whose render failed (the browser died, hung
+// or crashed under it).
+func (h *health) renderFail() {
+	h.mu.Lock()
+	h.renderFailed = true
 	h.mu.Unlock()
 }
 
 func (h *health) up() bool {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return !h.lastOK.IsZero() && h.lastErr == nil
+	return !h.lastOK.IsZero() && h.lastErr == nil && !h.renderFailed
 }
 
 // chromium reports whether the browser renders: at once when a page was
@@ -52,7 +63,7 @@ func (h *health) up() bool {
 func (s *Server) chromium(ctx context.Context) error {
 	h := &s.health
 	h.mu.Lock()
-	if time.Since(h.lastOK) < healthFresh {
+	if !h.renderFailed && time.Since(h.lastOK) < healthFresh {
 		h.mu.Unlock()
 		return nil
 	}
@@ -96,7 +107,7 @@ func (s *Server) probe(done chan struct{}) {
 	h.mu.Lock()
 	recycle := false
 	if err == nil {
-		h.lastOK, h.failed = time.Now(), 0
+		h.lastOK, h.failed, h.renderFailed = time.Now(), 0, false
 	} else {
 		h.failed++
 		s.log.Warn("health probe: Chromium does not render", "err", err, "failed_in_a_row", h.failed)

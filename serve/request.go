@@ -42,6 +42,30 @@ func notAPage(r *http.Request) *Error {
 	return nil
 }
 
+// notOnePage refuses, on /clean, a body (decompressed) that is plainly
+// no page, whatever its Content-Type says (curl --data-binary sends a
+// form's): JSON lines of pages (a first line that is an object with
+// "html"), which /clean/batch takes, or a URL alone,
+// which the service does not fetch. Cleaned, either would come back as
+// its own text with 200.
+func notOnePage(data []byte) *Error {
+	t := bytes.TrimLeft(bytes.TrimPrefix(data, []byte("\ufeff")), " \t\r\n")
+	if len(t) > 0 && t[0] == '{' {
+		line, _, _ := bytes.Cut(t, []byte("\n"))
+		var obj map[string]json.RawMessage
+		if json.Unmarshal(line, &obj) == nil && obj["html"] != nil {
+			return &Error{Status: http.StatusUnsupportedMediaType, Kind: "content_type",
+				Msg: "the body is JSON lines of pages, a batch: POST it to /clean/batch; /clean takes the bytes of one HTML page"}
+		}
+	}
+	if u := bytes.TrimSpace(t); len(u) < 8<<10 && bytes.IndexAny(u, " \t\r\n<") < 0 &&
+		(bytes.HasPrefix(bytes.ToLower(u), []byte("http://")) || bytes.HasPrefix(bytes.ToLower(u), []byte("https://"))) {
+		return &Error{Status: http.StatusBadRequest, Kind: "url",
+			Msg: "the body is a URL: the service never fetches pages; POST the page's bytes (curl --data-binary @page.html), and its address as ?url= if you like"}
+	}
+	return nil
+}
+
 // readBody reads a request's body, bounded by MaxBody and ReadTimeout.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) ([]byte, *Error) {
 	rc := http.NewResponseController(w)

@@ -300,11 +300,16 @@ func TestBadRequests(t *testing.T) {
 		{"blank page", "", []byte(" \n\t "), 400},
 		{"binary", "", png, 415},
 		{"a fiasco model", "", []byte(`{"format": "fiasco-model/1", "visual": false}`), 415},
+		{"a batch", "", []byte("{\"id\":\"a\",\"html\":\"<p>One page.</p>\"}\n{\"id\":\"b\",\"html\":\"<p>Two.</p>\"}\n"), 415},
+		{"a URL", "", []byte("https://example.org/news/1.html\n"), 400},
 		{"unknown format", "?format=pdf", page, 400},
 		{"unknown parameter", "?fromat=text", page, 400},
 		{"parameter twice", "?format=text&format=json", page, 400},
 		{"bad threshold", "?threshold=high", page, 400},
 		{"NaN threshold", "?threshold=NaN", page, 400},
+		{"threshold with a +", "?threshold=+0.5", page, 400},
+		{"hexadecimal threshold", "?threshold=0x1p-1", page, 400},
+		{"threshold with an underscore", "?threshold=1_0", page, 400},
 		{"unknown policy", "?policy=news", page, 400},
 		{"unknown render mode", "?render=maybe", page, 400},
 		{"render=on without a browser", "?render=on", page, 501},
@@ -314,6 +319,12 @@ func TestBadRequests(t *testing.T) {
 		msg := errorOf(t, c.what, resp, body, c.status)
 		if (c.what == "blank page" || c.what == "binary") && strings.HasPrefix(msg, "-") {
 			t.Errorf("%s: %q names the page \"-\", the command line's standard input", c.what, msg)
+		}
+		if c.what == "threshold with a +" && !strings.Contains(msg, "%2B") {
+			t.Errorf("%s: %q does not say how to write a +", c.what, msg)
+		}
+		if c.what == "a batch" && !strings.Contains(msg, "/clean/batch") || c.what == "a URL" && !strings.Contains(msg, "never fetches") {
+			t.Errorf("%s: %q does not say what to do instead", c.what, msg)
 		}
 		if c.what == "unknown policy" && !(strings.Contains(msg, "corpus") && strings.Contains(msg, "article")) {
 			t.Errorf("unknown policy: the message does not list the known ones: %q", msg)

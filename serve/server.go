@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fiasco-project/fiasco/classify"
 	"github.com/fiasco-project/fiasco/pipeline"
@@ -332,10 +333,10 @@ func (s *Server) logRequest(r *http.Request, sw *statusWriter, took time.Duratio
 		}
 	}
 	if q := r.URL.RawQuery; q != "" {
-		args = append(args, "query", q)
+		args = append(args, "query", logCut(q))
 	}
 	if e := sw.err; e != nil {
-		args = append(args, "error_kind", e.Kind, "error", e.Msg)
+		args = append(args, "error_kind", e.Kind, "error", logCut(e.Msg))
 	}
 	// The service's own failures (5xx, 499 aside: the client left) stand
 	// out from the clients' mistakes (4xx) and the pages cleaned.
@@ -344,6 +345,23 @@ func (s *Server) logRequest(r *http.Request, sw *statusWriter, took time.Duratio
 		level = slog.LevelWarn
 	}
 	s.log.Log(r.Context(), level, "request", args...)
+}
+
+// logCutAt bounds what of a request's own text (its query, an error
+// that quotes it) a log line holds: a client may send 64 KiB of query.
+const logCutAt = 1024
+
+// logCut is s cut to logCutAt bytes (at a character's start), saying how
+// long it was.
+func logCut(s string) string {
+	if len(s) <= logCutAt {
+		return s
+	}
+	i := logCutAt
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return fmt.Sprintf("%s... (%d bytes)", s[:i], len(s))
 }
 
 // statusWriter records the status of an answer for the metrics. It keeps

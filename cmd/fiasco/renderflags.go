@@ -20,8 +20,9 @@ type renderFlags struct {
 	timeout  time.Duration
 	reuse    bool
 	scale    float64
-	// onRestart is render.Options.OnRestart (the service logs restarts).
-	onRestart func(error)
+	// onRestart is render.Options.OnRestart (the service logs restarts),
+	// onRetry render.Options.OnRetry (and pages rendered again).
+	onRestart, onRetry func(error)
 }
 
 func (r *renderFlags) add(fs *flag.FlagSet) {
@@ -60,6 +61,7 @@ func (r *renderFlags) browserPath(withoutRender string) (string, error) {
 func (r *renderFlags) visualizer(ctx context.Context, withoutRender string) (*pipeline.ChromeVisualizer, func(), error) {
 	opt := r.options()
 	opt.OnRestart = r.onRestart
+	opt.OnRetry = r.onRetry
 	v, err := r.start(ctx, opt, withoutRender)
 	if err != nil {
 		return nil, nil, err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"time"
 
@@ -43,8 +44,19 @@ Serves fiasco over HTTP (package serve has the contract):
                        be gzip- or zstd-compressed.
   POST /clean/batch    JSON Lines in ({"url":..,"html":..} or {"data":
                        base64}), JSON Lines out as pages finish.
-  GET  /healthz        200 while the service and its Chromium are alive.
+  GET  /healthz        200 while the service and its Chromium are alive,
+                       else 503; JSON: status (ok, unhealthy, shutting
+                       down), render, chromium ("ok" or why not), workers,
+                       busy (pages being cleaned), admitted (those and the
+                       requests waiting), capacity (--workers + --queue).
+                       A page rendered in the last 5 s, with no render
+                       failed since, proves Chromium alive; else a probe
+                       page is rendered (up to 20 s). "fiasco health"
+                       asks it (Docker's HEALTHCHECK).
   GET  /metrics        Prometheus text format.
+
+The models are the embedded ones (no --model): the corpus and article
+models, rendered and text, chosen per request by policy and render.
 
   curl --data-binary @page.html 'localhost:8080/clean?format=text'
 
@@ -122,6 +134,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		log.Warn("Chromium ended (it died, or failed probes ended it) and was started again")
 	}
+	rf.onRetry = func(err error) {
+		log.Warn("Chromium failed on a page (its renderer crashed, or the browser died): rendering it once more", "err", err)
+	}
+	// The address is taken first: one in use, or no address, fails
+	// before Chromium starts (requests that come meanwhile wait in the
+	// listen queue).
+	listenAddr := *addr
+	if listenAddr == "" {
+		listenAddr = serve.DefaultAddr
+	}
+	ln, err := net.Listen("tcp", listenAddr)
+	if err != nil {
+		return fmt.Errorf("--addr %s: %w", listenAddr, err)
+	}
+	defer ln.Close() // Serve closes it too; this is for the failures before
 	if !*noRender {
 		m, err := classify.Default(true)
 		if err != nil {
@@ -148,7 +175,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	return s.ListenAndServe(ctx)
+	return s.Serve(ctx, ln)
 }
 
 const healthcheckHelp = `usage: fiasco health [options]

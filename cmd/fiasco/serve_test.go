@@ -113,3 +113,21 @@ func TestServeFlagValues(t *testing.T) {
 		}
 	}
 }
+
+// TestServeAddrInUse: an address in use fails before Chromium starts,
+// naming --addr.
+func TestServeAddrInUse(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	for _, args := range [][]string{{}, {"--no-render"}} {
+		start := time.Now()
+		code, _, errs := fiasco(t, append([]string{"serve", "--addr", ln.Addr().String()}, args...)...)
+		if code != 1 || !strings.Contains(errs, "--addr "+ln.Addr().String()) || !strings.Contains(errs, "address already in use") || strings.Contains(errs, "Chromium") {
+			t.Errorf("serve %v on an address in use: exit %d, stderr %q; want 1 naming --addr, before Chromium", args, code, errs)
+		}
+		t.Logf("serve %v: failed in %v", args, time.Since(start))
+	}
+}

@@ -101,3 +101,28 @@ func TestAnswerQueue(t *testing.T) {
 		t.Fatal("get on a closed, empty queue returned a line")
 	}
 }
+
+// TestBatchHTTP10: a batch asked for over HTTP/1.0, which has no
+// trailers, is answered without announcing one, its lines whole.
+func TestBatchHTTP10(t *testing.T) {
+	srv := start(t, Config{Text: textCleaner(t)})
+	for _, proto := range []string{"HTTP/1.0", "HTTP/1.1"} {
+		conn, err := net.Dial("tcp", strings.TrimPrefix(srv.url, "http://"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		conn.SetDeadline(time.Now().Add(time.Minute))
+		body := `{"id":"a","html":"<p>A paragraph of a page, in a sentence or two of running text.</p>"}` + "\n"
+		fmt.Fprintf(conn, "POST /clean/batch?render=off&format=text %s\r\nHost: fiasco\r\nContent-Length: %d\r\n\r\n%s", proto, len(body), body)
+		resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(resp.Body)
+		conn.Close()
+		_, announced := resp.Trailer["Fiasco-Batch"] // ReadResponse moves the announcement there
+		if err != nil || resp.StatusCode != 200 || !bytes.Contains(got, []byte(`"id":"a"`)) || announced != (proto == "HTTP/1.1") {
+			t.Errorf("%s: %d, Trailer announced %v, body %q (%v)", proto, resp.StatusCode, announced, got, err)
+		}
+	}
+}

@@ -102,7 +102,9 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) {
 	// Answers go out while the request is still being read.
 	rc.EnableFullDuplex()
 	w.Header().Set("Content-Type", "application/x-ndjson")
-	w.Header().Set("Trailer", "Fiasco-Batch")
+	if r.ProtoAtLeast(1, 1) { // HTTP/1.0 has no trailers: announce none
+		w.Header().Set("Trailer", "Fiasco-Batch")
+	}
 	w.Header().Set("X-Fiasco-Render", onOff(rendered))
 	w.WriteHeader(http.StatusOK)
 	rc.Flush()

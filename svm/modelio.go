@@ -84,6 +84,11 @@ func (m *Model) check() error {
 	if m.Labels[0] == m.Labels[1] {
 		return fmt.Errorf("svm: model labels must differ, got %v", m.Labels)
 	}
+	if m.Kernel == RBF && !(m.Gamma > 0 && !math.IsInf(m.Gamma, 0)) {
+		// exp(-gamma |x-y|^2) with gamma <= 0 measures no likeness:
+		// svm-train writes the gamma it used, always positive.
+		return fmt.Errorf("svm: model gamma %v: an RBF kernel's is a positive number", m.Gamma)
+	}
 	for i, sv := range m.SV {
 		if len(sv) != m.NumFeatures {
 			return fmt.Errorf("svm: support vector %d has %d features, model %d", i, len(sv), m.NumFeatures)

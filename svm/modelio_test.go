@@ -227,18 +227,20 @@ func TestReadLIBSVMModelErrors(t *testing.T) {
 		t.Fatalf("valid model rejected: %v", err)
 	}
 	for name, in := range map[string]string{
-		"empty":       "",
-		"nu_svc":      strings.Replace(head, "c_svc", "nu_svc", 1),
-		"3 classes":   strings.Replace(head, "nr_class 2", "nr_class 3", 1),
-		"missing SVs": head + "1 1:0.5\n",
-		"nr_sv sum":   strings.Replace(head, "nr_sv 1 1", "nr_sv 2 1", 1) + "1 1:0.5\n-1 2:1\n",
-		"bad index":   head + "1 0:0.5\n-1 2:1\n",
-		"descending":  head + "1 2:0.5 1:1\n-1 2:1\n",
-		"nan coef":    head + "nan 1:0.5\n-1 2:1\n",
-		"no header":   "SV\n1 1:1\n",
-		"precomputed": strings.Replace(head, "rbf", "precomputed", 1),
-		"same labels": strings.Replace(head, "label 1 -1", "label 1 1", 1) + "1 1:0.5\n-1 2:1\n",
-		"unknown key": "foo 1\n" + head,
+		"empty":        "",
+		"nu_svc":       strings.Replace(head, "c_svc", "nu_svc", 1),
+		"3 classes":    strings.Replace(head, "nr_class 2", "nr_class 3", 1),
+		"missing SVs":  head + "1 1:0.5\n",
+		"nr_sv sum":    strings.Replace(head, "nr_sv 1 1", "nr_sv 2 1", 1) + "1 1:0.5\n-1 2:1\n",
+		"bad index":    head + "1 0:0.5\n-1 2:1\n",
+		"descending":   head + "1 2:0.5 1:1\n-1 2:1\n",
+		"nan coef":     head + "nan 1:0.5\n-1 2:1\n",
+		"no header":    "SV\n1 1:1\n",
+		"precomputed":  strings.Replace(head, "rbf", "precomputed", 1),
+		"same labels":  strings.Replace(head, "label 1 -1", "label 1 1", 1) + "1 1:0.5\n-1 2:1\n",
+		"unknown key":  "foo 1\n" + head,
+		"rbf gamma 0":  strings.Replace(head, "gamma 0.5", "gamma 0", 1) + "1 1:0.5\n-1 2:1\n",
+		"rbf gamma -1": strings.Replace(head, "gamma 0.5", "gamma -1", 1) + "1 1:0.5\n-1 2:1\n",
 	} {
 		if _, err := ReadLIBSVMModel(strings.NewReader(in)); err == nil {
 			t.Errorf("%s: accepted", name)

@@ -109,8 +109,8 @@ func Parse(data []byte, f Format, opt Options) (*Gold, error) {
 		return nil, errors.New("not a text file (binary data)")
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
-	if f == Plain && looksHTML(data) {
-		return nil, errors.New("an HTML page without L3S-GN1 (x-nc-sel) or KrdWrd (krdwrd-tag-) labels: a gold file is the clean text (CleanEval's <p>/<h>/<l> segments, or plain lines) or a page annotated in one of those two ways")
+	if why := pageWhy(data); f == Plain && why != "" {
+		return nil, fmt.Errorf("an HTML page (%s) without L3S-GN1 (x-nc-sel) or KrdWrd (krdwrd-tag-) labels: a gold file is the clean text (CleanEval's <p>/<h>/<l> segments, or plain lines) or a page annotated in one of those two ways", why)
 	}
 	if !utf8.Valid(data) {
 		// The charset chain of a page (package load): mostly UTF-8 with
@@ -284,33 +284,44 @@ func (g *Gold) CleanEval() string {
 	return b.String()
 }
 
-// looksHTML tells whether text is an HTML page rather than gold text:
+// pageWhy tells why text is an HTML page rather than gold text:
 // it opens as a page does (a doctype, an <html>, <head> or <body> tag,
 // an XML declaration, or CleanEval's <text id=...> wrapper of an input
 // page, after white space and comments), or it holds pageTags tags of
-// HTML's elements other than the gold markers <p>, <h> and <l> (a page
-// copied into gold/ whose head was cut off). Gold text that mentions a
-// tag or two stays gold.
-func looksHTML(text []byte) bool {
+// pageKinds or more of HTML's elements other than the gold markers <p>,
+// <h> and <l> (a page copied into gold/ whose head was cut off). Gold
+// text that writes out a snippet of markup (a page about HTML) stays
+// gold. The reason reads "it opens with <html" or "it holds 240 tags of
+// 9 elements of a page's: ..."; "" is gold text.
+func pageWhy(text []byte) string {
 	t := bytes.TrimLeft(text, " \t\r\n")
 	for bytes.HasPrefix(t, []byte("<!--")) {
 		_, rest, ok := bytes.Cut(t, []byte("-->"))
 		if !ok {
-			return false
+			return ""
 		}
 		t = bytes.TrimLeft(rest, " \t\r\n")
 	}
 	l := bytes.ToLower(t[:min(len(t), 16)])
 	for _, p := range []string{"<!doctype html", "<html", "<head", "<body", "<?xml", "<text id="} {
 		if bytes.HasPrefix(l, []byte(p)) {
-			return true
+			return "it opens with " + p
 		}
 	}
-	return htmlTags(text, pageTags) >= pageTags
+	if n, kinds := htmlTags(text); n >= pageTags && kinds >= pageKinds {
+		return fmt.Sprintf("it holds %d tags of %d elements of a page's: <div>, <a>, <span> and the like", n, kinds)
+	}
+	return ""
 }
 
-// pageTags is how many tags of a page's elements make a gold file a page.
-const pageTags = 20
+// pageTags and pageKinds are how many tags, and of how many elements,
+// make a gold file a page: a page's body holds hundreds, of many kinds
+// (div, a, span, img, script, ...); no gold file of the five data sets
+// holds more than one.
+const (
+	pageTags  = 100
+	pageKinds = 6
+)
 
 // pageElems are the elements a page's body is made of and gold text
 // does not hold (not CleanEval's markers p, h and l).
@@ -324,13 +335,13 @@ var pageElems = map[string]bool{
 	"header": true, "footer": true, "section": true, "article": true,
 }
 
-// htmlTags counts, up to limit, the start and end tags of pageElems in
-// the first 64 KiB of text: "<" or "</", the element's name, then white
-// space, ">" or "/".
-func htmlTags(text []byte, limit int) int {
+// htmlTags counts the start and end tags of pageElems in the first 64
+// KiB of text ("<" or "</", the element's name, then white space, ">" or
+// "/"), and how many elements they are of.
+func htmlTags(text []byte) (n, kinds int) {
 	text = text[:min(len(text), 64<<10)]
-	n := 0
-	for i := 0; i < len(text) && n < limit; i++ {
+	seen := map[string]bool{}
+	for i := 0; i < len(text); i++ {
 		if text[i] != '<' {
 			continue
 		}
@@ -348,11 +359,12 @@ func htmlTags(text []byte, limit int) int {
 		if c := text[k]; c != '>' && c != '/' && c != ' ' && c != '\t' && c != '\n' && c != '\r' {
 			continue
 		}
-		if pageElems[string(bytes.ToLower(text[j:k]))] {
+		if name := string(bytes.ToLower(text[j:k])); pageElems[name] {
 			n++
+			seen[name] = true
 		}
 	}
-	return n
+	return n, len(seen)
 }
 
 // binary tells whether data, decoded from UTF-16 if it was, holds a NUL

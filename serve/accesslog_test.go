@@ -89,7 +89,7 @@ func TestBatchRescueRefused(t *testing.T) {
 	}
 }
 
-// TestAccessLogCut: a client's long query, and an error that quotes it,
+// TestAccessLogCut: a client's long query or path, and an error that quotes it,
 // are cut in the log line, which says how long they were.
 func TestAccessLogCut(t *testing.T) {
 	var buf lockedBuffer
@@ -100,6 +100,11 @@ func TestAccessLogCut(t *testing.T) {
 	}
 	if resp, _ := post(t, srv.url+"/clean?x=%zz"+strings.Repeat("a", 30000), readFile(t, article)); resp.StatusCode != 400 {
 		t.Fatalf("a long bad query: %d", resp.StatusCode)
+	}
+	if resp, err := http.Get(srv.url + "/" + strings.Repeat("p", 30000)); err != nil {
+		t.Fatal(err)
+	} else if resp.Body.Close(); resp.StatusCode != 404 {
+		t.Fatalf("a long path: %d", resp.StatusCode)
 	}
 	srv.stop(t)
 	n := 0
@@ -112,7 +117,7 @@ func TestAccessLogCut(t *testing.T) {
 			t.Errorf("a request line of %d bytes, want it cut to about %d per field, saying so:\n%.300s", len(l), logCutAt, l)
 		}
 	}
-	if n != 2 {
-		t.Errorf("%d request lines, want 2:\n%.2000s", n, buf.String())
+	if n != 3 {
+		t.Errorf("%d request lines, want 3:\n%.2000s", n, buf.String())
 	}
 }

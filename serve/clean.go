@@ -87,7 +87,7 @@ func parseOptions(r *http.Request) (options, *Error) {
 		return options{}, badRequest("unknown render mode %q (want auto, on or off)", q.Get("render"))
 	}
 	if t := q.Get("threshold"); t != "" {
-		if strings.HasPrefix(t, " ") {
+		if strings.Contains(t, " ") {
 			return options{}, badRequest("threshold %q is not a number: a + in a query is a space; write %%2B, or leave the + out", t)
 		}
 		if strings.Trim(t, "0123456789.eE+-") != "" {

@@ -45,7 +45,7 @@ func notAPage(r *http.Request) *Error {
 // notOnePage refuses, on /clean, a body (decompressed) that is plainly
 // no page, whatever its Content-Type says (curl --data-binary sends a
 // form's): JSON lines of pages (a first line that is an object with
-// "html"), which /clean/batch takes, or a URL alone,
+// "html" or "data"), which /clean/batch takes, or a URL alone,
 // which the service does not fetch. Cleaned, either would come back as
 // its own text with 200.
 func notOnePage(data []byte) *Error {
@@ -53,7 +53,7 @@ func notOnePage(data []byte) *Error {
 	if len(t) > 0 && t[0] == '{' {
 		line, _, _ := bytes.Cut(t, []byte("\n"))
 		var obj map[string]json.RawMessage
-		if json.Unmarshal(line, &obj) == nil && obj["html"] != nil {
+		if json.Unmarshal(line, &obj) == nil && (obj["html"] != nil || obj["data"] != nil) {
 			return &Error{Status: http.StatusUnsupportedMediaType, Kind: "content_type",
 				Msg: "the body is JSON lines of pages, a batch: POST it to /clean/batch; /clean takes the bytes of one HTML page"}
 		}

@@ -302,12 +302,14 @@ func TestBadRequests(t *testing.T) {
 		{"a fiasco model", "", []byte(`{"format": "fiasco-model/1", "visual": false}`), 415},
 		{"a batch", "", []byte("{\"id\":\"a\",\"html\":\"<p>One page.</p>\"}\n{\"id\":\"b\",\"html\":\"<p>Two.</p>\"}\n"), 415},
 		{"a URL", "", []byte("https://example.org/news/1.html\n"), 400},
+		{"a batch of data lines", "", []byte("{\"data\":\"PHA+T25lIHBhZ2UuPC9wPg==\"}\n"), 415},
 		{"unknown format", "?format=pdf", page, 400},
 		{"unknown parameter", "?fromat=text", page, 400},
 		{"parameter twice", "?format=text&format=json", page, 400},
 		{"bad threshold", "?threshold=high", page, 400},
 		{"NaN threshold", "?threshold=NaN", page, 400},
 		{"threshold with a +", "?threshold=+0.5", page, 400},
+		{"threshold with an inner +", "?threshold=1e+3", page, 400},
 		{"hexadecimal threshold", "?threshold=0x1p-1", page, 400},
 		{"threshold with an underscore", "?threshold=1_0", page, 400},
 		{"unknown policy", "?policy=news", page, 400},
@@ -320,10 +322,10 @@ func TestBadRequests(t *testing.T) {
 		if (c.what == "blank page" || c.what == "binary") && strings.HasPrefix(msg, "-") {
 			t.Errorf("%s: %q names the page \"-\", the command line's standard input", c.what, msg)
 		}
-		if c.what == "threshold with a +" && !strings.Contains(msg, "%2B") {
+		if strings.HasPrefix(c.what, "threshold with a") && strings.Contains(c.what, "+") && !strings.Contains(msg, "%2B") {
 			t.Errorf("%s: %q does not say how to write a +", c.what, msg)
 		}
-		if c.what == "a batch" && !strings.Contains(msg, "/clean/batch") || c.what == "a URL" && !strings.Contains(msg, "never fetches") {
+		if strings.HasPrefix(c.what, "a batch") && !strings.Contains(msg, "/clean/batch") || c.what == "a URL" && !strings.Contains(msg, "never fetches") {
 			t.Errorf("%s: %q does not say what to do instead", c.what, msg)
 		}
 		if c.what == "unknown policy" && !(strings.Contains(msg, "corpus") && strings.Contains(msg, "article")) {

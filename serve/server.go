@@ -321,7 +321,7 @@ func cleanPath(p string) string {
 
 // logRequest writes one line for an answered request (Config.AccessLog).
 func (s *Server) logRequest(r *http.Request, sw *statusWriter, took time.Duration) {
-	args := []any{"method", r.Method, "path", r.URL.Path, "status", sw.code(), "bytes", sw.n,
+	args := []any{"method", r.Method, "path", logCut(r.URL.Path), "status", sw.code(), "bytes", sw.n,
 		"ms", took.Milliseconds(), "remote", r.RemoteAddr}
 	h := sw.Header()
 	for _, f := range []struct{ key, header string }{

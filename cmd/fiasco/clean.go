@@ -91,8 +91,9 @@ A page that fails yields an error record (input, error, and for a WARC
 record url, warc_record_id and warc_date), on stderr and in the error log
 (DIR/errors.jsonl; NAME.errors.jsonl beside -o NAME.jsonl,
 NAME.wet.errors.jsonl beside -o NAME.warc.wet.gz), appended as
-it happens; the exit status is then 3
-(1: the run failed; "fiasco help" lists them all). An error log belongs to one
+it happens; the exit status is then 3 (but 1 for one input cleaned to
+standard output in a page format, whose page fails or that holds none;
+1 also where the run failed: "fiasco help" lists them all). An error log belongs to one
 output: a run writing it locks it, and a second run sharing it (one
 --errors for two outputs) is refused; do not give a finished run's log
 to another output either, since a fresh run starts its log afresh (and a

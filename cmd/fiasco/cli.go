@@ -25,8 +25,8 @@ import (
 //	2    the command line is wrong
 //	3    the command ran to the end, but some pages (or WARC stretches,
 //	     model files) failed: each was reported, and the output holds the
-//	     rest. A command of one item (one page to standard output) fails
-//	     with it: 1. A wrapper that retries on failure must not retry on
+//	     rest. clean of one input to standard output in a page format
+//	     (cleanOne), whose page fails or that holds none, fails with it: 1. A wrapper that retries on failure must not retry on
 //	     3, as a resumed run ends as the whole run would have.
 //	130  interrupted by SIGINT  (128 + 2)
 //	141  standard output closed by its reader (SIGPIPE, 128 + 13)

@@ -153,7 +153,8 @@ Exit status:
   2         the command line is wrong
   3         ran to the end, but some pages (or WARC stretches, model files)
             failed; each was reported, and the output holds the rest
-            (one page alone that fails: 1)
+            (clean of one input to stdout in a page format whose page
+            fails, or that holds none: 1)
   130, 143  stopped by SIGINT, SIGTERM (clean --resume finishes the run)
   141       standard output closed by its reader
 `

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	iofs "io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -76,6 +77,18 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := df.check(); err != nil {
 		return err
 	}
+	// A set that is not there is a mistake of the command line, refused
+	// before any work (exit 1, as train and eval do); a set that is there
+	// and fails fails alone, the others scored (exit 3).
+	for _, dir := range df.dirs {
+		if fi, err := os.Stat(dir); errors.Is(err, iofs.ErrNotExist) {
+			return fmt.Errorf("%s: no such directory", dir)
+		} else if err != nil {
+			return err
+		} else if !fi.IsDir() {
+			return fmt.Errorf("%s: not a directory (a data set is a directory with html/ and gold/)", dir)
+		}
+	}
 	if o.outDir != "" {
 		if err := os.MkdirAll(o.outDir, 0o755); err != nil {
 			return usagef("oracle", "-o %s: %v", o.outDir, errors.Unwrap(err))
@@ -94,16 +107,6 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			}
 		}
 	}()
-	// A set that is not there is a mistake of the command line, refused
-	// before any work (exit 1, as train and eval do); a set that is there
-	// and fails fails alone, the others scored (exit 3).
-	for _, dir := range df.dirs {
-		if fi, err := os.Stat(dir); err != nil {
-			return fmt.Errorf("%s: no such directory", dir)
-		} else if !fi.IsDir() {
-			return fmt.Errorf("%s: not a directory (a data set is a directory with html/ and gold/)", dir)
-		}
-	}
 	for _, dir := range df.dirs {
 		// The pages go through pipeline.Prepare, as fiasco clean's do.
 		opt := df.options(pipeline.PrepareOptions{})

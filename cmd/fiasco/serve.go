@@ -137,9 +137,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	rf.onRetry = func(err error) {
 		log.Warn("Chromium failed on a page (its renderer crashed, or the browser died): rendering it once more", "err", err)
 	}
-	// The address is taken first: one in use, or no address, fails
-	// before Chromium starts (requests that come meanwhile wait in the
-	// listen queue).
+	// The address is tried first: one in use, or no address, fails
+	// before Chromium starts. It is let go again until Chromium is up,
+	// so that meanwhile connections are refused, not held in the listen
+	// queue (a proxy in front, such as docker/nginx, then tries another
+	// replica); another process could take it in between, and the
+	// second listen then fails as the first would have.
 	listenAddr := *addr
 	if listenAddr == "" {
 		listenAddr = serve.DefaultAddr
@@ -148,7 +151,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return fmt.Errorf("--addr %s: %w", listenAddr, err)
 	}
-	defer ln.Close() // Serve closes it too; this is for the failures before
+	ln.Close()
 	if !*noRender {
 		m, err := classify.Default(true)
 		if err != nil {
@@ -174,6 +177,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	s, err := serve.New(cfg)
 	if err != nil {
 		return err
+	}
+	ln, err = net.Listen("tcp", listenAddr)
+	if err != nil {
+		return fmt.Errorf("--addr %s: %w", listenAddr, err)
 	}
 	return s.Serve(ctx, ln)
 }

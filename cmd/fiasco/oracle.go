@@ -77,9 +77,16 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := df.check(); err != nil {
 		return err
 	}
+	if o.outDir != "" {
+		if err := os.MkdirAll(o.outDir, 0o755); err != nil {
+			return usagef("oracle", "-o %s: %v", o.outDir, errors.Unwrap(err))
+		}
+	}
 	// A set that is not there is a mistake of the command line, refused
 	// before any work (exit 1, as train and eval do); a set that is there
-	// and fails fails alone, the others scored (exit 3).
+	// and fails fails alone, the others scored (exit 3). After -o, whose
+	// mistakes are the command line's (exit 2), before --skip-pages says
+	// anything.
 	for _, dir := range df.dirs {
 		if fi, err := os.Stat(dir); errors.Is(err, iofs.ErrNotExist) {
 			return fmt.Errorf("%s: no such directory", dir)
@@ -87,11 +94,6 @@ func runOracle(ctx context.Context, args []string, stdout, stderr io.Writer) err
 			return err
 		} else if !fi.IsDir() {
 			return fmt.Errorf("%s: not a directory (a data set is a directory with html/ and gold/)", dir)
-		}
-	}
-	if o.outDir != "" {
-		if err := os.MkdirAll(o.outDir, 0o755); err != nil {
-			return usagef("oracle", "-o %s: %v", o.outDir, errors.Unwrap(err))
 		}
 	}
 	o.align = gold.AlignOptions{Fold: *fold, Strip: *strip, MinRun: *minRun, AutoJunk: *autoJunk, AutoJunkAbove: gold.DefaultAlign.AutoJunkAbove}

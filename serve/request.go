@@ -58,7 +58,7 @@ func notOnePage(data []byte) *Error {
 				Msg: "the body is JSON lines of pages, a batch: POST it to /clean/batch; /clean takes the bytes of one HTML page"}
 		}
 	}
-	if u := bytes.TrimSpace(t); len(u) < 8<<10 && bytes.IndexAny(u, " \t\r\n<") < 0 &&
+	if u := bytes.TrimSpace(t); len(u) < 8<<10 && !bytes.ContainsAny(u, " \t\r\n<") &&
 		(bytes.HasPrefix(bytes.ToLower(u), []byte("http://")) || bytes.HasPrefix(bytes.ToLower(u), []byte("https://"))) {
 		return &Error{Status: http.StatusBadRequest, Kind: "url",
 			Msg: "the body is a URL: the service never fetches pages; POST the page's bytes (curl --data-binary @page.html), and its address as ?url= if you like"}
